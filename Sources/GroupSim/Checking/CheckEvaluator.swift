@@ -1,0 +1,83 @@
+/// Evaluates a scenario's checks on a finished, quiet run (SCENARIO-FORMAT.md, "Checks").
+public enum CheckEvaluator {
+    public static func evaluate(_ outcome: RunOutcome, pitfalls: [Pitfall]) -> [CheckResult] {
+        let states = SessionStates(outcome: outcome)
+        return outcome.scenario.checks.map { evaluate($0, outcome, states, pitfalls) }
+    }
+
+    static func evaluate(_ spec: CheckSpec, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall]) -> CheckResult {
+        let (passed, text, detail) = judge(spec.check, outcome, states, pitfalls)
+        return CheckResult(spec: spec, passed: passed, text: text, detail: detail)
+    }
+
+    private static func judge(_ check: Check, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall]) -> (Bool, String, String) {
+        switch check {
+        case .latest(let deviceName, let session, let from, let data, let caption):
+            var text = "latest \(deviceName) \(session)"
+            if let from { text += " from=\(from)" }
+            if !data.isEmpty { text += " data=\(StateMap(data))" }
+            if let caption { text += " caption=\"\(caption)\"" }
+            guard let device = outcome.device(deviceName), let view = device.session(session),
+                  let shown = states.shown(session, on: device) else {
+                return (false, text, "\(deviceName) shows no bubble of \(session)")
+            }
+            let drawn = view.caption.map { "\"\($0)\"" } ?? "no caption"
+            let detail = "\(deviceName) shows m\(view.message) from \(view.senderPerson) with \(shown.state), caption \(drawn)"
+            let passed = (from == nil || from == view.senderPerson) && shown.state.contains(data) && (caption == nil || caption == view.caption)
+            return (passed, text, detail)
+        case .summaries(let deviceName, let session, let count, let texts):
+            var text = "summaries \(deviceName) \(session)"
+            if let count { text += " count=\(count)" }
+            if let texts { text += " texts=\(texts)" }
+            let drawn = outcome.device(deviceName)?.session(session)?.summaries
+                ?? summariesWithoutLiveBubble(outcome.device(deviceName), session)
+            let passed = (count == nil || count == drawn.count) && (texts == nil || texts == drawn)
+            return (passed, text, "\(deviceName) draws \(drawn.count) summary line(s) for \(session): \(drawn)")
+        case .converged(let session), .diverged(let session):
+            let devices = states.appDevices(for: session)
+            var distinct: [StateMap?] = []
+            var lines: [String] = []
+            for device in devices {
+                let shown = states.shown(session, on: device)
+                if !distinct.contains(shown?.state) { distinct.append(shown?.state) }
+                lines.append("\(device.name): \(shown.map { $0.state.description } ?? "no bubble")")
+            }
+            let converged = distinct.count <= 1
+            if case .converged = check {
+                return (converged, "converged \(session)", lines.joined(separator: "; "))
+            }
+            return (!converged, "diverged \(session)", lines.joined(separator: "; "))
+        case .complete(let session, let data):
+            let missing = states.appDevices(for: session).filter { !(states.shown(session, on: $0)?.state.contains(data) ?? false) }
+            let detail = missing.isEmpty
+                ? "every app device's state has \(StateMap(data))"
+                : "missing on " + missing.map { "\($0.name) (\(states.shown(session, on: $0).map { $0.state.description } ?? "no bubble"))" }.joined(separator: ", ")
+            return (missing.isEmpty, "complete \(session) \(StateMap(data))", detail)
+        case .pitfalls(let kinds):
+            let reported = Set(pitfalls.map(\.kind))
+            let absent = kinds.filter { !reported.contains($0) }
+            let seen = reported.sorted().map(\.rawValue)
+            return (absent.isEmpty, "pitfalls \(kinds.map(\.rawValue).joined(separator: ", "))",
+                    absent.isEmpty ? "reported: \(seen.joined(separator: ", "))"
+                                   : "not reported: \(absent.map(\.rawValue).joined(separator: ", ")); reported: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))")
+        case .noPitfalls:
+            let seen = Set(pitfalls.map(\.kind)).sorted().map(\.rawValue)
+            return (pitfalls.isEmpty, "no-pitfalls", seen.isEmpty ? "none reported" : "reported: \(seen.joined(separator: ", "))")
+        case .callbacks(let deviceName, let sequence):
+            let got = outcome.device(deviceName)?.callbacks ?? []
+            return (got == sequence, "callbacks \(deviceName)", "received \(got.joined(separator: ", "))")
+        case .error(let step, let code):
+            let failed = outcome.failures.filter { $0.step == step }
+            let passed = failed.contains { $0.code == code }
+            let detail = failed.isEmpty ? "step \(step) did not fail" : "step \(step) failed with " + failed.map { "\($0.code.name): \($0.reason)" }.joined(separator: "; ")
+            return (passed, "error step=\(step) code=\(code.name)", detail)
+        }
+    }
+
+    /// Summary lines of a session whose live bubble is gone from the device (an old
+    /// system's transcript); none in practice, kept for completeness.
+    private static func summariesWithoutLiveBubble(_ device: DeviceSnapshot?, _ session: String) -> [String] {
+        guard let device else { return [] }
+        return device.transcripts.flatMap(\.entries).filter { $0.kind == .summary && $0.session == session }.compactMap(\.text)
+    }
+}

@@ -1,0 +1,212 @@
+extension Device {
+    // MARK: - Opening, tapping, closing (M19-M24)
+
+    /// Opens the app from the drawer in `style` (M20), or changes style if it is already
+    /// open here (M24). Returns false, with the step failed, where the app cannot run.
+    func openApp(in conversation: String, style requested: PresentationStyle, selecting: Envelope?) -> Bool {
+        guard spec.runsApp else {
+            let why = spec.hasApp ? "\(spec.platform.rawValue) devices cannot run the extension (M25, M26)" : "the app is not installed on \(name) (M27)"
+            fail(.unknown, why)
+            return false
+        }
+        if app != nil, activeConversation != conversation { resign() }
+        if app == nil {
+            guard let makeApp else {
+                fail(.unknown, "no app is registered under the scenario's app name")
+                return false
+            }
+            app = makeApp(world.app)
+            activeConversation = conversation
+            style = requested
+            selected = selecting
+            if let selecting { noteRead(selecting, in: conversation) }
+            callback("willBecomeActive") { app, view in app.willBecomeActive(view) }
+            callback("didBecomeActive") { app, view in app.didBecomeActive(view) }
+        } else if style != requested {
+            transition(to: requested)
+        }
+        return app != nil
+    }
+
+    /// Taps the session's live bubble: opens the app expanded with it selected when not
+    /// running (M21); when running, selects it and moves to expanded (M21, M24).
+    func tapBubble(of session: String, in conversation: String) -> Bool {
+        guard let live = transcripts[conversation]?.liveBubble(session: session) else {
+            fail(.noBubble, "no bubble of session \(session) on \(name)")
+            return false
+        }
+        guard app != nil, activeConversation == conversation else {
+            return openApp(in: conversation, style: .expanded, selecting: live.envelope)
+        }
+        let message = view(of: live.envelope, sender: live.sender)
+        callback("willTransition") { app, view in app.willTransition(to: .expanded, conversation: view) }
+        callback("willSelect") { app, view in app.willSelect(message, conversation: view) }
+        selected = live.envelope
+        noteRead(live.envelope, in: conversation)
+        callback("didSelect") { app, view in app.didSelect(message, conversation: view) }
+        style = .expanded
+        callback("didTransition") { app, view in app.didTransition(to: .expanded, conversation: view) }
+        return app != nil
+    }
+
+    /// Closes the extension: the process ends and keeps nothing in memory (M22).
+    func resign() {
+        callback("willResignActive") { app, view in app.willResignActive(view) }
+        callback("didResignActive") { app, view in app.didResignActive(view) }
+        app = nil
+        activeConversation = nil
+        selected = nil
+        composing = nil
+        sendWhenStaged = false
+        readProvenance = [:]
+    }
+
+    /// Every style change calls willTransition then didTransition (M24).
+    func transition(to newStyle: PresentationStyle) {
+        guard app != nil, newStyle != style else { return }
+        callback("willTransition") { app, view in app.willTransition(to: newStyle, conversation: view) }
+        style = newStyle
+        callback("didTransition") { app, view in app.didTransition(to: newStyle, conversation: view) }
+    }
+
+    // MARK: - Calling the app
+
+    /// Records the callback and calls the app, then carries out what it asked for.
+    /// Does nothing when the app is not running.
+    func callback(_ name: String, _ call: (inout any MessagesApp, Conversation) -> [AppAction]) {
+        guard app != nil else { return }
+        record(name)
+        let view = conversationView()
+        perform(appActions { call(&$0, view) })
+    }
+
+    func record(_ name: String) {
+        callbacks.append(name)
+        trace(.callback(name))
+    }
+
+    /// Calls into the app with the instance held outside `self`, so that actions it
+    /// returns may call it again.
+    func appActions(_ call: (inout any MessagesApp) -> [AppAction]) -> [AppAction] {
+        guard var instance = app else { return [] }
+        let actions = call(&instance)
+        app = instance
+        return actions
+    }
+
+    /// Carries out an app's actions in order. Apps that keep asking from their own
+    /// callbacks are cut off after a fixed depth, with a failure, instead of looping.
+    func perform(_ actions: [AppAction]) {
+        guard !actions.isEmpty else { return }
+        actionDepth += 1
+        defer { actionDepth -= 1 }
+        guard actionDepth <= 16 else {
+            fail(.unknown, "the app kept asking for actions from its own callbacks; stopped after 16 levels")
+            return
+        }
+        for action in actions {
+            guard app != nil, let conversation = activeConversation else { return }
+            switch action {
+            case .insert(let message):
+                stage(message, in: conversation)
+            case .send(let message):
+                directSend(message, in: conversation)
+            case .requestPresentationStyle(let requested):
+                if requested == .transcript {
+                    fail(.unknown, "the app asked for the transcript style, which cannot be requested (M19)")
+                } else {
+                    transition(to: requested)
+                }
+            case .dismiss:
+                resign()
+            case .fetch(let key):
+                trace(.cloud("fetch \(key)"))
+                out.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .fetch,
+                                                      provenance: Provenance(), change: nil))
+            case .store(let key, let write):
+                var change: Change?
+                if var pending = composing, pending.session == key {
+                    let made = pending.allocated ?? allocateChange(pending)
+                    pending.allocated = made
+                    composing = pending
+                    change = made
+                }
+                trace(.cloud("store \(key)"))
+                out.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .store(write),
+                                                      provenance: readProvenance[key] ?? Provenance(), change: change))
+            }
+        }
+    }
+
+    // MARK: - Staging and direct send (M8, M16, M18)
+
+    /// Applies the url setter's rules (M8): a custom scheme is dropped silently, leaving
+    /// the old value (nil); over 5,000 characters fails with `urlExceedsMaxSize`.
+    func checkedURL(_ message: Message) -> Message? {
+        var message = message
+        if let url = message.url {
+            if !MessageURL.isAccepted(url) {
+                trace(.droppedURL(url))
+                sighting(.droppedURL, message: nil, "the url setter silently dropped \(url) on \(name): only http, https, data or no scheme are kept (M8)")
+                message.url = nil
+            } else if url.count > MessageURL.maximumLength {
+                fail(.urlExceedsMaxSize, "the URL has \(url.count) characters; the limit is \(MessageURL.maximumLength) (M8)")
+                return nil
+            }
+        }
+        return message
+    }
+
+    /// Stages the app's message in the input field (M16); the extension moves to compact
+    /// so the field is visible. Sends at once when the step said the user taps Send.
+    func stage(_ message: Message, in conversation: String) {
+        guard var message = checkedURL(message) else {
+            sendWhenStaged = false
+            return
+        }
+        message.isPending = true
+        message.id = nil
+        checkStaleSelection(message)
+        transition(to: .compact)
+        let change = composing?.session == message.session?.name ? composing : nil
+        if change != nil { composing = nil }
+        draft = Draft(message: message, conversation: conversation, change: change,
+                      base: message.session.flatMap { readProvenance[$0.name] } ?? Provenance())
+        trace(.staged(session: message.session?.name))
+        if sendWhenStaged {
+            sendWhenStaged = false
+            pressSend()
+        }
+    }
+
+    /// Direct send (M18): allowed once per user interaction, only while the app is visible.
+    func directSend(_ message: Message, in conversation: String) {
+        guard app != nil, style != .transcript else {
+            fail(.sendWhileNotVisible, "direct send while the app is not visible (M18)")
+            return
+        }
+        guard interactionAvailable else {
+            fail(.sendWithoutRecentInteraction, "direct send without a recent user interaction (M18)")
+            return
+        }
+        interactionAvailable = false
+        guard var message = checkedURL(message) else { return }
+        checkStaleSelection(message)
+        message.isPending = false
+        let change = composing?.session == message.session?.name ? composing : nil
+        if change != nil { composing = nil }
+        let base = message.session.flatMap { readProvenance[$0.name] } ?? Provenance()
+        let sending = message
+        callback("didStartSending") { app, view in app.didStartSending(sending, conversation: view) }
+        commit(.app(message), in: conversation, change: change, base: base)
+    }
+
+    /// A reply built on a selected bubble older than the session's live bubble (M15).
+    func checkStaleSelection(_ message: Message) {
+        guard let session = message.session, let chosen = selected, chosen.message?.session == session,
+              let conversation = activeConversation,
+              let live = transcripts[conversation]?.liveBubble(session: session.name), live.envelope.id != chosen.id else { return }
+        sighting(.staleSelection, message: chosen.id,
+                 "\(name) built on m\(chosen.id), its selectedMessage, but the live bubble of \(session.name) is already m\(live.envelope.id) (M15)")
+    }
+}

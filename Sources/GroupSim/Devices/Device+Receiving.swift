@@ -1,0 +1,101 @@
+extension Device {
+    // MARK: - Adding messages to the transcript (M10, M11, M23, M26)
+
+    /// Adds a message (sent here or arrived) to this device's transcript of its
+    /// conversation, collapsing its session (M10), and tells a running app (M23).
+    func add(_ envelope: Envelope) {
+        let conversation = envelope.conversation
+        var transcript = transcripts[conversation] ?? Transcript()
+        defer { transcripts[conversation] = transcript }
+        switch envelope.content {
+        case .app(let message):
+            if spec.platform == .ios9 {
+                // Old systems get two plain messages: the image, then a web URL (M26).
+                transcript.append(.plain(envelope, text: "[image: \(message.layout.media ?? "image")]"))
+                if let url = message.url, MessageURL.isWeb(url) { transcript.append(.plain(envelope, text: url)) }
+                return
+            }
+            let sender = senderIdentifier(of: envelope)
+            if let collapse = transcript.addBubble(envelope, sender: sender, nilSummary: world.options.nilSummary),
+               let session = message.session?.name {
+                trace(.collapsed(session: session, replaced: collapse.replaced.id, summary: collapse.leftSummary))
+            }
+            if envelope.senderDevice != spec.name, app != nil, activeConversation == conversation, style != .transcript {
+                transcripts[conversation] = transcript
+                let received = view(of: envelope, sender: sender)
+                inspectIdentifiers(in: envelope, conversation: conversation)
+                callback("didReceive") { app, view in app.didReceive(received, conversation: view) }
+                transcript = transcripts[conversation] ?? transcript
+            }
+        case .text:
+            transcript.append(.text(envelope))
+        case .sticker:
+            transcript.append(.sticker(envelope))
+        }
+    }
+
+    /// The sender as this device identifies them: the local identifier for the owner's own
+    /// messages, including those from the owner's other devices (M3), else the remote one.
+    func senderIdentifier(of envelope: Envelope) -> ParticipantID {
+        if envelope.senderPerson == spec.person { return localIdentifier(in: envelope.conversation) }
+        return identifiers.id(for: envelope.senderPerson, in: envelope.conversation) ?? localIdentifier(in: envelope.conversation)
+    }
+
+    func localIdentifier(in conversation: String) -> ParticipantID {
+        // Every person of the scenario has an identifier in every map, so this always succeeds.
+        identifiers.id(for: spec.person, in: conversation) ?? ParticipantID(bits: 0, 0)
+    }
+
+    /// The message as this device's app sees it (M3, M17).
+    func view(of envelope: Envelope, sender: ParticipantID) -> Message {
+        var message = envelope.message ?? Message()
+        message.id = envelope.id
+        message.senderParticipantIdentifier = sender
+        message.isPending = false
+        return message
+    }
+
+    /// `MSConversation` as the app sees it now (M1, M6, M15).
+    func conversationView() -> Conversation {
+        let conversation = activeConversation ?? world.conversations.first?.name ?? ConversationSpec.defaultName
+        let selectedMessage = selected.map { view(of: $0, sender: senderIdentifier(of: $0)) }
+        return Conversation(name: conversation, localParticipantIdentifier: localIdentifier(in: conversation),
+                            remoteParticipantIdentifiers: remoteIdentifiers(in: conversation),
+                            selectedMessage: selectedMessage, draft: draft?.message, presentationStyle: style)
+    }
+
+    /// One identifier per other member, in a seeded order per device and installation (M6).
+    func remoteIdentifiers(in conversation: String) -> [ParticipantID] {
+        if let cached = remoteOrderCache[conversation] { return cached }
+        var ids = (members[conversation] ?? []).filter { $0 != spec.person }.compactMap { identifiers.id(for: $0, in: conversation) }
+        var generator = world.streams.stream(.order, spec.name, String(identifiers.generation), conversation)
+        ids.sort()
+        ids.shuffle(using: &generator)
+        remoteOrderCache[conversation] = ids
+        return ids
+    }
+
+    /// The app read `envelope` (it was selected): remember what state it descends from and
+    /// look for identifiers this device cannot resolve (M2, M4).
+    func noteRead(_ envelope: Envelope, in conversation: String) {
+        if let session = envelope.message?.session?.name, world.app.state == .message {
+            readProvenance[session] = envelope.provenance
+        }
+        inspectIdentifiers(in: envelope, conversation: conversation)
+    }
+
+    /// Reports each UUID in the message URL that this installation never minted: one it
+    /// minted before a reinstall is stale (M2); any other is foreign (M4).
+    func inspectIdentifiers(in envelope: Envelope, conversation: String) {
+        guard let url = envelope.message?.url, url.count >= 36 else { return }
+        for id in ParticipantID.occurrences(in: url) where identifiers.person(for: id, in: conversation) == nil {
+            if let old = retired.last(where: { $0.person(for: id) != nil }) {
+                sighting(.staleIdentifier, message: envelope.id,
+                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; it minted that identifier for \(old.person(for: id) ?? "someone") before its reinstall, and it means nothing now (M2)")
+            } else {
+                sighting(.foreignIdentifier, message: envelope.id,
+                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; it was minted on \(envelope.senderDevice) and means nothing on \(name) (M4)")
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+extension Device {
+    func makeSnapshot() -> DeviceSnapshot {
+        let firstConversation = world.conversations.first?.name ?? ConversationSpec.defaultName
+        var ids: [(person: String, id: ParticipantID)] = [(spec.person, localIdentifier(in: firstConversation))]
+        for person in world.people where person.key != spec.person {
+            if let id = identifiers.id(for: person.key, in: firstConversation) { ids.append((person.key, id)) }
+        }
+        var drawnTranscripts: [(conversation: String, entries: [DrawnEntry])] = []
+        var sessions: [SessionView] = []
+        for conversation in world.conversations {
+            let transcript = transcripts[conversation.name] ?? Transcript()
+            let drawn = transcript.drawn(summaryLines: world.options.summaryLines).map(draw)
+            drawnTranscripts.append((conversation.name, drawn))
+            var seen: [String] = []
+            for entry in transcript.entries {
+                guard case .bubble(let envelope, _) = entry, let session = envelope.message?.session?.name, !seen.contains(session),
+                      let live = transcript.liveBubble(session: session) else { continue }
+                seen.append(session)
+                let summaries = drawn.filter { $0.kind == .summary && $0.session == session }.compactMap(\.text)
+                let total = transcript.entries.filter {
+                    if case .summary(let old, _) = $0 { return old.message?.session?.name == session }
+                    return false
+                }.count
+                sessions.append(SessionView(
+                    session: session, conversation: conversation.name, message: live.envelope.id,
+                    senderPerson: live.envelope.senderPerson,
+                    caption: live.envelope.message?.layout.caption.map { drawTokens($0, minted: live.envelope.senderMap) },
+                    urlState: StateMap(url: live.envelope.message?.url), summaries: summaries, summaryCount: total,
+                    provenance: live.envelope.provenance))
+            }
+        }
+        return DeviceSnapshot(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
+                              callbacks: callbacks, identifiers: ids, generation: identifiers.generation,
+                              transcripts: drawnTranscripts, sessions: sessions, draft: draft?.message)
+    }
+
+    /// One transcript entry as this device draws it (M5, M10, M26).
+    func draw(_ entry: Transcript.Entry) -> DrawnEntry {
+        let envelope = entry.envelope
+        let message = envelope.message
+        var drawn = DrawnEntry(kind: .text, message: envelope.id, session: message?.session?.name,
+                               senderPerson: envelope.senderPerson, senderName: world.contactName(envelope.senderPerson))
+        switch entry {
+        case .bubble(_, let sender):
+            drawn.kind = .bubble
+            drawn.senderIdentifier = sender
+            drawn.text = message?.layout.caption.map { drawTokens($0, minted: envelope.senderMap) }
+            drawn.subcaption = message?.layout.subcaption.map { drawTokens($0, minted: envelope.senderMap) }
+            drawn.url = message?.url
+            drawn.state = StateMap(url: message?.url)
+        case .summary(_, let text):
+            drawn.kind = .summary
+            drawn.text = text.map { drawTokens($0, minted: envelope.senderMap) } ?? "\(world.contactName(envelope.senderPerson)) sent a message"
+        case .text(let envelope):
+            if case .text(let text) = envelope.content { drawn.text = text }
+        case .sticker(let envelope):
+            drawn.kind = .sticker
+            if case .sticker(let sticker) = envelope.content { drawn.text = sticker.stickerDescription }
+        case .plain(_, let text):
+            drawn.kind = .plain
+            drawn.text = text
+        }
+        return drawn
+    }
+
+    /// Draws `$UUID` tokens as this device's contact name for the person they stand for,
+    /// resolved through the identifier map they were minted with (M5). A token that map
+    /// never minted stays as written.
+    func drawTokens(_ text: String, minted map: IdentifierMap) -> String {
+        guard text.contains("$") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let dollar = rest.firstIndex(of: "$") {
+            result += rest[..<dollar]
+            let candidate = rest[rest.index(after: dollar)...].prefix(36)
+            if candidate.count == 36, let id = ParticipantID(uuidString: candidate), let person = map.person(for: id) {
+                result += world.contactName(person)
+                rest = rest[candidate.endIndex...]
+            } else {
+                result += "$"
+                rest = rest[rest.index(after: dollar)...]
+            }
+        }
+        return result + rest
+    }
+}

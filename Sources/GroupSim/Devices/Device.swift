@@ -1,0 +1,153 @@
+/// One simulated device: its own identifiers, transcripts and extension (M1, M19).
+///
+/// Devices are actors that share the executor of the `Simulation` that owns them, so
+/// only one device runs at any moment and a call from the scheduler costs no thread hop
+/// (DESIGN.md rule 5). A device never schedules anything itself: each entry point takes
+/// a `DeviceContext` and returns a `DeviceOutput` of what it wants done.
+public actor Device {
+    public nonisolated let spec: DeviceSpec
+    public nonisolated var name: String { spec.name }
+    public nonisolated var person: String { spec.person }
+
+    /// The actor whose executor this device runs on.
+    private nonisolated let host: any Actor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { host.unownedExecutor }
+
+    let world: WorldFacts
+    let makeApp: AppRegistry.Factory?
+
+    // Identifiers (M1, M2, M6).
+    var identifiers: IdentifierMap
+    var retired: [IdentifierMap] = []
+    var members: [String: [String]]
+    var remoteOrderCache: [String: [ParticipantID]] = [:]
+
+    // What the device shows.
+    var transcripts: [String: Transcript] = [:]
+
+    // The extension (M19-M24).
+    var app: (any MessagesApp)?
+    var style: PresentationStyle = .compact
+    var activeConversation: String?
+    var selected: Envelope?
+    var draft: Draft?
+    var callbacks: [String] = []
+    /// A user interaction that a direct send may still use (M18).
+    var interactionAvailable = false
+    /// The `send`/`reply` step whose draft the user will send as soon as it is staged.
+    var sendWhenStaged = false
+    var currentStep: Int?
+    /// What the user's current compose intent changes, until a message or write carries it.
+    var composing: PendingChange?
+    /// The provenance of the state the app last read, per session.
+    var readProvenance: [String: Provenance] = [:]
+    var actionDepth = 0
+    /// Whether the session of the step being performed has never been used before.
+    var sessionIsNew = false
+
+    var out = DeviceOutput(context: DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1))
+
+    init(spec: DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, host: any Actor) {
+        self.spec = spec
+        self.world = world
+        self.makeApp = makeApp
+        self.host = host
+        self.identifiers = world.mintIdentifiers(device: spec.name, generation: 0)
+        self.members = Dictionary(uniqueKeysWithValues: world.conversations.map { ($0.name, $0.members) })
+    }
+
+    // MARK: - Entry points called by the scheduler
+
+    /// Runs one user action (SCENARIO-FORMAT.md, "Steps").
+    func perform(_ step: Step, conversation: String, sessionIsNew: Bool, context: DeviceContext) -> DeviceOutput {
+        begin(context)
+        currentStep = step.number
+        self.sessionIsNew = sessionIsNew
+        interactionAvailable = true
+        trace(.step(number: step.number, action: step.summary))
+        performAction(step, conversation: conversation)
+        return finish()
+    }
+
+    /// A copy of a message reaches this device (M11, M23).
+    func receive(_ envelope: Envelope, context: DeviceContext) -> DeviceOutput {
+        begin(context)
+        trace(.delivered(message: envelope.id, from: envelope.senderDevice))
+        add(envelope)
+        return finish()
+    }
+
+    /// The cloud store answered one of this device's requests (M13).
+    func receive(_ response: CloudResponse, context: DeviceContext) -> DeviceOutput {
+        begin(context)
+        let record = response.record
+        switch response.request.operation {
+        case .fetch:
+            trace(.cloud("fetched \(record.key) v\(record.version)"))
+            readProvenance[record.key] = response.provenance
+            callback("didFetch") { app, conversation in app.didFetch(record, conversation: conversation) }
+        case .store:
+            trace(.cloud("stored \(record.key) v\(record.version)"))
+            readProvenance[record.key] = response.provenance
+            if composing?.session == record.key { composing = nil }
+            callback("didStore") { app, conversation in app.didStore(record, conversation: conversation) }
+        }
+        return finish()
+    }
+
+    /// The members of `conversation` changed (M6: the list changes while the extension runs).
+    func updateMembers(_ newMembers: [String], of conversation: String) {
+        members[conversation] = newMembers
+        remoteOrderCache[conversation] = nil
+    }
+
+    /// What the device shows and holds now, for checks and reports.
+    func snapshot() -> DeviceSnapshot { makeSnapshot() }
+
+    // MARK: - Plumbing
+
+    private func begin(_ context: DeviceContext) {
+        out = DeviceOutput(context: context)
+        actionDepth = 0
+    }
+
+    private func finish() -> DeviceOutput {
+        let result = out
+        out = DeviceOutput(context: result.context)
+        return result
+    }
+
+    var now: VirtualTime { out.context.now }
+
+    func trace(_ kind: TraceEvent.Kind) {
+        out.events.append(TraceEvent(time: out.context.now, subject: spec.name, kind: kind))
+    }
+
+    func fail(_ code: MessageErrorCode, _ reason: String) {
+        trace(.failed(step: currentStep, code: code))
+        out.failures.append(StepFailure(step: currentStep, device: spec.name, time: now, code: code, reason: reason))
+    }
+
+    func sighting(_ kind: PitfallKind, message: Int?, _ detail: String) {
+        trace(.pitfall(kind, detail: detail))
+        out.sightings.append(PitfallSighting(kind: kind, device: spec.name, time: now, message: message, detail: detail))
+    }
+}
+
+/// A message staged in the input field (M16) and the state change it will carry.
+struct Draft: Sendable {
+    var message: Message
+    var conversation: String
+    var change: PendingChange?
+    /// The provenance of the state it was built on.
+    var base: Provenance
+}
+
+/// The entries a compose intent changes, until a sent message or a cloud write carries them.
+struct PendingChange: Sendable {
+    var step: Int?
+    var session: String
+    var entries: [DataEntry]
+    /// Set once a change number is given, so a cloud write and its message share it.
+    var allocated: Change?
+}

@@ -1,0 +1,70 @@
+/// What one device shows and holds at the end of a run: for checks and reports.
+public struct DeviceSnapshot: Sendable {
+    public var name: String
+    public var person: String
+    public var platform: DeviceSpec.Platform
+    /// Whether the extension can run here (iOS with the app installed).
+    public var runsApp: Bool
+    /// Every callback the app received on this device, in order (M19-M24).
+    public var callbacks: [String]
+    /// This installation's identifiers: the owner's local one first, then one per other
+    /// person in the scenario's order (M1). Per-conversation mode: the first conversation's.
+    public var identifiers: [(person: String, id: ParticipantID)]
+    /// How many times the app was reinstalled (M2).
+    public var generation: Int
+    /// One transcript per conversation, in the scenario's order.
+    public var transcripts: [(conversation: String, entries: [DrawnEntry])]
+    /// Per session with a bubble here: the live bubble and what tapping it would show.
+    public var sessions: [SessionView]
+    /// The staged draft, if any (M16).
+    public var draft: Message?
+
+    /// The local identifier (M1).
+    public var localIdentifier: ParticipantID? { identifiers.first?.id }
+
+    public func session(_ name: String) -> SessionView? { sessions.first { $0.session == name } }
+}
+
+/// One line of a device's transcript as Messages draws it: tokens already turned into
+/// this device's contact names (M5).
+public struct DrawnEntry: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        case bubble, summary, text, sticker, plain
+    }
+
+    public var kind: Kind
+    /// The message behind the line (`m3`).
+    public var message: Int
+    public var session: String?
+    /// Who really sent it (person key).
+    public var senderPerson: String
+    /// The sender's contact name as this device draws it.
+    public var senderName: String
+    /// The sender as this device identifies them (M3); bubbles only.
+    public var senderIdentifier: ParticipantID?
+    /// Drawn caption (bubbles), or the line's text (summary, text, sticker, plain).
+    public var text: String?
+    public var subcaption: String?
+    public var url: String?
+    /// The app's state in the URL (bubbles only; M12).
+    public var state: StateMap?
+}
+
+/// What a device would show for a session if the user tapped it now.
+public struct SessionView: Sendable {
+    public var session: String
+    public var conversation: String
+    /// The live bubble's message.
+    public var message: Int
+    public var senderPerson: String
+    /// The live bubble's caption as drawn here (M5).
+    public var caption: String?
+    /// The state in the live bubble's URL.
+    public var urlState: StateMap
+    /// Summary lines drawn for the session (M14), oldest first.
+    public var summaries: [String]
+    /// Every summary line the session left, drawn or not.
+    public var summaryCount: Int
+    /// The changes the live bubble's state descends from.
+    var provenance: Provenance
+}

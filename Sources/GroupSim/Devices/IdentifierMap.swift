@@ -1,0 +1,48 @@
+/// One installation's participant identifiers on one device (M1, M2, M6): immutable, so
+/// a sent message can keep a reference to the map its tokens were minted with (M5).
+///
+/// Keys are (conversation, person); in the default per-device mode the conversation part
+/// is empty, so one person has one identifier on the device whatever the conversation.
+public final class IdentifierMap: Sendable {
+    /// The installation number: 0 at first install, +1 per reinstall (M2).
+    public let generation: Int
+    private let byKey: [String: ParticipantID]
+    private let byID: [ParticipantID: (conversation: String, person: String)]
+    private let perConversation: Bool
+
+    /// Mints identifiers for every person in every conversation for `device`'s installation
+    /// `generation`. Each identifier is drawn from its own stream, so adding a person or a
+    /// conversation never changes the others (DESIGN.md rule 2).
+    init(device: String, generation: Int, people: [String], conversations: [String], perConversation: Bool, streams: RandomStreams) {
+        self.generation = generation
+        self.perConversation = perConversation
+        var byKey: [String: ParticipantID] = [:]
+        var byID: [ParticipantID: (conversation: String, person: String)] = [:]
+        for conversation in perConversation ? conversations : [""] {
+            for person in people {
+                let id = ParticipantID.mint(streams, device, String(generation), conversation, person)
+                byKey[Self.key(conversation, person)] = id
+                byID[id] = (conversation, person)
+            }
+        }
+        self.byKey = byKey
+        self.byID = byID
+    }
+
+    /// This device's identifier for `person` in `conversation` (M1, M6).
+    public func id(for person: String, in conversation: String) -> ParticipantID? {
+        byKey[Self.key(perConversation ? conversation : "", person)]
+    }
+
+    /// The person an identifier of this map stands for, or nil when this map never minted it (M4).
+    public func person(for id: ParticipantID) -> String? { byID[id]?.person }
+
+    /// The person an identifier stands for in `conversation`; in per-conversation mode an
+    /// identifier minted for another conversation is foreign here (M6).
+    public func person(for id: ParticipantID, in conversation: String) -> String? {
+        guard let entry = byID[id] else { return nil }
+        return perConversation && entry.conversation != conversation ? nil : entry.person
+    }
+
+    private static func key(_ conversation: String, _ person: String) -> String { conversation + "\u{1F}" + person }
+}

@@ -1,0 +1,29 @@
+/// What every device of a run knows and nobody changes: the people and their contact
+/// names, the conversations, the options and the app, and the seed's streams.
+final class WorldFacts: Sendable {
+    let people: [Person]
+    let conversations: [ConversationSpec]
+    let options: Options
+    let app: AppSpec
+    let streams: RandomStreams
+    private let contactNames: [String: String]
+
+    init(scenario: Scenario, seed: UInt64) {
+        people = scenario.people
+        conversations = scenario.conversations
+        options = scenario.options
+        app = scenario.app
+        streams = RandomStreams(seed: seed)
+        contactNames = Dictionary(scenario.people.map { ($0.key, $0.contactName) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The name Messages draws for `person` (M5): `name:` or the capitalised key.
+    func contactName(_ person: String) -> String { contactNames[person] ?? person }
+
+    /// A fresh identifier set for one installation of the app on one device (M1, M2, M6).
+    func mintIdentifiers(device: String, generation: Int) -> IdentifierMap {
+        IdentifierMap(device: device, generation: generation, people: people.map(\.key),
+                      conversations: conversations.map(\.name),
+                      perConversation: options.identifiers == .perConversation, streams: streams)
+    }
+}

@@ -1,0 +1,85 @@
+/// A sent message as it crosses the network: one immutable object shared by every copy.
+///
+/// Holds what the sender sent plus what only the simulator knows: who really sent it,
+/// the identifier map its `$UUID` tokens were minted with (M5), and which state changes
+/// it carries (its provenance), used to find lost updates (M12).
+public final class Envelope: Sendable {
+    public enum Content: Sendable, Hashable {
+        /// An interactive message of the app (M7).
+        case app(Message)
+        /// A plain text message typed by the user.
+        case text(String)
+        /// A sticker (M28).
+        case sticker(Sticker)
+    }
+
+    /// The run-wide message number (`m3`), in send order.
+    public let id: Int
+    public let conversation: String
+    public let senderDevice: String
+    public let senderPerson: String
+    public let sentAt: VirtualTime
+    public let content: Content
+    /// The sender's identifiers when it sent: how receivers resolve `$UUID` tokens (M5).
+    let senderMap: IdentifierMap
+    /// The ids of every state change this message's state includes.
+    let provenance: Provenance
+    /// The state change this message itself makes, if any.
+    let change: Change?
+
+    init(id: Int, conversation: String, senderDevice: String, senderPerson: String, sentAt: VirtualTime, content: Content,
+         senderMap: IdentifierMap, provenance: Provenance, change: Change?) {
+        self.id = id
+        self.conversation = conversation
+        self.senderDevice = senderDevice
+        self.senderPerson = senderPerson
+        self.sentAt = sentAt
+        self.content = content
+        self.senderMap = senderMap
+        self.provenance = provenance
+        self.change = change
+    }
+
+    /// The app message, if this is one.
+    public var message: Message? {
+        if case .app(let message) = content { return message }
+        return nil
+    }
+
+    /// `m3`.
+    public var label: String { "m\(id)" }
+}
+
+/// One state change made by a `send`, `reply` or app write: which entries it set, where
+/// and when. A change is *lost* on a device whose final state neither includes it nor
+/// descends from a state that did (M12, M13).
+public struct Change: Sendable, Hashable {
+    public var id: Int
+    /// The step that made it (1-based, file order).
+    public var step: Int?
+    public var device: String
+    public var person: String
+    public var session: String
+    public var entries: [DataEntry]
+}
+
+/// The set of changes a state descends from. Sorted ids: small, and equal sets compare equal.
+public struct Provenance: Sendable, Hashable {
+    public private(set) var changes: [Int] = []
+
+    public init() {}
+
+    public func contains(_ id: Int) -> Bool { changes.contains(id) }
+
+    public mutating func insert(_ id: Int) {
+        guard !changes.contains(id) else { return }
+        changes.append(id)
+        changes.sort()
+    }
+
+    public func union(_ other: Provenance) -> Provenance {
+        var result = self
+        for id in other.changes { result.insert(id) }
+        return result
+    }
+}

@@ -1,0 +1,50 @@
+/// The app's server (CloudKit or its own) that Apple recommends keeping state on (M13).
+///
+/// An actor on the network: requests reach it after `app.cloud-latency` and answers take
+/// as long again. `overwrite` replaces a record whole, so concurrent writers lose each
+/// other's changes; `merge` applies the changed keys atomically, so they converge.
+public actor CloudStore {
+    public struct Entry: Sendable {
+        public var state: StateMap
+        public var version: Int
+        var provenance: Provenance
+    }
+
+    private nonisolated let host: any Actor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { host.unownedExecutor }
+
+    private var records: [String: Entry] = [:]
+
+    init(host: any Actor) { self.host = host }
+
+    /// Carries out one request and returns the answer for the device.
+    func handle(_ request: CloudRequest) -> CloudResponse {
+        switch request.operation {
+        case .fetch:
+            break
+        case .store(let write):
+            var entry = records[request.key] ?? Entry(state: StateMap(), version: 0, provenance: Provenance())
+            var provenance = request.provenance
+            if let change = request.change { provenance.insert(change.id) }
+            switch write {
+            case .overwrite(let state):
+                entry.state = state
+                entry.provenance = provenance
+            case .merge(let changes):
+                entry.state.apply(changes)
+                entry.provenance = entry.provenance.union(provenance)
+            }
+            entry.version += 1
+            records[request.key] = entry
+        }
+        let entry = records[request.key]
+        return CloudResponse(request: request,
+                             record: CloudRecord(key: request.key, state: entry?.state, version: entry?.version ?? 0),
+                             provenance: entry?.provenance ?? Provenance())
+    }
+
+    /// Every record, sorted by key (DESIGN.md rule 4).
+    func contents() -> [(key: String, entry: Entry)] {
+        records.keys.sorted().compactMap { key in records[key].map { (key, $0) } }
+    }
+}

@@ -1,0 +1,77 @@
+/// A JSON value with object keys in insertion order, rendered the same way every time
+/// (DESIGN.md rule 4). Written here so output never depends on a dictionary's order.
+public indirect enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.rendered() == rhs.rendered() }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rendered()) }
+
+    public static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    public static func int(_ value: Int) -> JSONValue { .int(Int64(value)) }
+
+    /// Compact when `indent` is nil; otherwise pretty-printed with that many spaces.
+    public func rendered(indent: Int? = 2) -> String {
+        var output = ""
+        write(to: &output, indent: indent, level: 0)
+        return output
+    }
+
+    private func write(to output: inout String, indent: Int?, level: Int) {
+        let newline = indent == nil ? "" : "\n"
+        let pad = { (depth: Int) -> String in String(repeating: " ", count: (indent ?? 0) * depth) }
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .int(let value): output += String(value)
+        case .string(let value): output += Self.quote(value)
+        case .array(let items):
+            guard !items.isEmpty else { output += "[]"; return }
+            output += "[" + newline
+            for (index, item) in items.enumerated() {
+                output += pad(level + 1)
+                item.write(to: &output, indent: indent, level: level + 1)
+                output += (index + 1 < items.count ? "," : "") + newline
+            }
+            output += pad(level) + "]"
+        case .object(let members):
+            guard !members.isEmpty else { output += "{}"; return }
+            output += "{" + newline
+            for (index, member) in members.enumerated() {
+                output += pad(level + 1) + Self.quote(member.0) + (indent == nil ? ":" : ": ")
+                member.1.write(to: &output, indent: indent, level: level + 1)
+                output += (index + 1 < members.count ? "," : "") + newline
+            }
+            output += pad(level) + "}"
+        }
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    public static func quote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "<": result += "\\u003c"
+            case ">": result += "\\u003e"
+            case "&": result += "\\u0026"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}

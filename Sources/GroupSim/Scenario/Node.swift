@@ -1,0 +1,69 @@
+/// One value of a scenario file after reading, before validation: a scalar, a mapping
+/// or a sequence, each remembering where it started in the file.
+///
+/// The reader (`ScenarioReader`) produces a `Node` tree; `ScenarioParser` turns it into
+/// a typed `Scenario`. Mapping entries keep file order, and keys are unique (a
+/// duplicate key is a reading error).
+public struct Node: Sendable, Hashable {
+    public enum Value: Sendable, Hashable {
+        case scalar(Scalar)
+        case mapping([Entry])
+        case sequence([Node])
+    }
+
+    /// One `key: value` pair of a mapping; the key keeps its own location so that an
+    /// unknown key can be pointed at exactly.
+    public struct Entry: Sendable, Hashable {
+        public var key: String
+        public var keyLocation: SourceLocation
+        public var value: Node
+
+        public init(key: String, keyLocation: SourceLocation, value: Node) {
+            self.key = key
+            self.keyLocation = keyLocation
+            self.value = value
+        }
+    }
+
+    public var value: Value
+    public var location: SourceLocation
+
+    public init(_ value: Value, at location: SourceLocation) {
+        self.value = value
+        self.location = location
+    }
+}
+
+/// A scalar as written, with the type the YAML subset gives it.
+///
+/// `true`/`false`, integers and decimals are typed only when plain (unquoted); every
+/// quoted or block scalar is a string. An empty value (`key:` with nothing after it and
+/// no nested block) is `.null`.
+public struct Scalar: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        case string
+        case integer(Int64)
+        case decimal(Double)
+        case bool(Bool)
+        case null
+    }
+
+    public enum Style: Sendable, Hashable {
+        case plain
+        case singleQuoted
+        case doubleQuoted
+        /// `|` block text: newlines kept.
+        case literalBlock
+    }
+
+    /// The text after unquoting and unescaping.
+    public var text: String
+    public var kind: Kind
+    public var style: Style
+
+    public init(text: String, kind: Kind, style: Style) {
+        self.text = text
+        self.kind = kind
+        self.style = style
+    }
+}

@@ -1,0 +1,137 @@
+extension ScenarioParser {
+    /// One validation pass over one file: the problems found so far, and what the file
+    /// has declared so far (people, devices, conversations, steps, sessions) for the
+    /// sections that refer to them.
+    ///
+    /// Each `knowsAll…` flag turns false when part of a section could not be read;
+    /// "unknown name" errors against that section are then left out, because the name
+    /// may well be among the unread part and the real error is already reported.
+    /// Dictionaries here serve lookups only; nothing iterates them (DESIGN.md rule 4).
+    struct Context {
+        let file: String
+        let registeredApps: [String]
+        private(set) var errors: [ScenarioError] = []
+
+        /// Every person, in file order.
+        var people: [Person] = []
+        var personIndex: [String: Int] = [:]
+        var knowsAllPeople = true
+
+        /// Every device, in the order people and their devices are listed.
+        var devices: [DeviceSpec] = []
+        var deviceIndex: [String: Int] = [:]
+        var knowsAllDevices = true
+
+        var conversations: [ConversationSpec] = []
+        var knowsAllConversations = true
+        /// Conversations with a member that could not be read: membership is not checked for them.
+        var conversationsWithUnreadMembers: Set<String> = []
+
+        /// Every step that was read without error, in file order, for the checks across steps.
+        var drafts: [StepDraft] = []
+        /// False when some race's steps could not be read, so step numbers past it are unknown.
+        var knowsStepCount = true
+        var stepCount = 0
+
+        /// Every session name a `send` or `insert` uses, in file order of first use.
+        var sessionNames: [String] = []
+        var sessionNameSet: Set<String> = []
+        /// False when a step that may have been a `send` or `insert` could not be read.
+        var knowsAllSessions = true
+        /// Where each session began and the conversation it belongs to (see `checkTimeline`).
+        var sessionOrigins: [String: SessionOrigin] = [:]
+
+        init(file: String, registeredApps: [String]) {
+            self.file = file
+            self.registeredApps = registeredApps
+        }
+
+        /// Records one problem.
+        mutating func report(_ message: String, at location: SourceLocation?, suggestion: String? = nil) {
+            errors.append(ScenarioError(message, at: location, suggestion: suggestion))
+        }
+
+        /// The problems by line, then column (those with no place first); problems at the
+        /// same place keep the order they were found in; exact repeats are dropped.
+        func errorsInFileOrder() -> [ScenarioError] {
+            let ordered = errors.enumerated().sorted { lhs, rhs in
+                let left = Self.sortKey(lhs.element.location), right = Self.sortKey(rhs.element.location)
+                return left != right ? left < right : lhs.offset < rhs.offset
+            }
+            var result: [ScenarioError] = []
+            for (_, error) in ordered where result.last != error {
+                result.append(error)
+            }
+            return result
+        }
+
+        private static func sortKey(_ location: SourceLocation?) -> Position {
+            guard let location else { return Position(line: 0, column: 0) }
+            return Position(line: location.line, column: location.column)
+        }
+    }
+
+    /// A line and column, ordered as in the file.
+    struct Position: Comparable {
+        var line: Int
+        var column: Int
+
+        init(line: Int, column: Int) {
+            self.line = line
+            self.column = column
+        }
+
+        init(_ location: SourceLocation) {
+            self.init(line: location.line, column: location.column)
+        }
+
+        static func < (lhs: Self, rhs: Self) -> Bool {
+            (lhs.line, lhs.column) < (rhs.line, rhs.column)
+        }
+    }
+
+    /// The entries of one mapping, looked up by key.
+    struct Fields {
+        /// The mapping itself: where "missing key" errors point.
+        let node: Node
+        let entries: [Node.Entry]
+
+        func entry(_ key: String) -> Node.Entry? {
+            entries.first { $0.key == key }
+        }
+
+        subscript(key: String) -> Node? {
+            entry(key)?.value
+        }
+
+        /// The entry of an optional key; nil when it is absent or written with nothing after it.
+        func optionalEntry(_ key: String) -> Node.Entry? {
+            guard let entry = entry(key) else { return nil }
+            if case .scalar(let scalar) = entry.value.value, scalar.kind == .null { return nil }
+            return entry
+        }
+
+        /// The value of an optional key; nil when it is absent or written with nothing after it.
+        func optional(_ key: String) -> Node? {
+            optionalEntry(key)?.value
+        }
+    }
+
+    /// A step read without error, with where its parts are written.
+    struct StepDraft {
+        var step: Step
+        var deviceLocation: SourceLocation
+        /// The conversation it acts in (the only one when the step names none); nil for
+        /// `reinstall`, `offline` and `online`, which act on the whole device.
+        var conversation: String?
+        /// Where the session (`send`, `reply`, `insert`, `tap`) or person (`join`,
+        /// `leave`) the action names is written.
+        var subjectLocation: SourceLocation
+    }
+
+    /// Where a session began: its first `send` or `insert` in time order.
+    struct SessionOrigin {
+        var conversation: String
+        var location: SourceLocation
+    }
+}

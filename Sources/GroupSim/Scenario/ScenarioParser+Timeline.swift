@@ -1,0 +1,90 @@
+extension ScenarioParser.Context {
+    /// The checks across steps, in time order (file order breaks ties; a race's steps
+    /// count at the race's time): which conversation each session belongs to, that each
+    /// step's device belongs to a member, that replies and taps name a session some
+    /// `send` or `insert` creates in the same conversation, and that `join` and `leave`
+    /// change the membership.
+    mutating func checkTimeline() {
+        let ordered = drafts.sorted { lhs, rhs in
+            (lhs.step.time, lhs.step.number) < (rhs.step.time, rhs.step.number)
+        }
+        // A session comes into being at its first send or insert.
+        for draft in ordered {
+            guard let conversation = draft.conversation else { continue }
+            switch draft.step.action {
+            case .send(let compose), .insert(let compose):
+                if let origin = sessionOrigins[compose.session] {
+                    checkSession(compose.session, of: origin, usedIn: conversation, at: draft.subjectLocation)
+                } else {
+                    sessionOrigins[compose.session] = ScenarioParser.SessionOrigin(
+                        conversation: conversation, location: draft.subjectLocation
+                    )
+                }
+            default:
+                break
+            }
+        }
+
+        var everMembers: [String: Set<String>] = [:]
+        var members: [String: Set<String>] = [:]
+        for conversation in conversations {
+            everMembers[conversation.name] = Set(conversation.members)
+            members[conversation.name] = Set(conversation.members)
+        }
+        for draft in ordered {
+            guard let conversation = draft.conversation, let device = device(named: draft.step.device) else { continue }
+            let checksMembers = !conversationsWithUnreadMembers.contains(conversation)
+            if checksMembers, everMembers[conversation]?.contains(device.person) == false {
+                report(
+                    "\(device.name) belongs to \(device.person), who is not a member of conversation \(Self.quoted(conversation))",
+                    at: draft.deviceLocation
+                )
+            }
+            switch draft.step.action {
+            case .reply(let compose):
+                checkSessionUse(compose.session, in: conversation, at: draft.subjectLocation)
+            case .tap(let session):
+                checkSessionUse(session, in: conversation, at: draft.subjectLocation)
+            case .join(let person) where checksMembers:
+                if members[conversation]?.insert(person).inserted == false {
+                    report("\(person) is already a member of conversation \(Self.quoted(conversation))", at: draft.subjectLocation)
+                }
+                everMembers[conversation]?.insert(person)
+            case .leave(let person) where checksMembers:
+                if members[conversation]?.remove(person) == nil {
+                    report("\(person) is not a member of conversation \(Self.quoted(conversation))", at: draft.subjectLocation)
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// A reply or tap: the session must be created by some send or insert, in this conversation.
+    private mutating func checkSessionUse(_ session: String, in conversation: String, at location: SourceLocation) {
+        if let origin = sessionOrigins[session] {
+            checkSession(session, of: origin, usedIn: conversation, at: location)
+        } else if !sessionNameSet.contains(session) {
+            reportUnknownSession(session, at: location)
+        }
+    }
+
+    private mutating func checkSession(
+        _ session: String, of origin: ScenarioParser.SessionOrigin, usedIn conversation: String, at location: SourceLocation
+    ) {
+        guard origin.conversation != conversation else { return }
+        report(
+            "session \(Self.quoted(session)) belongs to conversation \(Self.quoted(origin.conversation)) "
+                + "(created at line \(origin.location.line)), not \(Self.quoted(conversation))",
+            at: location
+        )
+    }
+
+    /// Reports `unknown session "NAME"` unless a step that could not be read may create it.
+    mutating func reportUnknownSession(_ session: String, at location: SourceLocation) {
+        guard knowsAllSessions else { return }
+        let suggestion = Suggestion.nearest(to: session, in: sessionNames)
+        let message = "unknown session \(Self.quoted(session))" + (suggestion == nil ? "; no send or insert creates it" : "")
+        report(message, at: location, suggestion: suggestion)
+    }
+}

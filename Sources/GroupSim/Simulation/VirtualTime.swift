@@ -1,0 +1,61 @@
+/// A length of virtual time, in nanoseconds (DESIGN.md rule 1: time is virtual).
+///
+/// Scenario files write durations with a unit (`250ms`, `1.5s`, `2m`); `description`
+/// prints the shortest exact form back.
+public struct VirtualDuration: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var nanoseconds: Int64
+
+    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+    public static let zero = VirtualDuration(nanoseconds: 0)
+    public static func milliseconds(_ value: Int64) -> VirtualDuration { .init(nanoseconds: value * 1_000_000) }
+    public static func microseconds(_ value: Int64) -> VirtualDuration { .init(nanoseconds: value * 1_000) }
+    public static func seconds(_ value: Int64) -> VirtualDuration { .init(nanoseconds: value * 1_000_000_000) }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+    public static func + (lhs: Self, rhs: Self) -> Self { .init(nanoseconds: lhs.nanoseconds &+ rhs.nanoseconds) }
+
+    /// `80ms`, `1.5s`, `2m`, `250us`, `7ns`: the largest unit that keeps the value short and exact.
+    public var description: String { Self.format(nanoseconds) }
+
+    /// Prints a whole number in the largest unit that divides it (`2m`, `80ms`), else
+    /// up to three exact decimals of the largest unit below it (`1.5s`, `2.25ms`), else `ns`.
+    static func format(_ nanoseconds: Int64) -> String {
+        if nanoseconds == 0 { return "0ms" }
+        let sign = nanoseconds < 0 ? "-" : ""
+        let magnitude = nanoseconds.magnitude
+        let units: [(name: String, scale: UInt64)] = [("m", 60_000_000_000), ("s", 1_000_000_000), ("ms", 1_000_000), ("us", 1_000)]
+        for unit in units where magnitude >= unit.scale && magnitude % unit.scale == 0 {
+            return "\(sign)\(magnitude / unit.scale)\(unit.name)"
+        }
+        for unit in units.dropFirst() where magnitude >= unit.scale && magnitude % (unit.scale / 1000) == 0 {
+            var fraction = String(magnitude % unit.scale / (unit.scale / 1000))
+            fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            return "\(sign)\(magnitude / unit.scale).\(fraction)\(unit.name)"
+        }
+        return "\(sign)\(magnitude)ns"
+    }
+}
+
+/// An instant of virtual time: nanoseconds since the start of the run.
+public struct VirtualTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var nanoseconds: Int64
+
+    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+    public static let zero = VirtualTime(nanoseconds: 0)
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+    public static func + (lhs: Self, rhs: VirtualDuration) -> Self { .init(nanoseconds: lhs.nanoseconds &+ rhs.nanoseconds) }
+    public static func - (lhs: Self, rhs: Self) -> VirtualDuration { .init(nanoseconds: lhs.nanoseconds &- rhs.nanoseconds) }
+
+    /// The instant for people: exact when short (`500ms`, `1.5s`), else milliseconds
+    /// truncated to the microsecond (`100.392ms`). The trace digest uses nanoseconds.
+    public var description: String {
+        let exact = VirtualDuration.format(nanoseconds)
+        guard exact.hasSuffix("us") || exact.hasSuffix("ns"), nanoseconds >= 1_000_000 else { return exact }
+        let micros = String(nanoseconds / 1_000 % 1_000)
+        return "\(nanoseconds / 1_000_000).\(String(repeating: "0", count: 3 - micros.count) + micros)ms"
+    }
+}

@@ -1,0 +1,76 @@
+import GroupSim
+
+/// The `groupsim` command line, callable from tests: give it the arguments (without the
+/// program name) and it returns what to print and the exit status, touching nothing else
+/// but the files it is asked to read or write.
+///
+/// Exit status (SCENARIO-FORMAT.md): 0 every check held; 1 a check failed; 2 a usage
+/// error or an invalid scenario, with the message on standard error.
+public struct GroupSimCommand: Sendable {
+    /// Apps that scenario files may name with `app: { name: ... }`, besides the built-in one.
+    public var apps: AppRegistry
+
+    public init(apps: AppRegistry = AppRegistry()) { self.apps = apps }
+
+    /// Runs one command line. Never traps on input: every problem becomes exit status 2.
+    public func run(_ arguments: [String]) async -> CommandResult {
+        guard let command = arguments.first else {
+            return .usage(Help.general)
+        }
+        let rest = Array(arguments.dropFirst())
+        do {
+            switch command {
+            case "run": return try await RunCommand(apps: apps).execute(rest)
+            case "check": return try CheckCommand(apps: apps).execute(rest)
+            case "help", "--help", "-h":
+                guard let topic = rest.first else { return CommandResult(status: 0, output: Help.general) }
+                guard let text = Help.topic(topic) else { throw UsageError("no help for \"\(topic)\"; commands: \(Help.commands.joined(separator: ", "))") }
+                return CommandResult(status: 0, output: text)
+            case "--version", "version":
+                return CommandResult(status: 0, output: "groupsim \(GroupSimVersion.current)\n")
+            default:
+                var message = "unknown command \"\(command)\""
+                if let near = Suggestion.nearest(to: command, in: Help.commands) { message += "; did you mean \"\(near)\"?" }
+                throw UsageError(message)
+            }
+        } catch let error as UsageError {
+            return CommandResult(status: 2, error: "groupsim: error: \(error.message)\n\(error.hint ?? "Run 'groupsim help' for usage.")\n")
+        } catch let errors as ScenarioErrors {
+            return CommandResult(status: 2, error: errors.description + "\n")
+        } catch {
+            return CommandResult(status: 2, error: "groupsim: error: \(error)\n")
+        }
+    }
+}
+
+/// What a command printed and how it ended.
+public struct CommandResult: Sendable, Equatable {
+    public var status: Int32
+    /// For standard output.
+    public var output: String
+    /// For standard error.
+    public var error: String
+
+    public init(status: Int32, output: String = "", error: String = "") {
+        self.status = status
+        self.output = output
+        self.error = error
+    }
+
+    static func usage(_ text: String) -> CommandResult { CommandResult(status: 2, error: text) }
+}
+
+/// A command line that does not make sense: exit status 2.
+struct UsageError: Error {
+    var message: String
+    var hint: String?
+
+    init(_ message: String, hint: String? = nil) {
+        self.message = message
+        self.hint = hint
+    }
+}
+
+public enum GroupSimVersion {
+    public static let current = "0.1.0"
+}
