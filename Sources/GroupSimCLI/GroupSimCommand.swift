@@ -7,6 +7,13 @@ import GroupSim
 /// Exit status (SCENARIO-FORMAT.md): 0 every check held; 1 a check failed; 2 a usage
 /// error or an invalid scenario, with the message on standard error.
 public struct GroupSimCommand: Sendable {
+    /// Every subcommand, in the order `groupsim help` lists them. A new command is one
+    /// file with a type conforming to `Subcommand`, plus one entry here.
+    static let subcommands: [any Subcommand.Type] = [
+        RunCommand.self,
+        CheckCommand.self,
+    ]
+
     /// Apps that scenario files may name with `app: { name: ... }`, besides the built-in one.
     public var apps: AppRegistry
 
@@ -14,23 +21,27 @@ public struct GroupSimCommand: Sendable {
 
     /// Runs one command line. Never traps on input: every problem becomes exit status 2.
     public func run(_ arguments: [String]) async -> CommandResult {
-        guard let command = arguments.first else {
+        guard let name = arguments.first else {
             return .usage(Help.general)
         }
         let rest = Array(arguments.dropFirst())
         do {
-            switch command {
-            case "run": return try await RunCommand(apps: apps).execute(rest)
-            case "check": return try CheckCommand(apps: apps).execute(rest)
+            if let command = Self.subcommands.first(where: { $0.name == name }) {
+                if rest.contains("--help") || rest.contains("-h") { return CommandResult(status: 0, output: command.help) }
+                return try await command.init(apps: apps).execute(rest)
+            }
+            switch name {
             case "help", "--help", "-h":
                 guard let topic = rest.first else { return CommandResult(status: 0, output: Help.general) }
-                guard let text = Help.topic(topic) else { throw UsageError("no help for \"\(topic)\"; commands: \(Help.commands.joined(separator: ", "))") }
-                return CommandResult(status: 0, output: text)
+                guard let command = Self.subcommands.first(where: { $0.name == topic }) else {
+                    throw UsageError("no help for \"\(topic)\"; commands: \(Help.commandNames.joined(separator: ", "))")
+                }
+                return CommandResult(status: 0, output: command.help)
             case "--version", "version":
                 return CommandResult(status: 0, output: "groupsim \(GroupSimVersion.current)\n")
             default:
-                var message = "unknown command \"\(command)\""
-                if let near = Suggestion.nearest(to: command, in: Help.commands) { message += "; did you mean \"\(near)\"?" }
+                var message = "unknown command \"\(name)\""
+                if let near = Suggestion.nearest(to: name, in: Help.commandNames) { message += "; did you mean \"\(near)\"?" }
                 throw UsageError(message)
             }
         } catch let error as UsageError {
@@ -41,6 +52,22 @@ public struct GroupSimCommand: Sendable {
             return CommandResult(status: 2, error: "groupsim: error: \(error)\n")
         }
     }
+}
+
+/// One `groupsim` subcommand: its name, its help text, and what it does.
+protocol Subcommand: Sendable {
+    /// The word after `groupsim`.
+    static var name: String { get }
+    /// One line for `groupsim help`.
+    static var summary: String { get }
+    /// The full help, starting with its usage line.
+    static var help: String { get }
+
+    init(apps: AppRegistry)
+
+    /// Runs with the arguments after the command's name. Throws `UsageError` or
+    /// `ScenarioErrors` for exit status 2.
+    func execute(_ arguments: [String]) async throws -> CommandResult
 }
 
 /// What a command printed and how it ended.

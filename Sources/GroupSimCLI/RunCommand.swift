@@ -3,14 +3,33 @@ import GroupSim
 
 /// `groupsim run FILE [--seed N] [--format text|json] [--output PATH] [--callbacks]`:
 /// simulates once and prints the report; exit 0 when every check held, 1 otherwise.
-struct RunCommand {
+struct RunCommand: Subcommand {
+    static let name = "run"
+    static let summary = "simulate a scenario once: timeline, transcripts, checks, pitfalls, trace digest"
     static let formats = ["text", "json"]
+
+    static let help = """
+    Usage: groupsim run FILE [--seed N] [--format text|json] [--output PATH] [--callbacks]
+
+    Simulates the scenario once and prints the timeline, each device's final transcript,
+    every check with its result, the pitfalls found (with the rule each comes from and
+    the fix), and a line `trace: HEX`, a digest of the whole event trace. The same file
+    and seed give the same digest on every run and machine.
+
+    Options:
+      --seed N          override the file's seed (default: the file's, else 1)
+      --format F        text (default) or json
+      --output PATH     write the report to PATH instead of standard output
+      --callbacks       show the extension's callbacks in the text timeline
+
+    Exit status: 0 every check held; 1 a check failed; 2 usage error or invalid scenario.
+
+    """
 
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
         let parsed = try Arguments(arguments, command: "run", valued: ["seed", "format", "output"], flags: ["callbacks"])
-        if parsed.flag("help") { return CommandResult(status: 0, output: Help.run) }
         guard parsed.positional.count == 1, let path = parsed.positional.first else {
             throw UsageError(parsed.positional.isEmpty ? "run needs a scenario file" : "run takes one scenario file, found \(parsed.positional.count)",
                              hint: "Usage: groupsim run FILE [--seed N] [--format text|json] [--output PATH]")
@@ -35,12 +54,23 @@ struct RunCommand {
 }
 
 /// `groupsim check FILE...`: validates files without running them.
-struct CheckCommand {
+struct CheckCommand: Subcommand {
+    static let name = "check"
+    static let summary = "validate scenario files without running them"
+    static let help = """
+    Usage: groupsim check FILE...
+
+    Validates each scenario file without running it. Prints `FILE: ok` for each valid
+    file; errors go to standard error as FILE:LINE:COLUMN: error: WHAT.
+
+    Exit status: 0 all files are valid; 2 some file is not.
+
+    """
+
     let apps: AppRegistry
 
-    func execute(_ arguments: [String]) throws -> CommandResult {
+    func execute(_ arguments: [String]) async throws -> CommandResult {
         let parsed = try Arguments(arguments, command: "check", valued: [], flags: [])
-        if parsed.flag("help") { return CommandResult(status: 0, output: Help.check) }
         guard !parsed.positional.isEmpty else {
             throw UsageError("check needs at least one scenario file", hint: "Usage: groupsim check FILE...")
         }

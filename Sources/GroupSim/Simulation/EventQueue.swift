@@ -42,6 +42,19 @@ public struct EventQueue<Payload> {
         return top
     }
 
+    /// Removes and returns the event with sequence number `sequence`, if pending. O(n).
+    public mutating func remove(sequence: UInt64) -> Entry? {
+        guard let index = heap.firstIndex(where: { $0.sequence == sequence }) else { return nil }
+        let entry = heap[index]
+        let last = heap.removeLast()
+        if index < heap.count {
+            heap[index] = last
+            siftDown(index)
+            siftUp(index)
+        }
+        return entry
+    }
+
     /// Every pending event, earliest first, without removing them. O(n log n).
     public var pending: [Entry] { heap.sorted(by: Self.precedes) }
 

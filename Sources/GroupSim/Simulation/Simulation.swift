@@ -20,6 +20,7 @@ public actor Simulation {
     public let seed: UInt64
     private let apps: AppRegistry
     private let recordTrace: Bool
+    private var controller: (any ScheduleController)?
 
     private var queue = EventQueue<Event>()
     private var devices: [Device] = []
@@ -40,7 +41,11 @@ public actor Simulation {
     ///   - seed: overrides the scenario's seed (`--seed`).
     ///   - apps: the registered apps the scenario may name.
     ///   - recordTrace: false skips keeping events (benchmarks); the digest is then of nothing.
-    public init(scenario: Scenario, seed: UInt64? = nil, apps: AppRegistry = AppRegistry(), recordTrace: Bool = true) {
+    ///   - controller: picks which pending event runs next instead of virtual time
+    ///     (schedule exploration); nil runs in (time, sequence) order.
+    public init(scenario: Scenario, seed: UInt64? = nil, apps: AppRegistry = AppRegistry(), recordTrace: Bool = true,
+                controller: (any ScheduleController)? = nil) {
+        self.controller = controller
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
         self.apps = apps
@@ -53,10 +58,10 @@ public actor Simulation {
     /// Runs the scenario to quiescence (no message or cloud request in flight).
     public func run() async -> RunOutcome {
         build()
-        while let entry = queue.next() {
+        while let entry = nextEvent() {
             eventCount += 1
             if eventCount > Self.eventLimit { break }
-            context.now = entry.time
+            context.now = max(context.now, entry.time)
             switch entry.payload {
             case .step(let step, let conversation):
                 await perform(step, conversation: conversation)
@@ -93,6 +98,37 @@ public actor Simulation {
                           eventCount: min(eventCount, Self.eventLimit), copiesDelivered: copiesDelivered,
                           heldAtEnd: network.held.map(\.count).reduce(0, +), quiet: quiet,
                           members: scenario.conversations.map { ($0.name, members[$0.name] ?? []) })
+    }
+
+    /// The next event: the earliest, or the controller's choice among the enabled ones:
+    /// every pending delivery and cloud message, and the earliest pending step (user
+    /// actions keep their order). Time never goes backwards: a chosen event that was due
+    /// earlier runs at the current instant.
+    private func nextEvent() -> EventQueue<Event>.Entry? {
+        guard var chooser = controller else { return queue.next() }
+        let pending = queue.pending
+        var candidates: [(sequence: UInt64, candidate: ScheduleCandidate)] = []
+        var stepOffered = false
+        for entry in pending {
+            switch entry.payload {
+            case .step(let step, _):
+                guard !stepOffered else { continue }
+                stepOffered = true
+                candidates.append((entry.sequence, ScheduleCandidate(kind: .step, device: step.device, message: nil, step: step.number, time: entry.time)))
+            case .deliver(let envelope, let receiver):
+                candidates.append((entry.sequence, ScheduleCandidate(kind: .delivery, device: scenario.devices[receiver].name,
+                                                                      message: envelope.id, step: nil, time: entry.time)))
+            case .cloudArrive(let request):
+                candidates.append((entry.sequence, ScheduleCandidate(kind: .cloudRequest, device: request.device, message: nil, step: nil, time: entry.time)))
+            case .cloudAnswer(let response, _):
+                candidates.append((entry.sequence, ScheduleCandidate(kind: .cloudAnswer, device: response.request.device, message: nil, step: nil, time: entry.time)))
+            }
+        }
+        guard !candidates.isEmpty else { return nil }
+        let choice = chooser.choose(among: candidates.map(\.candidate))
+        controller = chooser
+        let index = candidates.indices.contains(choice) ? choice : 0
+        return queue.remove(sequence: candidates[index].sequence)
     }
 
     // MARK: - Building the world
