@@ -11,7 +11,8 @@ extension Device {
         case .app(let message):
             if spec.platform == .ios9 {
                 // Old systems get two plain messages: the image, then a web URL (M26).
-                transcript.append(.plain(envelope, text: "[image: \(message.layout.media ?? "image")]"))
+                let drawnAs = message.layout.media ?? message.layout.caption.map { "\"\($0)\"" } ?? "the bubble"
+                transcript.append(.plain(envelope, text: "[picture of \(drawnAs)]"))
                 if let url = message.url, MessageURL.isWeb(url) { transcript.append(.plain(envelope, text: url)) }
                 return
             }

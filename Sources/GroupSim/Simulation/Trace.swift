@@ -37,6 +37,8 @@ public struct TraceEvent: Sendable, Hashable {
         case cloud(String)
         /// A pitfall seen while the app read something (M2, M4, M15).
         case pitfall(PitfallKind, detail: String)
+        /// Something the system did that changes no state (a browser opened, M25).
+        case note(String)
     }
 
     public var time: VirtualTime
@@ -75,6 +77,7 @@ public struct TraceEvent: Sendable, Hashable {
         case .droppedURL(let url): "dropped-url \(url)"
         case .cloud(let text): "cloud \(text)"
         case .pitfall(let kind, let detail): "pitfall \(kind.rawValue) \(detail)"
+        case .note(let text): "note \(text)"
         }
     }
 }
