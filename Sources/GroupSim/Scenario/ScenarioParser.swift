@@ -46,9 +46,7 @@ public enum ScenarioParser {
     /// `"KEYWORD" is not supported yet`. `direct` is the `direct: true` option of `send`
     /// and `reply` (`direct: false` asks for nothing and is accepted). Remove a keyword
     /// here once the simulation runs it.
-    public static let notYetSupported: Set<String> = [
-        "insert", "press-send", "cancel", "open", "tap", "close", "sticker", "join", "leave", "callbacks", "direct",
-    ]
+    public static let notYetSupported: Set<String> = []
 
     /// Validates a node tree into a Scenario.
     ///

@@ -181,15 +181,9 @@ import Testing
         // A step with neither at: nor after:.
         ("steps:\n  - device: alice-phone\n    text: hi\n",
          "t.yaml:7:5: error: a step needs a time: at: (from the start) or after: (from the previous step)"),
-        // The transcript style (M19); open itself is not supported yet either.
+        // The transcript style cannot be requested (M19).
         ("steps:\n  - at: 0ms\n    device: alice-phone\n    open: transcript\n",
-         """
-         t.yaml:9:5: error: "open" is not supported yet
-         t.yaml:9:11: error: transcript style cannot be requested (M19): it is a per-bubble instance; open compact or expanded
-         """),
-        // An action the simulator cannot run yet.
-        ("steps:\n  - at: 0ms\n    device: alice-phone\n    insert: { session: poll }\n",
-         #"t.yaml:9:5: error: "insert" is not supported yet"#),
+         "t.yaml:9:11: error: transcript style cannot be requested (M19): it is a per-bubble instance; open compact or expanded"),
     ])
     func diagnostic(body: String, expected: String) {
         #expect(ParserFixture.diagnostics(afterHeader: body) == expected)
