@@ -1,0 +1,124 @@
+import Testing
+@testable import GroupSim
+
+@Suite struct PrimitivesTests {
+    /// FIPS 180-4 test vectors: the trace digest must be real SHA-256 (DESIGN.md rule 6).
+    @Test(arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+    ])
+    func sha256Vectors(input: String, digest: String) {
+        #expect(SHA256.hex(input) == digest)
+    }
+
+    @Test func sha256OfAMillionAs() {
+        var hasher = SHA256()
+        hasher.update([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000))
+        #expect(hasher.hexDigest == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    /// SplitMix64's published first outputs for seed 0 (DESIGN.md rule 2).
+    @Test func splitMixMatchesTheReference() {
+        var generator = SplitMix64(seed: 0)
+        #expect(generator.next() == 0xE220_A839_7B1D_CDAF)
+        #expect(generator.next() == 0x6E78_9E6A_A1B9_65F4)
+        #expect(generator.next() == 0x06C4_5D18_8009_454F)
+    }
+
+    @Test func boundedDrawsStayInRange() {
+        var generator = SplitMix64(seed: 42)
+        for bound in [1, 2, 3, 7, 1_000, 5_000_000] as [UInt64] {
+            for _ in 0..<200 { #expect(generator.next(below: bound) < bound) }
+        }
+        #expect(generator.next(below: 0) == 0)
+    }
+
+    /// A draw in one stream never shifts another (DESIGN.md rule 2).
+    @Test func streamsAreIndependent() {
+        let streams = RandomStreams(seed: 9)
+        var latency = streams.stream(.latency, "a", "b")
+        let first = latency.next()
+        var race = streams.stream(.race, "1")
+        _ = race.next()
+        _ = race.next()
+        var again = streams.stream(.latency, "a", "b")
+        #expect(again.next() == first)
+        var other = streams.stream(.latency, "b", "a")
+        #expect(other.next() != first)
+        var otherSeed = RandomStreams(seed: 10).stream(.latency, "a", "b")
+        #expect(otherSeed.next() != first)
+    }
+
+    /// Events come out by time, then in the order they were scheduled (DESIGN.md rule 3).
+    @Test func eventQueueOrdersByTimeThenSequence() {
+        var queue = EventQueue<String>()
+        queue.schedule("c", at: VirtualTime(nanoseconds: 5))
+        queue.schedule("a", at: VirtualTime(nanoseconds: 1))
+        queue.schedule("d", at: VirtualTime(nanoseconds: 5))
+        queue.schedule("b", at: VirtualTime(nanoseconds: 1))
+        queue.schedule("e", at: VirtualTime(nanoseconds: 9))
+        #expect(queue.remove(sequence: 4)?.payload == "e")
+        var order: [String] = []
+        while let entry = queue.next() { order.append(entry.payload) }
+        #expect(order == ["a", "b", "c", "d"])
+    }
+
+    @Test func eventQueueMatchesASortOnManyEvents() {
+        var queue = EventQueue<Int>()
+        var generator = SplitMix64(seed: 3)
+        var expected: [(Int64, Int)] = []
+        for index in 0..<2_000 {
+            let time = Int64(generator.next(below: 50))
+            queue.schedule(index, at: VirtualTime(nanoseconds: time))
+            expected.append((time, index))
+        }
+        expected.sort { $0 < $1 }
+        var got: [Int] = []
+        while let entry = queue.next() { got.append(entry.payload) }
+        #expect(got == expected.map(\.1))
+    }
+
+    @Test(arguments: [
+        (0, "0ms"), (80_000_000, "80ms"), (1_500_000_000, "1500ms"), (120_000_000_000, "2m"),
+        (2_250_000, "2250us"), (2_250_500, "2250.5us"), (7, "7ns"), (250_000, "250us"),
+    ] as [(Int64, String)])
+    func durationsPrintExactly(nanoseconds: Int64, text: String) {
+        #expect(VirtualDuration(nanoseconds: nanoseconds).description == text)
+    }
+
+    @Test func instantsPrintToTheMicrosecond() {
+        #expect(VirtualTime(nanoseconds: 100_392_270).description == "100.392ms")
+        #expect(VirtualTime(nanoseconds: 500_000_000).description == "500ms")
+    }
+
+    /// Participant identifiers print and parse as UUIDs (M1).
+    @Test func participantIdentifiersRoundTrip() {
+        let id = ParticipantID(bits: 0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210)
+        #expect(id.uuidString == "01234567-89AB-4DEF-BEDC-BA9876543210")
+        #expect(ParticipantID(uuidString: id.uuidString) == id)
+        #expect(ParticipantID(uuidString: id.uuidString.lowercased()) == id)
+        #expect(ParticipantID(uuidString: "not-a-uuid") == nil)
+        #expect(ParticipantID.occurrences(in: "?a=\(id.uuidString)&b=x\(id.uuidString)") == [id, id])
+    }
+
+    /// The url setter keeps no scheme, http, https and data only (M8).
+    @Test(arguments: [
+        ("?Base=base01", true), ("https://example.com/x", true), ("HTTP://x", true), ("data:text/plain,hi", true),
+        ("myapp://state", false), ("mailto:a@b.c", false), ("tel:123", false), ("relative/path?x=1", true),
+    ])
+    func urlSchemes(url: String, kept: Bool) {
+        #expect(MessageURL.isAccepted(url) == kept)
+    }
+
+    @Test func stateMapRoundTripsThroughTheURL() {
+        var state = StateMap()
+        state["q"] = "pick a topping & more"
+        state["bob"] = "tomatoes"
+        state["é"] = "100%"
+        let url = state.url()
+        #expect(url == "?bob=tomatoes&q=pick%20a%20topping%20%26%20more&%C3%A9=100%25")
+        #expect(StateMap(url: url) == state)
+        #expect(StateMap(url: "https://x.y/p?a=1&a=2#frag").entries == [DataEntry("a", "2")])
+    }
+}
