@@ -9,11 +9,12 @@ extension ScenarioReader {
     /// parent's open slot (the key or `-` waiting for a value).
     struct Parser {
         let file: String
-        let lines: [Line]
+        /// The lines not read yet.
+        private var source: TextLines
+        /// A line looked at but not taken (block text stops at the first line not its own).
+        private var peeked: Line?
         /// The open blocks; `stack[0]` is the document frame, which is never closed.
         private var stack: [Block]
-        /// The next line to read; block text advances it past the lines it takes.
-        var next = 0
         private var root: Node?
         /// A plain scalar that filled a slot from a line of its own: if the next line is
         /// indented like it, it was almost surely a key missing its `:`.
@@ -22,9 +23,9 @@ extension ScenarioReader {
         /// next line reads as text continued on several lines.
         private var lastLineEndedInPlainValue = false
 
-        init(file: String, lines: [Line]) {
-            self.file = file
-            self.lines = lines
+        init(_ source: TextLines) {
+            file = source.file
+            self.source = source
             let start = SourceLocation(file: file, line: 1, column: 1)
             stack = [Block(kind: .document, indent: -1, location: start)]
             stack[0].slot = Slot(key: "", keyLocation: start, emptyLocation: start)
@@ -32,9 +33,7 @@ extension ScenarioReader {
 
         /// Reads the whole file and returns its root node.
         mutating func readDocument() throws(ScenarioError) -> Node {
-            while next < lines.count {
-                let line = lines[next]
-                next += 1
+            while let line = try takeLine() {
                 try rejectDocumentMarker(line)
                 guard let indent = try contentIndent(of: line) else { continue }
                 try readLine(line, indent: indent)
@@ -48,6 +47,19 @@ extension ScenarioReader {
                     at: SourceLocation(file: file, line: 1, column: 1))
             }
             return root
+        }
+
+        /// The next line, without taking it.
+        mutating func peekLine() throws(ScenarioError) -> Line? {
+            if peeked == nil { peeked = try source.nextLine() }
+            return peeked
+        }
+
+        /// Takes the next line.
+        mutating func takeLine() throws(ScenarioError) -> Line? {
+            let line = try peekLine()
+            peeked = nil
+            return line
         }
 
         /// The depth of block nesting: how many block collections are open.
@@ -170,19 +182,20 @@ extension ScenarioReader.Parser {
             closedIndent = stack[stack.count - 1].indent
             closeTop()
         }
-        if ScenarioReader.isDash(line.scalars, at: indent) == false, stack.count > 2 {
+        if !ScenarioReader.isDash(line.scalars, at: indent), stack.count > 2 {
             // A sequence at its key's indentation ends at the next key.
-            let sequence = stack[stack.count - 1]
-            let parent = stack[stack.count - 2]
-            if sequence.kind == .sequence, sequence.indent == indent, parent.kind == .mapping,
-                parent.indent == indent
+            let sequence = stack.count - 1
+            let parent = stack.count - 2
+            if stack[sequence].kind == .sequence, stack[sequence].indent == indent,
+                stack[parent].kind == .mapping, stack[parent].indent == indent
             {
                 closeTop()
             }
         }
 
-        let block = stack[stack.count - 1]
-        if block.kind == .document {
+        let kind = stack[stack.count - 1].kind
+        let blockIndent = stack[stack.count - 1].indent
+        if kind == .document {
             if let loose { throw missingColon(after: loose.text, at: loose.end) }
             if let closedIndent {
                 throw error(
@@ -194,17 +207,17 @@ extension ScenarioReader.Parser {
                 "expected the end of the file after the top-level value\(start), found more content",
                 line, indent)
         }
-        if block.indent != indent {
+        if blockIndent != indent {
             if let closedIndent {
                 throw error(
-                    "inconsistent indentation: expected \(block.indent) or \(closedIndent) spaces, found \(indent)",
+                    "inconsistent indentation: expected \(blockIndent) or \(closedIndent) spaces, found \(indent)",
                     line, indent)
             }
             let continuesText =
                 continuesPlainValue && (try? classify(line, at: indent)).map(\.isValue) == true
             let hint = continuesText ? "; text on several lines needs \"|\" block text" : ""
             throw error(
-                "unexpected indentation: expected \(block.indent) spaces, found \(indent)\(hint)",
+                "unexpected indentation: expected \(blockIndent) spaces, found \(indent)\(hint)",
                 line, indent)
         }
         try readContent(line, from: indent, intoSlot: false)

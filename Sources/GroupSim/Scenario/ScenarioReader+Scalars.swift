@@ -337,7 +337,8 @@ extension ScenarioReader.Parser {
     /// Reads `|` block text whose header is at `column`, taking the following lines that
     /// are blank or indented deeper than the block that owns the value.
     ///
-    /// The first non-blank line sets the text's indentation, which every line loses.
+    /// The spaces before the first non-blank line set the text's indentation, which every
+    /// line loses; a tab after them is text.
     /// Lines keep their line breaks; the last one keeps one (`|`), none (`|-`) or all
     /// trailing blank lines too (`|+`). Blank lines inside the text are empty lines.
     mutating func readBlockText(
@@ -367,8 +368,7 @@ extension ScenarioReader.Parser {
         var textIndent: Int?
         var body: [String] = []
         var blankLines = 0
-        while next < lines.count {
-            let current = lines[next]
+        while let current = try peekLine() {
             let scalars = current.scalars
             try rejectDocumentMarker(current)
             var spaces = 0
@@ -377,7 +377,7 @@ extension ScenarioReader.Parser {
             }
             if ScenarioReader.skipBlanks(scalars, from: spaces) == scalars.count {
                 blankLines += 1
-                next += 1
+                _ = try takeLine()
                 continue
             }
             let indent = textIndent ?? ownerIndent + 1
@@ -390,16 +390,11 @@ extension ScenarioReader.Parser {
                     "block text is indented less than its first line: expected \(indent) spaces, found \(spaces)",
                     current, spaces)
             }
-            if textIndent == nil {
-                if scalars[spaces] == "\t" {
-                    throw error("tab in indentation; indent with spaces", current, spaces)
-                }
-                textIndent = spaces
-            }
+            if textIndent == nil { textIndent = spaces }
             body.append(contentsOf: repeatElement("", count: blankLines))
             blankLines = 0
             body.append(ScenarioReader.string(scalars[(textIndent ?? spaces)...]))
-            next += 1
+            _ = try takeLine()
         }
 
         var text = body.joined(separator: "\n")

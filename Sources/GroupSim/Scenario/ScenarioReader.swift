@@ -20,8 +20,9 @@
 /// folded text, duplicate keys, tabs in indentation, inconsistent indentation, an empty
 /// file, and nesting deeper than 64 collections (block and flow together).
 ///
-/// - Complexity: linear in the size of the file. Nothing recurses on the structure of
-///   the input, so no file can exhaust the stack.
+/// - Complexity: linear in the size of the file, which is decoded a line at a time and
+///   only up to the first error. Nothing recurses on the structure of the input, so no
+///   file can exhaust the stack.
 public enum ScenarioReader {
     /// The deepest nesting of mappings and sequences, block and flow together, that a
     /// file may use. Scenario files need a handful of levels; the limit keeps every tree
@@ -38,11 +39,8 @@ public enum ScenarioReader {
     /// - Throws: `ScenarioError` at the first problem, with its line and column (columns
     ///   count Unicode scalars from 1).
     public static func read(_ text: String, file: String) throws(ScenarioError) -> Node {
-        var lines = TextLines(file: file)
-        for scalar in text.unicodeScalars {
-            try lines.append(scalar)
-        }
-        return try read(lines.finish(), file: file)
+        var parser = Parser(TextLines(text: text, file: file))
+        return try parser.readDocument()
     }
 
     /// Reads the raw bytes of a scenario file that diagnostics call `file`.
@@ -51,27 +49,7 @@ public enum ScenarioReader {
     /// character is a `ScenarioError` at the line and column of the first bad byte,
     /// never a crash. Otherwise the same as `read(_:file:)`.
     public static func read(bytes: [UInt8], file: String) throws(ScenarioError) -> Node {
-        var lines = TextLines(file: file)
-        var parser = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
-        var offset = 0
-        decoding: while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let encoded):
-                try lines.append(Unicode.UTF8.decode(encoded))
-                offset += encoded.count
-            case .error:
-                let byte = offset < bytes.count ? bytes[offset] : 0
-                throw lines.invalidUTF8(byte: byte)
-            case .emptyInput:
-                break decoding
-            }
-        }
-        return try read(lines.finish(), file: file)
-    }
-
-    private static func read(_ lines: [Line], file: String) throws(ScenarioError) -> Node {
-        var parser = Parser(file: file, lines: lines)
+        var parser = Parser(TextLines(bytes: bytes, file: file))
         return try parser.readDocument()
     }
 }
