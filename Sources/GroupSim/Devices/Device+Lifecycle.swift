@@ -138,7 +138,11 @@ extension Device {
             return
         }
         for action in actions {
-            guard app != nil, let conversation = activeConversation else { return }
+            guard app != nil, let conversation = activeConversation else {
+                // The app dismissed itself earlier in this list: it is no longer visible.
+                if case .send = action { fail(.sendWhileNotVisible, "direct send after the app was dismissed: it is not visible (M18)") }
+                continue
+            }
             switch action {
             case .insert(let message):
                 stage(message, in: conversation)
