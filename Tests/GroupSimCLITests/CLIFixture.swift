@@ -1,0 +1,35 @@
+import Foundation
+import GroupSimCLI
+
+/// Runs `groupsim` commands in-process and finds the package's files.
+enum CLI {
+    /// The package root, found from this file's path.
+    static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    static func run(_ arguments: [String]) async -> CommandResult {
+        await GroupSimCommand().run(arguments)
+    }
+
+    /// Every scenario file under Scenarios/, sorted, as paths relative to the root.
+    static var scenarioFiles: [String] {
+        let base = root.appendingPathComponent("Scenarios")
+        let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "yaml" } ?? []
+        return files.map { String($0.path.dropFirst(root.path.count + 1)) }.sorted()
+    }
+
+    /// Writes `contents` to a fresh temporary file and returns its path.
+    static func temporaryFile(_ name: String, _ contents: [UInt8]) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("groupsim-cli-tests-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent(name)
+        try Data(contents).write(to: url)
+        return url.path
+    }
+
+    static func temporaryFile(_ name: String, _ text: String) throws -> String {
+        try temporaryFile(name, Array(text.utf8))
+    }
+}
