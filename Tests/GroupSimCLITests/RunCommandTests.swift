@@ -106,3 +106,22 @@ import GroupSimCLI
         #expect(none.status == 2)
     }
 }
+
+@Suite struct ReadmeTests {
+    /// The README shows the real output of its first scenario, so it stays true.
+    @Test func readmeShowsTheRealOutputOfPicklesRace() async throws {
+        let readme = try String(contentsOfFile: CLI.path("README.md"), encoding: .utf8)
+        let marker = "<!-- BEGIN pickles-race output"
+        let block = try #require(readme.components(separatedBy: marker).dropFirst().first)
+        let shown = try #require(block.components(separatedBy: "```text\n").dropFirst().first?.components(separatedBy: "```\n").first)
+        let result = await CLI.run(["run", "Scenarios/pickles-race.yaml"].map { $0.hasPrefix("Scenarios") ? CLI.path($0) : $0 })
+        #expect(shown == result.output, "regenerate the README block with: swift run groupsim run Scenarios/pickles-race.yaml")
+    }
+
+    /// The two set-up commands are in the README.
+    @Test func readmeHasTheTwoCommands() throws {
+        let readme = try String(contentsOfFile: CLI.path("README.md"), encoding: .utf8)
+        #expect(readme.contains("swift run groupsim run Scenarios/pickles-race.yaml"))
+        #expect(readme.contains("swift test"))
+    }
+}
