@@ -56,8 +56,9 @@ extension Device {
             summary: compose.summary.map { resolveTokens($0, in: conversation, raw: false) },
             url: compose.url, direct: compose.direct)
         composing = data.isEmpty ? nil : PendingChange(step: currentStep, session: compose.session, entries: data)
-        if selected?.message?.session != session {
-            readProvenance[compose.session] = world.app.state == .message ? Provenance() : readProvenance[compose.session]
+        if world.app.state == .message, selected?.message?.session != session {
+            // Nothing of this session is selected: the app builds on an empty state.
+            readProvenance[compose.session] = Provenance()
         }
         sendWhenStaged = sendNow
         callback("userDidCompose") { app, view in app.userDidCompose(request, conversation: view) }
@@ -155,7 +156,8 @@ extension Device {
         case .described(let format, let bytes, let pixels, let description):
             result = Sticker.described(format: format, bytes: bytes, pixels: pixels, description: description)
         case .file(let path, let description):
-            result = Sticker.load(path: path, description: description)
+            // A relative path is relative to the scenario file, as a reader of the file expects.
+            result = Sticker.load(path: world.resolve(path), description: description)
         }
         switch result {
         case .success(let sticker):

@@ -6,6 +6,8 @@ final class WorldFacts: Sendable {
     let options: Options
     let app: AppSpec
     let streams: RandomStreams
+    /// The folder of the scenario file, for files it names by a relative path (stickers).
+    let scenarioDirectory: String
     private let contactNames: [String: String]
 
     init(scenario: Scenario, seed: UInt64) {
@@ -14,7 +16,14 @@ final class WorldFacts: Sendable {
         options = scenario.options
         app = scenario.app
         streams = RandomStreams(seed: seed)
+        let file = scenario.file
+        scenarioDirectory = file.contains("/") ? String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)]) : "."
         contactNames = Dictionary(scenario.people.map { ($0.key, $0.contactName) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// `path` as written in the scenario, resolved against the scenario file's folder.
+    func resolve(_ path: String) -> String {
+        path.hasPrefix("/") ? path : scenarioDirectory + "/" + path
     }
 
     /// The name Messages draws for `person` (M5): `name:` or the capitalised key.
