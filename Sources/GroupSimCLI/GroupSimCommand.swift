@@ -12,6 +12,7 @@ public struct GroupSimCommand: Sendable {
     static let subcommands: [any Subcommand.Type] = [
         RunCommand.self,
         CheckCommand.self,
+        ShrinkCommand.self,
     ]
 
     /// Apps that scenario files may name with `app: { name: ... }`, besides the built-in one.

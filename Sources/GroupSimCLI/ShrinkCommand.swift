@@ -1,0 +1,66 @@
+import GroupSim
+
+/// `groupsim shrink FILE [--seed N] [--output PATH] [--attempts N]`: from a failing run,
+/// prints a smaller scenario file that still fails the same check.
+struct ShrinkCommand: Subcommand {
+    static let name = "shrink"
+    static let summary = "shrink a failing run to a smaller scenario file that still fails"
+
+    static let help = """
+    Usage: groupsim shrink FILE [--seed N] [--output PATH] [--attempts N]
+
+    Runs the scenario once with the seed. When a check fails, searches for a smaller
+    scenario that still fails that check for the same reason: fewer people, devices,
+    steps and links, smaller latencies, jitters and race windows. Prints it as a
+    scenario file that `groupsim run` reproduces (its seed is the run's seed), keeping
+    only the failing check.
+
+    Options:
+      --seed N          the run to shrink (default: the file's seed, else 1)
+      --output PATH     write the scenario file to PATH and print a summary instead
+      --attempts N      the most candidate scenarios to try (default 500)
+
+    Exit status: 0 a failing run was shrunk; 1 the run failed no check, so there is
+    nothing to shrink; 2 usage error or invalid scenario.
+
+    """
+
+    let apps: AppRegistry
+
+    func execute(_ arguments: [String]) async throws -> CommandResult {
+        let parsed = try Arguments(arguments, command: Self.name, valued: ["seed", "output", "attempts"], flags: [])
+        guard parsed.positional.count == 1, let path = parsed.positional.first else {
+            throw UsageError(parsed.positional.isEmpty ? "shrink needs a scenario file" : "shrink takes one scenario file, found \(parsed.positional.count)",
+                             hint: "Usage: groupsim shrink FILE [--seed N] [--output PATH] [--attempts N]")
+        }
+        // A scenario file holds seeds up to Int64.max: the shrunk file must carry its seed.
+        let seedOption = try parsed.integer("seed", UInt64.self, in: 0...UInt64(Int64.max))
+        let attempts = try parsed.integer("attempts", Int.self, in: 1...1_000_000) ?? 500
+        let scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
+        let seed = seedOption ?? scenario.seed
+        let result = await Shrinker(apps: apps).shrink(scenario, seed: seed, maxAttempts: attempts)
+
+        guard let check = result.check else {
+            return CommandResult(status: 1, error: "groupsim: \(path) with seed \(seed): every check held, so there is no failing run to shrink\n")
+        }
+        guard result.reproduces else {
+            return CommandResult(status: 2, error: "groupsim: error: \(path) fails \(ScenarioWriter.check(check)) with seed \(seed), "
+                                 + "but the scenario cannot be printed as a file that reproduces the run\n")
+        }
+        let sizes = "\(scenario.devices.count) -> \(result.scenario.devices.count) devices, "
+            + "\(scenario.people.count) -> \(result.scenario.people.count) people, "
+            + "\(scenario.steps.count) -> \(result.scenario.steps.count) steps"
+        let header = """
+        # Shrunk by groupsim shrink from \(path) with seed \(seed) in \(result.attempts) attempts
+        # (\(sizes)). It still fails:
+        #   \(ScenarioWriter.check(check))
+
+        """
+        let text = header + result.yaml
+        if let output = parsed.value("output") {
+            try OutputFile.write(text, to: output)
+            return CommandResult(status: 0, output: "wrote \(output): \(sizes); still fails \(ScenarioWriter.check(check))\n")
+        }
+        return CommandResult(status: 0, output: text)
+    }
+}
