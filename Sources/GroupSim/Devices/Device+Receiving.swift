@@ -5,33 +5,33 @@ extension Device {
     /// conversation, collapsing its session (M10), and tells a running app (M23).
     func add(_ envelope: Envelope) {
         let conversation = envelope.conversation
-        var transcript = transcripts[conversation] ?? Transcript()
-        defer { transcripts[conversation] = transcript }
+        // The transcript is changed in place in the dictionary: a copy taken out and put
+        // back would share its storage and copy every entry on each append.
         switch envelope.content {
         case .app(let message):
             if spec.platform == .ios9 {
                 // Old systems get two plain messages: the image, then a web URL (M26).
                 let drawnAs = message.layout.media ?? message.layout.caption.map { "\"\($0)\"" } ?? "the bubble"
-                transcript.append(.plain(envelope, text: "[picture of \(drawnAs)]"))
-                if let url = message.url, MessageURL.isWeb(url) { transcript.append(.plain(envelope, text: url)) }
+                transcripts[conversation, default: Transcript()].append(.plain(envelope, text: "[picture of \(drawnAs)]"))
+                if let url = message.url, MessageURL.isWeb(url) {
+                    transcripts[conversation, default: Transcript()].append(.plain(envelope, text: url))
+                }
                 return
             }
             let sender = senderIdentifier(of: envelope)
-            if let collapse = transcript.addBubble(envelope, sender: sender, nilSummary: world.options.nilSummary),
+            if let collapse = transcripts[conversation, default: Transcript()].addBubble(envelope, sender: sender, nilSummary: world.options.nilSummary),
                let session = message.session?.name {
                 trace(.collapsed(session: session, replaced: collapse.replaced.id, summary: collapse.leftSummary))
             }
             if envelope.senderDevice != spec.name, app != nil, activeConversation == conversation, style != .transcript {
-                transcripts[conversation] = transcript
                 let received = view(of: envelope, sender: sender)
                 inspectIdentifiers(in: envelope, conversation: conversation)
                 callback("didReceive") { app, view in app.didReceive(received, conversation: view) }
-                transcript = transcripts[conversation] ?? transcript
             }
         case .text:
-            transcript.append(.text(envelope))
+            transcripts[conversation, default: Transcript()].append(.text(envelope))
         case .sticker:
-            transcript.append(.sticker(envelope))
+            transcripts[conversation, default: Transcript()].append(.sticker(envelope))
         }
     }
 
