@@ -3,35 +3,82 @@
 /// Events at the same instant come out in the order they were scheduled: the sequence
 /// number is assigned at `schedule` and never reused. A binary min-heap: `schedule` and
 /// `next` are O(log n).
+///
+/// The heap holds plain (time, sequence, slot) keys and the payloads wait in a side table
+/// of slots, so sifting moves a few integers instead of copying payloads (and their
+/// reference counts) at every level. Inlinable, so that a client module's queue (the
+/// benchmark's bare event loop) is specialised like the simulation's own.
 public struct EventQueue<Payload> {
     public struct Entry {
         public let time: VirtualTime
         public let sequence: UInt64
         public let payload: Payload
+
+        @inlinable
+        init(time: VirtualTime, sequence: UInt64, payload: Payload) {
+            self.time = time
+            self.sequence = sequence
+            self.payload = payload
+        }
     }
 
-    private var heap: [Entry] = []
-    private var nextSequence: UInt64 = 0
+    /// A heap entry: the ordering and where the payload waits.
+    @usableFromInline
+    struct Key: Sendable {
+        @usableFromInline var time: Int64
+        @usableFromInline var sequence: UInt64
+        @usableFromInline var slot: Int
 
+        @inlinable
+        init(time: Int64, sequence: UInt64, slot: Int) {
+            self.time = time
+            self.sequence = sequence
+            self.slot = slot
+        }
+    }
+
+    @usableFromInline var heap: [Key] = []
+    /// Payloads by slot; nil in a free slot.
+    @usableFromInline var payloads: [Payload?] = []
+    @usableFromInline var freeSlots: [Int] = []
+    @usableFromInline var nextSequence: UInt64 = 0
+
+    @inlinable
     public init() {}
 
+    @inlinable
     public var isEmpty: Bool { heap.isEmpty }
+    @inlinable
     public var count: Int { heap.count }
 
     /// Schedules `payload` at `time`; returns its sequence number.
+    @inlinable
     @discardableResult
     public mutating func schedule(_ payload: Payload, at time: VirtualTime) -> UInt64 {
-        let entry = Entry(time: time, sequence: nextSequence, payload: payload)
+        let sequence = nextSequence
         nextSequence += 1
-        heap.append(entry)
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            payloads[slot] = payload
+        } else {
+            slot = payloads.count
+            payloads.append(payload)
+        }
+        heap.append(Key(time: time.nanoseconds, sequence: sequence, slot: slot))
         siftUp(heap.count - 1)
-        return entry.sequence
+        return sequence
     }
 
     /// The earliest event without removing it.
-    public var first: Entry? { heap.first }
+    @inlinable
+    public var first: Entry? {
+        guard let key = heap.first else { return nil }
+        return entry(key)
+    }
 
     /// Removes and returns the earliest event (ties: the one scheduled first).
+    @inlinable
     public mutating func next() -> Entry? {
         guard let top = heap.first else { return nil }
         let last = heap.removeLast()
@@ -39,55 +86,76 @@ public struct EventQueue<Payload> {
             heap[0] = last
             siftDown(0)
         }
-        return top
+        return take(top)
     }
 
     /// Removes and returns the event with sequence number `sequence`, if pending. O(n).
+    @inlinable
     public mutating func remove(sequence: UInt64) -> Entry? {
         guard let index = heap.firstIndex(where: { $0.sequence == sequence }) else { return nil }
-        let entry = heap[index]
+        let key = heap[index]
         let last = heap.removeLast()
         if index < heap.count {
             heap[index] = last
             siftDown(index)
             siftUp(index)
         }
-        return entry
+        return take(key)
     }
 
     /// Every pending event, earliest first, without removing them. O(n log n).
-    public var pending: [Entry] { heap.sorted(by: Self.precedes) }
+    @inlinable
+    public var pending: [Entry] { heap.sorted(by: Self.precedes).compactMap(entry) }
 
-    @inline(__always)
-    private static func precedes(_ a: Entry, _ b: Entry) -> Bool {
-        a.time.nanoseconds != b.time.nanoseconds ? a.time.nanoseconds < b.time.nanoseconds : a.sequence < b.sequence
+    // MARK: - The heap
+
+    @inlinable
+    func entry(_ key: Key) -> Entry? {
+        guard let payload = payloads[key.slot] else { return nil }
+        return Entry(time: VirtualTime(nanoseconds: key.time), sequence: key.sequence, payload: payload)
     }
 
-    private mutating func siftUp(_ start: Int) {
+    /// The key's entry, freeing its slot.
+    @inlinable
+    mutating func take(_ key: Key) -> Entry? {
+        let entry = entry(key)
+        payloads[key.slot] = nil
+        freeSlots.append(key.slot)
+        return entry
+    }
+
+    @inlinable
+    static func precedes(_ a: Key, _ b: Key) -> Bool {
+        a.time != b.time ? a.time < b.time : a.sequence < b.sequence
+    }
+
+    @inlinable
+    mutating func siftUp(_ start: Int) {
         var child = start
-        let entry = heap[child]
+        let key = heap[child]
         while child > 0 {
             let parent = (child - 1) / 2
-            guard Self.precedes(entry, heap[parent]) else { break }
+            guard Self.precedes(key, heap[parent]) else { break }
             heap[child] = heap[parent]
             child = parent
         }
-        heap[child] = entry
+        heap[child] = key
     }
 
-    private mutating func siftDown(_ start: Int) {
+    @inlinable
+    mutating func siftDown(_ start: Int) {
         var parent = start
-        let entry = heap[parent]
+        let key = heap[parent]
         let count = heap.count
         while true {
             var child = 2 * parent + 1
             guard child < count else { break }
             if child + 1 < count, Self.precedes(heap[child + 1], heap[child]) { child += 1 }
-            guard Self.precedes(heap[child], entry) else { break }
+            guard Self.precedes(heap[child], key) else { break }
             heap[parent] = heap[child]
             parent = child
         }
-        heap[parent] = entry
+        heap[parent] = key
     }
 }
 
