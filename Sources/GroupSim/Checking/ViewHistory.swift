@@ -1,0 +1,130 @@
+/// What each device showed as the live bubble of each session, change by change: the
+/// views the users actually saw during the run (M10, M11, M12).
+///
+/// Built from the trace alone: a device's live bubble of a session becomes message `mN`
+/// when the device sends `mN` (M11: at the tap on Send) or when a copy of `mN` arrives
+/// (M11: arrival order alone decides). Devices on old systems (`ios9`) draw no bubbles
+/// (M26) and have no history. Building is O(events).
+public struct ViewHistory: Sendable {
+    /// One device's live bubble of one session changing to `message`.
+    public struct Change: Sendable, Hashable {
+        public var device: String
+        public var session: String
+        public var message: Int
+        public var time: VirtualTime
+        /// The device that sent the message: `device` itself when it was sent here.
+        public var from: String
+        /// The position of the `sent` or `delivered` event in the trace.
+        public var traceIndex: Int
+
+        /// The message was sent on this device rather than received.
+        public var wasSent: Bool { from == device }
+
+        /// `sent m3` or `received m2 from bob-phone`.
+        public var action: String { wasSent ? "sent m\(message)" : "received m\(message) from \(from)" }
+    }
+
+    /// Every change, in trace order.
+    public let changes: [Change]
+    /// The devices that draw bubbles, in the scenario's order.
+    public let devices: [String]
+
+    public init(outcome: RunOutcome) {
+        let drawing = outcome.scenario.devices.filter { $0.platform != .ios9 }.map(\.name)
+        var sessionOf: [Int: String] = [:]
+        var found: [Change] = []
+        for (index, event) in outcome.trace.events.enumerated() {
+            switch event.kind {
+            case .sent(let message, let session, _):
+                guard let session else { continue }
+                sessionOf[message] = session
+                if drawing.contains(event.subject) {
+                    found.append(Change(device: event.subject, session: session, message: message, time: event.time,
+                                        from: event.subject, traceIndex: index))
+                }
+            case .delivered(let message, let from):
+                guard let session = sessionOf[message], drawing.contains(event.subject) else { continue }
+                found.append(Change(device: event.subject, session: session, message: message, time: event.time,
+                                    from: from, traceIndex: index))
+            default:
+                continue
+            }
+        }
+        changes = found
+        devices = drawing
+    }
+
+    /// The changes of one device's live bubble of `session`, in order.
+    public func changes(on device: String, session: String) -> [Change] {
+        changes.filter { $0.device == device && $0.session == session }
+    }
+
+    /// Every session with a change, in the order each first appears.
+    public var sessions: [String] {
+        var names: [String] = []
+        for change in changes where !names.contains(change.session) { names.append(change.session) }
+        return names
+    }
+
+    /// The live bubble of `session` on `device` just before trace position `traceIndex`
+    /// (nil: the device showed nothing of the session yet).
+    public func live(on device: String, session: String, before traceIndex: Int) -> Change? {
+        changes.last { $0.device == device && $0.session == session && $0.traceIndex < traceIndex }
+    }
+
+    /// The live bubble of `session` on `device` at the end of the run.
+    public func final(on device: String, session: String) -> Change? {
+        changes.last { $0.device == device && $0.session == session }
+    }
+
+    /// Where two devices' views of `session` parted: the first change at which one of
+    /// them showed a message the other did not show in that place. nil when both saw the
+    /// same bubbles in the same order.
+    public func parting(_ first: String, _ second: String, session: String) -> ViewParting? {
+        let left = changes(on: first, session: session)
+        let right = changes(on: second, session: session)
+        var agreed: [Int] = []
+        var index = 0
+        while index < left.count, index < right.count, left[index].message == right[index].message {
+            agreed.append(left[index].message)
+            index += 1
+        }
+        let leftNext = index < left.count ? left[index] : nil
+        let rightNext = index < right.count ? right[index] : nil
+        let change: Change
+        let otherNext: Change?
+        switch (leftNext, rightNext) {
+        case (nil, nil):
+            return nil
+        case (let only?, nil):
+            (change, otherNext) = (only, nil)
+        case (nil, let only?):
+            (change, otherNext) = (only, nil)
+        case (let l?, let r?):
+            (change, otherNext) = l.traceIndex <= r.traceIndex ? (l, r) : (r, l)
+        }
+        let other = change.device == first ? second : first
+        return ViewParting(
+            session: session, first: first, second: second, agreed: agreed, change: change,
+            otherShowed: live(on: other, session: session, before: change.traceIndex)?.message, otherNext: otherNext,
+            finalFirst: left.last?.message, finalSecond: right.last?.message)
+    }
+
+    /// The partings between the devices of a divergent session: the devices are grouped
+    /// by the live bubble they end on, and the first device of each group is compared
+    /// with the first device of every later group (M12). Empty when they all end alike.
+    public func partings(session: String, among devices: [String]) -> [ViewParting] {
+        var groups: [(message: Int?, device: String)] = []
+        for device in devices {
+            let message = final(on: device, session: session)?.message
+            if !groups.contains(where: { $0.message == message }) { groups.append((message, device)) }
+        }
+        var found: [ViewParting] = []
+        for (index, group) in groups.enumerated() {
+            for later in groups.dropFirst(index + 1) {
+                if let parting = parting(group.device, later.device, session: session) { found.append(parting) }
+            }
+        }
+        return found
+    }
+}
