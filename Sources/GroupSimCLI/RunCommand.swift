@@ -1,15 +1,15 @@
 import Foundation
 import GroupSim
 
-/// `groupsim run FILE [--seed N] [--format text|json] [--output PATH] [--callbacks]`:
+/// `groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides] [--output PATH] [--callbacks]`:
 /// simulates once and prints the report; exit 0 when every check held, 1 otherwise.
 struct RunCommand: Subcommand {
     static let name = "run"
     static let summary = "simulate a scenario once: timeline, transcripts, checks, pitfalls, trace digest"
-    static let formats = ["text", "json"]
+    static let formats = ["text", "json", "mermaid", "html", "sides"]
 
     static let help = """
-    Usage: groupsim run FILE [--seed N] [--format text|json] [--output PATH] [--callbacks]
+    Usage: groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides] [--output PATH] [--callbacks]
 
     Simulates the scenario once and prints the timeline, each device's final transcript,
     every check with its result, the pitfalls found (with the rule each comes from and
@@ -18,7 +18,16 @@ struct RunCommand: Subcommand {
 
     Options:
       --seed N          override the file's seed (default: the file's, else 1)
-      --format F        text (default) or json
+      --format F        text (default), json, mermaid, html or sides:
+                          mermaid  a sequenceDiagram of the run (paste it into a ```mermaid
+                                   block; GitHub draws it)
+                          html     one self-contained page (no network access): the message
+                                   flow as an SVG diagram, every transcript as bubbles, the
+                                   checks and the pitfalls; use --output race.html to save it
+                                   (without --output the page goes to standard output)
+                          sides    what each user saw: every device's final transcript side
+                                   by side, the live bubble of each session over time, and
+                                   where two divergent devices' views parted
       --output PATH     write the report to PATH instead of standard output
       --callbacks       show the extension's callbacks in the text timeline
 
@@ -32,7 +41,7 @@ struct RunCommand: Subcommand {
         let parsed = try Arguments(arguments, command: "run", valued: ["seed", "format", "output"], flags: ["callbacks"])
         guard parsed.positional.count == 1, let path = parsed.positional.first else {
             throw UsageError(parsed.positional.isEmpty ? "run needs a scenario file" : "run takes one scenario file, found \(parsed.positional.count)",
-                             hint: "Usage: groupsim run FILE [--seed N] [--format text|json] [--output PATH]")
+                             hint: "Usage: groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides] [--output PATH]")
         }
         let seed = try parsed.integer("seed", UInt64.self, in: 0...UInt64.max)
         let format = try parsed.choice("format", Self.formats) ?? "text"
@@ -41,6 +50,9 @@ struct RunCommand: Subcommand {
         let text: String
         switch format {
         case "json": text = JSONReport.render(report)
+        case "mermaid": text = MermaidReport.render(report)
+        case "html": text = HTMLReport.render(report)
+        case "sides": text = SideBySideReport.render(report)
         default: text = TextReport.render(report, options: .init(showCallbacks: parsed.flag("callbacks")))
         }
         let status: Int32 = report.passed ? 0 : 1
