@@ -13,6 +13,7 @@ public struct GroupSimCommand: Sendable {
         RunCommand.self,
         CheckCommand.self,
         ShrinkCommand.self,
+        LessonsCommand.self,
     ]
 
     /// Apps that scenario files may name with `app: { name: ... }`, besides the built-in one.

@@ -1,0 +1,42 @@
+/// One lesson of `groupsim lessons`: a pitfall or rule family taught by a pair of
+/// scenario files, the broken design and the fixed one, each with checks that prove it.
+///
+/// The files live in a lessons directory (`Scenarios/lessons/` in the repository) as
+/// `NAME-broken.yaml` and `NAME-fixed.yaml`; their `about:` text tells the story, and
+/// this type adds the title, the MESSAGES.md rules and why the fix works. The catalog
+/// is `Lesson.all`, in teaching order (`Lesson+Catalog.swift`).
+public struct Lesson: Sendable, Hashable {
+    /// The lesson's name on the command line and in its file names.
+    public var name: String
+    /// One line for the list.
+    public var title: String
+    /// The MESSAGES.md rules it teaches (`M12`).
+    public var rules: [String]
+    /// Why the fixed design holds up, said after its run.
+    public var whyFixed: String
+
+    public init(name: String, title: String, rules: [String], whyFixed: String) {
+        self.name = name
+        self.title = title
+        self.rules = rules
+        self.whyFixed = whyFixed
+    }
+
+    /// The broken design's file name: `NAME-broken.yaml`.
+    public var brokenFile: String { "\(name)-broken.yaml" }
+    /// The fixed design's file name: `NAME-fixed.yaml`.
+    public var fixedFile: String { "\(name)-fixed.yaml" }
+
+    /// The catalog's lesson called `name`, if any.
+    public static func named(_ name: String) -> Lesson? { all.first { $0.name == name } }
+
+    /// The lesson names a directory's files pair up, sorted: every `X-broken.yaml` that
+    /// has an `X-fixed.yaml` next to it.
+    public static func pairs(in fileNames: [String]) -> [String] {
+        let names = Set(fileNames)
+        return fileNames.filter { $0.hasSuffix("-broken.yaml") }
+            .map { String($0.dropLast("-broken.yaml".count)) }
+            .filter { names.contains("\($0)-fixed.yaml") }
+            .sorted()
+    }
+}

@@ -1,0 +1,311 @@
+import Foundation
+
+/// The text `groupsim lessons NAME` prints: the broken design told step by step, what
+/// each device shows after each step, the pitfalls it fell into explained, then the
+/// fixed design, its checks and why it holds up.
+///
+/// Built from the two runs' reports alone (their traces, final transcripts, checks and
+/// pitfalls), so the same files always give the same narration.
+public enum LessonNarration {
+    public static func render(_ lesson: Lesson, broken: RunReport, fixed: RunReport) -> String {
+        var lines: [String] = []
+        let heading = "Lesson \(lesson.name): \(lesson.title) (\(lesson.rules.joined(separator: ", ")))"
+        lines.append(heading)
+        lines.append(String(repeating: "=", count: heading.count))
+        lines.append("")
+        lines.append("1. The broken design (\(broken.outcome.scenario.file))")
+        lines += about(broken.outcome.scenario)
+        lines.append("")
+        lines.append("2. Step by step")
+        lines += steps(broken)
+        lines.append("")
+        lines.append("3. What went wrong")
+        lines += wentWrong(broken)
+        lines.append("")
+        lines.append("4. The fixed design (\(fixed.outcome.scenario.file))")
+        lines += about(fixed.outcome.scenario)
+        lines.append("")
+        lines.append("   In the end:")
+        lines += nowShowing(fixed, history: ViewHistory(outcome: fixed.outcome), flow: MessageFlow(trace: fixed.outcome.trace),
+                            before: fixed.outcome.trace.events.count)
+        for record in fixed.outcome.cloud {
+            lines += wrapped("the store's \(record.key) record (v\(record.version)): \(record.state)", indent: "     ")
+        }
+        lines.append("")
+        lines += checkLines(fixed)
+        if !fixed.pitfalls.isEmpty {
+            lines.append("   Pitfalls still found:")
+            for pitfall in fixed.pitfalls { lines += wrapped("\(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.summary)", indent: "     - ") }
+        } else {
+            lines.append("   No pitfalls.")
+        }
+        lines.append("")
+        lines += wrapped("Why it works: \(lesson.whyFixed)", indent: "   ")
+        lines.append("")
+        let verdict = broken.passed && fixed.passed
+            ? "Both designs behaved as their checks say."
+            : "warning: a check did not hold (\(broken.passed ? "fixed" : "broken") design); see above."
+        lines.append(verdict)
+        lines.append("traces: broken \(broken.digest.prefix(16))…, fixed \(fixed.digest.prefix(16))…")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func about(_ scenario: Scenario) -> [String] {
+        guard let about = scenario.about?.trimmingTrailingNewlines, !about.isEmpty else { return ["   (no description)"] }
+        return about.split(separator: "\n", omittingEmptySubsequences: false).map { "   " + $0 }
+    }
+
+    // MARK: - Step by step
+
+    /// The trace cut at each step: the step, what happened until the next one, and what
+    /// every device shows then.
+    static func steps(_ report: RunReport) -> [String] {
+        let outcome = report.outcome
+        let events = outcome.trace.events
+        let flow = MessageFlow(trace: outcome.trace)
+        let history = ViewHistory(outcome: outcome)
+        let starts = events.indices.filter { if case .step = events[$0].kind { return true } else { return false } }
+        guard !starts.isEmpty else { return ["   (no steps)"] }
+        var lines: [String] = []
+        for (position, start) in starts.enumerated() {
+            let end = position + 1 < starts.count ? starts[position + 1] : events.count
+            guard case .step(let number, let action) = events[start].kind else { continue }
+            lines.append("")
+            lines.append("   \(events[start].time)  step \(number): \(events[start].subject) \(described(action, number: number, in: outcome.scenario))")
+            let device = events[start].subject
+            if action.hasPrefix("tap "), let live = history.live(on: device, session: String(action.dropFirst(4)), before: start + 1) {
+                lines += wrapped("\(pad(events[start].time.description, 6)) \(device)'s app opens on the tapped bubble: selectedMessage is m\(live.message) (M21)",
+                                 indent: "     ", continuation: String(repeating: " ", count: 12))
+            }
+            for index in (start + 1)..<end {
+                if let line = narrated(events[index], at: index, in: outcome, flow: flow, step: action) {
+                    lines += wrapped("\(pad(events[index].time.description, 6)) \(line)", indent: "     ", continuation: String(repeating: " ", count: 12))
+                }
+            }
+            if history.changes.contains(where: { $0.traceIndex > start && $0.traceIndex < end }) {
+                lines.append("     now:")
+                lines += nowShowing(report, history: history, flow: flow, before: end).map { "  " + $0 }
+            } else {
+                lines.append("     now: no screen changed")
+            }
+        }
+        return lines
+    }
+
+    /// `reply poll` with what the step writes: `reply poll (data bob=tomatoes)`.
+    static func described(_ action: String, number: Int, in scenario: Scenario) -> String {
+        let steps = scenario.steps
+        guard steps.indices.contains(number - 1) else { return action }
+        switch steps[number - 1].action {
+        case .send(let compose), .reply(let compose), .insert(let compose):
+            let data = compose.data.map { "\($0.key)=\($0.value.count > 40 ? String($0.value.prefix(37)) + "…" : $0.value)" }
+            return data.isEmpty ? action : "\(action) (data \(data.joined(separator: ", ")))"
+        default:
+            return action
+        }
+    }
+
+    /// One event in words, or nil for the ones a learner need not see.
+    static func narrated(_ event: TraceEvent, at index: Int, in outcome: RunOutcome, flow: MessageFlow, step: String) -> String? {
+        let device = event.subject
+        switch event.kind {
+        case .sent(let message, let session, _):
+            guard let session else { return "\(device) sent m\(message)" }
+            return "\(device) sent m\(message) in \(session)\(caption(message, outcome: outcome, flow: flow).map { ", \"\($0)\"" } ?? "")\(state(message, outcome: outcome, flow: flow).map { " \($0)" } ?? ""): it is its live bubble at once (M11)"
+        case .delivered(let message, let from):
+            return "\(device) received m\(message) from \(from)"
+        case .collapsed(_, let replaced, let summary):
+            return summary
+                ? "   on \(device), m\(replaced) left its place; its summary line stays (M10)"
+                : "   on \(device), m\(replaced) left its place and nothing stays: it had no summary text (M10)"
+        case .failed(let number, let code):
+            let reason = outcome.failures.first { $0.step == number && $0.device == device && $0.time == event.time }?.reason
+            return "\(device): the step failed with \(code.name)\(reason.map { ": \($0)" } ?? "")"
+        case .held(let message):
+            return "m\(message) waits for \(device), which is offline (M30)"
+        case .queued(let message):
+            return "m\(message) waits on \(device) until it is back online (M30)"
+        case .reinstalled:
+            return "\(device) now has a completely new set of participant identifiers (M2)"
+        case .offline:
+            return "\(device) is offline: copies for it wait (M30)"
+        case .online:
+            return "\(device) is back online: its waiting copies arrive in their original order (M30)"
+        case .joined(let person):
+            return "\(person) joined the conversation"
+        case .left(let person):
+            return "\(person) left the conversation"
+        case .droppedURL(let url):
+            return "\(device): the url setter silently dropped \(url.count > 60 ? String(url.prefix(57)) + "…" : url) (M8)"
+        case .pitfall(let kind, let detail):
+            return "! \(kind.rawValue): \(detail)"
+        case .staged(let session):
+            guard step.hasPrefix("insert") else { return nil }
+            return "\(device) staged a draft\(session.map { " of \($0)" } ?? "") in the input field; nothing is sent until Send is tapped (M16)"
+        case .cancelled:
+            return "\(device) removed the draft (M17)"
+        case .cloud(let text):
+            return cloudStep(text, device: device, mode: outcome.scenario.app.state)
+        case .note(let text):
+            return "\(device): \(text)"
+        case .step, .callback:
+            return nil
+        }
+    }
+
+    /// A cloud trace line in words: `fetch poll`, `store poll from bob-phone -> v2`,
+    /// `fetched poll v1` (M13).
+    static func cloudStep(_ text: String, device: String, mode: AppSpec.StateMode) -> String {
+        if device == "cloud", let arrow = text.range(of: " -> ", options: .backwards),
+           let from = text.range(of: " from ", options: .backwards), from.upperBound <= arrow.lowerBound {
+            let request = text[..<from.lowerBound]
+            let sender = text[from.upperBound..<arrow.lowerBound]
+            let version = text[arrow.upperBound...]
+            if request.hasPrefix("store ") {
+                return "the store saves \(sender)'s write of \(request.dropFirst(6)) as \(version)"
+            }
+            return "the store answers \(sender)'s fetch of \(request.dropFirst(6)) with \(version)"
+        }
+        if text.hasPrefix("fetch ") { return "\(device)'s app asks the store for \(text.dropFirst(6)) (M13)" }
+        if text.hasPrefix("store ") {
+            let key = text.dropFirst(6)
+            return mode == .cloudMerge
+                ? "\(device)'s app sends only its changed keys of \(key) for the store to merge (M13)"
+                : "\(device)'s app writes its whole \(key) map back to the store (M13)"
+        }
+        if text.hasPrefix("fetched ") || text.hasPrefix("stored ") { return "\(device) gets the store's answer (\(text))" }
+        return "\(device): \(text)"
+    }
+
+    /// What every device that draws bubbles shows for each session just before trace
+    /// position `before`.
+    static func nowShowing(_ report: RunReport, history: ViewHistory, flow: MessageFlow, before: Int) -> [String] {
+        let outcome = report.outcome
+        let width = history.devices.map(\.count).max() ?? 0
+        var lines: [String] = []
+        for device in history.devices {
+            var parts: [String] = []
+            for session in history.sessions {
+                guard let live = history.live(on: device, session: session, before: before) else { continue }
+                let sender = outcome.scenario.device(flow.send(of: live.message)?.device ?? "")?.person
+                let who = sender.flatMap { outcome.scenario.person($0)?.contactName } ?? live.from
+                var text = "\(session): m\(live.message) from \(who)"
+                if let caption = caption(live.message, outcome: outcome, flow: flow) { text += " \"\(caption)\"" }
+                if let state = state(live.message, outcome: outcome, flow: flow) { text += " \(state)" }
+                parts.append(text)
+            }
+            let shown = parts.isEmpty ? "nothing yet" : parts.joined(separator: "; ")
+            lines += wrapped("\(device)\(String(repeating: " ", count: width - device.count))  \(shown)", indent: "     ", continuation: String(repeating: " ", count: width + 7))
+        }
+        return lines
+    }
+
+    /// A message's caption as drawn: from a final transcript that still shows its bubble,
+    /// else as written in the step that sent it, with `$me`/`$name` drawn as names (M5).
+    static func caption(_ message: Int, outcome: RunOutcome, flow: MessageFlow) -> String? {
+        for device in outcome.devices {
+            for conversation in device.transcripts {
+                if let entry = conversation.entries.first(where: { $0.kind == .bubble && $0.message == message }) { return entry.text }
+            }
+        }
+        guard let send = flow.send(of: message), let number = send.step, outcome.scenario.steps.indices.contains(number - 1) else { return nil }
+        switch outcome.scenario.steps[number - 1].action {
+        case .send(let compose), .reply(let compose), .insert(let compose):
+            return compose.caption.map { drawnTokens($0, sender: outcome.scenario.device(send.device)?.person, scenario: outcome.scenario) }
+        default:
+            return nil
+        }
+    }
+
+    /// The state a message's URL carries (`{bob: tomatoes, q: topping}`), or a note that
+    /// it points at the store (cloud modes, M13).
+    static func state(_ message: Int, outcome: RunOutcome, flow: MessageFlow) -> String? {
+        guard let send = flow.send(of: message), send.session != nil else { return nil }
+        let map = StateMap(url: send.url)
+        if outcome.scenario.app.state != .message, let token = map[BuiltInApp.tokenKey] { return "(token for the store's \(token) record)" }
+        if send.url == nil { return "(no URL: no state)" }
+        let text = map.description
+        return text.count > 80 ? String(text.prefix(77)) + "…}" : text
+    }
+
+    /// `$me picked` → `Bob picked`: scenario tokens drawn as contact names.
+    static func drawnTokens(_ text: String, sender: String?, scenario: Scenario) -> String {
+        var result = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            guard text[index] == "$" else {
+                result.append(text[index])
+                index = text.index(after: index)
+                continue
+            }
+            let start = text.index(after: index)
+            let end = text[start...].firstIndex { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") } ?? text.endIndex
+            let word = String(text[start..<end])
+            let person = word == "me" ? sender : word
+            if let person, let contact = scenario.person(person)?.contactName {
+                result += contact
+            } else {
+                result += "$" + word
+            }
+            index = end
+        }
+        return result
+    }
+
+    // MARK: - What went wrong
+
+    static func wentWrong(_ report: RunReport) -> [String] {
+        var lines: [String] = []
+        if report.pitfalls.isEmpty { lines.append("   No pitfall was detected; the checks below show what went wrong.") }
+        for pitfall in report.pitfalls {
+            lines.append("")
+            lines += wrapped("\(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.summary)", indent: "   - ", continuation: "     ")
+            lines += wrapped("Why: \(pitfall.explanation)", indent: "     ")
+            lines += wrapped("Fix: \(pitfall.fix)", indent: "     ")
+        }
+        let partings = SideBySideReport.partings(report, ViewHistory(outcome: report.outcome))
+        if !partings.isEmpty {
+            lines.append("")
+            lines.append("   Where the devices' views parted:")
+            for parting in partings { lines += wrapped(parting.description, indent: "   - ", continuation: "     ") }
+        }
+        lines.append("")
+        lines += checkLines(report)
+        return lines
+    }
+
+    static func checkLines(_ report: RunReport) -> [String] {
+        guard !report.checks.isEmpty else { return ["   (no checks)"] }
+        var lines = ["   Checks that prove it:"]
+        for check in report.checks {
+            lines += wrapped("\(check.passed ? "PASS" : "FAIL")  \(check.text)", indent: "     ", continuation: "           ")
+        }
+        return lines
+    }
+
+    // MARK: - Layout
+
+    /// Wraps at 96 columns: the first line starts with `indent`, the others with
+    /// `continuation` (default: spaces as wide as `indent`).
+    static func wrapped(_ text: String, indent: String, continuation: String? = nil) -> [String] {
+        let rest = continuation ?? String(repeating: " ", count: indent.count)
+        var lines: [String] = []
+        var line = indent
+        var lineHasWord = false
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            if lineHasWord, line.count + 1 + word.count > 96 {
+                lines.append(line)
+                line = rest + word
+            } else {
+                line += (lineHasWord ? " " : "") + word
+            }
+            lineHasWord = true
+        }
+        lines.append(line)
+        return lines
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
+}
