@@ -1,0 +1,22 @@
+import Foundation
+import Testing
+import GroupSimCLI
+
+/// The README shows the Mermaid diagram of its first scenario, and it stays true (issue 5).
+@Suite struct ReadmePicturesTests {
+    @Test func readmeShowsTheMermaidDiagramOfPicklesRace() async throws {
+        let readme = try String(contentsOfFile: CLI.path("README.md"), encoding: .utf8)
+        let block = try #require(readme.components(separatedBy: "<!-- BEGIN pickles-race mermaid").dropFirst().first)
+        let shown = try #require(block.components(separatedBy: "```mermaid\n").dropFirst().first?.components(separatedBy: "```\n").first)
+        let result = await CLI.run(["run", CLI.path("Scenarios/pickles-race.yaml"), "--format", "mermaid"])
+        #expect(result.status == 0)
+        #expect(shown == result.output, "regenerate the README block with: swift run groupsim run Scenarios/pickles-race.yaml --format mermaid")
+    }
+
+    @Test func readmeSaysHowToCheckTheRender() throws {
+        let readme = try String(contentsOfFile: CLI.path("README.md"), encoding: .utf8)
+        #expect(readme.contains("scripts/render-html.sh"))
+        #expect(FileManager.default.isExecutableFile(atPath: CLI.path("scripts/render-html.sh")))
+        #expect(FileManager.default.fileExists(atPath: CLI.path("scripts/check-render.py")))
+    }
+}
