@@ -31,6 +31,7 @@ public struct ViewHistory: Sendable {
 
     public init(outcome: RunOutcome) {
         let drawing = outcome.scenario.devices.filter { $0.platform != .ios9 }.map(\.name)
+        let draws = Set(drawing)
         var sessionOf: [Int: String] = [:]
         var found: [Change] = []
         for (index, event) in outcome.trace.events.enumerated() {
@@ -38,12 +39,12 @@ public struct ViewHistory: Sendable {
             case .sent(let message, let session, _):
                 guard let session else { continue }
                 sessionOf[message] = session
-                if drawing.contains(event.subject) {
+                if draws.contains(event.subject) {
                     found.append(Change(device: event.subject, session: session, message: message, time: event.time,
                                         from: event.subject, traceIndex: index))
                 }
             case .delivered(let message, let from):
-                guard let session = sessionOf[message], drawing.contains(event.subject) else { continue }
+                guard let session = sessionOf[message], draws.contains(event.subject) else { continue }
                 found.append(Change(device: event.subject, session: session, message: message, time: event.time,
                                     from: from, traceIndex: index))
             default:
@@ -57,6 +58,20 @@ public struct ViewHistory: Sendable {
     /// The changes of one device's live bubble of `session`, in order.
     public func changes(on device: String, session: String) -> [Change] {
         changes.filter { $0.device == device && $0.session == session }
+    }
+
+    /// The changes of `session` grouped by instant, in time order: one entry per instant
+    /// at which some device's live bubble of the session changed. O(changes).
+    public func instants(of session: String) -> [(time: VirtualTime, changes: [Change])] {
+        var found: [(time: VirtualTime, changes: [Change])] = []
+        for change in changes where change.session == session {
+            if let last = found.last, last.time == change.time {
+                found[found.count - 1].changes.append(change)
+            } else {
+                found.append((change.time, [change]))
+            }
+        }
+        return found
     }
 
     /// Every session with a change, in the order each first appears.
@@ -112,7 +127,9 @@ public struct ViewHistory: Sendable {
 
     /// The partings between the devices of a divergent session: the devices are grouped
     /// by the live bubble they end on, and the first device of each group is compared
-    /// with the first device of every later group (M12). Empty when they all end alike.
+    /// with the first device of every later group (M12); with more than four groups, only
+    /// the first group's device is compared with the others, to keep the list readable.
+    /// Empty when they all end alike.
     public func partings(session: String, among devices: [String]) -> [ViewParting] {
         var groups: [(message: Int?, device: String)] = []
         for device in devices {
@@ -120,7 +137,7 @@ public struct ViewHistory: Sendable {
             if !groups.contains(where: { $0.message == message }) { groups.append((message, device)) }
         }
         var found: [ViewParting] = []
-        for (index, group) in groups.enumerated() {
+        for (index, group) in groups.enumerated() where index == 0 || groups.count <= 4 {
             for later in groups.dropFirst(index + 1) {
                 if let parting = parting(group.device, later.device, session: session) { found.append(parting) }
             }

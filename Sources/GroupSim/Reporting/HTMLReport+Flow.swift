@@ -157,7 +157,7 @@ extension HTMLReport {
                 break
             }
             let fill = mark.kind == .send ? " fill=\"\(color(mark.message ?? 0))\"" : ""
-            svg += "<text class=\"mark \(mark.kind.rawValue)\" x=\"\(laneX + 9)\" y=\"\(textY)\"\(fill)><title>\(esc(mark.text))</title>\(esc(clip(mark.text, 27)))</text>\n"
+            svg += "<text class=\"mark \(mark.kind.rawValue)\" x=\"\(laneX + 9)\" y=\"\(textY)\"\(fill)><title>\(esc(mark.text))</title>\(esc(clip(mark.text, 29)))</text>\n"
         }
         svg += "</g>\n</svg>\n</div>\n"
         svg += "<p class=\"legend\">Each lane is a device; time runs downward (rows are instants, not to scale). "

@@ -20,17 +20,14 @@ extension HTMLReport {
     }
 
     static func liveTable(_ session: String, _ history: ViewHistory) -> String {
-        let changes = history.changes.filter { $0.session == session }
-        var times: [VirtualTime] = []
-        for change in changes where times.last != change.time { times.append(change.time) }
         var html = "<div class=\"table-wrap\"><table class=\"live\">\n<thead><tr><th>time</th>"
         for device in history.devices { html += "<th>\(esc(device))</th>" }
         html += "</tr></thead>\n<tbody>\n"
         var current: [String: Int] = [:]
-        for time in times {
-            html += "<tr><td class=\"time\">\(esc(time.description))</td>"
+        for instant in history.instants(of: session) {
+            html += "<tr><td class=\"time\">\(esc(instant.time.description))</td>"
             for device in history.devices {
-                let now = changes.filter { $0.device == device && $0.time == time }
+                let now = instant.changes.filter { $0.device == device }
                 if let last = now.last {
                     current[device] = last.message
                     let how = last.wasSent ? "sent here" : "from \(last.from)"

@@ -19,15 +19,17 @@ public enum LessonNarration {
         lines.append("2. Step by step")
         lines += steps(broken)
         lines.append("")
+        lines.append("   The transcripts at the end, side by side:")
+        lines += SideBySideReport.transcriptColumns(broken.outcome).map { "  " + $0 }
+        lines.append("")
         lines.append("3. What went wrong")
         lines += wentWrong(broken)
         lines.append("")
         lines.append("4. The fixed design (\(fixed.outcome.scenario.file))")
         lines += about(fixed.outcome.scenario)
         lines.append("")
-        lines.append("   In the end:")
-        lines += nowShowing(fixed, history: ViewHistory(outcome: fixed.outcome), flow: MessageFlow(trace: fixed.outcome.trace),
-                            before: fixed.outcome.trace.events.count)
+        lines.append("   The transcripts at the end, side by side:")
+        lines += SideBySideReport.transcriptColumns(fixed.outcome).map { "  " + $0 }
         for record in fixed.outcome.cloud {
             lines += wrapped("the store's \(record.key) record (v\(record.version)): \(record.state)", indent: "     ")
         }

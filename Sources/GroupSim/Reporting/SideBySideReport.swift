@@ -61,7 +61,7 @@ public enum SideBySideReport {
             max(column.title.count, min(columnWidth, column.lines.map(\.count).max() ?? 0))
         }
         let wrapped = zip(columns, widths).map { column, width in column.lines.flatMap { wrap($0, width: width) } }
-        var lines = ["  " + zip(columns, widths).map { pad($0.title, $1) }.joined(separator: " | ")]
+        var lines = [trimmed("  " + zip(columns, widths).map { pad($0.title, $1) }.joined(separator: " | "))]
         lines.append("  " + widths.map { String(repeating: "-", count: $0) }.joined(separator: "-+-"))
         let height = wrapped.map(\.count).max() ?? 0
         for row in 0..<height {
@@ -98,15 +98,12 @@ public enum SideBySideReport {
 
     static func liveTable(_ session: String, _ history: ViewHistory) -> [String] {
         let devices = history.devices
-        let changes = history.changes.filter { $0.session == session }
-        var times: [VirtualTime] = []
-        for change in changes where times.last != change.time { times.append(change.time) }
         var current: [String: Int] = [:]
         var rows: [[String]] = []
-        for time in times {
-            var row = ["\(time)"]
+        for instant in history.instants(of: session) {
+            var row = ["\(instant.time)"]
             for device in devices {
-                let now = changes.filter { $0.device == device && $0.time == time }
+                let now = instant.changes.filter { $0.device == device }
                 if let last = now.last {
                     let messages = now.map { "m\($0.message)" }.joined(separator: ", ")
                     let how = last.wasSent ? "sent" : "from \(last.from)"
