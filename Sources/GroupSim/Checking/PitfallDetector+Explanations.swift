@@ -125,8 +125,9 @@ extension PitfallDetector {
 
     static func explanation(_ sighting: PitfallSighting, _ evidence: Evidence) -> String {
         let device = sighting.device
-        let message = sighting.message.map { "m\($0)" } ?? "the message"
-        let send = sighting.message.flatMap { evidence.flow.send(of: $0) }
+        let number = sighting.message ?? (sighting.kind == .droppedURL ? evidence.sentAfter(sighting) : nil)
+        let message = number.map { "m\($0)" } ?? "the message"
+        let send = number.flatMap { evidence.flow.send(of: $0) }
         switch sighting.kind {
         case .foreignIdentifier:
             let origin = send.map { "\(message) was written on \($0.device) at \($0.time), by an app that put a participant UUID into its URL (a `$name` in data does that)." }
@@ -143,7 +144,8 @@ extension PitfallDetector {
         case .staleSelection:
             return staleSelectionExplanation(sighting, evidence)
         case .droppedURL:
-            return "On \(device) the app set MSMessage.url to a URL whose scheme is not http, https or data. The setter drops such a URL silently: the old value (nil) stays and no error is raised (M8). The message was sent with no URL, so no device can read its state when the bubble is tapped, and the next reply starts from an empty state (M7, M15)."
+            let sent = send.map { " \(message) left \(device) at \($0.time) with no URL at all," } ?? " The message carries no URL at all,"
+            return "On \(device) the app set MSMessage.url to a URL whose scheme is not http, https or data. The setter drops such a URL silently: the old value (nil) stays and no error is raised (M8).\(sent) so no device can read its state when the bubble is tapped, and the next reply starts from an empty state: whatever it held is lost (M7, M15)."
         case .lostUpdate, .divergence:
             return "See M12 and M13."
         }

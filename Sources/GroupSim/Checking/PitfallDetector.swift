@@ -41,6 +41,12 @@ public enum PitfallDetector {
 
         func contact(_ person: String) -> String { outcome.scenario.person(person)?.contactName ?? person }
 
+        /// The message a device sent next after a sighting made while the app wrote it
+        /// (a dropped URL, M8): nil when the device sent nothing after it.
+        func sentAfter(_ sighting: PitfallSighting) -> Int? {
+            flow.sends.first { $0.device == sighting.device && $0.time >= sighting.time }?.message
+        }
+
         /// The message that carried a change: the first one its device sent in the
         /// session for the change's step.
         func carrier(of change: Change) -> MessageFlow.Send? {
@@ -106,8 +112,9 @@ public enum PitfallDetector {
         for sighting in evidence.outcome.sightings {
             let key = "\(sighting.kind.rawValue)|\(sighting.device)|\(sighting.detail)"
             guard seen.insert(key).inserted else { continue }
-            let session = sighting.message.flatMap { evidence.flow.send(of: $0)?.session }
-            found.append(Pitfall(kind: sighting.kind, rule: sighting.kind.rule, devices: [sighting.device], message: sighting.message,
+            let message = sighting.message ?? evidence.sentAfter(sighting)
+            let session = message.flatMap { evidence.flow.send(of: $0)?.session }
+            found.append(Pitfall(kind: sighting.kind, rule: sighting.kind.rule, devices: [sighting.device], message: message,
                                  session: session, summary: sighting.detail, explanation: explanation(sighting, evidence),
                                  fix: fix(sighting.kind)))
         }

@@ -81,7 +81,10 @@ import Testing
         let dropped = try #require(report.pitfalls.first { $0.kind == .droppedURL })
         #expect(dropped.rule == "M8")
         #expect(dropped.summary.contains("pollapp://vote"))
+        #expect(dropped.message == 1)
+        #expect(dropped.session == "poll")
         #expect(dropped.explanation.contains("On alice-phone"))
+        #expect(dropped.explanation.contains("m1 left alice-phone at 0ms with no URL at all"))
         #expect(dropped.fix.contains("5,000 characters") && dropped.fix.contains("urlExceedsMaxSize"))
     }
 }
