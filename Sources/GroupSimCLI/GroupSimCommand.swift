@@ -12,6 +12,8 @@ public struct GroupSimCommand: Sendable {
     static let subcommands: [any Subcommand.Type] = [
         RunCommand.self,
         CheckCommand.self,
+        ExploreCommand.self,
+        MergeCommand.self,
         ShrinkCommand.self,
         LessonsCommand.self,
     ]

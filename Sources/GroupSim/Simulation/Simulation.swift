@@ -55,6 +55,10 @@ public actor Simulation {
         members = Dictionary(scenario.conversations.map { ($0.name, $0.members) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The schedule controller as it stands after `run()`: exploration reads back what it
+    /// recorded (controllers are values, so the run's copy is the only one that saw it).
+    public var scheduleController: (any ScheduleController)? { controller }
+
     /// Runs the scenario to quiescence (no message or cloud request in flight).
     public func run() async -> RunOutcome {
         build()

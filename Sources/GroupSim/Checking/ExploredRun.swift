@@ -1,0 +1,82 @@
+/// One run of an exploration reduced to what the report counts: which checks failed,
+/// what every device shows for every session, the pitfall kinds and failed steps.
+struct ExploredRun: Sendable {
+    /// A device and a session: one row of the outcome distribution.
+    struct Slot: Sendable, Hashable {
+        var device: String
+        var session: String
+    }
+
+    /// A failed step, as counted: step number, device and error name.
+    struct StepFailureKey: Sendable, Hashable {
+        var step: Int?
+        var device: String
+        var code: String
+    }
+
+    var reference: ExplorationReport.RunReference
+    var failedChecks: [Int]
+    var quiet: Bool
+    /// In device order, then session order (the scenario's sessions first, others by name).
+    var shown: [(slot: Slot, shown: ExplorationReport.Shown)]
+    /// Distinct kinds, sorted, each with the rule its first report cited.
+    var pitfalls: [(kind: PitfallKind, rule: String)]
+    /// Distinct, in the order they happened.
+    var stepFailures: [StepFailureKey]
+    /// The whole-run outcome's key: 16 hex digits of SHA-256 over every row of `shown`.
+    var outcomeKey: String
+    /// For exhaustive exploration: the order, event by event.
+    var schedule: [String]
+
+    /// - Parameter sessions: the scenario's sessions in the order its steps name them;
+    ///   every device gets a row for each (a device that shows none counts as "no bubble").
+    init(reference: ExplorationReport.RunReference, report: RunReport, sessions: [String], schedule: [String] = []) {
+        self.reference = reference
+        self.schedule = schedule
+        let outcome = report.outcome
+        failedChecks = report.checks.indices.filter { !report.checks[$0].passed }
+        quiet = outcome.quiet
+        let states = SessionStates(outcome: outcome)
+        var rows: [(slot: Slot, shown: ExplorationReport.Shown)] = []
+        var hasher = SHA256()
+        for device in outcome.devices {
+            let extra = device.sessions.map(\.session).filter { !sessions.contains($0) }.sorted()
+            for session in sessions + extra {
+                let seen = states.shown(session, on: device)
+                let shown = ExplorationReport.Shown(
+                    from: seen?.sender, fromName: seen.map { outcome.scenario.person($0.sender)?.contactName ?? $0.sender },
+                    state: seen?.state ?? StateMap())
+                rows.append((Slot(device: device.name, session: session), shown))
+                hasher.update("\(device.name)\u{1F}\(session)\u{1F}\(shown.from ?? "-")\u{1F}\(shown.state.url())\u{1E}".utf8)
+            }
+        }
+        shown = rows
+        outcomeKey = String(hasher.hexDigest.prefix(16))
+        var kinds: [(kind: PitfallKind, rule: String)] = []
+        for pitfall in report.pitfalls where !kinds.contains(where: { $0.kind == pitfall.kind }) {
+            kinds.append((pitfall.kind, pitfall.rule))
+        }
+        pitfalls = kinds.sorted { $0.kind < $1.kind }
+        var failures: [StepFailureKey] = []
+        for failure in outcome.failures {
+            let key = StepFailureKey(step: failure.step, device: failure.device, code: failure.code.name)
+            if !failures.contains(key) { failures.append(key) }
+        }
+        stepFailures = failures
+    }
+
+    /// The sessions a scenario's steps name, in the order first named: the rows every
+    /// run reports, whether or not a device shows the session.
+    static func sessions(of scenario: Scenario) -> [String] {
+        var names: [String] = []
+        for step in scenario.steps {
+            let name: String? = switch step.action {
+            case .send(let compose), .reply(let compose), .insert(let compose): compose.session
+            case .tap(let session): session
+            default: nil
+            }
+            if let name, !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+}

@@ -1,0 +1,251 @@
+/// The schedule controller of exhaustive exploration: replays a prefix of choices, then
+/// keeps taking the first allowed event that leads to an order not explored yet, and
+/// records every choice with the events it could have taken instead, each named
+/// canonically so that equivalent orders get equal names.
+///
+/// Which events are allowed (steps keep their virtual time): while a user step is
+/// pending, only events due before it may run, and the step runs once none is left; with
+/// no step pending, every event in flight may run. So between two steps, the copies,
+/// cloud requests and answers in flight run in every order, and a step never moves past
+/// a copy that was due before it (the scenario's timing says who saw what when).
+///
+/// Canonical names: a message is `sender#n` (the sender's n-th message), not its run-wide
+/// number, which depends on how sends on different devices interleave; a cloud request
+/// is the asking device's n-th. Each event belongs to one entity (the device it happens
+/// on, or the cloud store); events of different entities commute (M11: arrival order on
+/// each device alone decides what it shows), so two orders with equal per-entity
+/// sequences are the same order. `join`/`leave` steps change every device's member list
+/// and belong to every entity.
+struct OrderRecorder: ScheduleController {
+    /// One event the run could take at a decision point.
+    struct Option: Sendable, Hashable {
+        /// Entities it belongs to: device indices, and `cloud` for the store.
+        var entities: [Int]
+        /// Canonical name, equal for the same event in equivalent orders.
+        var label: String
+        /// For people: `m3 to alice-phone`.
+        var text: String
+        /// Events of one chain keep their order at their entity (for the estimate): a
+        /// device's requests at the store, the store's answers at a device. A copy is a
+        /// chain of its own: copies may arrive in any order.
+        var chain: String
+        var kind: ScheduleCandidate.Kind
+        /// Its position in the simulation's candidate list (this run only).
+        var position: Int
+        var isStep: Bool { kind == .step }
+    }
+
+    /// One decision: the allowed events and which one ran.
+    struct Decision: Sendable {
+        var options: [Option]
+        var chosen: Int
+    }
+
+    /// Choices to replay (indices into each decision's options).
+    let prefix: [Int]
+    private(set) var decisions: [Decision] = []
+    /// Prefix keys explored before this run (read only: shared, never copied).
+    private let visited: Set<OrderKey>
+    /// Prefix keys this run reached first, in order: the explorer adds them to `visited`.
+    private(set) var fresh: [OrderKey] = []
+    private var freshSet: Set<OrderKey> = []
+    /// The key of the events run so far.
+    private var key: OrderKey
+    /// The depth at which every way on led to an explored order: from there on the run
+    /// only repeats explored orders (it still runs to the end, taking the first event).
+    private(set) var stuckAt: Int?
+
+    private let deviceIndex: [String: Int]
+    private let deviceNames: [String]
+    /// Step numbers whose action touches every device (join, leave).
+    private let globalSteps: Set<Int>
+    /// True for the built-in app, which never acts on a message it receives (M23).
+    private let deliveriesCreateNothing: Bool
+    /// The cloud store's entity number (after every device).
+    let cloud: Int
+
+    private var messageLabels: [Int: String] = [:]
+    private var sent: [Int]
+    /// The device of the last event that ran: the sender of any new message id.
+    private var lastDevice: Int?
+    private var pendingRequests: [[Int]]
+    private var requestsIssued: [Int]
+    private var pendingAnswers: [[Int]]
+
+    /// - Parameter reducing: false offers every allowed event at every point (tests
+    ///   compare the pruned search with that brute force).
+    init(scenario: Scenario, prefix: [Int], visited: Set<OrderKey>, reducing: Bool = true) {
+        self.prefix = prefix
+        self.visited = visited
+        key = OrderKey(entities: scenario.devices.count + 1)
+        deviceNames = scenario.devices.map(\.name)
+        deviceIndex = Dictionary(scenario.devices.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        var global: Set<Int> = []
+        for step in scenario.steps {
+            switch step.action {
+            case .join, .leave: global.insert(step.number)
+            default: break
+            }
+        }
+        globalSteps = global
+        deliveriesCreateNothing = reducing && scenario.app.name == nil
+        cloud = scenario.devices.count
+        sent = Array(repeating: 0, count: scenario.devices.count)
+        pendingRequests = Array(repeating: [], count: scenario.devices.count)
+        requestsIssued = Array(repeating: 0, count: scenario.devices.count)
+        pendingAnswers = Array(repeating: [], count: scenario.devices.count)
+    }
+
+    mutating func choose(among candidates: [ScheduleCandidate]) -> Int {
+        learnNewEvents(candidates)
+        let allowed = Self.allowed(candidates)
+        var options: [Option] = []
+        var requestSeen = Array(repeating: 0, count: cloud)
+        var answerSeen = Array(repeating: 0, count: cloud)
+        for (position, candidate) in candidates.enumerated() {
+            let device = deviceIndex[candidate.device] ?? 0
+            let option: Option
+            switch candidate.kind {
+            case .step:
+                let number = candidate.step ?? 0
+                let entities = globalSteps.contains(number) ? Array(0...cloud) : [device]
+                option = Option(entities: entities, label: "s\(number)", text: "step \(number) on \(candidate.device)",
+                                chain: "step", kind: .step, position: position)
+            case .delivery:
+                let message = candidate.message ?? 0
+                let label = "d" + (messageLabels[message] ?? "m\(message)")
+                option = Option(entities: [device], label: label, text: "m\(message) to \(candidate.device)",
+                                chain: label, kind: .delivery, position: position)
+            case .cloudRequest:
+                let ordinal = pendingRequests[device].indices.contains(requestSeen[device]) ? pendingRequests[device][requestSeen[device]] : -1
+                requestSeen[device] += 1
+                option = Option(entities: [cloud], label: "q\(device)#\(ordinal)", text: "\(candidate.device)'s cloud request \(ordinal + 1) to the store",
+                                chain: "q\(device)", kind: .cloudRequest, position: position)
+            case .cloudAnswer:
+                let ordinal = pendingAnswers[device].indices.contains(answerSeen[device]) ? pendingAnswers[device][answerSeen[device]] : -1
+                answerSeen[device] += 1
+                option = Option(entities: [device], label: "a\(ordinal)", text: "the store's answer \(ordinal + 1) to \(candidate.device)",
+                                chain: "a", kind: .cloudAnswer, position: position)
+            }
+            if allowed[position] { options.append(option) }
+        }
+        options = reduced(options)
+
+        let depth = decisions.count
+        var pick = 0
+        if depth < prefix.count {
+            pick = options.indices.contains(prefix[depth]) ? prefix[depth] : 0
+            if options.indices.contains(pick) { key = key.extended(with: options[pick]) }
+        } else if stuckAt == nil, !options.isEmpty {
+            if let index = options.indices.first(where: { !isExplored(key.extended(with: options[$0])) }) {
+                pick = index
+                key = key.extended(with: options[index])
+                fresh.append(key)
+                freshSet.insert(key)
+            } else {
+                stuckAt = depth
+            }
+        }
+        decisions.append(Decision(options: options, chosen: pick))
+        let position = options.indices.contains(pick) ? options[pick].position : 0
+        ran(candidates[position], requestPosition: position, in: candidates)
+        return position
+    }
+
+    /// A persistent set (Godefroid): when every allowed event is a copy arriving and
+    /// copies make nothing happen (the built-in app does not answer what it receives),
+    /// nothing outside one device can add an event on it, so trying only that device's
+    /// copies here (the first such device) still reaches every distinct order: the other
+    /// devices' copies commute with them and are ordered when their turn comes.
+    private func reduced(_ options: [Option]) -> [Option] {
+        guard deliveriesCreateNothing, let first = options.first,
+              options.allSatisfy({ $0.kind == .delivery }) else { return options }
+        let device = options.map { $0.entities.first ?? 0 }.min() ?? first.entities.first ?? 0
+        return options.filter { $0.entities.first == device }
+    }
+
+    private func isExplored(_ key: OrderKey) -> Bool { visited.contains(key) || freshSet.contains(key) }
+
+    /// Which candidates may run next (see the type's comment), by position.
+    static func allowed(_ candidates: [ScheduleCandidate]) -> [Bool] {
+        guard let step = candidates.firstIndex(where: { $0.kind == .step }) else {
+            return Array(repeating: true, count: candidates.count)
+        }
+        let due = candidates[step].time
+        var allowed = candidates.indices.map { $0 != step && candidates[$0].time < due }
+        if !allowed.contains(true) { allowed[step] = true }
+        return allowed
+    }
+
+    /// Names new message ids after the device whose event ran last, and counts new
+    /// cloud requests (in issue order, which is their order in the list).
+    private mutating func learnNewEvents(_ candidates: [ScheduleCandidate]) {
+        var unnamed: [Int] = []
+        var requests = Array(repeating: 0, count: cloud)
+        for candidate in candidates {
+            switch candidate.kind {
+            case .delivery:
+                if let message = candidate.message, messageLabels[message] == nil, !unnamed.contains(message) { unnamed.append(message) }
+            case .cloudRequest:
+                if let device = deviceIndex[candidate.device] { requests[device] += 1 }
+            default:
+                break
+            }
+        }
+        for message in unnamed.sorted() {
+            guard let sender = lastDevice else {
+                messageLabels[message] = "?#\(message)"
+                continue
+            }
+            sent[sender] += 1
+            messageLabels[message] = "\(deviceNames[sender])#\(sent[sender])"
+        }
+        for device in 0..<cloud where requests[device] > pendingRequests[device].count {
+            for _ in pendingRequests[device].count..<requests[device] {
+                pendingRequests[device].append(requestsIssued[device])
+                requestsIssued[device] += 1
+            }
+        }
+    }
+
+    /// Bookkeeping after `candidate` was chosen to run.
+    private mutating func ran(_ candidate: ScheduleCandidate, requestPosition position: Int, in candidates: [ScheduleCandidate]) {
+        let device = deviceIndex[candidate.device]
+        lastDevice = device
+        guard let device else { return }
+        switch candidate.kind {
+        case .cloudRequest:
+            let rank = candidates[..<position].filter { $0.kind == .cloudRequest && $0.device == candidate.device }.count
+            if pendingRequests[device].indices.contains(rank) {
+                let ordinal = pendingRequests[device].remove(at: rank)
+                pendingAnswers[device].append(ordinal)
+            }
+            lastDevice = nil
+        case .cloudAnswer:
+            let rank = candidates[..<position].filter { $0.kind == .cloudAnswer && $0.device == candidate.device }.count
+            if pendingAnswers[device].indices.contains(rank) { pendingAnswers[device].remove(at: rank) }
+        default:
+            break
+        }
+    }
+}
+
+/// What a prefix of an order has run, up to commuting events on different entities: per
+/// entity (each device, then the cloud store), a 64-bit rolling hash of the canonical
+/// names of the events it ran, in order. Equal keys mean equal per-entity sequences
+/// (up to a 2^-64 chance of a hash collision per pair of sequences).
+struct OrderKey: Sendable, Hashable {
+    private(set) var entities: [UInt64]
+
+    init(entities count: Int) { entities = Array(repeating: 0, count: count) }
+
+    /// The key after `option` ran: its name folded into each of its entities' hashes.
+    func extended(with option: OrderRecorder.Option) -> OrderKey {
+        var next = self
+        let code = SplitMix64.mix(StableHash.fnv1a64(option.label))
+        for entity in option.entities where next.entities.indices.contains(entity) {
+            next.entities[entity] = SplitMix64.mix((next.entities[entity] &+ 0x9E37_79B9_7F4A_7C15) ^ code)
+        }
+        return next
+    }
+}

@@ -1,0 +1,88 @@
+/// The plain-text report `groupsim explore` prints: per check how many runs failed it,
+/// the distribution of outcomes per device (grouped by sender and state, since message
+/// numbers vary from run to run), the pitfalls with how many runs reported each, failed
+/// steps, and how to replay a failing run.
+public enum ExplorationTextReport {
+    public static func render(_ report: ExplorationReport) -> String {
+        var lines: [String] = []
+        let runs = report.runs
+        switch report.mode {
+        case .random(let seed, let requested):
+            var heading = "\(report.scenario): \(runs) run\(runs == 1 ? "" : "s") with fresh latency, jitter and race draws (seeds derived from \(seed))"
+            if let shard = report.shard { heading += "; shard \(shard) of \(requested) runs" }
+            lines.append(heading)
+        case .exhaustive(let seed, let estimate, let simulated):
+            lines.append("\(report.scenario): \(runs) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); estimated at most \(estimate); \(simulated) schedules simulated, orders that only swap events on different devices pruned)")
+        }
+        lines.append("")
+        lines.append("Checks (runs that failed each)")
+        if report.checks.isEmpty { lines.append("  (none)") }
+        let failedWidth = report.checks.map { String($0.failedRuns).count }.max() ?? 1
+        for check in report.checks {
+            let place = check.line.map { "line \($0): " } ?? ""
+            let count = String(repeating: " ", count: failedWidth - String(check.failedRuns).count) + String(check.failedRuns)
+            var line = "  \(check.failedRuns == 0 ? "PASS" : "FAIL")  \(count) of \(runs) \(pad("(" + ExplorationReport.percent(check.failedRuns, of: runs) + ")", 8))  \(place)\(check.text)"
+            if case .random = report.mode, let first = check.firstFailure { line += "  [first failing seed \(first.seed)]" }
+            lines.append(line)
+        }
+        lines.append("")
+        lines.append("Outcomes (the live bubble's sender and the state tapping it would show; message numbers vary by run)")
+        let rows = report.outcomes.filter { row in row.counts.contains { $0.shown.from != nil } }
+        if rows.isEmpty { lines.append("  (no device shows a bubble of any session)") }
+        let placeWidth = rows.map { $0.device.count + $0.session.count + 2 }.max() ?? 0
+        let senderWidth = rows.flatMap(\.counts).map { sender($0.shown).count }.max() ?? 0
+        let countWidth = rows.flatMap(\.counts).map { String($0.runs).count }.max() ?? 1
+        for row in rows {
+            for count in row.counts {
+                let place = pad("\(row.device) \(row.session):", placeWidth)
+                let percent = pad(ExplorationReport.percent(count.runs, of: runs), 6, right: true)
+                let number = pad("(\(count.runs))", countWidth + 2, right: true)
+                let state = count.shown.from == nil ? "" : "  \(count.shown.state)"
+                lines.append("  \(place) \(pad(sender(count.shown), senderWidth))  \(percent) \(number)\(state)")
+            }
+        }
+        lines.append("")
+        lines.append("Pitfalls (runs that reported each)")
+        if report.pitfalls.isEmpty { lines.append("  none") }
+        for pitfall in report.pitfalls {
+            lines.append("  \(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.runs) of \(runs) (\(ExplorationReport.percent(pitfall.runs, of: runs)))")
+        }
+        if !report.stepFailures.isEmpty {
+            lines.append("")
+            lines.append("Failed steps (runs where each failed)")
+            for failure in report.stepFailures {
+                let step = failure.step.map { "step \($0)" } ?? "an app action"
+                lines.append("  \(step) on \(failure.device): \(failure.code) in \(failure.runs) of \(runs) (\(ExplorationReport.percent(failure.runs, of: runs)))")
+            }
+        }
+        if report.stoppedRuns > 0 {
+            lines.append("")
+            lines.append("warning: \(report.stoppedRuns) run(s) stopped after \(Simulation.eventLimit) events without going quiet")
+        }
+        lines.append("")
+        let unit = if case .random = report.mode { "runs" } else { "orders" }
+        lines.append("\(report.failedRuns) of \(runs) \(unit) failed a check; \(report.distinctOutcomes) distinct outcome\(report.distinctOutcomes == 1 ? "" : "s")")
+        if let failure = report.firstFailure {
+            let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil }
+            switch report.mode {
+            case .random:
+                lines.append("first failing run: #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
+                lines.append("replay: groupsim run \(report.file) --seed \(failure.reference.seed)")
+            case .exhaustive:
+                lines.append("first failing order: #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
+                lines.append("  order: \(failure.schedule.joined(separator: ", "))")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `from Bob`, or `no bubble`.
+    static func sender(_ shown: ExplorationReport.Shown) -> String {
+        shown.fromName.map { "from \($0)" } ?? shown.from.map { "from \($0)" } ?? "no bubble"
+    }
+
+    static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return right ? padding + text : text + padding
+    }
+}
