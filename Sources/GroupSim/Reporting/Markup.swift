@@ -31,8 +31,9 @@ public enum Markup {
     /// Mermaid reads `#name;` and `#123;` as entity codes anywhere in a diagram, ends a
     /// statement at `;` and a line at a newline, and passes `<`, `>` and quotes on to its
     /// HTML labels. So `#` becomes `#35;`, `;` `#59;`, `<` `#lt;`, `>` `#gt;`, `"` `#quot;`,
-    /// `&` `#amp;`, `%` `#37;` (so `%%` never starts a comment or a directive), braces
-    /// `#123;` and `#125;`, and newlines, tabs and other control characters become a space.
+    /// `&` `#amp;`, `%` `#37;` (so `%%` never starts a comment or a directive), `:` `#58;`
+    /// (Mermaid rewrites lines matching `style…:…#…;` before parsing), braces `#123;` and
+    /// `#125;`, and newlines, tabs and other control characters become a space.
     public static func mermaid(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
@@ -44,6 +45,7 @@ public enum Markup {
             case "\"": result += "#quot;"
             case "&": result += "#amp;"
             case "%": result += "#37;"
+            case ":": result += "#58;"
             case "{": result += "#123;"
             case "}": result += "#125;"
             default:

@@ -16,6 +16,7 @@ import Testing
         #expect(Markup.mermaid("a;b#c\"d&e%%f") == "a#59;b#35;c#quot;d#amp;e#37;#37;f")
         #expect(Markup.mermaid("two\nlines\r\tand tab") == "two lines  and tab")
         #expect(Markup.mermaid("{init}") == "#123;init#125;")
+        #expect(Markup.mermaid("style:#fff;") == "style#58;#35;fff#59;")
         #expect(!Markup.mermaid("x\u{2028}y").contains("\u{2028}"))
     }
 
