@@ -137,8 +137,8 @@ public enum LessonNarration {
             return "\(person) joined the conversation"
         case .left(let person):
             return "\(person) left the conversation"
-        case .droppedURL(let url):
-            return "\(device): the url setter silently dropped \(url.count > 60 ? String(url.prefix(57)) + "…" : url) (M8)"
+        case .droppedURL:
+            return nil  // the dropped-url pitfall seen at the same instant says it, with the rule
         case .pitfall(let kind, let detail):
             return "! \(kind.rawValue): \(detail)"
         case .staged(let session):
