@@ -46,6 +46,19 @@ import GroupSimCLI
         #expect(await CLI.run(["run", file]).status == 0, "the file's own seed holds its checks")
     }
 
+    /// The README quotes this output: every line it shows is what explore prints.
+    @Test func readmeQuotesTheRaceWindowOutput() async throws {
+        let readme = try String(contentsOfFile: CLI.path("README.md"), encoding: .utf8)
+        let command = "$ swift run groupsim explore Scenarios/pickles-race-window.yaml --runs 1000\n"
+        let quoted = try #require(readme.components(separatedBy: command).dropFirst().first?.components(separatedBy: "```").first)
+        let file = CLI.path("Scenarios/pickles-race-window.yaml")
+        let output = (await CLI.run(["explore", file, "--runs", "1000"])).output.replacingOccurrences(of: file, with: "Scenarios/pickles-race-window.yaml")
+        let lines = Set(output.split(separator: "\n", omittingEmptySubsequences: false))
+        for line in quoted.split(separator: "\n") where line != "  ..." {
+            #expect(lines.contains(line), "README line not in the output: \(line)")
+        }
+    }
+
     /// Acceptance: the cloud-merge race exits 0 over 1,000 runs and with --exhaustive,
     /// `converged` and `complete` holding (M13).
     @Test func cloudMergeHoldsEverywhere() async {

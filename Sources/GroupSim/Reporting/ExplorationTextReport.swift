@@ -14,8 +14,9 @@ public enum ExplorationTextReport {
         case .exhaustive(let seed, let estimate, let simulated):
             lines.append("\(report.scenario): \(runs) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); estimated at most \(estimate); \(simulated) schedules simulated, orders that only swap events on different devices pruned)")
         }
+        let unit = if case .random = report.mode { "runs" } else { "orders" }
         lines.append("")
-        lines.append("Checks (runs that failed each)")
+        lines.append("Checks (\(unit) that failed each)")
         if report.checks.isEmpty { lines.append("  (none)") }
         let failedWidth = report.checks.map { String($0.failedRuns).count }.max() ?? 1
         for check in report.checks {
@@ -42,14 +43,14 @@ public enum ExplorationTextReport {
             }
         }
         lines.append("")
-        lines.append("Pitfalls (runs that reported each)")
+        lines.append("Pitfalls (\(unit) that reported each)")
         if report.pitfalls.isEmpty { lines.append("  none") }
         for pitfall in report.pitfalls {
             lines.append("  \(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.runs) of \(runs) (\(ExplorationReport.percent(pitfall.runs, of: runs)))")
         }
         if !report.stepFailures.isEmpty {
             lines.append("")
-            lines.append("Failed steps (runs where each failed)")
+            lines.append("Failed steps (\(unit) where each failed)")
             for failure in report.stepFailures {
                 let step = failure.step.map { "step \($0)" } ?? "an app action"
                 lines.append("  \(step) on \(failure.device): \(failure.code) in \(failure.runs) of \(runs) (\(ExplorationReport.percent(failure.runs, of: runs)))")
@@ -60,7 +61,6 @@ public enum ExplorationTextReport {
             lines.append("warning: \(report.stoppedRuns) run(s) stopped after \(Simulation.eventLimit) events without going quiet")
         }
         lines.append("")
-        let unit = if case .random = report.mode { "runs" } else { "orders" }
         lines.append("\(report.failedRuns) of \(runs) \(unit) failed a check; \(report.distinctOutcomes) distinct outcome\(report.distinctOutcomes == 1 ? "" : "s")")
         if let failure = report.firstFailure {
             let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil }
