@@ -10,7 +10,9 @@ public actor CloudStore {
         var provenance: Provenance
     }
 
-    private nonisolated let host: any Actor
+    /// Unowned: the host owns this actor, and a strong reference back would keep both alive
+    /// after the run (a leak per run, which exploration multiplies).
+    private nonisolated unowned let host: any Actor
     public nonisolated var unownedExecutor: UnownedSerialExecutor { host.unownedExecutor }
 
     private var records: [String: Entry] = [:]
