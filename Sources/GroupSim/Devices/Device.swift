@@ -49,8 +49,12 @@ public actor Device {
 
     var out = DeviceOutput(context: DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1))
 
-    init(spec: DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, host: any Actor) {
+    /// Whether `trace` keeps events: false when the run keeps no trace (benchmarks).
+    let tracing: Bool
+
+    init(spec: DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, host: any Actor, tracing: Bool = true) {
         self.spec = spec
+        self.tracing = tracing
         self.world = world
         self.makeApp = makeApp
         self.host = host
@@ -122,6 +126,7 @@ public actor Device {
     var now: VirtualTime { out.context.now }
 
     func trace(_ kind: TraceEvent.Kind) {
+        guard tracing else { return }
         out.events.append(TraceEvent(time: out.context.now, subject: spec.name, kind: kind))
     }
 

@@ -9,11 +9,13 @@ public actor Simulation {
     /// talking to the cloud forever must not hang the tool.
     public static let eventLimit = 20_000_000
 
+    /// The large cases are boxed so that an event, copied in and out of the queue, is as
+    /// small as a delivery: the copy every message fans out into.
     enum Event: Sendable {
-        case step(Step, conversation: String)
+        indirect case step(Step, conversation: String)
         case deliver(Envelope, to: Int)
-        case cloudArrive(CloudRequest)
-        case cloudAnswer(CloudResponse, to: Int)
+        indirect case cloudArrive(CloudRequest)
+        indirect case cloudAnswer(CloudResponse, to: Int)
     }
 
     public let scenario: Scenario
@@ -141,7 +143,7 @@ public actor Simulation {
         let world = WorldFacts(scenario: scenario, seed: seed)
         let factory = apps.factory(for: scenario.app)
         for (index, spec) in scenario.devices.enumerated() {
-            devices.append(Device(spec: spec, world: world, makeApp: factory, host: self))
+            devices.append(Device(spec: spec, world: world, makeApp: factory, host: self, tracing: recordTrace))
             deviceIndex[spec.name] = index
         }
         cloud = CloudStore(host: self)
