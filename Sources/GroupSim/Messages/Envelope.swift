@@ -26,6 +26,9 @@ public final class Envelope: Sendable {
     let provenance: Provenance
     /// The state change this message itself makes, if any.
     let change: Change?
+    /// The app message's session name, kept apart so that a transcript need not copy the
+    /// whole message to find it.
+    let sessionName: String?
 
     init(id: Int, conversation: String, senderDevice: String, senderPerson: String, sentAt: VirtualTime, content: Content,
          senderMap: IdentifierMap, provenance: Provenance, change: Change?) {
@@ -38,11 +41,24 @@ public final class Envelope: Sendable {
         self.senderMap = senderMap
         self.provenance = provenance
         self.change = change
+        if case .app(let message) = content { sessionName = message.session?.name } else { sessionName = nil }
     }
 
     /// The app message, if this is one.
     public var message: Message? {
         if case .app(let message) = content { return message }
+        return nil
+    }
+
+    /// The app message's summary text (M10), if this is an app message and it has one.
+    var summaryText: String? {
+        if case .app(let message) = content { return message.summaryText }
+        return nil
+    }
+
+    /// The app message's URL, if this is an app message and it has one.
+    var url: String? {
+        if case .app(let message) = content { return message.url }
         return nil
     }
 

@@ -44,8 +44,9 @@ public struct Transcript: Sendable {
     /// Adds an app message's bubble at the bottom, collapsing the session's previous bubble (M10).
     public mutating func addBubble(_ envelope: Envelope, sender: ParticipantID, nilSummary: Options.NilSummary) -> Collapse? {
         var collapse: Collapse?
-        if let session = envelope.message?.session?.name, let index = live[session], case .bubble(let old, _)? = slots[index] {
-            let summary = old.message?.summaryText
+        if let session = envelope.sessionName, let index = live.updateValue(slots.count, forKey: session),
+           case .bubble(let old, _)? = slots[index] {
+            let summary = old.summaryText
             if summary != nil || nilSummary == .defaultText {
                 slots[index] = .summary(old, text: summary)
                 collapse = Collapse(replaced: old, leftSummary: true)
@@ -55,7 +56,6 @@ public struct Transcript: Sendable {
                 collapse = Collapse(replaced: old, leftSummary: false)
             }
         }
-        if let session = envelope.message?.session?.name { live[session] = slots.count }
         slots.append(.bubble(envelope, sender: sender))
         compactIfSparse()
         return collapse
@@ -81,7 +81,7 @@ public struct Transcript: Sendable {
         var remaining: [String: Int] = [:]
         var shown: [Bool] = Array(repeating: true, count: slots.count)
         for index in slots.indices.reversed() {
-            guard case .summary(let envelope, _)? = slots[index], let session = envelope.message?.session?.name else { continue }
+            guard case .summary(let envelope, _)? = slots[index], let session = envelope.sessionName else { continue }
             let left = remaining[session, default: summaryLines]
             shown[index] = left > 0
             remaining[session] = left - 1
@@ -95,7 +95,7 @@ public struct Transcript: Sendable {
         tombstones = 0
         live.removeAll(keepingCapacity: true)
         for (index, slot) in slots.enumerated() {
-            if case .bubble(let envelope, _)? = slot, let session = envelope.message?.session?.name {
+            if case .bubble(let envelope, _)? = slot, let session = envelope.sessionName {
                 live[session] = index
             }
         }
