@@ -102,7 +102,7 @@ extension Device {
     /// framework's callbacks that a `callbacks:` check compares (M19-M24).
     func callback(_ name: String, _ call: (inout any MessagesApp, Conversation) -> [AppAction]) {
         guard app != nil else { return }
-        if Self.groupSimEntryPoints.contains(name) {
+        if Self.isGroupSimEntryPoint(name) {
             trace(.callback(name))
         } else {
             record(name)
@@ -111,7 +111,10 @@ extension Device {
         perform(appActions { call(&$0, view) })
     }
 
-    static let groupSimEntryPoints: Set<String> = ["userDidCompose", "didFetch", "didStore"]
+    /// `userDidCompose`, `didFetch` or `didStore` (compared directly: this runs on every delivery).
+    static func isGroupSimEntryPoint(_ name: String) -> Bool {
+        name == "userDidCompose" || name == "didFetch" || name == "didStore"
+    }
 
     func record(_ name: String) {
         callbacks.append(name)
@@ -122,6 +125,8 @@ extension Device {
     /// returns may call it again.
     func appActions(_ call: (inout any MessagesApp) -> [AppAction]) -> [AppAction] {
         guard var instance = app else { return [] }
+        // Held only here during the call, so a mutating call does not copy the app's box.
+        app = nil
         let actions = call(&instance)
         app = instance
         return actions
