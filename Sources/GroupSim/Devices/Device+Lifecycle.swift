@@ -244,8 +244,11 @@ extension Device {
     }
 
     /// A reply built on a selected bubble older than the session's live bubble (M15).
+    /// Only where the state travels in the message (`app.state: message`): with a cloud
+    /// store the app fetches the current state, so an old selection loses nothing (M13).
     func checkStaleSelection(_ message: Message) {
-        guard let session = message.session, let chosen = selected, chosen.message?.session == session,
+        guard world.app.state == .message,
+              let session = message.session, let chosen = selected, chosen.message?.session == session,
               let conversation = activeConversation,
               let live = transcripts[conversation]?.liveBubble(session: session.name), live.envelope.id != chosen.id else { return }
         sighting(.staleSelection, message: chosen.id,

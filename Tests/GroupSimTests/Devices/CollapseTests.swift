@@ -136,4 +136,34 @@ import GroupSim
         // Carol's reply was built on m1, so Bob's vote is gone from her new state.
         #expect(report.live("alice-phone", "poll")?.urlState["bob"] == nil)
     }
+
+    /// M15 with M13: with the state in a cloud store the app fetches the current state, so
+    /// an old selection is not a pitfall and nothing is lost.
+    @Test func m15OldSelectionIsHarmlessWithACloudStore() async throws {
+        let text = Fixture.group + """
+        app: { state: cloud-merge }
+        steps:
+          - at: 0ms
+            device: alice-phone
+            send: { session: poll, data: { q: topping } }
+          - at: 100ms
+            device: carol-phone
+            tap: poll
+          - at: 200ms
+            device: bob-phone
+            reply: { session: poll, data: { bob: tomatoes } }
+          - at: 400ms
+            device: carol-phone
+            insert: { session: poll, data: { carol: pickles } }
+          - at: 500ms
+            device: carol-phone
+            press-send: true
+        expect:
+          - no-pitfalls: true
+          - complete: { session: poll, data: { q: topping, bob: tomatoes, carol: pickles } }
+
+        """
+        let report = try await Fixture.run(text)
+        #expect(report.passed, "\(report.checks.map(\.detail))")
+    }
 }
