@@ -48,7 +48,8 @@ public struct ExplorationReport: Sendable, Hashable {
 
     /// What one device would show for one session at the end of a run: the live bubble's
     /// sender and the state tapping it would show (M12; in the cloud modes the store's
-    /// record, M13). Message numbers are left out: they vary from run to run.
+    /// record, M13). Message numbers are left out: they vary from run to run; so do the
+    /// participant UUIDs in a state, which are written as `<person@device>` instead.
     public struct Shown: Sendable, Hashable, Comparable {
         /// The person who sent the live bubble; nil when the device shows no bubble.
         public var from: String?

@@ -37,6 +37,10 @@ struct ExploredRun: Sendable {
         failedChecks = report.checks.indices.filter { !report.checks[$0].passed }
         quiet = outcome.quiet
         let states = SessionStates(outcome: outcome)
+        var names: [ParticipantID: String] = [:]
+        for device in outcome.devices {
+            for entry in device.identifiers { names[entry.id] = "<\(entry.person)@\(device.name)>" }
+        }
         var rows: [(slot: Slot, shown: ExplorationReport.Shown)] = []
         var hasher = SHA256()
         for device in outcome.devices {
@@ -45,7 +49,7 @@ struct ExploredRun: Sendable {
                 let seen = states.shown(session, on: device)
                 let shown = ExplorationReport.Shown(
                     from: seen?.sender, fromName: seen.map { outcome.scenario.person($0.sender)?.contactName ?? $0.sender },
-                    state: seen?.state ?? StateMap())
+                    state: Self.canonical(seen?.state ?? StateMap(), names: names))
                 rows.append((Slot(device: device.name, session: session), shown))
                 hasher.update("\(device.name)\u{1F}\(session)\u{1F}\(shown.from ?? "-")\u{1F}\(shown.state.url())\u{1E}".utf8)
             }
@@ -63,6 +67,23 @@ struct ExploredRun: Sendable {
             if !failures.contains(key) { failures.append(key) }
         }
         stepFailures = failures
+    }
+
+    /// `state` with every participant UUID in it written as whose identifier it is on
+    /// which device (`<carol@carol-phone>`, M1), or `<unknown id>` when no device holds it
+    /// now (another device's, M4, or one minted before a reinstall, M2). UUIDs are minted
+    /// from each run's seed, so without this every run would look like a new outcome.
+    static func canonical(_ state: StateMap, names: [ParticipantID: String]) -> StateMap {
+        guard state.entries.contains(where: { $0.key.utf8.count >= 36 || $0.value.utf8.count >= 36 }) else { return state }
+        func rewrite(_ text: String) -> String {
+            var result = text
+            for id in ParticipantID.occurrences(in: text) {
+                let name = names[id] ?? "<unknown id>"
+                result = result.replacing(id.uuidString, with: name).replacing(id.uuidString.lowercased(), with: name)
+            }
+            return result
+        }
+        return StateMap(state.entries.map { DataEntry(rewrite($0.key), rewrite($0.value)) })
     }
 
     /// The sessions a scenario's steps name, in the order first named: the rows every

@@ -20,7 +20,7 @@ extension Explorer {
         let seed = scenario.seed
         let sessions = ExploredRun.sessions(of: scenario)
         let simulationLimit = max(limit, 1) &* 20
-        let root = OrderKey(entities: scenario.devices.count + 1)
+        let root = OrderKey(for: scenario)
         var visited: Set<OrderKey> = [root]
         // Branches still to explore: a prefix of choices and the key it leads to. A branch
         // whose key was reached meanwhile (by another path) is skipped unsimulated.
@@ -40,7 +40,7 @@ extension Explorer {
             }
             let run = await simulateOrder(prefix: branch.prefix, visited: visited)
             if simulated == 1 {
-                let bound = Self.estimate(run.decisions, entities: scenario.devices.count + 1)
+                let bound = Self.estimate(run.decisions, entities: 2 * scenario.devices.count + 1)
                 guard bound <= Double(limit) else { throw .tooManyOrders(scenario: scenario.name, estimate: bound, limit: limit) }
                 estimate = Int(bound)
             }

@@ -15,7 +15,10 @@
 /// on, or the cloud store); events of different entities commute (M11: arrival order on
 /// each device alone decides what it shows), so two orders with equal per-entity
 /// sequences are the same order. `join`/`leave` steps change every device's member list
-/// and belong to every entity.
+/// and belong to every entity. Copies held for an offline device arrive, once it is
+/// back, in the order they were sent (M30), so only the oldest of them is allowed; and
+/// the order in which they were held cannot matter, so a held copy belongs to the
+/// device's held store, an entity whose events all commute.
 struct OrderRecorder: ScheduleController {
     /// One event the run could take at a decision point.
     struct Option: Sendable, Hashable {
@@ -61,6 +64,12 @@ struct OrderRecorder: ScheduleController {
     private let globalSteps: Set<Int>
     /// True for the built-in app, which never acts on a message it receives (M23).
     private let deliveriesCreateNothing: Bool
+    /// Step number -> (device, goes offline) for `offline` and `online` steps (M30).
+    private let connectivitySteps: [Int: (device: Int, offline: Bool)]
+    private var offline: [Bool]
+    /// Per device, the message ids of copies that reached it while offline and have not
+    /// been delivered since (M30).
+    private var held: [[Int]]
     /// The cloud store's entity number (after every device).
     let cloud: Int
 
@@ -77,16 +86,23 @@ struct OrderRecorder: ScheduleController {
     init(scenario: Scenario, prefix: [Int], visited: Set<OrderKey>, reducing: Bool = true) {
         self.prefix = prefix
         self.visited = visited
-        key = OrderKey(entities: scenario.devices.count + 1)
+        key = OrderKey(for: scenario)
         deviceNames = scenario.devices.map(\.name)
         deviceIndex = Dictionary(scenario.devices.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
         var global: Set<Int> = []
+        var connectivity: [Int: (device: Int, offline: Bool)] = [:]
         for step in scenario.steps {
+            let device = deviceIndex[step.device] ?? 0
             switch step.action {
             case .join, .leave: global.insert(step.number)
+            case .offline: connectivity[step.number] = (device, true)
+            case .online: connectivity[step.number] = (device, false)
             default: break
             }
         }
+        connectivitySteps = connectivity
+        offline = Array(repeating: false, count: scenario.devices.count)
+        held = Array(repeating: [], count: scenario.devices.count)
         globalSteps = global
         deliveriesCreateNothing = reducing && scenario.app.name == nil
         cloud = scenario.devices.count
@@ -98,7 +114,8 @@ struct OrderRecorder: ScheduleController {
 
     mutating func choose(among candidates: [ScheduleCandidate]) -> Int {
         learnNewEvents(candidates)
-        let allowed = Self.allowed(candidates)
+        var allowed = Self.allowed(candidates)
+        keepHeldCopiesInOrder(candidates, &allowed)
         var options: [Option] = []
         var requestSeen = Array(repeating: 0, count: cloud)
         var answerSeen = Array(repeating: 0, count: cloud)
@@ -113,9 +130,12 @@ struct OrderRecorder: ScheduleController {
                                 chain: "step", kind: .step, position: position)
             case .delivery:
                 let message = candidate.message ?? 0
-                let label = "d" + (messageLabels[message] ?? "m\(message)")
-                option = Option(entities: [device], label: label, text: "m\(message) to \(candidate.device)",
-                                chain: label, kind: .delivery, position: position)
+                let name = messageLabels[message] ?? "m\(message)"
+                option = offline[device]
+                    ? Option(entities: [cloud + 1 + device], label: "h" + name, text: "m\(message) held for \(candidate.device)",
+                             chain: "h" + name, kind: .delivery, position: position)
+                    : Option(entities: [device], label: "d" + name, text: "m\(message) to \(candidate.device)",
+                             chain: "d" + name, kind: .delivery, position: position)
             case .cloudRequest:
                 let ordinal = pendingRequests[device].indices.contains(requestSeen[device]) ? pendingRequests[device][requestSeen[device]] : -1
                 requestSeen[device] += 1
@@ -148,7 +168,7 @@ struct OrderRecorder: ScheduleController {
         }
         decisions.append(Decision(options: options, chosen: pick))
         let position = options.indices.contains(pick) ? options[pick].position : 0
-        ran(candidates[position], requestPosition: position, in: candidates)
+        ran(candidates[position], at: position, in: candidates)
         return position
     }
 
@@ -175,6 +195,19 @@ struct OrderRecorder: ScheduleController {
         var allowed = candidates.indices.map { $0 != step && candidates[$0].time < due }
         if !allowed.contains(true) { allowed[step] = true }
         return allowed
+    }
+
+    /// M30: of the held copies re-delivered to a device that is back online, only the
+    /// oldest (lowest message id, the send order) may arrive next.
+    private func keepHeldCopiesInOrder(_ candidates: [ScheduleCandidate], _ allowed: inout [Bool]) {
+        for device in held.indices where !held[device].isEmpty && !offline[device] {
+            let positions = candidates.indices.filter {
+                allowed[$0] && candidates[$0].kind == .delivery && deviceIndex[candidates[$0].device] == device
+                    && candidates[$0].message.map(held[device].contains) == true
+            }
+            let oldest = positions.min { (candidates[$0].message ?? 0) < (candidates[$1].message ?? 0) }
+            for position in positions where position != oldest { allowed[position] = false }
+        }
     }
 
     /// Names new message ids after the device whose event ran last, and counts new
@@ -209,11 +242,20 @@ struct OrderRecorder: ScheduleController {
     }
 
     /// Bookkeeping after `candidate` was chosen to run.
-    private mutating func ran(_ candidate: ScheduleCandidate, requestPosition position: Int, in candidates: [ScheduleCandidate]) {
+    private mutating func ran(_ candidate: ScheduleCandidate, at position: Int, in candidates: [ScheduleCandidate]) {
         let device = deviceIndex[candidate.device]
         lastDevice = device
         guard let device else { return }
         switch candidate.kind {
+        case .step:
+            if let change = candidate.step.flatMap({ connectivitySteps[$0] }) { offline[change.device] = change.offline }
+        case .delivery:
+            guard let message = candidate.message else { break }
+            if offline[device] {
+                if !held[device].contains(message) { held[device].append(message) }
+            } else {
+                held[device].removeAll { $0 == message }
+            }
         case .cloudRequest:
             let rank = candidates[..<position].filter { $0.kind == .cloudRequest && $0.device == candidate.device }.count
             if pendingRequests[device].indices.contains(rank) {
@@ -224,27 +266,35 @@ struct OrderRecorder: ScheduleController {
         case .cloudAnswer:
             let rank = candidates[..<position].filter { $0.kind == .cloudAnswer && $0.device == candidate.device }.count
             if pendingAnswers[device].indices.contains(rank) { pendingAnswers[device].remove(at: rank) }
-        default:
-            break
         }
     }
 }
 
 /// What a prefix of an order has run, up to commuting events on different entities: per
-/// entity (each device, then the cloud store), a 64-bit rolling hash of the canonical
-/// names of the events it ran, in order. Equal keys mean equal per-entity sequences
-/// (up to a 2^-64 chance of a hash collision per pair of sequences).
+/// entity (each device, the cloud store, then each device's held store), a 64-bit hash
+/// of the canonical names of the events it ran: in order for devices and the store, in
+/// any order for a held store (M30 re-delivers in send order whatever the holding order).
+/// Equal keys mean equal per-entity sequences (up to a 2^-64 chance of a hash collision
+/// per pair of sequences).
 struct OrderKey: Sendable, Hashable {
     private(set) var entities: [UInt64]
+    /// Entities from this index on are held stores (order-free).
+    private let firstSet: Int
 
-    init(entities count: Int) { entities = Array(repeating: 0, count: count) }
+    /// The empty key of `scenario`: every device, the cloud store, every held store.
+    init(for scenario: Scenario) {
+        firstSet = scenario.devices.count + 1
+        entities = Array(repeating: 0, count: 2 * scenario.devices.count + 1)
+    }
 
     /// The key after `option` ran: its name folded into each of its entities' hashes.
     func extended(with option: OrderRecorder.Option) -> OrderKey {
         var next = self
         let code = SplitMix64.mix(StableHash.fnv1a64(option.label))
         for entity in option.entities where next.entities.indices.contains(entity) {
-            next.entities[entity] = SplitMix64.mix((next.entities[entity] &+ 0x9E37_79B9_7F4A_7C15) ^ code)
+            next.entities[entity] = entity >= firstSet
+                ? next.entities[entity] &+ code
+                : SplitMix64.mix((next.entities[entity] &+ 0x9E37_79B9_7F4A_7C15) ^ code)
         }
         return next
     }

@@ -12,7 +12,7 @@ public enum ExplorationTextReport {
             if let shard = report.shard { heading += "; shard \(shard) of \(requested) runs" }
             lines.append(heading)
         case .exhaustive(let seed, let estimate, let simulated):
-            lines.append("\(report.scenario): \(runs) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); estimated at most \(estimate); \(simulated) schedules simulated, orders that only swap events on different devices pruned)")
+            lines.append("\(report.scenario): \(runs) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); estimated at most \(estimate); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated, orders that only swap events on different devices pruned)")
         }
         let unit = if case .random = report.mode { "runs" } else { "orders" }
         lines.append("")

@@ -146,7 +146,39 @@ import Testing
         #expect(report.runs == 200 && report.passed)
     }
 
+    /// Participant UUIDs are minted from each run's seed (M1), so a state holding one is
+    /// counted by whose identifier it is on which device, not by the UUID itself (M4).
+    @Test func participantIdentifiersInStatesAreNamed() async throws {
+        let scenario = try Fixture.scenario(Fixture.group + """
+            steps:
+              - { at: 0ms, device: alice-phone, send: { session: chores, data: { by: $me } } }
+            """)
+        let report = await Explorer(scenario: scenario).explore(runs: 20, seed: 1)
+        #expect(report.distinctOutcomes == 1)
+        #expect(report.outcomes(of: "chores", on: "carol-phone").map(\.shown.state.description) == ["{by: <alice@alice-phone>}"])
+    }
+
     // MARK: - Exhaustive exploration
+
+    /// Copies held for an offline device arrive in the order they were sent when it is
+    /// back (M30), in every explored order too: Carol's phone sees Bob's reply, then
+    /// Alice's, so Alice's is live there in the one distinct order (alice-phone and
+    /// bob-phone each get one copy of the replies).
+    @Test func exhaustiveKeepsHeldCopiesInSendOrder() async throws {
+        let scenario = try Fixture.scenario("""
+            name: offline
+            people: { alice: [alice-phone], bob: [bob-phone], carol: [carol-phone] }
+            steps:
+              - { at: 0ms, device: alice-phone, send: { session: poll, data: { q: dinner } } }
+              - { at: 100ms, device: carol-phone, offline: true }
+              - { at: 200ms, device: bob-phone, reply: { session: poll, data: { bob: pizza } } }
+              - { at: 210ms, device: alice-phone, reply: { session: poll, data: { alice: sushi } } }
+              - { at: 1s, device: carol-phone, online: true }
+            """)
+        let report = try await Explorer(scenario: scenario).exhaustive()
+        #expect(report.runs == 1)
+        #expect(report.outcomes(of: "poll", on: "carol-phone").map(\.shown.from) == ["alice"])
+    }
 
     /// Issue 4 acceptance: --exhaustive's counts for a three-device race, worked out by hand.
     ///
@@ -298,7 +330,7 @@ enum BruteForce {
             let outcome = await simulation.run()
             let decisions = (await simulation.scheduleController as? OrderRecorder)?.decisions ?? []
             interleavings += 1
-            var key = OrderKey(entities: scenario.devices.count + 1)
+            var key = OrderKey(for: scenario)
             for (depth, decision) in decisions.enumerated() {
                 if depth >= prefix.count {
                     for index in decision.options.indices where index != decision.chosen {
