@@ -23,7 +23,8 @@ struct ExploredRun: Sendable {
     var pitfalls: [(kind: PitfallKind, rule: String)]
     /// Distinct, in the order they happened.
     var stepFailures: [StepFailureKey]
-    /// The whole-run outcome's key: 16 hex digits of SHA-256 over every row of `shown`.
+    /// The whole-run outcome's key: 16 hex digits of a 64-bit FNV-1a hash (`StableHash`)
+    /// over every row of `shown`, the same on every machine.
     var outcomeKey: String
     /// For exhaustive exploration: the order, event by event.
     var schedule: [String]
@@ -42,7 +43,7 @@ struct ExploredRun: Sendable {
             for entry in device.identifiers { names[entry.id] = "<\(entry.person)@\(device.name)>" }
         }
         var rows: [(slot: Slot, shown: ExplorationReport.Shown)] = []
-        var hasher = SHA256()
+        var hash = StableHash.fnv1a64("")
         for device in outcome.devices {
             let extra = device.sessions.map(\.session).filter { !sessions.contains($0) }.sorted()
             for session in sessions + extra {
@@ -51,11 +52,16 @@ struct ExploredRun: Sendable {
                     from: seen?.sender, fromName: seen.map { outcome.scenario.person($0.sender)?.contactName ?? $0.sender },
                     state: Self.canonical(seen?.state ?? StateMap(), names: names))
                 rows.append((Slot(device: device.name, session: session), shown))
-                hasher.update("\(device.name)\u{1F}\(session)\u{1F}\(shown.from ?? "-")\u{1F}\(shown.state.url())\u{1E}".utf8)
+                for part in [device.name, session, shown.from ?? "-"] { hash = StableHash.fnv1a64(part + "\u{1F}", startingAt: hash) }
+                for entry in shown.state.entries {
+                    hash = StableHash.fnv1a64(entry.key + "\u{1D}" + entry.value + "\u{1F}", startingAt: hash)
+                }
+                hash = StableHash.fnv1a64("\u{1E}", startingAt: hash)
             }
         }
         shown = rows
-        outcomeKey = String(hasher.hexDigest.prefix(16))
+        let hex = String(SplitMix64.mix(hash), radix: 16)
+        outcomeKey = String(repeating: "0", count: 16 - hex.count) + hex
         var kinds: [(kind: PitfallKind, rule: String)] = []
         for pitfall in report.pitfalls where !kinds.contains(where: { $0.kind == pitfall.kind }) {
             kinds.append((pitfall.kind, pitfall.rule))

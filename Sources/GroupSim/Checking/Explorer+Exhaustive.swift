@@ -2,20 +2,28 @@ extension Explorer {
     /// Runs every distinct delivery order of the scenario once, with its own seed's
     /// latency, jitter and race draws (`groupsim explore --exhaustive`).
     ///
-    /// Each order is simulated from scratch with an `OrderRecorder` that replays a prefix
-    /// of choices and records what else could have run at each point. Orders that cannot
-    /// change what any device shows are pruned: events on different devices commute, so
-    /// a prefix is known by the per-device (and cloud store) sequences of the events it
-    /// ran, and a branch whose sequences were already reached is skipped. The report's
-    /// `runs` is the number of distinct orders (equivalence classes) and
-    /// `distinctOutcomes` the number of distinct things the devices ended up showing.
+    /// Steps keep their virtual time; between two steps, the copies, cloud requests and
+    /// answers in flight run in every order (`OrderRecorder` says exactly which events
+    /// may run when). Each order is simulated from scratch with an `OrderRecorder` that
+    /// replays a prefix of choices, then keeps choosing events that lead somewhere new,
+    /// and records what else could have run at each point. Orders that cannot change what
+    /// any device shows are pruned: events on different devices commute (M11), so a
+    /// prefix is known by the per-device (and cloud store) sequences of the events it
+    /// ran, and a branch whose sequences were already reached is skipped; where only
+    /// copies are in flight and the app ignores what it receives, one device's copies
+    /// are ordered at a time. The report's `runs` is the number of distinct orders
+    /// (equivalence classes), `distinctOutcomes` the number of distinct things the
+    /// devices ended up showing, and each failing order's `schedule` lists its events.
     ///
-    /// - Parameter limit: refuse when the up-front estimate of distinct orders is larger
-    ///   (the estimate is the product, over the intervals between steps and over the
-    ///   devices and the store, of k! for the k events each sees in that interval in the
-    ///   plain run: an upper bound for copies in flight together); the search also stops
-    ///   after simulating `limit * 20` schedules.
+    /// - Parameter limit: refuse when the up-front estimate of distinct orders is larger.
+    ///   The estimate comes from the plain run: per interval between steps and per device
+    ///   (and the store), the number of orders of the events it saw there, keeping each
+    ///   chain of cloud requests or answers in order (a multinomial); their product bounds
+    ///   the orders of copies in flight together. The search also stops after simulating
+    ///   `limit * 20` schedules.
     /// - Throws: `ExplorationError.tooManyOrders` (with the estimate) or `.searchTooLong`.
+    /// - Complexity: one simulation per distinct order when only copies are in flight;
+    ///   more with cloud traffic (orders that turn out to repeat explored ones).
     public func exhaustive(limit: Int = Explorer.defaultExhaustiveLimit) async throws(ExplorationError) -> ExplorationReport {
         let seed = scenario.seed
         let sessions = ExploredRun.sessions(of: scenario)
