@@ -30,6 +30,8 @@ public actor Simulation {
     private var network: Network
     private var cloud: CloudStore?
     private var members: [String: [String]]
+    /// `memberDevices(of:)` by conversation.
+    private var memberDevicesCache: [String: [Int]] = [:]
     private var usedSessions: Set<String> = []
     private var context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
     private var trace = Trace()
@@ -208,6 +210,7 @@ public actor Simulation {
                 record(TraceEvent(time: context.now, subject: subject, kind: .left(person: person)))
             }
             members[conversation] = list
+            memberDevicesCache[conversation] = nil
             for device in devices { await device.updateMembers(list, of: conversation) }
         default:
             var isNew = false
@@ -226,9 +229,10 @@ public actor Simulation {
     private func apply(_ output: DeviceOutput) {
         context = output.context
         if recordTrace { trace.append(contentsOf: output.events) }
-        failures.append(contentsOf: output.failures)
-        sightings.append(contentsOf: output.sightings)
-        changes.append(contentsOf: output.changes)
+        // Most calls (deliveries) bring none of these: skip the stored properties' access.
+        if !output.failures.isEmpty { failures.append(contentsOf: output.failures) }
+        if !output.sightings.isEmpty { sightings.append(contentsOf: output.sightings) }
+        if !output.changes.isEmpty { changes.append(contentsOf: output.changes) }
         for envelope in output.outgoing {
             guard let sender = deviceIndex[envelope.senderDevice] else { continue }
             if network.offline[sender] {
@@ -246,14 +250,23 @@ public actor Simulation {
     /// Sends a copy to every other device of every member, the sender's own other devices
     /// included, each with its own delay (M30).
     private func fanOut(_ envelope: Envelope, from sender: Int) {
-        for person in members[envelope.conversation] ?? [] {
-            guard let owner = scenario.person(person) else { continue }
-            for name in owner.devices {
-                guard let receiver = deviceIndex[name], receiver != sender else { continue }
-                let delay = network.delay(from: sender, to: receiver)
-                queue.schedule(.deliver(envelope, to: receiver), at: context.now + delay)
-            }
+        for receiver in memberDevices(of: envelope.conversation) where receiver != sender {
+            let delay = network.delay(from: sender, to: receiver)
+            queue.schedule(.deliver(envelope, to: receiver), at: context.now + delay)
         }
+    }
+
+    /// The devices of the conversation's members, in member order and each person's
+    /// device order; worked out once per membership (a join or leave forgets it).
+    private func memberDevices(of conversation: String) -> [Int] {
+        if let known = memberDevicesCache[conversation] { return known }
+        var found: [Int] = []
+        for person in members[conversation] ?? [] {
+            guard let owner = scenario.person(person) else { continue }
+            found += owner.devices.compactMap { deviceIndex[$0] }
+        }
+        memberDevicesCache[conversation] = found
+        return found
     }
 
     private func record(_ event: TraceEvent) {
