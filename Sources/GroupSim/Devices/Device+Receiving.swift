@@ -43,8 +43,12 @@ extension Device {
     }
 
     func localIdentifier(in conversation: String) -> ParticipantID {
+        // Asked on every callback: the last answer is kept while the map and conversation stay.
+        if let last = lastLocalIdentifier, last.map === identifiers, last.conversation == conversation { return last.id }
         // Every person of the scenario has an identifier in every map, so this always succeeds.
-        identifiers.id(for: spec.person, in: conversation) ?? ParticipantID(bits: 0, 0)
+        let id = identifiers.id(for: spec.person, in: conversation) ?? ParticipantID(bits: 0, 0)
+        lastLocalIdentifier = (identifiers, conversation, id)
+        return id
     }
 
     /// The message as this device's app sees it (M3, M17).
@@ -58,6 +62,13 @@ extension Device {
 
     /// `MSConversation` as the app sees it now (M1, M6, M15).
     func conversationView() -> Conversation {
+        if let lastView { return lastView }
+        let view = makeConversationView()
+        lastView = view
+        return view
+    }
+
+    private func makeConversationView() -> Conversation {
         let conversation = activeConversation ?? world.conversations.first?.name ?? ConversationSpec.defaultName
         let selectedMessage = selected.map { view(of: $0, sender: senderIdentifier(of: $0)) }
         return Conversation(name: conversation, localParticipantIdentifier: localIdentifier(in: conversation),

@@ -19,20 +19,25 @@ public actor Device {
     let makeApp: AppRegistry.Factory?
 
     // Identifiers (M1, M2, M6).
-    var identifiers: IdentifierMap
+    var identifiers: IdentifierMap { didSet { lastView = nil } }
     var retired: [IdentifierMap] = []
-    var members: [String: [String]]
-    var remoteOrderCache: [String: [ParticipantID]] = [:]
+    var members: [String: [String]] { didSet { lastView = nil } }
+    var remoteOrderCache: [String: [ParticipantID]] = [:] { didSet { lastView = nil } }
+    /// `localIdentifier(in:)`'s last answer and the map it came from.
+    var lastLocalIdentifier: (map: IdentifierMap, conversation: String, id: ParticipantID)?
 
     // What the device shows.
     var transcripts: [String: Transcript] = [:]
 
     // The extension (M19-M24).
     var app: (any MessagesApp)?
-    var style: PresentationStyle = .compact
-    var activeConversation: String?
-    var selected: Envelope?
-    var draft: Draft?
+    var style: PresentationStyle = .compact { didSet { lastView = nil } }
+    var activeConversation: String? { didSet { lastView = nil } }
+    var selected: Envelope? { didSet { lastView = nil } }
+    var draft: Draft? { didSet { lastView = nil } }
+    /// `conversationView()` as last built, kept until something it shows changes (the
+    /// observers above forget it): apps are called on every delivery while they run.
+    var lastView: Conversation?
     var callbacks: [String] = []
     /// A user interaction that a direct send may still use (M18).
     var interactionAvailable = false

@@ -1,12 +1,16 @@
 /// One installation's participant identifiers on one device (M1, M2, M6): immutable, so
 /// a sent message can keep a reference to the map its tokens were minted with (M5).
 ///
-/// Keys are (conversation, person); in the default per-device mode the conversation part
-/// is empty, so one person has one identifier on the device whatever the conversation.
+/// Keyed by (conversation, person) in per-conversation mode, and by person alone in the
+/// default per-device mode, where one person has one identifier on the device whatever
+/// the conversation.
 public final class IdentifierMap: Sendable {
     /// The installation number: 0 at first install, +1 per reinstall (M2).
     public let generation: Int
-    private let byKey: [String: ParticipantID]
+    /// Per-conversation mode: by (conversation, person).
+    private let byKey: [Key: ParticipantID]
+    /// Per-device mode: by person (the conversation does not matter).
+    private let byPerson: [String: ParticipantID]
     private let byID: [ParticipantID: (conversation: String, person: String)]
     private let perConversation: Bool
 
@@ -16,22 +20,28 @@ public final class IdentifierMap: Sendable {
     init(device: String, generation: Int, people: [String], conversations: [String], perConversation: Bool, streams: RandomStreams) {
         self.generation = generation
         self.perConversation = perConversation
-        var byKey: [String: ParticipantID] = [:]
+        var byKey: [Key: ParticipantID] = [:]
+        var byPerson: [String: ParticipantID] = [:]
         var byID: [ParticipantID: (conversation: String, person: String)] = [:]
         for conversation in perConversation ? conversations : [""] {
             for person in people {
                 let id = ParticipantID.mint(streams, device, String(generation), conversation, person)
-                byKey[Self.key(conversation, person)] = id
+                if perConversation {
+                    byKey[Key(conversation: conversation, person: person)] = id
+                } else {
+                    byPerson[person] = id
+                }
                 byID[id] = (conversation, person)
             }
         }
         self.byKey = byKey
+        self.byPerson = byPerson
         self.byID = byID
     }
 
     /// This device's identifier for `person` in `conversation` (M1, M6).
     public func id(for person: String, in conversation: String) -> ParticipantID? {
-        byKey[Self.key(perConversation ? conversation : "", person)]
+        perConversation ? byKey[Key(conversation: conversation, person: person)] : byPerson[person]
     }
 
     /// The person an identifier of this map stands for, or nil when this map never minted it (M4).
@@ -44,5 +54,8 @@ public final class IdentifierMap: Sendable {
         return perConversation && entry.conversation != conversation ? nil : entry.person
     }
 
-    private static func key(_ conversation: String, _ person: String) -> String { conversation + "\u{1F}" + person }
+    private struct Key: Hashable {
+        var conversation: String
+        var person: String
+    }
 }
