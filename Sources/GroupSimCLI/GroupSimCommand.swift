@@ -15,6 +15,7 @@ public struct GroupSimCommand: Sendable {
         ExploreCommand.self,
         MergeCommand.self,
         ShrinkCommand.self,
+        BenchCommand.self,
         LessonsCommand.self,
     ]
 

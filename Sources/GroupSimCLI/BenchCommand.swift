@@ -1,0 +1,145 @@
+import Foundation
+import GroupSim
+
+/// `groupsim bench [--quick] [--scenario PATH] [--only a|b|c] [--messages N]`: measures
+/// the simulation on this machine and prints four figures (issue 4, item 7).
+///
+/// (a) message copies delivered per second in a group of 32 devices where each sends
+/// 1,000 session messages; (b) runs per second of a scenario file (simulation, checks
+/// and pitfalls as exploration runs them, a fresh seed per run, one after another on
+/// one core); (c) the bare event
+/// loop: the same schedule of events on an `EventQueue` with no devices; (d) the ratio
+/// of (a) to (c). Wall-clock timing lives here, in the command-line target, never in
+/// the library (DESIGN.md rule 1). Benchmarks measure and print; nothing here fails
+/// on a slow machine.
+struct BenchCommand: Subcommand {
+    static let name = "bench"
+    static let summary = "measure copies delivered, runs and bare events per second on this machine"
+
+    static let usage = "Usage: groupsim bench [--quick] [--scenario PATH] [--only a|b|c] [--messages N]"
+
+    static let help = """
+    \(usage)
+
+    Measures, on one core:
+      (a) message copies delivered per second: 32 devices, each sending 1,000 session
+          messages (992,000 copies), traced off
+      (b) runs per second of a scenario (default Scenarios/pickles-race.yaml): one
+          simulation (traced off, as exploration runs it), its checks and pitfalls
+          per seed, seeds 1 to 5,000
+      (c) events per second of the bare event loop: the schedule of (a) on the event
+          queue alone, no devices
+      (d) the ratio (a)/(c)
+    Targets, release build (`swift run -c release groupsim bench`): (a) at least
+    1,000,000 per second and at least a quarter of (c); (b) at least 5,000 per second.
+
+    Options:
+      --quick           a small size, for tests: 4 devices x 20 messages, 20 runs
+      --scenario PATH   the scenario (b) runs
+      --only a|b|c      measure one figure only (for profiling)
+      --messages N      messages each device sends in (a) and (c) (default 1,000)
+
+    Exit status: 0 measured; 2 usage error or invalid scenario.
+
+    """
+
+    let apps: AppRegistry
+
+    func execute(_ arguments: [String]) async throws -> CommandResult {
+        let parsed = try Arguments(arguments, command: Self.name, valued: ["scenario", "only", "messages"], flags: ["quick"])
+        guard parsed.positional.isEmpty else {
+            throw UsageError("bench takes no files, found \"\(parsed.positional[0])\"", hint: Self.usage)
+        }
+        var size = parsed.flag("quick") ? Size.quick : Size.full
+        if let messages = try parsed.integer("messages", Int.self, in: 1...1_000_000) { size.messages = messages }
+        let only = try parsed.choice("only", ["a", "b", "c"])
+        let path = parsed.value("scenario") ?? "Scenarios/pickles-race.yaml"
+        let scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
+
+        var lines: [String] = []
+        #if DEBUG
+        lines.append("groupsim bench: debug build; the targets are for a release build (swift run -c release groupsim bench)")
+        #else
+        lines.append("groupsim bench: release build, one core")
+        #endif
+        var copies: Measurement?
+        var events: Measurement?
+        if only == nil || only == "a" {
+            let group = BenchWorkload.group(devices: size.devices, messagesEach: size.messages)
+            let measured = await measure(repeats: size.repeats) { await BenchWorkload.deliverCopies(group) }
+            lines.append("(a) copies delivered: \(Self.count(measured.work)) in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) copies/s"
+                         + " (\(size.devices) devices x \(Self.count(Double(size.messages))) session messages each; target >= 1,000,000)")
+            copies = measured
+        }
+        if only == nil || only == "b" {
+            let measured = await measure(repeats: 1) { await BenchWorkload.runSeeds(scenario, count: size.runs, apps: apps) }
+            lines.append("(b) runs of \(path): \(Self.count(measured.work)) in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) runs/s"
+                         + " (seeds 1 to \(size.runs), simulation and checks; target >= 5,000)")
+        }
+        if only == nil || only == "c" {
+            let measured = await measure(repeats: size.repeats) { BenchWorkload.bareEventLoop(devices: size.devices, messagesEach: size.messages) }
+            lines.append("(c) bare event loop: \(Self.count(measured.work)) events in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) events/s"
+                         + " (the schedule of (a) on the event queue alone)")
+            events = measured
+        }
+        if let copies, let events {
+            let ratio = events.rate > 0 ? copies.rate / events.rate : 0
+            lines.append("(d) ratio (a)/(c): \(String(format: "%.3f", ratio)) (target >= 0.250)")
+        }
+        return CommandResult(status: 0, output: lines.joined(separator: "\n") + "\n")
+    }
+
+    // MARK: - Sizes and measuring
+
+    struct Size {
+        var devices: Int
+        var messages: Int
+        var runs: Int
+        /// Each of (a) and (c) is measured this many times; the fastest counts.
+        var repeats: Int
+
+        static let full = Size(devices: 32, messages: 1_000, runs: 5_000, repeats: 3)
+        static let quick = Size(devices: 4, messages: 20, runs: 20, repeats: 1)
+    }
+
+    /// How much work a measurement did and how long the fastest repeat took.
+    struct Measurement {
+        var work: Double
+        var seconds: Double
+
+        /// Work per second; 0 when the clock saw no time pass.
+        var rate: Double { seconds > 0 ? work / seconds : 0 }
+    }
+
+    /// Runs `body` `repeats` times and keeps the fastest; `body` returns the work it did.
+    private func measure(repeats: Int, _ body: () async -> Int) async -> Measurement {
+        let clock = ContinuousClock()
+        var best: Measurement?
+        for _ in 0..<max(1, repeats) {
+            let start = clock.now
+            let work = await body()
+            let elapsed = start.duration(to: clock.now)
+            // A clock that saw no time pass still gives a finite rate.
+            let seconds = max(1e-9, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            if best == nil || seconds < best?.seconds ?? .infinity {
+                best = Measurement(work: Double(work), seconds: seconds)
+            }
+        }
+        return best ?? Measurement(work: 0, seconds: 0)
+    }
+
+    /// `992,000`: a whole number with thousands separators.
+    static func count(_ value: Double) -> String {
+        let digits = String(Int(value.rounded()))
+        var result = ""
+        for (offset, digit) in digits.reversed().enumerated() {
+            if offset > 0, offset % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return String(result.reversed())
+    }
+
+    static func seconds(_ value: Double) -> String {
+        String(format: "%.3f s", value)
+    }
+}
