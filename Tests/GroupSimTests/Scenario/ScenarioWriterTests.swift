@@ -5,11 +5,12 @@ import Testing
 /// `ScenarioWriter` prints scenarios that `ScenarioParser` reads back unchanged
 /// (SCENARIO-FORMAT.md is the contract both sides keep).
 @Suite struct ScenarioWriterTests {
-    /// Every scenario file shipped in Scenarios/.
+    /// Every scenario file shipped under Scenarios/, lessons included.
     static let scenarioFiles: [String] = {
         let directory = ScenarioFiles.root.appendingPathComponent("Scenarios")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix(".yaml") }.sorted().map { directory.appendingPathComponent($0).path }
+        let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "yaml" } ?? []
+        return files.map(\.path).sorted()
     }()
 
     @Test func scenariosDirectoryIsFound() {
