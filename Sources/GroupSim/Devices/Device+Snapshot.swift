@@ -67,7 +67,8 @@ extension Device {
     /// resolved through the identifier map they were minted with (M5). A token that map
     /// never minted stays as written.
     func drawTokens(_ text: String, minted map: IdentifierMap) -> String {
-        guard text.contains("$") else { return text }
+        // Bytes, not Foundation's substring search: this runs on every drawn text.
+        guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
         var result = ""
         var rest = Substring(text)
         while let dollar = rest.firstIndex(of: "$") {

@@ -67,7 +67,8 @@ extension Device {
     /// `$me` and `$bob` in scenario text: as `$UUID` tokens for layout text (M5), or as the
     /// raw UUID string for data, as a naive app would write it (M4).
     func resolveTokens(_ text: String, in conversation: String, raw: Bool) -> String {
-        guard text.contains("$") else { return text }
+        // Bytes, not Foundation's substring search: this runs on every composed text.
+        guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
         var result = ""
         var index = text.startIndex
         while index < text.endIndex {

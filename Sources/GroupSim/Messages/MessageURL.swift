@@ -49,6 +49,8 @@ public enum MessageURL {
 
     /// Decodes `%XX` escapes and `+` as a space; malformed escapes stay as written.
     public static func decode(_ text: Substring) -> String {
+        // Most items have nothing to decode.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(text) }
         var bytes: [UInt8] = []
         let utf8 = Array(text.utf8)
         var index = 0

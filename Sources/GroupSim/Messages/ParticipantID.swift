@@ -21,29 +21,40 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// Parses the 36-character form `8-4-4-4-12` (either case); nil for anything else.
     public init?(uuidString text: some StringProtocol) {
-        let utf8 = Array(text.utf8)
-        guard utf8.count == 36 else { return nil }
-        var value: [UInt64] = [0, 0]
+        guard text.utf8.count == 36 else { return nil }
+        var high: UInt64 = 0
+        var low: UInt64 = 0
         var nibbles = 0
-        for (index, byte) in utf8.enumerated() {
+        for (index, byte) in text.utf8.enumerated() {
             if index == 8 || index == 13 || index == 18 || index == 23 {
                 guard byte == UInt8(ascii: "-") else { return nil }
                 continue
             }
             guard let nibble = Self.hexValue(byte) else { return nil }
-            value[nibbles / 16] = value[nibbles / 16] << 4 | UInt64(nibble)
+            if nibbles < 16 {
+                high = high << 4 | UInt64(nibble)
+            } else {
+                low = low << 4 | UInt64(nibble)
+            }
             nibbles += 1
         }
-        high = value[0]
-        low = value[1]
+        self.high = high
+        self.low = low
     }
 
     /// Uppercase, as `UUID().uuidString` prints it: `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`.
     public var uuidString: String {
-        let hex = Self.hex(high, 16) + Self.hex(low, 16)
-        let characters = Array(hex)
-        return String(characters[0..<8]) + "-" + String(characters[8..<12]) + "-" + String(characters[12..<16]) + "-"
-            + String(characters[16..<20]) + "-" + String(characters[20..<32])
+        // Written byte by byte: minted identifiers are printed on every token and URL.
+        var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 36)
+        var index = 0
+        for nibble in 0..<32 {
+            if index == 8 || index == 13 || index == 18 || index == 23 { index += 1 }
+            let word = nibble < 16 ? high : low
+            let value = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (nibble % 16))) & 0xF
+            bytes[index] = value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
+            index += 1
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The first block only, for compact printing: `E621E1F8`.
@@ -52,11 +63,6 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
     public var description: String { uuidString }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
-
-    private static func hex(_ value: UInt64, _ digits: Int) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: digits - text.count) + text
-    }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
