@@ -24,9 +24,6 @@ struct SessionStates {
         for device in outcome.devices {
             if let view = device.session(session) { return view.conversation }
         }
-        for change in outcome.changes where change.session == session {
-            if let device = outcome.device(change.device), let view = device.session(session) { return view.conversation }
-        }
         return outcome.scenario.conversations.first?.name ?? ConversationSpec.defaultName
     }
 

@@ -1,7 +1,7 @@
 /// A length of virtual time, in nanoseconds (DESIGN.md rule 1: time is virtual).
 ///
 /// Scenario files write durations with a unit (`250ms`, `1.5s`, `2m`); `description`
-/// prints the shortest exact form back.
+/// prints an exact form back that a scenario file reads as the same duration.
 public struct VirtualDuration: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var nanoseconds: Int64
 
@@ -15,11 +15,12 @@ public struct VirtualDuration: Sendable, Hashable, Comparable, CustomStringConve
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
     public static func + (lhs: Self, rhs: Self) -> Self { .init(nanoseconds: lhs.nanoseconds &+ rhs.nanoseconds) }
 
-    /// `80ms`, `1.5s`, `2m`, `250us`, `7ns`: the largest unit that keeps the value short and exact.
+    /// `80ms`, `1500ms`, `2m`, `250us`, `2250.5us`, `7ns`: see `format`.
     public var description: String { Self.format(nanoseconds) }
 
     /// Prints a whole number in the largest unit that divides it (`2m`, `80ms`), else
-    /// up to three exact decimals of the largest unit below it (`1.5s`, `2.25ms`), else `ns`.
+    /// up to three exact decimals of the largest unit it reaches (`1000.5ms`, `2250.5us`),
+    /// else `ns`. A whole number wins over decimals: 1.5s prints as `1500ms`.
     static func format(_ nanoseconds: Int64) -> String {
         if nanoseconds == 0 { return "0ms" }
         let sign = nanoseconds < 0 ? "-" : ""
@@ -50,7 +51,7 @@ public struct VirtualTime: Sendable, Hashable, Comparable, CustomStringConvertib
     public static func + (lhs: Self, rhs: VirtualDuration) -> Self { .init(nanoseconds: lhs.nanoseconds &+ rhs.nanoseconds) }
     public static func - (lhs: Self, rhs: Self) -> VirtualDuration { .init(nanoseconds: lhs.nanoseconds &- rhs.nanoseconds) }
 
-    /// The instant for people: exact when short (`500ms`, `1.5s`), else milliseconds
+    /// The instant for people: exact when short (`500ms`, `1500ms`), else milliseconds
     /// truncated to the microsecond (`100.392ms`). The trace digest uses nanoseconds.
     public var description: String {
         let exact = VirtualDuration.format(nanoseconds)
