@@ -124,9 +124,9 @@ extension Device {
     /// Calls into the app with the instance held outside `self`, so that actions it
     /// returns may call it again.
     func appActions(_ call: (inout any MessagesApp) -> [AppAction]) -> [AppAction] {
-        guard var instance = app else { return [] }
-        // Held only here during the call, so a mutating call does not copy the app's box.
-        app = nil
+        // Moved out, not copied, and held only here during the call, so that a mutating
+        // call does not copy the app's box either.
+        guard var instance = app.take() else { return [] }
         let actions = call(&instance)
         app = instance
         return actions
