@@ -45,21 +45,29 @@ enum BenchWorkload {
         return runs
     }
 
-    /// (c) The schedule of `group(devices:messagesEach:)` on the event queue alone: each
-    /// send is an event that schedules one delivery per other device a latency later, and
-    /// each delivery is an event that does nothing. Returns the events popped.
+    /// (c) The schedule of `group(devices:messagesEach:)` on the event queue alone, kept as
+    /// the simulation keeps it: the sends (steps) wait outside the heap under reserved
+    /// sequence numbers and enter it one at a time; each send is an event that schedules
+    /// one delivery per other device a latency later, and each delivery is an event that
+    /// does nothing. Returns the events popped.
     static func bareEventLoop(devices: Int, messagesEach: Int) -> Int {
-        var queue = EventQueue<Int>()
-        for message in 0..<messagesEach {
-            for device in 0..<devices {
-                let time = VirtualTime(nanoseconds: Int64(message) * round.nanoseconds + Int64(device) * round.nanoseconds / Int64(devices))
-                queue.schedule(-1 - device, at: time)
-            }
+        let sends = devices * messagesEach
+        guard sends > 0 else { return 0 }
+        func sendTime(_ send: Int) -> VirtualTime {
+            VirtualTime(nanoseconds: Int64(send / devices) * round.nanoseconds + Int64(send % devices) * round.nanoseconds / Int64(devices))
         }
+        var queue = EventQueue<Int>()
+        let firstSequence = queue.reserveSequences(sends)
+        queue.schedule(-1, at: sendTime(0), reserved: firstSequence)
+        var nextSend = 1
         var popped = 0
         while let entry = queue.next() {
             popped += 1
             guard entry.payload < 0 else { continue }
+            if nextSend < sends {
+                queue.schedule(-1 - nextSend % devices, at: sendTime(nextSend), reserved: firstSequence + UInt64(nextSend))
+                nextSend += 1
+            }
             let sender = -1 - entry.payload
             for receiver in 0..<devices where receiver != sender {
                 queue.schedule(receiver, at: entry.time + latency)

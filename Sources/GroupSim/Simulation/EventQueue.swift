@@ -57,6 +57,31 @@ public struct EventQueue<Payload> {
     public mutating func schedule(_ payload: Payload, at time: VirtualTime) -> UInt64 {
         let sequence = nextSequence
         nextSequence += 1
+        insert(payload, at: time, sequence: sequence)
+        return sequence
+    }
+
+    /// Sets aside `count` sequence numbers for events that `schedule(_:at:reserved:)` adds
+    /// later, in any order, as if they had been scheduled now; returns the first.
+    ///
+    /// A caller that knows a long run of future events (a scenario's steps) can keep them
+    /// outside and schedule each one when it is next, so that the heap stays small.
+    @inlinable
+    public mutating func reserveSequences(_ count: Int) -> UInt64 {
+        let first = nextSequence
+        nextSequence += UInt64(max(0, count))
+        return first
+    }
+
+    /// Schedules `payload` at `time` with a sequence number from `reserveSequences`; each
+    /// reserved number is used at most once.
+    @inlinable
+    public mutating func schedule(_ payload: Payload, at time: VirtualTime, reserved sequence: UInt64) {
+        insert(payload, at: time, sequence: sequence)
+    }
+
+    @inlinable
+    mutating func insert(_ payload: Payload, at time: VirtualTime, sequence: UInt64) {
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
@@ -67,7 +92,6 @@ public struct EventQueue<Payload> {
         }
         heap.append(Key(time: time.nanoseconds, sequence: sequence, slot: slot))
         siftUp(heap.count - 1)
-        return sequence
     }
 
     /// The earliest event without removing it.

@@ -25,6 +25,11 @@ public actor Simulation {
     private var controller: (any ScheduleController)?
 
     private var queue = EventQueue<Event>()
+    /// Every step in the order it runs (time, then file order); only the next one waits in
+    /// the queue, under the sequence number reserved for it at the start.
+    private var plannedSteps: [(time: VirtualTime, event: Event)] = []
+    private var nextPlannedStep = 0
+    private var firstStepSequence: UInt64 = 0
     private var devices: [Device] = []
     private var deviceIndex: [String: Int] = [:]
     private var network: Network
@@ -113,6 +118,13 @@ public actor Simulation {
     /// actions keep their order). Time never goes backwards: a chosen event that was due
     /// earlier runs at the current instant.
     private func nextEvent() -> EventQueue<Event>.Entry? {
+        let entry = controller == nil ? queue.next() : chosenEvent()
+        if let entry, case .step = entry.payload { scheduleNextStep() }
+        return entry
+    }
+
+    /// The controller's choice among the enabled events, removed from the queue.
+    private func chosenEvent() -> EventQueue<Event>.Entry? {
         guard var chooser = controller else { return queue.next() }
         let pending = queue.pending
         var candidates: [(sequence: UInt64, candidate: ScheduleCandidate)] = []
@@ -174,8 +186,20 @@ public actor Simulation {
         }
         let fallback = scenario.conversations.first?.name ?? ConversationSpec.defaultName
         for entry in timed.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }) {
-            queue.schedule(.step(entry.element.step, conversation: entry.element.step.conversation ?? fallback), at: entry.element.time)
+            plannedSteps.append((entry.element.time, .step(entry.element.step, conversation: entry.element.step.conversation ?? fallback)))
         }
+        firstStepSequence = queue.reserveSequences(plannedSteps.count)
+        scheduleNextStep()
+    }
+
+    /// Puts the next planned step in the queue under the sequence number reserved for it.
+    /// The order is that of scheduling every step at the start (the pending steps were
+    /// only ever offered earliest first), with one step in the heap instead of all.
+    private func scheduleNextStep() {
+        guard nextPlannedStep < plannedSteps.count else { return }
+        let planned = plannedSteps[nextPlannedStep]
+        queue.schedule(planned.event, at: planned.time, reserved: firstStepSequence + UInt64(nextPlannedStep))
+        nextPlannedStep += 1
     }
 
     // MARK: - Steps the network and membership own
