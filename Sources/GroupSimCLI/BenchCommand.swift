@@ -75,7 +75,7 @@ struct BenchCommand: Subcommand {
         if only == nil || only == "b" {
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(scenario, count: size.runs, apps: apps) }
             lines.append("(b) runs of \(path): \(Self.count(measured.work)) in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) runs/s"
-                         + " (seeds 1 to \(size.runs), simulation and checks; target >= 5,000)")
+                         + " (seeds 1 to \(Self.count(Double(size.runs))): simulation, checks and pitfalls, trace off; target >= 5,000)")
         }
         if only == nil || only == "c" {
             let measured = await measure(repeats: size.repeats) { BenchWorkload.bareEventLoop(devices: size.devices, messagesEach: size.messages) }
