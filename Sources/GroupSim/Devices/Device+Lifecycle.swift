@@ -107,8 +107,8 @@ extension Device {
         } else {
             record(name)
         }
-        let view = conversationView()
-        perform(appActions { call(&$0, view) })
+        let box = conversationViewBox()
+        perform(appActions { call(&$0, box.view) })
     }
 
     /// `userDidCompose`, `didFetch` or `didStore` (compared directly: this runs on every delivery).

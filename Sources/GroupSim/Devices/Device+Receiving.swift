@@ -61,11 +61,14 @@ extension Device {
     }
 
     /// `MSConversation` as the app sees it now (M1, M6, M15).
-    func conversationView() -> Conversation {
+    func conversationView() -> Conversation { conversationViewBox().view }
+
+    /// The cached view, built when something it shows has changed.
+    func conversationViewBox() -> ConversationBox {
         if let lastView { return lastView }
-        let view = makeConversationView()
-        lastView = view
-        return view
+        let box = ConversationBox(makeConversationView())
+        lastView = box
+        return box
     }
 
     private func makeConversationView() -> Conversation {

@@ -36,8 +36,9 @@ public actor Device {
     var selected: Envelope? { didSet { lastView = nil } }
     var draft: Draft? { didSet { lastView = nil } }
     /// `conversationView()` as last built, kept until something it shows changes (the
-    /// observers above forget it): apps are called on every delivery while they run.
-    var lastView: Conversation?
+    /// observers above forget it): apps are called on every delivery while they run. In
+    /// a box, so that a callback lends it to the app instead of copying all of it.
+    var lastView: ConversationBox?
     var callbacks: [String] = []
     /// A user interaction that a direct send may still use (M18).
     var interactionAvailable = false
@@ -144,6 +145,13 @@ public actor Device {
         trace(.pitfall(kind, detail: detail))
         out.sightings.append(PitfallSighting(kind: kind, device: spec.name, time: now, message: message, detail: detail))
     }
+}
+
+/// A conversation view shared, not copied, between the device's cache and its callbacks.
+final class ConversationBox: Sendable {
+    let view: Conversation
+
+    init(_ view: Conversation) { self.view = view }
 }
 
 /// A message staged in the input field (M16) and the state change it will carry.
