@@ -10,7 +10,7 @@ extension ExplorationReport {
     public static func merge(_ reports: [ExplorationReport]) throws(ExplorationError) -> ExplorationReport {
         guard let first = reports.first else { throw .mismatchedReports("there are no reports to merge") }
         if reports.count == 1 { return first }
-        guard case .random(let seed, let requested) = first.mode else {
+        guard case .sampled(let seed, let requested) = first.mode else {
             throw .mismatchedReports("exhaustive reports cover every delivery order already; only shards of a random exploration merge")
         }
         var covered: Set<Int> = []
@@ -21,7 +21,7 @@ extension ExplorationReport {
             guard report.scenario == first.scenario else {
                 throw .mismatchedReports("\(name) is of scenario \(report.scenario), not \(first.scenario)")
             }
-            guard report.mode == .random(seed: seed, requested: requested) else {
+            guard report.mode == .sampled(seed: seed, requested: requested) else {
                 throw .mismatchedReports("\(name) is not of the same exploration: \(report.modeSummary), not \(first.modeSummary)")
             }
             guard report.devices == first.devices, report.sessions == first.sessions,
@@ -51,7 +51,7 @@ extension ExplorationReport {
     /// `random from seed 7, 1000 runs` or `exhaustive with seed 7`.
     var modeSummary: String {
         switch mode {
-        case .random(let seed, let requested): "random from seed \(seed), \(requested) runs"
+        case .sampled(let seed, let requested): "random from seed \(seed), \(requested) runs"
         case .exhaustive(let seed, _, _): "exhaustive with seed \(seed)"
         }
     }

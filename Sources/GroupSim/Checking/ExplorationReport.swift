@@ -12,7 +12,7 @@ public struct ExplorationReport: Sendable, Hashable {
     public enum Mode: Sendable, Hashable {
         /// Run `i` of `requested` used the seed `Explorer.seed(forRun: i, base: seed)`:
         /// fresh latency, jitter and race draws per run, replayable with `run --seed`.
-        case random(seed: UInt64, requested: Int)
+        case sampled(seed: UInt64, requested: Int)
         /// Every distinct delivery order with the scenario's own draws (`seed`): one run
         /// per order; `estimate` was the up-front bound, `simulated` the schedules
         /// actually simulated (pruned duplicates included).
@@ -163,7 +163,7 @@ public struct ExplorationReport: Sendable, Hashable {
     /// The seed the runs derive from (random) or ran with (exhaustive).
     public var seed: UInt64 {
         switch mode {
-        case .random(let seed, _), .exhaustive(let seed, _, _): seed
+        case .sampled(let seed, _), .exhaustive(let seed, _, _): seed
         }
     }
 

@@ -16,7 +16,7 @@ public enum ExplorationJSONReport {
             ("file", .string(report.file)),
         ]
         switch report.mode {
-        case .random(let seed, let requested):
+        case .sampled(let seed, let requested):
             members += [("mode", .string("random")), ("seed", .string(String(seed))), ("requestedRuns", .int(requested))]
         case .exhaustive(let seed, let estimate, let simulated):
             members += [("mode", .string("exhaustive")), ("seed", .string(String(seed))),
@@ -74,7 +74,7 @@ public enum ExplorationJSONReport {
                     ("seed", .string(String(failure.reference.seed))),
                     ("failedChecks", .array(failure.failedChecks.map { .int($0) })),
                 ]
-                if case .random = report.mode {
+                if case .sampled = report.mode {
                     fields.append(("replay", .string("groupsim run \(report.file) --seed \(failure.reference.seed)")))
                 } else {
                     fields.append(("schedule", .array(failure.schedule.map(JSONValue.string))))
@@ -111,7 +111,7 @@ public enum ExplorationJSONReport {
         let mode: ExplorationReport.Mode
         switch try root.string("mode") {
         case "random":
-            mode = .random(seed: seed, requested: try root.int("requestedRuns"))
+            mode = .sampled(seed: seed, requested: try root.int("requestedRuns"))
         case "exhaustive":
             mode = .exhaustive(seed: seed, estimate: try root.int("estimatedOrders"), simulated: try root.int("simulatedSchedules"))
         case let other:

@@ -7,14 +7,14 @@ public enum ExplorationTextReport {
         var lines: [String] = []
         let runs = report.runs
         switch report.mode {
-        case .random(let seed, let requested):
+        case .sampled(let seed, let requested):
             var heading = "\(report.scenario): \(runs) run\(runs == 1 ? "" : "s") with fresh latency, jitter and race draws (seeds derived from \(seed))"
             if let shard = report.shard { heading += "; shard \(shard) of \(requested) runs" }
             lines.append(heading)
         case .exhaustive(let seed, let estimate, let simulated):
             lines.append("\(report.scenario): \(runs) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); estimated at most \(estimate); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated, orders that only swap events on different devices pruned)")
         }
-        let unit = if case .random = report.mode { "runs" } else { "orders" }
+        let unit = if case .sampled = report.mode { "runs" } else { "orders" }
         lines.append("")
         lines.append("Checks (\(unit) that failed each)")
         if report.checks.isEmpty { lines.append("  (none)") }
@@ -23,7 +23,7 @@ public enum ExplorationTextReport {
             let place = check.line.map { "line \($0): " } ?? ""
             let count = String(repeating: " ", count: failedWidth - String(check.failedRuns).count) + String(check.failedRuns)
             var line = "  \(check.failedRuns == 0 ? "PASS" : "FAIL")  \(count) of \(runs) \(pad("(" + ExplorationReport.percent(check.failedRuns, of: runs) + ")", 8))  \(place)\(check.text)"
-            if case .random = report.mode, let first = check.firstFailure { line += "  [first failing seed \(first.seed)]" }
+            if case .sampled = report.mode, let first = check.firstFailure { line += "  [first failing seed \(first.seed)]" }
             lines.append(line)
         }
         lines.append("")
@@ -65,7 +65,7 @@ public enum ExplorationTextReport {
         if let failure = report.firstFailure {
             let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil }
             switch report.mode {
-            case .random:
+            case .sampled:
                 lines.append("first failing run: #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
                 lines.append("replay: groupsim run \(report.file) --seed \(failure.reference.seed)")
             case .exhaustive:
