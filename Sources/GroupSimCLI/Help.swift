@@ -1,3 +1,5 @@
+import Foundation
+
 /// The general help of `groupsim`; each command's own help lives with the command.
 enum Help {
     static var commandNames: [String] { GroupSimCommand.subcommands.map { $0.name } + ["help"] }
@@ -23,11 +25,5 @@ enum Help {
         Scenario files are described in SCENARIO-FORMAT.md; examples are in Scenarios/.
 
         """
-    }
-}
-
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import GroupSim
 
@@ -153,11 +154,5 @@ import GroupSim
         #expect(senders(perDevice).count == 2)
         #expect(senders(perDevice)[0] == senders(perDevice)[1])
         #expect(senders(strict)[0] != senders(strict)[1])
-    }
-}
-
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }
