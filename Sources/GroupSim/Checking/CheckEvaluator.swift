@@ -29,8 +29,9 @@ public enum CheckEvaluator {
             var text = "summaries \(deviceName) \(session)"
             if let count { text += " count=\(count)" }
             if let texts { text += " texts=\(texts)" }
-            let drawn = outcome.device(deviceName)?.session(session)?.summaries
-                ?? summariesWithoutLiveBubble(outcome.device(deviceName), session)
+            // A summary line exists only because a newer bubble of its session replaced it,
+            // so a session with summary lines always has a live bubble (M10).
+            let drawn = outcome.device(deviceName)?.session(session)?.summaries ?? []
             let passed = (count == nil || count == drawn.count) && (texts == nil || texts == drawn)
             return (passed, text, "\(deviceName) draws \(drawn.count) summary line(s) for \(session): \(drawn)")
         case .converged(let session), .diverged(let session):
@@ -72,12 +73,5 @@ public enum CheckEvaluator {
             let detail = failed.isEmpty ? "step \(step) did not fail" : "step \(step) failed with " + failed.map { "\($0.code.name): \($0.reason)" }.joined(separator: "; ")
             return (passed, "error step=\(step) code=\(code.name)", detail)
         }
-    }
-
-    /// Summary lines of a session whose live bubble is gone from the device (an old
-    /// system's transcript); none in practice, kept for completeness.
-    private static func summariesWithoutLiveBubble(_ device: DeviceSnapshot?, _ session: String) -> [String] {
-        guard let device else { return [] }
-        return device.transcripts.flatMap(\.entries).filter { $0.kind == .summary && $0.session == session }.compactMap(\.text)
     }
 }

@@ -204,16 +204,21 @@ public actor Simulation {
 
     // MARK: - Steps the network and membership own
 
+    /// Traces the start of a step the simulation carries out itself; devices trace their own.
+    private func recordStep(_ step: Step, on subject: String) {
+        record(TraceEvent(time: context.now, subject: subject, kind: .step(number: step.number, action: step.summary)))
+    }
+
     private func perform(_ step: Step, conversation: String) async {
         guard let index = deviceIndex[step.device] else { return }
         let subject = devices[index].name
         switch step.action {
         case .offline:
-            record(TraceEvent(time: context.now, subject: subject, kind: .step(number: step.number, action: step.summary)))
+            recordStep(step, on: subject)
             network.setOffline(index, true)
             record(TraceEvent(time: context.now, subject: subject, kind: .offline))
         case .online:
-            record(TraceEvent(time: context.now, subject: subject, kind: .step(number: step.number, action: step.summary)))
+            recordStep(step, on: subject)
             network.setOffline(index, false)
             record(TraceEvent(time: context.now, subject: subject, kind: .online))
             // Held copies arrive in their original (send) order when the device is back (M30).
@@ -224,7 +229,7 @@ public actor Simulation {
             network.outbox[index] = []
             for envelope in waiting { fanOut(envelope, from: index) }
         case .join(let person), .leave(let person):
-            record(TraceEvent(time: context.now, subject: subject, kind: .step(number: step.number, action: step.summary)))
+            recordStep(step, on: subject)
             var list = members[conversation] ?? []
             if case .join = step.action {
                 if !list.contains(person) { list.append(person) }
