@@ -71,6 +71,9 @@ public struct Explorer: Sendable {
             indices[$0..<min($0 + chunkSize, indices.count)]
         }
         var tallies = [ExplorationTally?](repeating: nil, count: chunks.count)
+        // Structured concurrency only (DESIGN.md rule 5): each child runs whole, independent
+        // simulations and the tallies are merged in chunk order, so the report is the same
+        // for any number of workers.
         await withTaskGroup(of: (Int, ExplorationTally).self) { group in
             var next = 0
             func start() {
