@@ -105,25 +105,32 @@ import GroupSim
         #expect(report.live("alice-phone", "s")?.summaryCount == 5)
     }
 
+    /// Carol taps the poll, Bob replies, and only then Carol stages and sends her reply:
+    /// with the state in the URL her app builds on the old selection (M15). She taps Send
+    /// at 500ms, after a cloud round trip would have staged the draft too (M13).
+    static let tapThenWait = Fixture.group + """
+    steps:
+      - at: 0ms
+        device: alice-phone
+        send: { session: poll, data: { q: topping } }
+      - at: 100ms
+        device: carol-phone
+        tap: poll
+      - at: 200ms
+        device: bob-phone
+        reply: { session: poll, data: { bob: tomatoes } }
+      - at: 400ms
+        device: carol-phone
+        insert: { session: poll, data: { carol: pickles } }
+      - at: 500ms
+        device: carol-phone
+        press-send: true
+
+    """
+
     /// M15: selectedMessage is not refreshed by arrivals; building on it is stale-selection.
     @Test func m15StaleSelection() async throws {
-        let text = Fixture.group + """
-        steps:
-          - at: 0ms
-            device: alice-phone
-            send: { session: poll, data: { q: topping } }
-          - at: 100ms
-            device: carol-phone
-            tap: poll
-          - at: 200ms
-            device: bob-phone
-            reply: { session: poll, data: { bob: tomatoes } }
-          - at: 400ms
-            device: carol-phone
-            insert: { session: poll, data: { carol: pickles } }
-          - at: 410ms
-            device: carol-phone
-            press-send: true
+        let text = Self.tapThenWait + """
         expect:
           - pitfalls: [stale-selection, lost-update]
           - latest: { device: alice-phone, session: poll, from: carol, data: { carol: pickles } }
@@ -141,24 +148,7 @@ import GroupSim
     /// M15 with M13: with the state in a cloud store the app fetches the current state, so
     /// an old selection is not a pitfall and nothing is lost.
     @Test func m15OldSelectionIsHarmlessWithACloudStore() async throws {
-        let text = Fixture.group + """
-        app: { state: cloud-merge }
-        steps:
-          - at: 0ms
-            device: alice-phone
-            send: { session: poll, data: { q: topping } }
-          - at: 100ms
-            device: carol-phone
-            tap: poll
-          - at: 200ms
-            device: bob-phone
-            reply: { session: poll, data: { bob: tomatoes } }
-          - at: 400ms
-            device: carol-phone
-            insert: { session: poll, data: { carol: pickles } }
-          - at: 500ms
-            device: carol-phone
-            press-send: true
+        let text = Self.tapThenWait.replacingOccurrences(of: "steps:", with: "app: { state: cloud-merge }\nsteps:") + """
         expect:
           - no-pitfalls: true
           - complete: { session: poll, data: { q: topping, bob: tomatoes, carol: pickles } }
