@@ -31,7 +31,8 @@ public protocol MessagesApp {
     mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction]
     /// The cloud store answered a `.fetch` (M13); `state` is nil when nothing is stored.
     mutating func didFetch(_ record: CloudRecord, conversation: Conversation) -> [AppAction]
-    /// The cloud store applied a `.store` (M13); `record` is what it now holds.
+    /// The cloud store answered a `.store` (M13): `record` is what it now holds. For a
+    /// refused `.conditional` write `record.conflict` is true and nothing was written.
     mutating func didStore(_ record: CloudRecord, conversation: Conversation) -> [AppAction]
 }
 
@@ -74,6 +75,11 @@ public enum CloudWrite: Sendable, Hashable {
     case overwrite(StateMap)
     /// Apply only these entries, atomically at the store: concurrent writers both land.
     case merge([DataEntry])
+    /// Replace the whole state only if the record's version is still `expectedVersion`
+    /// (the version the app read; 0 when nothing was stored). Otherwise nothing is
+    /// written and the answer is the server's current record with `conflict` set, the
+    /// shape of CloudKit's `serverRecordChanged` (M13).
+    case conditional(expectedVersion: Int, state: StateMap)
 }
 
 /// A cloud store record as the store answered it.
@@ -83,11 +89,15 @@ public struct CloudRecord: Sendable, Hashable {
     public var state: StateMap?
     /// Increases by one on every write.
     public var version: Int
+    /// True when a `.conditional` write was refused because the version moved; `state`
+    /// and `version` are then the server's current record, to merge into and retry.
+    public var conflict: Bool
 
-    public init(key: String, state: StateMap?, version: Int) {
+    public init(key: String, state: StateMap?, version: Int, conflict: Bool = false) {
         self.key = key
         self.state = state
         self.version = version
+        self.conflict = conflict
     }
 }
 

@@ -99,9 +99,9 @@ public actor Device {
             readProvenance[record.key] = response.provenance
             callback("didFetch") { app, conversation in app.didFetch(record, conversation: conversation) }
         case .store:
-            trace(.cloud("stored \(record.key) v\(record.version)"))
+            trace(.cloud(record.conflict ? "conflict \(record.key) v\(record.version)" : "stored \(record.key) v\(record.version)"))
             readProvenance[record.key] = response.provenance
-            if composing?.session == record.key { composing = nil }
+            if !record.conflict, composing?.session == record.key { composing = nil }
             callback("didStore") { app, conversation in app.didStore(record, conversation: conversation) }
         }
         return finish()

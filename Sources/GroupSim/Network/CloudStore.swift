@@ -2,7 +2,9 @@
 ///
 /// An actor on the network: requests reach it after `app.cloud-latency` and answers take
 /// as long again. `overwrite` replaces a record whole, so concurrent writers lose each
-/// other's changes; `merge` applies the changed keys atomically, so they converge.
+/// other's changes; `merge` applies the changed keys atomically, so they converge;
+/// `conditional` writes only over the version the app read and otherwise answers with a
+/// conflict and the current record, so the app can merge and retry.
 public actor CloudStore {
     public struct Entry: Sendable {
         public var state: StateMap
@@ -24,12 +26,17 @@ public actor CloudStore {
         switch request.operation {
         case .fetch:
             break
+        case .store(.conditional(let expected, _)) where (records[request.key]?.version ?? 0) != expected:
+            let entry = records[request.key]
+            return CloudResponse(request: request,
+                                 record: CloudRecord(key: request.key, state: entry?.state, version: entry?.version ?? 0, conflict: true),
+                                 provenance: entry?.provenance ?? Provenance())
         case .store(let write):
             var entry = records[request.key] ?? Entry(state: StateMap(), version: 0, provenance: Provenance())
             var provenance = request.provenance
             if let change = request.change { provenance.insert(change.id) }
             switch write {
-            case .overwrite(let state):
+            case .overwrite(let state), .conditional(_, let state):
                 entry.state = state
                 entry.provenance = provenance
             case .merge(let changes):

@@ -89,7 +89,7 @@ public actor Simulation {
             case .cloudArrive(let request):
                 guard let cloud, let receiver = deviceIndex[request.device] else { continue }
                 let response = await cloud.handle(request)
-                let operation = if case .store = request.operation { "store" } else { "fetch" }
+                let operation = if case .store = request.operation { response.record.conflict ? "refused store" : "store" } else { "fetch" }
                 record(TraceEvent(time: context.now, subject: "cloud",
                                   kind: .cloud("\(operation) \(request.key) from \(request.device) -> v\(response.record.version)")))
                 queue.schedule(.cloudAnswer(response, to: receiver), at: context.now + scenario.app.cloudLatency)

@@ -52,3 +52,61 @@ import GroupSim
         #expect(sent.map(\.time.nanoseconds) == [580_000_000])
     }
 }
+
+/// A poll that saves with a conditional write and, on a conflict, merges its change into
+/// the server's record and tries again: the remedy for lost updates at the store (M13).
+struct ConditionalSaveApp: MessagesApp {
+    let log: Log
+    private var pending: ComposeRequest?
+
+    final class Log: @unchecked Sendable {
+        // Only touched from inside the simulation, which runs one device at a time.
+        var conflicts: [String] = []
+    }
+
+    init(log: Log) { self.log = log }
+
+    mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] {
+        pending = request
+        return [.fetch(key: request.session.name)]
+    }
+
+    mutating func didFetch(_ record: CloudRecord, conversation: Conversation) -> [AppAction] {
+        write(over: record)
+    }
+
+    mutating func didStore(_ record: CloudRecord, conversation: Conversation) -> [AppAction] {
+        guard let request = pending else { return [] }
+        if record.conflict {
+            log.conflicts.append("v\(record.version)")
+            return write(over: record)
+        }
+        pending = nil
+        return [.insert(Message(session: request.session, url: "?session=\(record.key)"))]
+    }
+
+    private func write(over record: CloudRecord) -> [AppAction] {
+        guard let request = pending else { return [] }
+        var state = record.state ?? StateMap()
+        state.apply(request.data)
+        return [.store(key: record.key, write: .conditional(expectedVersion: record.version, state: state))]
+    }
+}
+
+@Suite struct ConditionalWriteTests {
+    /// M13: two replies read version 1 at once; the first conditional write lands (v2), the
+    /// second is refused with the server's v2, merges into it and lands as v3: no vote lost.
+    @Test func m13ConditionalWriteRefusesAMovedVersionAndTheRetryKeepsBoth() async throws {
+        let log = ConditionalSaveApp.Log()
+        var apps = AppRegistry()
+        apps.register("cas") { _ in ConditionalSaveApp(log: log) }
+        let text = CloudStoreTests.race("message").replacingOccurrences(of: "app: { state: message, cloud-latency: 20ms }",
+                                                                       with: "app: { name: cas, cloud-latency: 20ms }")
+        let report = try await Fixture.run(text, apps: apps)
+        #expect(report.outcome.cloud.map(\.state.description) == ["{bob: tomatoes, carol: pickles, q: topping}"])
+        #expect(report.outcome.cloud.first?.version == 3)
+        #expect(log.conflicts == ["v2"])
+        let refused = report.outcome.trace.events.filter { $0.subject == "cloud" && $0.kindText.contains("refused store") }
+        #expect(refused.count == 1)
+    }
+}
