@@ -166,14 +166,22 @@ public enum LessonNarration {
             if request.hasPrefix("store ") {
                 return "the store saves \(sender)'s write of \(request.dropFirst(6)) as \(version)"
             }
+            if request.hasPrefix("refused store ") {
+                return "the store refuses \(sender)'s write of \(request.dropFirst(14)): the record is already at \(version), not the version it read (M13)"
+            }
             return "the store answers \(sender)'s fetch of \(request.dropFirst(6)) with \(version)"
         }
         if text.hasPrefix("fetch ") { return "\(device)'s app asks the store for \(text.dropFirst(6)) (M13)" }
         if text.hasPrefix("store ") {
             let key = text.dropFirst(6)
-            return mode == .cloudMerge
-                ? "\(device)'s app sends only its changed keys of \(key) for the store to merge (M13)"
-                : "\(device)'s app writes its whole \(key) map back to the store (M13)"
+            switch mode {
+            case .cloudMerge: return "\(device)'s app sends only its changed keys of \(key) for the store to merge (M13)"
+            case .cloudCAS: return "\(device)'s app writes its \(key) map back, only if the record is still at the version it read (M13)"
+            case .message, .cloudOverwrite: return "\(device)'s app writes its whole \(key) map back to the store (M13)"
+            }
+        }
+        if text.hasPrefix("conflict ") {
+            return "\(device) gets a conflict and the store's current \(text.dropFirst(9)): its app re-applies its change and writes again (M13)"
         }
         if text.hasPrefix("fetched ") || text.hasPrefix("stored ") { return "\(device) gets the store's answer (\(text))" }
         return "\(device): \(text)"
