@@ -1,13 +1,34 @@
 import Foundation
 
-/// The text `groupsim lessons NAME` prints: the broken design told step by step, what
-/// each device shows after each step, the pitfalls it fell into explained, then the
-/// fixed design, its checks and why it holds up.
+/// The text `groupsim lessons NAME` prints.
+///
+/// By default a lesson fits one screen (`shortLimit` lines): the setting, the broken run
+/// as a short timeline with what each device shows at the end, each kind of pitfall
+/// once (what and where for each, then why, the rule and the fix), the fixed design with
+/// the checks that prove it, and the command for the next lesson. `full: true` prints
+/// the complete narration: every step with what every device then shows, the
+/// transcripts side by side, every pitfall in full, and why the fix works.
 ///
 /// Built from the two runs' reports alone (their traces, final transcripts, checks and
 /// pitfalls), so the same files always give the same narration.
 public enum LessonNarration {
-    public static func render(_ lesson: Lesson, broken: RunReport, fixed: RunReport) -> String {
+    /// The most lines a lesson prints by default.
+    public static let shortLimit = 60
+
+    public static func render(_ lesson: Lesson, broken: RunReport, fixed: RunReport, full: Bool = false) -> String {
+        full ? renderFull(lesson, broken: broken, fixed: fixed) : renderShort(lesson, broken: broken, fixed: fixed)
+    }
+
+    /// The last line of a lesson: the command for the next one.
+    static func nextLine(_ lesson: Lesson) -> String {
+        guard let next = lesson.next else {
+            return Lesson.named(lesson.name) == nil ? "List the lessons: groupsim lessons" : "That was the last lesson. List them all: groupsim lessons"
+        }
+        return "Next: groupsim lessons \(next.name)   (\(next.title))"
+    }
+
+    /// Every step, every device's view after each, every pitfall in full.
+    static func renderFull(_ lesson: Lesson, broken: RunReport, fixed: RunReport) -> String {
         var lines: [String] = []
         let heading = "Lesson \(lesson.name): \(lesson.title) (\(lesson.rules.joined(separator: ", ")))"
         lines.append(heading)
@@ -49,6 +70,7 @@ public enum LessonNarration {
             : "warning: a check did not hold (\(broken.passed ? "fixed" : "broken") design); see above."
         lines.append(verdict)
         lines.append("traces: broken \(broken.digest.prefix(16))…, fixed \(fixed.digest.prefix(16))…")
+        lines.append(nextLine(lesson))
         return lines.joined(separator: "\n") + "\n"
     }
 
