@@ -19,7 +19,7 @@ extension PitfallDetector {
         case .cloudOverwrite:
             let overwrite = overwriteStory(change, evidence) ?? "Another reply fetched the record before \(who)'s write and wrote its whole map back after it."
             let explanation = "The app keeps the state on a server, but each reply fetches the whole map, changes it on the device and writes the whole map back. \(overwrite) The store kept the last write whole, so \(what) is gone for every device that fetches it: \(shownList(lost, evidence)). A server that overwrites blindly still loses concurrent updates (M13)."
-            let fix = "Make the write atomic at the store: send only the changed keys and merge them there (`app.state: cloud-merge`), or save only over the version you read (CloudKit's `.ifServerRecordUnchanged` save policy) and, on a `serverRecordChanged` error, re-apply the change to the server's record and save again (`app.state: cloud-cas`) (M13)."
+            let fix = "Make the write atomic at the store: send only the changed keys and merge them there (`app.state: cloud-merge`), or compare-and-set: save only over the version you read (CloudKit's `.ifServerRecordUnchanged` save policy) and, on a `serverRecordChanged` error, re-apply the change to the server's record and save again (`app.state: cloud-cas`) (M13)."
             return (explanation, fix)
         case .cloudMerge, .cloudCAS:
             let atomic = evidence.outcome.scenario.app.state == .cloudMerge ? "an atomic merge" : "compare-and-set with retry"
