@@ -51,13 +51,13 @@ extension Lesson {
             title: "Per-device identifiers and $uuid names",
             preview: "a voter's UUID written into the URL names nobody on any other device",
             rules: ["M1", "M4", "M5"],
-            whyFixed: "The URL carries the app's own user ids, which mean the same thing on every device. Participant UUIDs are used only where Messages resolves them, as `$UUID` tokens in layout text and summaryText, drawn as each device's contact name (M5)."),
+            whyFixed: "The URL carries the account id of the app's own sign-in, which means the same person on every device. Participant UUIDs are used only where Messages resolves them, as `$UUID` tokens in layout text and summaryText, drawn as each device's contact name (M5)."),
         Lesson(
             name: "reinstall",
             title: "Reinstalling resets every identifier",
             preview: "after a reinstall Alice no longer owns her own list",
             rules: ["M2"],
-            whyFixed: "The app keys its data by its own user ids, so the reinstall that replaced every participant identifier on Alice's phone (M2) changes nothing the app relies on."),
+            whyFixed: "The app keys its data by the account id of its own sign-in, so the reinstall that replaced every participant identifier on Alice's phone (M2) changes nothing the app relies on. An install id would not do here: it lives in the app's local storage, which a reinstall wipes."),
         Lesson(
             name: "who-voted",
             title: "Who voted? Unattributed choices on the server",

@@ -130,4 +130,21 @@ import Testing
         #expect(report.passed, "\(report.checks.map(\.detail))")
         #expect(Set(report.pitfallKinds) == Set(kinds))
     }
+
+    /// The new kinds are in the parser's table: a typo is located and gets a suggestion.
+    @Test func pitfallKindTyposAreLocatedWithSuggestions() {
+        let diagnostics = ParserFixture.diagnostics(afterHeader: "steps: []\nexpect:\n  - pitfalls: [double-cont, unatributed]\n")
+        #expect(diagnostics.contains(#"t.yaml:8:16: error: "#) && diagnostics.contains(#"found "double-cont"; did you mean "double-count"?"#), "\(diagnostics)")
+        #expect(diagnostics.contains(#"t.yaml:8:29: error: "#) && diagnostics.contains(#"found "unatributed"; did you mean "unattributed"?"#), "\(diagnostics)")
+    }
+
+    /// The writer prints the new app settings, and they read back unchanged.
+    @Test func writerKeepsIdentityStateAndSelection() throws {
+        let text = Self.poll(state: .cloudCAS, identity: .installID, ipad: true)
+        var scenario = try Fixture.scenario(text)
+        scenario.app.selection = .newest
+        let written = ScenarioWriter.yaml(scenario)
+        #expect(written.contains("app:\n  state: cloud-cas\n  identity: install-id\n  selection: newest\n"), "\(written)")
+        #expect(try ScenarioParser.parse(text: written, file: "w.yaml").app == scenario.app)
+    }
 }
