@@ -15,8 +15,11 @@ import GroupSimCLI
         let line = try #require(result.output.split(separator: "\n").first { $0.hasPrefix("Cloud conflicts") }.flatMap { _ in
             result.output.split(separator: "\n").first { $0.contains(" of 1000 runs (") && $0.contains("at most") }
         })
-        let retries = Int(line.split(separator: " ")[0]) ?? 0
+        let words = line.split(separator: " ")
+        let retries = Int(words[0]) ?? 0
         #expect(retries > 0, "\(line)")
+        let readme = try String(contentsOfFile: CLI.path("README.md"), encoding: .utf8)
+        #expect(readme.contains("\(retries) refused writes in \(words[2]) runs"), "README's count of retries: \(line)")
         let json = await CLI.run(["explore", CLI.path("Scenarios/pickles-race-cloud-cas.yaml"), "--runs", "50", "--format", "json"])
         #expect(json.output.contains("\"cloudConflicts\""))
     }

@@ -295,7 +295,10 @@ public enum LessonNarration {
             lines += wrapped("Why: \(pitfall.explanation)", indent: "     ")
             lines += wrapped("Fix: \(pitfall.fix)", indent: "     ")
         }
-        let partings = SideBySideReport.partings(report, ViewHistory(outcome: report.outcome))
+        // A parting a divergence pitfall already told ("Where it started") is not told again.
+        let partings = SideBySideReport.partings(report, ViewHistory(outcome: report.outcome)).filter { parting in
+            !report.pitfalls.contains { $0.explanation.contains(parting.description) }
+        }
         if !partings.isEmpty {
             lines.append("")
             lines.append("   Where the devices' views parted:")
