@@ -147,4 +147,33 @@ import Testing
         #expect(written.contains("app:\n  state: cloud-cas\n  identity: install-id\n  selection: newest\n"), "\(written)")
         #expect(try ScenarioParser.parse(text: written, file: "w.yaml").app == scenario.app)
     }
+
+    /// Under install-id, `$bob` in data is the install id this device learned for Bob's
+    /// identifier (the raw identifier while it has learned none).
+    @Test func otherPeoplesKeysAreTheInstallIDsLearned() async throws {
+        let text = Fixture.group + """
+        app: { state: cloud-merge, identity: install-id }
+        steps:
+          - { at: 0ms, device: carol-phone, send: { session: poll, data: { $bob: early } } }
+          - { at: 500ms, device: bob-phone, reply: { session: poll, data: { $me: tomatoes } } }
+          - { at: 1s, device: carol-phone, reply: { session: poll, data: { $bob: seen } } }
+
+        """
+        let report = try await Fixture.run(text)
+        let bobInstall = try #require(report.outcome.device("bob-phone")?.installIDs.first)
+        let record = try #require(report.outcome.cloud.first?.state)
+        #expect(record[bobInstall] == "seen")
+        #expect(record.entries.contains { ParticipantID(uuidString: $0.key) != nil && $0.value == "early" })
+    }
+
+    /// Install ids and account ids are minted from each run's seed: explore names them by
+    /// device or person, so runs that agree count as one outcome.
+    @Test(arguments: [AppSpec.Identity.installID, .account])
+    func exploreNamesMintedKeys(identity: AppSpec.Identity) async throws {
+        let scenario = try Fixture.scenario(Self.poll(state: .cloudMerge, identity: identity, ipad: true, calm: true))
+        let report = await Explorer(scenario: scenario, workers: 2).explore(runs: 20, seed: 5)
+        #expect(report.distinctOutcomes == 1)
+        let shown = try #require(report.outcomes(of: "poll", on: "alice-phone").first?.shown.state.description)
+        #expect(shown.contains(identity == .account ? "<account:bob>: pickles" : "<install:bob-ipad>: pickles"), "\(shown)")
+    }
 }
