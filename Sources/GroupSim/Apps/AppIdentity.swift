@@ -1,5 +1,5 @@
-/// The keys the built-in app writes to say whose choice an entry is
-/// (`app.identity`), and how they are minted from the seed (DESIGN.md rule 2).
+/// The keys the built-in app writes to say whose choice an entry is (`app.identity`),
+/// minted from the seed, so that a run is reproducible.
 ///
 /// - participant-id: the sender's raw participant identifier, which names nobody on any
 ///   other device (M1, M4).

@@ -78,7 +78,7 @@ public enum CheckEvaluator {
     }
 
     /// Under `app.identity: account`, `$name` in a check's data stands for that person's
-    /// account id, the same on every device (SCENARIO-FORMAT.md, `app.identity`); in the
+    /// account id, the same on every device (the `app.identity` setting); in the
     /// other modes the key is per device and a check keeps the text as written.
     static func accountKeys(_ data: [DataEntry], _ outcome: RunOutcome) -> [DataEntry] {
         guard outcome.scenario.app.identity == .account, data.contains(where: { $0.key.hasPrefix("$") || $0.value.hasPrefix("$") }) else {

@@ -7,7 +7,7 @@
 /// id and the install ids it has learned here (`app.identity: install-id`); any app that
 /// needs per-install state can use the same store.
 ///
-/// Keys are listed sorted, never in hash order (DESIGN.md rule 4).
+/// Keys are listed sorted, never in hash order, so nothing printed depends on hashing.
 public struct LocalStorage: Sendable, Hashable {
     private var values: [String: String] = [:]
 

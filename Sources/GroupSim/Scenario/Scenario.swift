@@ -179,7 +179,7 @@ public struct AppSpec: Sendable, Hashable {
     }
 
     /// What the built-in app writes for `$me` and `$name` in `data`: the key that says
-    /// whose choice an entry is (SCENARIO-FORMAT.md, `app.identity`).
+    /// whose choice an entry is (the `app.identity` setting).
     public enum Identity: String, Sendable, Hashable, CaseIterable {
         /// The sender's raw participant identifier: means nothing on other devices (M1, M4).
         case participantID = "participant-id"
@@ -192,7 +192,7 @@ public struct AppSpec: Sendable, Hashable {
     }
 
     /// Which bubble the built-in app builds a reply on where the state travels in the
-    /// message (`app.state: message`; SCENARIO-FORMAT.md, `app.selection`).
+    /// message (`app.state: message`; the `app.selection` setting).
     public enum Selection: String, Sendable, Hashable, CaseIterable {
         /// selectedMessage, as tapped: stale once newer bubbles arrive (M15).
         case tapped
