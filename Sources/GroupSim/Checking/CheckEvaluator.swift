@@ -16,7 +16,7 @@ public enum CheckEvaluator {
             let data = accountKeys(written, outcome)
             var text = "latest \(deviceName) \(session)"
             if let from { text += " from=\(from)" }
-            if !data.isEmpty { text += " data=\(StateMap(data))" }
+            if !data.isEmpty { text += " data=\(StateMap(written))" }
             if let caption { text += " caption=\"\(caption)\"" }
             guard let device = outcome.device(deviceName), let view = device.session(session),
                   let shown = states.shown(session, on: device) else {
@@ -55,7 +55,7 @@ public enum CheckEvaluator {
             let detail = missing.isEmpty
                 ? "every app device's state has \(StateMap(data))"
                 : "missing on " + missing.map { "\($0.name) (\(states.shown(session, on: $0).map { $0.state.description } ?? "no bubble"))" }.joined(separator: ", ")
-            return (missing.isEmpty, "complete \(session) \(StateMap(data))", detail)
+            return (missing.isEmpty, "complete \(session) \(StateMap(written))", detail)
         case .pitfalls(let kinds):
             let reported = Set(pitfalls.map(\.kind))
             let absent = kinds.filter { !reported.contains($0) }
