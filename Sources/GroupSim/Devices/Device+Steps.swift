@@ -118,8 +118,10 @@ extension Device {
     }
 
     /// Records "this install id is the person this device knows as the message's
-    /// senderParticipantIdentifier" (M3), as the built-in app does for every message of
-    /// its own it sees (`app.identity: install-id`).
+    /// senderParticipantIdentifier" (M3) in local storage (`app.identity: install-id`).
+    /// GroupSim records it for every message of the app that reaches a device able to run
+    /// it, as if the app read every bubble; a real extension sees only what didReceive
+    /// hands it while open and the bubbles the user taps (M23, M15), so it learns later.
     func learnInstall(of envelope: Envelope, sender: ParticipantID) {
         guard let install = envelope.senderInstall, spec.runsApp else { return }
         localStorage[AppIdentity.learnedPrefix + install] = sender.uuidString
