@@ -54,6 +54,9 @@ public enum LessonNarration {
         for record in fixed.outcome.cloud {
             lines += wrapped("the store's \(record.key) record (v\(record.version)): \(record.state)", indent: "     ")
         }
+        if fixed.outcome.cloudConflicts > 0 {
+            lines += wrapped("the store refused \(fixed.outcome.cloudConflicts) conditional write(s), each retried (M13)", indent: "     ")
+        }
         lines.append("")
         lines += checkLines(fixed)
         if !fixed.pitfalls.isEmpty {
