@@ -7,17 +7,21 @@ struct LessonsCommand: Subcommand {
     static let name = "lessons"
     static let summary = "learn the group-conversation pitfalls: list the lessons, or run and narrate one"
     static let help = """
-    Usage: groupsim lessons [NAME] [--dir PATH]
+    Usage: groupsim lessons [NAME] [--full] [--dir PATH]
 
-    Without NAME, lists the lessons: name, title and the MESSAGES.md rules each teaches.
-    With NAME, runs the lesson's two scenario files, NAME-broken.yaml and NAME-fixed.yaml,
-    and narrates them: the broken design's story, each step with what every device then
-    shows, the pitfalls it fell into (what happened where, the rule, the fix), and the
-    fixed design with the checks that prove it and why it works.
+    Without NAME, lists the lessons in teaching order, one line each on what you will
+    see, with the rules each teaches. With NAME, runs the lesson's two scenario files,
+    NAME-broken.yaml and NAME-fixed.yaml, and tells them in one screen (at most 60
+    lines): the setting, the broken run step by step with what each device shows at the
+    end, each pitfall once (what happened where, why, the rule, the fix), the fixed
+    design with the checks that prove it, and the command for the next lesson.
 
     The lesson files are found in Scenarios/lessons, searched for upward from the current
     directory, then from the groupsim executable's directory (so it works anywhere in a
     clone of the repository). Options:
+      --full            the complete narration instead: every step with what every
+                        device then shows, the transcripts side by side, every pitfall
+                        in full, and why the fix works
       --dir PATH        read the lesson files from PATH instead
 
     Exit status: 0 every check of both files held (or the list was printed); 1 a check
@@ -31,9 +35,9 @@ struct LessonsCommand: Subcommand {
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: "lessons", valued: ["dir"], flags: [])
+        let parsed = try Arguments(arguments, command: "lessons", valued: ["dir"], flags: ["full"])
         guard parsed.positional.count <= 1 else {
-            throw UsageError("lessons takes at most one lesson name, found \(parsed.positional.count)", hint: "Usage: groupsim lessons [NAME] [--dir PATH]")
+            throw UsageError("lessons takes at most one lesson name, found \(parsed.positional.count)", hint: "Usage: groupsim lessons [NAME] [--full] [--dir PATH]")
         }
         let directory = try Self.directory(given: parsed.value("dir"))
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -52,33 +56,34 @@ struct LessonsCommand: Subcommand {
         let fixed = try ScenarioParser.load(path: Self.join(directory, lesson.fixedFile), registeredApps: apps.names)
         let brokenReport = await broken.run(apps: apps)
         let fixedReport = await fixed.run(apps: apps)
-        let text = LessonNarration.render(lesson, broken: brokenReport, fixed: fixedReport)
+        let text = LessonNarration.render(lesson, broken: brokenReport, fixed: fixedReport, full: parsed.flag("full"))
         return CommandResult(status: brokenReport.passed && fixedReport.passed ? 0 : 1, output: text)
     }
 
-    /// The list: one line per lesson, catalog first, then any other pair of files found.
+    /// The list: one line per lesson in teaching order (the catalog, then any other pair
+    /// of files found), each saying what the learner will see and the rules it teaches.
     static func list(directory: String, files: [String]) -> String {
-        var rows: [(name: String, title: String, rules: String, missing: [String])] = []
+        var rows: [(name: String, preview: String, rules: String, missing: [String])] = []
         for lesson in Lesson.all {
             let missing = [lesson.brokenFile, lesson.fixedFile].filter { !files.contains($0) }
-            rows.append((lesson.name, lesson.title, lesson.rules.joined(separator: ", "), missing))
+            rows.append((lesson.name, lesson.preview, lesson.rules.joined(separator: ", "), missing))
         }
         for name in Lesson.pairs(in: files) where Lesson.named(name) == nil {
             rows.append((name, title(of: name, in: directory), "", []))
         }
         let nameWidth = rows.map(\.name.count).max() ?? 0
-        let titleWidth = rows.map(\.title.count).max() ?? 0
-        var lines = ["Lessons (run one with: groupsim lessons NAME)", ""]
-        for row in rows {
-            var line = "  " + row.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  "
-            line += row.title.padding(toLength: titleWidth, withPad: " ", startingAt: 0) + "  " + row.rules
+        let numberWidth = String(rows.count).count
+        var lines = ["Lessons, in teaching order (run one with: groupsim lessons NAME)", ""]
+        for (index, row) in rows.enumerated() {
+            let number = String(index + 1)
+            var line = "  " + String(repeating: " ", count: numberWidth - number.count) + number + ". "
+            line += row.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  " + row.preview
+            if !row.rules.isEmpty { line += " (\(row.rules))" }
             if !row.missing.isEmpty { line += "  (missing: \(row.missing.joined(separator: ", ")))" }
-            var trimmed = line
-            while trimmed.hasSuffix(" ") { trimmed.removeLast() }
-            lines.append(trimmed)
+            lines.append(line)
         }
         lines.append("")
-        lines.append("\(rows.count) lessons in \(directory)")
+        lines.append("\(rows.count) lessons in \(directory); start with: groupsim lessons \(rows.first?.name ?? "NAME")")
         return lines.joined(separator: "\n") + "\n"
     }
 

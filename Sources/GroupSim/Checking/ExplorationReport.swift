@@ -150,6 +150,13 @@ public struct ExplorationReport: Sendable, Hashable {
     /// A 64-bit key (hex) of each distinct whole-run outcome, sorted: what devices show
     /// for every session. Kept so that merged shards count distinct outcomes exactly.
     public var outcomeKeys: [String]
+    /// Conditional writes the cloud store refused, over every run: under `app.state:
+    /// cloud-cas` each is one retry the race cost (M13).
+    public var cloudConflicts: Int = 0
+    /// Runs with at least one refused conditional write.
+    public var conflictRuns: Int = 0
+    /// The most refused writes in one run.
+    public var mostConflicts: Int = 0
 
     /// Every check held in every run.
     public var passed: Bool { failedRuns == 0 }

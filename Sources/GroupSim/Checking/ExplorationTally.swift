@@ -16,6 +16,9 @@ struct ExplorationTally: Sendable {
     /// Sorted by run number, at most `Report.failureSampleLimit`.
     private var failures: [Report.FailingRun] = []
     private var outcomeKeys: Set<String> = []
+    private var cloudConflicts = 0
+    private var conflictRuns = 0
+    private var mostConflicts = 0
 
     init(checks: Int) {
         checkFailures = Array(repeating: 0, count: checks)
@@ -43,6 +46,9 @@ struct ExplorationTally: Sendable {
         }
         failures = report.failures
         outcomeKeys = Set(report.outcomeKeys)
+        cloudConflicts = report.cloudConflicts
+        conflictRuns = report.conflictRuns
+        mostConflicts = report.mostConflicts
     }
 
     mutating func add(_ run: ExploredRun) {
@@ -63,6 +69,9 @@ struct ExplorationTally: Sendable {
         }
         for failure in run.stepFailures { stepFailureRuns[failure, default: 0] += 1 }
         outcomeKeys.insert(run.outcomeKey)
+        cloudConflicts += run.cloudConflicts
+        if run.cloudConflicts > 0 { conflictRuns += 1 }
+        mostConflicts = max(mostConflicts, run.cloudConflicts)
     }
 
     /// Adds another tally's counts: the result is the tally of both sets of runs.
@@ -84,6 +93,9 @@ struct ExplorationTally: Sendable {
         for (key, count) in other.stepFailureRuns { stepFailureRuns[key, default: 0] += count }
         insertFailures(other.failures)
         outcomeKeys.formUnion(other.outcomeKeys)
+        cloudConflicts += other.cloudConflicts
+        conflictRuns += other.conflictRuns
+        mostConflicts = max(mostConflicts, other.mostConflicts)
     }
 
     private mutating func noteRule(_ rule: String, for kind: PitfallKind) {
@@ -135,6 +147,9 @@ struct ExplorationTally: Sendable {
             }
         report.failures = failures
         report.outcomeKeys = outcomeKeys.sorted()
+        report.cloudConflicts = cloudConflicts
+        report.conflictRuns = conflictRuns
+        report.mostConflicts = mostConflicts
         return report
     }
 }

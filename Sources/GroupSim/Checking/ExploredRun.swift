@@ -28,6 +28,8 @@ struct ExploredRun: Sendable {
     var outcomeKey: String
     /// For exhaustive exploration: the order, event by event.
     var schedule: [String]
+    /// Conditional writes the store refused in this run (M13).
+    var cloudConflicts: Int
 
     /// - Parameter sessions: the scenario's sessions in the order its steps name them;
     ///   every device gets a row for each (a device that shows none counts as "no bubble").
@@ -37,10 +39,19 @@ struct ExploredRun: Sendable {
         let outcome = report.outcome
         failedChecks = report.checks.indices.filter { !report.checks[$0].passed }
         quiet = outcome.quiet
+        cloudConflicts = outcome.cloudConflicts
         let states = SessionStates(outcome: outcome)
         var names: [ParticipantID: String] = [:]
+        var keys: [String: String] = [:]
         for device in outcome.devices {
             for entry in device.identifiers { names[entry.id] = "<\(entry.person)@\(device.name)>" }
+            for (generation, install) in device.installIDs.enumerated() {
+                keys[install] = generation == 0 ? "<install:\(device.name)>" : "<install \(generation + 1):\(device.name)>"
+            }
+        }
+        if outcome.scenario.app.identity == .account {
+            let streams = RandomStreams(seed: outcome.seed)
+            for person in outcome.scenario.people { keys[AppIdentity.accountID(streams, person: person.key)] = "<account:\(person.key)>" }
         }
         var rows: [(slot: Slot, shown: ExplorationReport.Shown)] = []
         var hash = StableHash.fnv1a64("")
@@ -50,7 +61,7 @@ struct ExploredRun: Sendable {
                 let seen = states.shown(session, on: device)
                 let shown = ExplorationReport.Shown(
                     from: seen?.sender, fromName: seen.map { outcome.scenario.person($0.sender)?.contactName ?? $0.sender },
-                    state: Self.canonical(seen?.state ?? StateMap(), names: names))
+                    state: Self.canonical(seen?.state ?? StateMap(), names: names, keys: keys))
                 rows.append((Slot(device: device.name, session: session), shown))
                 for part in [device.name, session, shown.from ?? "-"] { hash = StableHash.fnv1a64(part + "\u{1F}", startingAt: hash) }
                 for entry in shown.state.entries {
@@ -79,7 +90,11 @@ struct ExploredRun: Sendable {
     /// which device (`<carol@carol-phone>`, M1), or `<unknown id>` when no device holds it
     /// now (another device's, M4, or one minted before a reinstall, M2). UUIDs are minted
     /// from each run's seed, so without this every run would look like a new outcome.
-    static func canonical(_ state: StateMap, names: [ParticipantID: String]) -> StateMap {
+    ///
+    /// Install ids and account ids (`app.identity`) are minted from the seed too: `keys`
+    /// names them (`<install:bob-phone>`, `<account:bob>`).
+    static func canonical(_ state: StateMap, names: [ParticipantID: String], keys: [String: String] = [:]) -> StateMap {
+        let state = keys.isEmpty ? state : StateMap(state.entries.map { DataEntry(keys[$0.key] ?? $0.key, keys[$0.value] ?? $0.value) })
         guard state.entries.contains(where: { $0.key.utf8.count >= 36 || $0.value.utf8.count >= 36 }) else { return state }
         func rewrite(_ text: String) -> String {
             var result = text

@@ -19,10 +19,11 @@ extension PitfallDetector {
         case .cloudOverwrite:
             let overwrite = overwriteStory(change, evidence) ?? "Another reply fetched the record before \(who)'s write and wrote its whole map back after it."
             let explanation = "The app keeps the state on a server, but each reply fetches the whole map, changes it on the device and writes the whole map back. \(overwrite) The store kept the last write whole, so \(what) is gone for every device that fetches it: \(shownList(lost, evidence)). A server that overwrites blindly still loses concurrent updates (M13)."
-            let fix = "Make the write atomic at the store: send only the changed keys and merge them there, or compare-and-set on the record's version and retry on conflict (M13; `app.state: cloud-merge`)."
+            let fix = "Make the write atomic at the store: send only the changed keys and merge them there (`app.state: cloud-merge`), or compare-and-set: save only over the version you read (CloudKit's `.ifServerRecordUnchanged` save policy) and, on a `serverRecordChanged` error, re-apply the change to the server's record and save again (`app.state: cloud-cas`) (M13)."
             return (explanation, fix)
-        case .cloudMerge:
-            let explanation = "\(who)'s change \(what) never reached the state these devices would fetch from the store: \(shownList(lost, evidence)). With an atomic merge this happens only when a device shows no bubble of the session or its write never reached the store (M13, M30)."
+        case .cloudMerge, .cloudCAS:
+            let atomic = evidence.outcome.scenario.app.state == .cloudMerge ? "an atomic merge" : "compare-and-set with retry"
+            let explanation = "\(who)'s change \(what) never reached the state these devices would fetch from the store: \(shownList(lost, evidence)). With \(atomic) this happens only when a device shows no bubble of the session or its write never reached the store (M13, M30)."
             let fix = "Check that every device got a bubble of the session (an offline device catches up when it comes back, M30) and that every write reached the store before the run ended."
             return (explanation, fix)
         }
@@ -116,7 +117,7 @@ extension PitfallDetector {
         switch mode {
         case .message:
             return "Each device keeps as live bubble the one that reached it last, and arrival order differs from device to device; a replier even sees the other reply as the survivor, because its own bubble was added when it tapped Send (M11, M12). The app reads its state from that bubble's URL, so the \(groups) groups of devices now disagree about \(session), and nothing reconciles them.\(here)"
-        case .cloudOverwrite, .cloudMerge:
+        case .cloudOverwrite, .cloudMerge, .cloudCAS:
             return "The state lives in the store, but a device with no bubble of \(session) cannot fetch it: the user has nothing to tap (M13, M30).\(here)"
         }
     }
@@ -146,8 +147,8 @@ extension PitfallDetector {
         case .droppedURL:
             let sent = send.map { " \(message) left \(device) at \($0.time) with no URL at all," } ?? " The message carries no URL at all,"
             return "On \(device) the app set MSMessage.url to a URL whose scheme is not http, https or data. The setter drops such a URL silently: the old value (nil) stays and no error is raised (M8).\(sent) so no device can read its state when the bubble is tapped, and the next reply starts from an empty state: whatever it held is lost (M7, M15)."
-        case .lostUpdate, .divergence:
-            return "See M12 and M13."
+        case .lostUpdate, .divergence, .unattributed, .doubleCount:
+            return "See M1, M4, M12 and M13."
         }
     }
 
@@ -173,14 +174,14 @@ extension PitfallDetector {
     static func fix(_ kind: PitfallKind) -> String {
         switch kind {
         case .foreignIdentifier:
-            "Never send participant UUIDs between devices: put your own stable user ids (from your server or sign-in) in the URL, and use `$UUID` only in layout text and summaryText, which Messages draws as the contact's name on every device (M5)."
+            "Never send participant UUIDs between devices: put ids every device can resolve in the URL (an install id each installation creates and keeps in UserDefaults, sent in every message, or the account id of your own sign-in; `app.identity: install-id` or `account`), and use `$UUID` only in layout text and summaryText, which Messages draws as the contact's name on every device (M5)."
         case .staleIdentifier:
-            "Do not persist participant identifiers as if they were permanent: map them to your own user ids and expect every one of them to change when the app is reinstalled (M2)."
+            "Do not persist participant identifiers as if they were permanent: key data by the account id of your own sign-in (Sign in with Apple or your server's login; `app.identity: account`), and expect every participant identifier, and anything kept in the app's local storage, to change when the app is reinstalled (M2)."
         case .staleSelection:
-            "Build a reply from fresh state: fetch it from your server when the user acts (M13), or compare the selected message with the newest one didReceive handed you and ask the user to tap the latest bubble."
+            "Build a reply from fresh state: keep the newest message of the session that didReceive(_:conversation:) handed the extension and build on it instead of the stale selectedMessage (`app.selection: newest`), or fetch the state from your server when the user acts (M13; `app.state: cloud-merge`)."
         case .droppedURL:
             "Put the state in query items of a URL with no scheme (`?key=value`, as IceCreamBuilder does) or https, check `message.url` after setting it, and keep the whole URL under 5,000 characters, or insert fails with error 8, urlExceedsMaxSize (M8)."
-        case .lostUpdate, .divergence:
+        case .lostUpdate, .divergence, .unattributed, .doubleCount:
             "Keep the state on a server and merge writes atomically (M13)."
         }
     }

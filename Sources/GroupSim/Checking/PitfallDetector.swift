@@ -1,6 +1,7 @@
 /// Finds the pitfalls of a finished run (SCENARIO-FORMAT.md, "Pitfall kinds").
 ///
-/// `lost-update` and `divergence` are judged on the final states (M12, M13); the others
+/// `lost-update`, `divergence`, `unattributed` and `double-count` are judged on the final
+/// states (M1, M4, M12, M13); the others
 /// were seen while the app read something and are reported once per device and detail.
 /// Every pitfall says where it happened (device, message, time), what was lost or
 /// misread, the rule it comes from and the fix; the wording is in
@@ -9,9 +10,11 @@ public enum PitfallDetector {
     public static func detect(_ outcome: RunOutcome) -> [Pitfall] {
         let evidence = Evidence(outcome: outcome)
         var found: [Pitfall] = []
+        let keys = IdentityKeys(outcome: outcome)
         for session in evidence.states.sessions {
             found += lostUpdates(session, evidence)
             if let divergence = divergence(session, evidence) { found.append(divergence) }
+            found += identityPitfalls(session, evidence, keys: keys)
         }
         found += sighted(evidence)
         return found

@@ -212,8 +212,7 @@ extension Device {
         transition(to: .compact)
         let change = composing?.session == message.session?.name ? composing : nil
         if change != nil { composing = nil }
-        draft = Draft(message: message, conversation: conversation, change: change,
-                      base: message.session.flatMap { readProvenance[$0.name] } ?? Provenance())
+        draft = Draft(message: message, conversation: conversation, change: change, base: base(of: message))
         trace(.staged(session: message.session?.name))
         if sendWhenStaged {
             sendWhenStaged = false
@@ -237,20 +236,42 @@ extension Device {
         message.isPending = false
         let change = composing?.session == message.session?.name ? composing : nil
         if change != nil { composing = nil }
-        let base = message.session.flatMap { readProvenance[$0.name] } ?? Provenance()
+        let base = base(of: message)
         let sending = message
         callback("didStartSending") { app, view in app.didStartSending(sending, conversation: view) }
         commit(.app(message), in: conversation, change: change, base: base)
     }
 
+    /// The provenance of the state a message was built on: what the app read, plus the
+    /// live bubble's when the message already holds all of its state (an app that built
+    /// on a newer bubble didReceive handed it, M23).
+    func base(of message: Message) -> Provenance {
+        guard let session = message.session?.name else { return Provenance() }
+        var base = readProvenance[session] ?? Provenance()
+        if world.app.state == .message, let conversation = activeConversation,
+           let live = transcripts[conversation]?.liveBubble(session: session), builtOn(live.envelope, message) {
+            base = base.union(live.envelope.provenance)
+        }
+        return base
+    }
+
+    /// Whether `message`'s state holds every entry of `envelope`'s (message mode).
+    func builtOn(_ envelope: Envelope, _ message: Message) -> Bool {
+        let shown = StateMap(url: envelope.url)
+        return !shown.isEmpty && StateMap(url: message.url).contains(shown.entries)
+    }
+
     /// A reply built on a selected bubble older than the session's live bubble (M15).
     /// Only where the state travels in the message (`app.state: message`): with a cloud
     /// store the app fetches the current state, so an old selection loses nothing (M13).
+    /// Not when the message already holds the live bubble's whole state: the app built on
+    /// the newer bubble (`app.selection: newest`), so the selection undid nothing.
     func checkStaleSelection(_ message: Message) {
         guard world.app.state == .message,
               let session = message.session, let chosen = selected, chosen.message?.session == session,
               let conversation = activeConversation,
-              let live = transcripts[conversation]?.liveBubble(session: session.name), live.envelope.id != chosen.id else { return }
+              let live = transcripts[conversation]?.liveBubble(session: session.name), live.envelope.id != chosen.id,
+              !builtOn(live.envelope, message) else { return }
         sighting(.staleSelection, message: chosen.id,
                  "\(name) built on m\(chosen.id), its selectedMessage, but the live bubble of \(session.name) is already m\(live.envelope.id) (M15)")
     }

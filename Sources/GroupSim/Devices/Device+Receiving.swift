@@ -19,6 +19,7 @@ extension Device {
                 return
             }
             let sender = senderIdentifier(of: envelope)
+            learnInstall(of: envelope, sender: sender)
             if let collapse = transcripts[conversation, default: Transcript()].addBubble(envelope, sender: sender, nilSummary: world.options.nilSummary),
                let session = message.session?.name {
                 trace(.collapsed(session: session, replaced: collapse.replaced.id, summary: collapse.leftSummary))

@@ -29,9 +29,13 @@ extension Device {
                     provenance: live.envelope.provenance))
             }
         }
-        return DeviceSnapshot(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
-                              callbacks: callbacks, identifiers: ids, generation: identifiers.generation,
-                              transcripts: drawnTranscripts, sessions: sessions, draft: draft?.message)
+        var snapshot = DeviceSnapshot(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
+                                      callbacks: callbacks, identifiers: ids, generation: identifiers.generation,
+                                      transcripts: drawnTranscripts, sessions: sessions, draft: draft?.message)
+        snapshot.localStorage = localStorage
+        snapshot.installIDs = installIDs
+        snapshot.identifierMaps = [identifiers] + retired.reversed()
+        return snapshot
     }
 
     /// One transcript entry as this device draws it (M5, M10, M26).

@@ -83,13 +83,49 @@ extension Device {
             let word = String(text[nameStart..<nameEnd])
             let person = word == "me" ? spec.person : word
             if !word.isEmpty, let id = identifiers.id(for: person, in: conversation) {
-                result += (raw ? "" : "$") + id.uuidString
+                result += raw ? identityKey(for: person, id: id) : "$" + id.uuidString
             } else {
                 result += "$" + word
             }
             index = nameEnd
         }
         return result
+    }
+
+    /// What `$person` in data becomes under `app.identity`: the raw participant
+    /// identifier (M4), the install id (this installation's own, or the one last learned
+    /// for that identifier; the raw identifier while none is known), or the account id.
+    func identityKey(for person: String, id: ParticipantID) -> String {
+        switch world.app.identity {
+        case .participantID:
+            return id.uuidString
+        case .account:
+            return AppIdentity.accountID(world.streams, person: person)
+        case .installID:
+            if person == spec.person { return ownInstallID() }
+            return localStorage[AppIdentity.installOfPrefix + id.uuidString] ?? id.uuidString
+        }
+    }
+
+    /// This installation's install id, created the first time it is needed and kept in
+    /// local storage until a reinstall (`app.identity: install-id`).
+    func ownInstallID() -> String {
+        if let id = localStorage[AppIdentity.installKey] { return id }
+        let id = AppIdentity.installID(world.streams, device: spec.name, generation: identifiers.generation)
+        localStorage[AppIdentity.installKey] = id
+        installIDs.append(id)
+        return id
+    }
+
+    /// Records "this install id is the person this device knows as the message's
+    /// senderParticipantIdentifier" (M3) in local storage (`app.identity: install-id`).
+    /// GroupSim records it for every message of the app that reaches a device able to run
+    /// it, as if the app read every bubble; a real extension sees only what didReceive
+    /// hands it while open and the bubbles the user taps (M23, M15), so it learns later.
+    func learnInstall(of envelope: Envelope, sender: ParticipantID) {
+        guard let install = envelope.senderInstall, spec.runsApp else { return }
+        localStorage[AppIdentity.learnedPrefix + install] = sender.uuidString
+        if envelope.senderDevice != spec.name { localStorage[AppIdentity.installOfPrefix + sender.uuidString] = install }
     }
 
     // MARK: - Sending
@@ -130,8 +166,11 @@ extension Device {
             provenance.insert(made.id)
             change = made
         }
+        var install: String?
+        if world.app.identity == .installID, case .app = content { install = ownInstallID() }
         let envelope = Envelope(id: id, conversation: conversation, senderDevice: spec.name, senderPerson: spec.person,
-                                sentAt: now, content: content, senderMap: identifiers, provenance: provenance, change: change)
+                                sentAt: now, content: content, senderMap: identifiers, provenance: provenance, change: change,
+                                senderInstall: install)
         if case .app(let message) = content {
             trace(.sent(message: id, session: message.session?.name, url: message.url))
         } else {
@@ -177,6 +216,7 @@ extension Device {
         draft = nil
         composing = nil
         readProvenance = [:]
+        localStorage.removeAll()
         retired.append(identifiers)
         identifiers = world.mintIdentifiers(device: spec.name, generation: identifiers.generation + 1)
         remoteOrderCache = [:]

@@ -26,6 +26,11 @@ public actor Device {
     /// `localIdentifier(in:)`'s last answer and the map it came from.
     var lastLocalIdentifier: (map: IdentifierMap, conversation: String, id: ParticipantID)?
 
+    /// The installation's own storage, wiped by a reinstall (M2).
+    var localStorage = LocalStorage()
+    /// Every install id this device's installations created, oldest first.
+    var installIDs: [String] = []
+
     // What the device shows.
     var transcripts: [String: Transcript] = [:]
 

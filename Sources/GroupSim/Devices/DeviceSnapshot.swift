@@ -18,6 +18,13 @@ public struct DeviceSnapshot: Sendable {
     public var sessions: [SessionView]
     /// The staged draft, if any (M16).
     public var draft: Message?
+    /// The installation's local storage at the end (wiped by each reinstall).
+    public var localStorage: LocalStorage = LocalStorage()
+    /// Every install id this device's installations created, oldest first
+    /// (`app.identity: install-id`).
+    public var installIDs: [String] = []
+    /// The current installation's identifier map, then the retired ones (M2).
+    var identifierMaps: [IdentifierMap] = []
 
     /// The local identifier (M1).
     public var localIdentifier: ParticipantID? { identifiers.first?.id }

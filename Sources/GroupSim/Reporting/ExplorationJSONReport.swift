@@ -60,6 +60,9 @@ public enum ExplorationJSONReport {
             ("pitfalls", .array(report.pitfalls.map { pitfall in
                 .object([("kind", .string(pitfall.kind.rawValue)), ("rule", .string(pitfall.rule)), ("runs", .int(pitfall.runs))])
             })),
+            ("cloudConflicts", .object([
+                ("writes", .int(report.cloudConflicts)), ("runs", .int(report.conflictRuns)), ("most", .int(report.mostConflicts)),
+            ])),
             ("stepFailures", .array(report.stepFailures.map { failure in
                 .object([
                     ("step", failure.step.map { .int($0) } ?? .null),
@@ -164,13 +167,21 @@ public enum ExplorationJSONReport {
                 failedChecks: try fields.array("failedChecks").map { value throws(ExplorationError) in try Fields.int(value, "failed check") },
                 schedule: try (fields.optional("schedule").map { value throws(ExplorationError) in try Fields(value, "schedule").strings() }) ?? [])
         }
-        return ExplorationReport(
+        var report = ExplorationReport(
             scenario: try root.string("scenario"), file: try root.string("file"), mode: mode, shard: shard,
             devices: try Fields(try root.required("devices"), "devices").strings(),
             sessions: try Fields(try root.required("sessions"), "sessions").strings(),
             runs: try root.int("runs"), failedRuns: try root.int("failedRuns"), stoppedRuns: try root.int("stoppedRuns"),
             checks: checks, outcomes: outcomes, pitfalls: pitfalls, stepFailures: stepFailures, failures: failures,
             outcomeKeys: try Fields(try root.required("outcomeKeys"), "outcomeKeys").strings())
+        // Reports written before conflicts were counted have none.
+        if let value = root.optional("cloudConflicts") {
+            let conflicts = Fields(value, "cloudConflicts")
+            report.cloudConflicts = try conflicts.int("writes")
+            report.conflictRuns = try conflicts.int("runs")
+            report.mostConflicts = try conflicts.int("most")
+        }
+        return report
     }
 
     static func reference(_ value: JSONValue) throws(ExplorationError) -> ExplorationReport.RunReference {

@@ -48,6 +48,11 @@ public enum ExplorationTextReport {
         for pitfall in report.pitfalls {
             lines.append("  \(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.runs) of \(runs) (\(ExplorationReport.percent(pitfall.runs, of: runs)))")
         }
+        if report.cloudConflicts > 0 {
+            lines.append("")
+            lines.append("Cloud conflicts (conditional writes the store refused; cloud-cas retries each, M13)")
+            lines.append("  \(report.cloudConflicts) in \(report.conflictRuns) of \(runs) \(unit) (\(ExplorationReport.percent(report.conflictRuns, of: runs))), at most \(report.mostConflicts) in one")
+        }
         if !report.stepFailures.isEmpty {
             lines.append("")
             lines.append("Failed steps (\(unit) where each failed)")

@@ -52,7 +52,8 @@ public enum TextReport {
         }
         lines.append("")
         let held = report.checks.filter(\.passed).count
-        lines.append("\(held) of \(report.checks.count) checks held; \(report.pitfalls.count) pitfall(s); \(outcome.copiesDelivered) copies delivered; quiet at \(outcome.endTime)")
+        let conflicts = outcome.cloudConflicts > 0 ? "; \(outcome.cloudConflicts) cloud write(s) refused for a moved version" : ""
+        lines.append("\(held) of \(report.checks.count) checks held; \(report.pitfalls.count) pitfall(s); \(outcome.copiesDelivered) copies delivered\(conflicts); quiet at \(outcome.endTime)")
         lines.append("trace: \(outcome.digest)")
         return lines.joined(separator: "\n") + "\n"
     }

@@ -170,6 +170,35 @@ public struct AppSpec: Sendable, Hashable {
         case cloudOverwrite = "cloud-overwrite"
         /// As cloud-overwrite, but the write is an atomic merge at the store (M13).
         case cloudMerge = "cloud-merge"
+        /// As cloud-overwrite, but the write is a compare-and-set on the version read;
+        /// on conflict the app re-reads, re-applies its change and retries (M13).
+        case cloudCAS = "cloud-cas"
+
+        /// Whether the state lives in the cloud store (the URL carries only a token).
+        public var usesCloud: Bool { self != .message }
+    }
+
+    /// What the built-in app writes for `$me` and `$name` in `data`: the key that says
+    /// whose choice an entry is (the `app.identity` setting).
+    public enum Identity: String, Sendable, Hashable, CaseIterable {
+        /// The sender's raw participant identifier: means nothing on other devices (M1, M4).
+        case participantID = "participant-id"
+        /// A random id each installation creates once and keeps in its local storage
+        /// (wiped by a reinstall, M2), sent with every message: attributable everywhere,
+        /// but one per device.
+        case installID = "install-id"
+        /// The app's own sign-in: every device of a person shares one account id.
+        case account
+    }
+
+    /// Which bubble the built-in app builds a reply on where the state travels in the
+    /// message (`app.state: message`; the `app.selection` setting).
+    public enum Selection: String, Sendable, Hashable, CaseIterable {
+        /// selectedMessage, as tapped: stale once newer bubbles arrive (M15).
+        case tapped
+        /// The newest bubble of the session the app was handed: selectedMessage, or a
+        /// later one that didReceive handed it while it was open (M15, M23).
+        case newest
     }
 
     /// A registered app's name; nil for the built-in app.
@@ -177,11 +206,18 @@ public struct AppSpec: Sendable, Hashable {
     public var state: StateMode
     /// One-way delay to the cloud store (default 20ms).
     public var cloudLatency: VirtualDuration
+    /// What `$me`/`$name` in `data` become (default: the raw participant identifier).
+    public var identity: Identity
+    /// Which bubble a reply builds on (default: the tapped one).
+    public var selection: Selection
 
-    public init(name: String? = nil, state: StateMode = .message, cloudLatency: VirtualDuration = .milliseconds(20)) {
+    public init(name: String? = nil, state: StateMode = .message, cloudLatency: VirtualDuration = .milliseconds(20),
+                identity: Identity = .participantID, selection: Selection = .tapped) {
         self.name = name
         self.state = state
         self.cloudLatency = cloudLatency
+        self.identity = identity
+        self.selection = selection
     }
 }
 

@@ -57,11 +57,12 @@ extension ScenarioParser.Context {
 
     // MARK: app
 
-    /// `app: {name, state, cloud-latency}`. `name` must be one of the registered apps.
+    /// `app: {name, state, cloud-latency, identity, selection}`. `name` must be one of the
+    /// registered apps.
     mutating func readApp(_ node: Node) -> AppSpec {
         var app = AppSpec()
         guard let fields = fields(
-            node, expected: "app settings such as { state: cloud-merge }", place: "app", allowed: ["name", "state", "cloud-latency"]
+            node, expected: "app settings such as { state: cloud-merge }", place: "app", allowed: ["name", "state", "cloud-latency", "identity", "selection"]
         ) else { return app }
         if let node = fields.optional("name"), let name = name(node, expected: "an app name") {
             if registeredApps.contains(name) {
@@ -78,6 +79,8 @@ extension ScenarioParser.Context {
         }
         if let node = fields.optional("state"), let state = choice(node, of: AppSpec.StateMode.self) { app.state = state }
         if let node = fields.optional("cloud-latency"), let latency = duration(node) { app.cloudLatency = latency }
+        if let node = fields.optional("identity"), let identity = choice(node, of: AppSpec.Identity.self) { app.identity = identity }
+        if let node = fields.optional("selection"), let selection = choice(node, of: AppSpec.Selection.self) { app.selection = selection }
         return app
     }
 

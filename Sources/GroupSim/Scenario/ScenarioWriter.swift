@@ -115,6 +115,8 @@ public enum ScenarioWriter {
         if let name = app.name { lines.append("  name: \(scalar(name))") }
         if app.state != defaults.state { lines.append("  state: \(app.state.rawValue)") }
         if app.cloudLatency != defaults.cloudLatency { lines.append("  cloud-latency: \(duration(app.cloudLatency))") }
+        if app.identity != defaults.identity { lines.append("  identity: \(app.identity.rawValue)") }
+        if app.selection != defaults.selection { lines.append("  selection: \(app.selection.rawValue)") }
         return lines.isEmpty ? [] : ["app:"] + lines
     }
 

@@ -21,6 +21,9 @@ public struct RunOutcome: Sendable {
     public var quiet: Bool
     /// Each conversation's members at the end (M6), in the scenario's order.
     public var members: [(conversation: String, members: [String])]
+    /// Conditional writes the cloud store refused because the record's version had moved
+    /// (M13): under `app.state: cloud-cas`, each one cost the app a retry.
+    public var cloudConflicts: Int = 0
 
     /// The trace digest (DESIGN.md rule 6).
     public var digest: String { trace.digest }

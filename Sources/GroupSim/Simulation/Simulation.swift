@@ -44,6 +44,7 @@ public actor Simulation {
     private var sightings: [PitfallSighting] = []
     private var changes: [Change] = []
     private var copiesDelivered = 0
+    private var cloudConflicts = 0
     private var eventCount = 0
 
     /// - Parameters:
@@ -89,6 +90,7 @@ public actor Simulation {
             case .cloudArrive(let request):
                 guard let cloud, let receiver = deviceIndex[request.device] else { continue }
                 let response = await cloud.handle(request)
+                if response.record.conflict { cloudConflicts += 1 }
                 let operation = if case .store = request.operation { response.record.conflict ? "refused store" : "store" } else { "fetch" }
                 record(TraceEvent(time: context.now, subject: "cloud",
                                   kind: .cloud("\(operation) \(request.key) from \(request.device) -> v\(response.record.version)")))
@@ -106,11 +108,13 @@ public actor Simulation {
             }
         }
         let quiet = eventCount <= Self.eventLimit
-        return RunOutcome(scenario: scenario, seed: seed, trace: trace, devices: snapshots, failures: failures,
-                          sightings: sightings, changes: changes, cloud: records, endTime: context.now,
-                          eventCount: min(eventCount, Self.eventLimit), copiesDelivered: copiesDelivered,
-                          heldAtEnd: network.held.map(\.count).reduce(0, +), quiet: quiet,
-                          members: scenario.conversations.map { ($0.name, members[$0.name] ?? []) })
+        var outcome = RunOutcome(scenario: scenario, seed: seed, trace: trace, devices: snapshots, failures: failures,
+                                 sightings: sightings, changes: changes, cloud: records, endTime: context.now,
+                                 eventCount: min(eventCount, Self.eventLimit), copiesDelivered: copiesDelivered,
+                                 heldAtEnd: network.held.map(\.count).reduce(0, +), quiet: quiet,
+                                 members: scenario.conversations.map { ($0.name, members[$0.name] ?? []) })
+        outcome.cloudConflicts = cloudConflicts
+        return outcome
     }
 
     /// The next event: the earliest, or the controller's choice among the enabled ones:
