@@ -203,10 +203,15 @@ public struct Options: Sendable, Hashable {
     public var identifiers: Identifiers
     /// Summary lines drawn above a session's live bubble (M14, default 3).
     public var summaryLines: Int
+    /// How long after the user's last interaction with the extension a direct send is
+    /// still allowed (M18, undocumented; default 60s). Closing the extension ends it.
+    public var recentInteraction: VirtualDuration
 
-    public init(nilSummary: NilSummary = .remove, identifiers: Identifiers = .perDevice, summaryLines: Int = 3) {
+    public init(nilSummary: NilSummary = .remove, identifiers: Identifiers = .perDevice, summaryLines: Int = 3,
+                recentInteraction: VirtualDuration = .seconds(60)) {
         self.nilSummary = nilSummary
         self.identifiers = identifiers
         self.summaryLines = summaryLines
+        self.recentInteraction = recentInteraction
     }
 }

@@ -83,12 +83,13 @@ extension ScenarioParser.Context {
 
     // MARK: options
 
-    /// `options: {nil-summary, identifiers, summary-lines}` (MESSAGES.md M10, M6, M14).
+    /// `options: {nil-summary, identifiers, summary-lines, recent-interaction}` (M10, M6,
+    /// M14, M18).
     mutating func readOptions(_ node: Node) -> Options {
         var options = Options()
         guard let fields = fields(
             node, expected: "options such as { nil-summary: default-text }", place: "options",
-            allowed: ["nil-summary", "identifiers", "summary-lines"]
+            allowed: ["nil-summary", "identifiers", "summary-lines", "recent-interaction"]
         ) else { return options }
         if let node = fields.optional("nil-summary"), let value = choice(node, of: Options.NilSummary.self) {
             options.nilSummary = value
@@ -98,6 +99,9 @@ extension ScenarioParser.Context {
         }
         if let node = fields.optional("summary-lines"), let value = count(node, expected: "a non-negative integer such as 3") {
             options.summaryLines = value
+        }
+        if let node = fields.optional("recent-interaction"), let value = duration(node) {
+            options.recentInteraction = value
         }
         return options
     }

@@ -124,6 +124,9 @@ public enum ScenarioWriter {
         if options.nilSummary != defaults.nilSummary { lines.append("  nil-summary: \(options.nilSummary.rawValue)") }
         if options.identifiers != defaults.identifiers { lines.append("  identifiers: \(options.identifiers.rawValue)") }
         if options.summaryLines != defaults.summaryLines { lines.append("  summary-lines: \(options.summaryLines)") }
+        if options.recentInteraction != defaults.recentInteraction {
+            lines.append("  recent-interaction: \(duration(options.recentInteraction))")
+        }
         return lines.isEmpty ? [] : ["options:"] + lines
     }
 

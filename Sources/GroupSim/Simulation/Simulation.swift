@@ -231,6 +231,14 @@ public actor Simulation {
         case .join(let person), .leave(let person):
             recordStep(step, on: subject)
             var list = members[conversation] ?? []
+            let owner = scenario.devices[index].person
+            guard list.contains(owner) else {
+                // Only a member changes the membership; a removed one no longer can (M6).
+                record(TraceEvent(time: context.now, subject: subject, kind: .failed(step: step.number, code: .notMember)))
+                failures.append(StepFailure(step: step.number, device: subject, time: context.now, code: .notMember,
+                                            reason: "\(subject) belongs to \(owner), who is not a member of conversation \(conversation) now (M6)"))
+                return
+            }
             if case .join = step.action {
                 if !list.contains(person) { list.append(person) }
                 record(TraceEvent(time: context.now, subject: subject, kind: .joined(person: person)))
