@@ -130,11 +130,20 @@ public struct NetworkSpec: Sendable, Hashable {
     public var jitter: VirtualDuration
     /// Directional overrides; the last entry that matches a copy's sender and receiver wins.
     public var links: [LinkSpec]
+    /// Whether each sender-to-receiver link delivers in send order (`fifo: true`): a copy
+    /// never overtakes an earlier copy from the same device to the same device, in plain
+    /// runs and in exploration alike. Default false: each copy's delay is drawn on its
+    /// own, so jitter may deliver one sender's newer message before its older one, as
+    /// Messages promises no order and arrival order alone decides what a device shows
+    /// (M11, M30).
+    public var fifo: Bool
 
-    public init(latency: VirtualDuration = .milliseconds(50), jitter: VirtualDuration = .zero, links: [LinkSpec] = []) {
+    public init(latency: VirtualDuration = .milliseconds(50), jitter: VirtualDuration = .zero, links: [LinkSpec] = [],
+                fifo: Bool = false) {
         self.latency = latency
         self.jitter = jitter
         self.links = links
+        self.fifo = fifo
     }
 }
 

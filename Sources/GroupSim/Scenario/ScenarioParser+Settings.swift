@@ -1,14 +1,16 @@
 extension ScenarioParser.Context {
     // MARK: network
 
-    /// `network: {latency, jitter, links}`; every key optional, defaults as `NetworkSpec`.
+    /// `network: {latency, jitter, links, fifo}`; every key optional, defaults as `NetworkSpec`.
     mutating func readNetwork(_ node: Node) -> NetworkSpec {
         var network = NetworkSpec()
         guard let fields = fields(
-            node, expected: "network settings such as { latency: 80ms }", place: "network", allowed: ["latency", "jitter", "links"]
+            node, expected: "network settings such as { latency: 80ms }", place: "network",
+            allowed: ["latency", "jitter", "links", "fifo"]
         ) else { return network }
         if let node = fields.optional("latency"), let latency = duration(node) { network.latency = latency }
         if let node = fields.optional("jitter"), let jitter = duration(node) { network.jitter = jitter }
+        if let node = fields.optional("fifo"), let fifo = flag(node) { network.fifo = fifo }
         if let node = fields.optional("links"),
            let items = list(node, expected: "a list of links such as [{ from: bob, to: alice, latency: 10ms }]") {
             network.links = items.compactMap { readLink($0) }

@@ -97,6 +97,7 @@ public enum ScenarioWriter {
         var lines: [String] = []
         if network.latency != defaults.latency { lines.append("  latency: \(duration(network.latency))") }
         if network.jitter != defaults.jitter { lines.append("  jitter: \(duration(network.jitter))") }
+        if network.fifo != defaults.fifo { lines.append("  fifo: \(network.fifo)") }
         if !network.links.isEmpty {
             lines.append("  links:")
             for link in network.links {
