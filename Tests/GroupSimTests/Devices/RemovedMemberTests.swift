@@ -69,19 +69,19 @@ import GroupSim
       - at: 210ms
         device: carol-ipad
         text: "still here?"
-      - at: 220ms
-        device: carol-phone
-        join: carol
       - at: 300ms
         device: carol-phone
         close: true
+      - at: 350ms
+        device: carol-phone
+        join: carol
       - at: 400ms
         device: bob-phone
         send: { session: other, caption: "bob" }
     expect:
       - error: { step: 5, code: notMember }
       - error: { step: 6, code: notMember }
-      - error: { step: 7, code: notMember }
+      - error: { step: 8, code: notMember }
 
     """
 
@@ -94,7 +94,7 @@ import GroupSim
 
         // Each of Carol's steps after the leave failed with a clear reason; none was delivered.
         let failures = report.outcome.failures.filter { $0.code == .notMember }
-        #expect(failures.map(\.step) == [5, 6, 7])
+        #expect(failures.map(\.step) == [5, 6, 8])
         #expect(failures.allSatisfy { $0.reason.contains("carol, who is not a member of conversation group") })
         #expect(report.outcome.members.first?.members == ["alice", "bob"], "Carol's join as a non-member changed nothing")
         #expect(report.transcript("alice-phone").map(\.text) == ["before", "bob"], "Carol's message from before she left, then Bob's")
