@@ -115,7 +115,8 @@ extension Device {
 
     // MARK: - Sending
 
-    /// The user taps Send on the conversation's staged draft (M16, M17).
+    /// The user taps Send on the conversation's staged draft (M16, M17). The extension
+    /// hears of it only when it runs in that conversation.
     func pressSend(in conversation: String) {
         guard let staged = drafts[conversation] else {
             fail(.noDraft, "there is no staged message to send in conversation \(conversation) on \(name) (M16)")
@@ -124,11 +125,14 @@ extension Device {
         drafts[conversation] = nil
         var sent = staged.message
         sent.isPending = false
-        callback("didStartSending") { app, view in app.didStartSending(sent, conversation: view) }
+        if activeConversation == conversation {
+            callback("didStartSending") { app, view in app.didStartSending(sent, conversation: view) }
+        }
         commit(.app(sent), in: staged.conversation, change: staged.change, base: staged.base)
     }
 
-    /// The user removes the conversation's staged draft (M17).
+    /// The user removes the conversation's staged draft (M17); the extension hears of it
+    /// only when it runs in that conversation.
     func cancelDraft(in conversation: String) {
         guard let staged = drafts[conversation] else {
             fail(.noDraft, "there is no staged message to cancel in conversation \(conversation) on \(name) (M17)")
@@ -136,7 +140,9 @@ extension Device {
         }
         drafts[conversation] = nil
         trace(.cancelled)
-        callback("didCancelSending") { app, view in app.didCancelSending(staged.message, conversation: view) }
+        if activeConversation == conversation {
+            callback("didCancelSending") { app, view in app.didCancelSending(staged.message, conversation: view) }
+        }
     }
 
     /// A message leaves this device: numbered, added to its own transcript at once (M11),

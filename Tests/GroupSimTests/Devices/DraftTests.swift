@@ -76,6 +76,30 @@ import GroupSim
         #expect(report.outcome.device("alice-phone")?.drafts.isEmpty == true)
     }
 
+    /// Sending the family draft while the extension runs in the work chat: the work chat's
+    /// extension is not told of another conversation's send or cancel (M17).
+    @Test func anotherConversationsSendIsNotTheRunningExtensionsCallback() async throws {
+        let text = Self.header + "steps:\n" + Self.staging + """
+          - at: 20ms
+            device: alice-phone
+            conversation: family
+            press-send: true
+          - at: 30ms
+            device: alice-phone
+            conversation: work
+            cancel: true
+
+        """
+        let report = try await Fixture.run(text)
+        #expect(report.outcome.failures.isEmpty)
+        #expect(report.outcome.device("alice-phone")?.callbacks == [
+            "willBecomeActive", "didBecomeActive",                      // family, for the first insert
+            "willResignActive", "didResignActive",                      // leaves for the work chat
+            "willBecomeActive", "didBecomeActive",                      // work, for the second insert
+            "didCancelSending",                                         // its own draft removed
+        ])
+    }
+
     /// The app sees the draft of the conversation it runs in, not another's.
     @Test func eachConversationViewShowsItsOwnDraft() async throws {
         let seen = Recorder.Seen()
