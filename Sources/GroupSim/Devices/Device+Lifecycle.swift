@@ -29,27 +29,34 @@ extension Device {
     }
 
     /// Taps the session's live bubble: opens the app expanded with it selected when not
-    /// running (M21); when running, selects it and moves to expanded (M21, M24).
+    /// running (M21); when running, selects it and moves to expanded (M21), with the
+    /// willTransition/didTransition pair only when the style changes: a tap while already
+    /// expanded only selects (M24).
     func tapBubble(of session: String, in conversation: String) -> Bool {
         guard let live = transcripts[conversation]?.liveBubble(session: session) else {
             fail(.noBubble, "no bubble of session \(session) on \(name)")
             return false
         }
         guard spec.runsApp else {
-            clickWithoutApp(live.envelope)
+            clickWithoutApp(live)
             return false
         }
         guard app != nil, activeConversation == conversation else {
-            return openApp(in: conversation, style: .expanded, selecting: live.envelope)
+            return openApp(in: conversation, style: .expanded, selecting: live)
         }
-        let message = view(of: live.envelope, sender: live.sender)
-        callback("willTransition") { app, view in app.willTransition(to: .expanded, conversation: view) }
+        let message = view(of: live, sender: senderIdentifier(of: live))
+        let changesStyle = style != .expanded
+        if changesStyle {
+            callback("willTransition") { app, view in app.willTransition(to: .expanded, conversation: view) }
+        }
         callback("willSelect") { app, view in app.willSelect(message, conversation: view) }
-        selected = live.envelope
-        noteRead(live.envelope, in: conversation)
+        selected = live
+        noteRead(live, in: conversation)
         callback("didSelect") { app, view in app.didSelect(message, conversation: view) }
-        style = .expanded
-        callback("didTransition") { app, view in app.didTransition(to: .expanded, conversation: view) }
+        if changesStyle {
+            style = .expanded
+            callback("didTransition") { app, view in app.didTransition(to: .expanded, conversation: view) }
+        }
         return app != nil
     }
 
@@ -84,6 +91,9 @@ extension Device {
         composing = nil
         sendWhenStaged = false
         readProvenance = [:]
+        // A new process: an interaction with the closed one does not count (M18).
+        interactionAvailable = false
+        lastInteraction = nil
     }
 
     /// Every style change calls willTransition then didTransition (M24).
@@ -199,8 +209,9 @@ extension Device {
         return message
     }
 
-    /// Stages the app's message in the input field (M16); the extension moves to compact
-    /// so the field is visible. Sends at once when the step said the user taps Send.
+    /// Stages the app's message in the conversation's input field (M16), replacing that
+    /// conversation's draft only; the extension moves to compact so the field is visible.
+    /// Sends at once when the step said the user taps Send.
     func stage(_ message: Message, in conversation: String) {
         guard var message = checkedURL(message) else {
             sendWhenStaged = false
@@ -212,22 +223,30 @@ extension Device {
         transition(to: .compact)
         let change = composing?.session == message.session?.name ? composing : nil
         if change != nil { composing = nil }
-        draft = Draft(message: message, conversation: conversation, change: change, base: base(of: message))
+        drafts[conversation] = Draft(message: message, conversation: conversation, change: change, base: base(of: message))
         trace(.staged(session: message.session?.name))
         if sendWhenStaged {
             sendWhenStaged = false
-            pressSend()
+            pressSend(in: conversation)
         }
     }
 
-    /// Direct send (M18): allowed once per user interaction, only while the app is visible.
+    /// Direct send (M18): allowed once per user interaction, only while the app is visible,
+    /// and no later than `options.recent-interaction` after that interaction.
     func directSend(_ message: Message, in conversation: String) {
         guard app != nil, style != .transcript else {
             fail(.sendWhileNotVisible, "direct send while the app is not visible (M18)")
             return
         }
-        guard interactionAvailable else {
+        guard interactionAvailable, let last = lastInteraction else {
             fail(.sendWithoutRecentInteraction, "direct send without a recent user interaction (M18)")
+            return
+        }
+        let window = world.options.recentInteraction
+        guard now - last <= window else {
+            fail(.sendWithoutRecentInteraction,
+                 "direct send \(now - last) after the user's last interaction with the extension at \(last); "
+                     + "it counts as recent for \(window) (options.recent-interaction, M18)")
             return
         }
         interactionAvailable = false
@@ -249,8 +268,8 @@ extension Device {
         guard let session = message.session?.name else { return Provenance() }
         var base = readProvenance[session] ?? Provenance()
         if world.app.state == .message, let conversation = activeConversation,
-           let live = transcripts[conversation]?.liveBubble(session: session), builtOn(live.envelope, message) {
-            base = base.union(live.envelope.provenance)
+           let live = transcripts[conversation]?.liveBubble(session: session), builtOn(live, message) {
+            base = base.union(live.provenance)
         }
         return base
     }
@@ -270,9 +289,9 @@ extension Device {
         guard world.app.state == .message,
               let session = message.session, let chosen = selected, chosen.message?.session == session,
               let conversation = activeConversation,
-              let live = transcripts[conversation]?.liveBubble(session: session.name), live.envelope.id != chosen.id,
-              !builtOn(live.envelope, message) else { return }
+              let live = transcripts[conversation]?.liveBubble(session: session.name), live.id != chosen.id,
+              !builtOn(live, message) else { return }
         sighting(.staleSelection, message: chosen.id,
-                 "\(name) built on m\(chosen.id), its selectedMessage, but the live bubble of \(session.name) is already m\(live.envelope.id) (M15)")
+                 "\(name) built on m\(chosen.id), its selectedMessage, but the live bubble of \(session.name) is already m\(live.id) (M15)")
     }
 }

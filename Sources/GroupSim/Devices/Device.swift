@@ -39,7 +39,9 @@ public actor Device {
     var style: PresentationStyle = .compact { didSet { lastView = nil } }
     var activeConversation: String? { didSet { lastView = nil } }
     var selected: Envelope? { didSet { lastView = nil } }
-    var draft: Draft? { didSet { lastView = nil } }
+    /// The staged draft of each conversation: the input field belongs to a conversation,
+    /// so staging in one leaves another's draft alone (M16).
+    var drafts: [String: Draft] = [:] { didSet { lastView = nil } }
     /// `conversationView()` as last built, kept until something it shows changes (the
     /// observers above forget it): apps are called on every delivery while they run. In
     /// a box, so that a callback lends it to the app instead of copying all of it.
@@ -47,6 +49,8 @@ public actor Device {
     var callbacks: [String] = []
     /// A user interaction that a direct send may still use (M18).
     var interactionAvailable = false
+    /// When the user last interacted with the extension here; nil once it was closed (M18).
+    var lastInteraction: VirtualTime?
     /// The `send`/`reply` step whose draft the user will send as soon as it is staged.
     var sendWhenStaged = false
     var currentStep: Int?
@@ -80,8 +84,16 @@ public actor Device {
         begin(context)
         currentStep = step.number
         self.sessionIsNew = sessionIsNew
-        interactionAvailable = true
         trace(.step(number: step.number, action: step.summary))
+        if Self.postsTo(step.action), !isMember(of: conversation) {
+            // A removed member's devices no longer take part: nothing they do reaches the group (M6).
+            fail(.notMember, "\(name) belongs to \(spec.person), who is not a member of conversation \(conversation) now (M6)")
+            return finish()
+        }
+        if Self.interactsWithExtension(step.action) {
+            interactionAvailable = true
+            lastInteraction = now
+        }
         performAction(step, conversation: conversation)
         return finish()
     }
@@ -116,6 +128,11 @@ public actor Device {
     func updateMembers(_ newMembers: [String], of conversation: String) {
         members[conversation] = newMembers
         remoteOrderCache[conversation] = nil
+    }
+
+    /// Whether the device's owner is a member of `conversation` now (M6).
+    func isMember(of conversation: String) -> Bool {
+        members[conversation]?.contains(spec.person) ?? false
     }
 
     /// What the device shows and holds now, for checks and reports.

@@ -97,6 +97,7 @@ public enum ScenarioWriter {
         var lines: [String] = []
         if network.latency != defaults.latency { lines.append("  latency: \(duration(network.latency))") }
         if network.jitter != defaults.jitter { lines.append("  jitter: \(duration(network.jitter))") }
+        if network.fifo != defaults.fifo { lines.append("  fifo: \(network.fifo)") }
         if !network.links.isEmpty {
             lines.append("  links:")
             for link in network.links {
@@ -126,6 +127,9 @@ public enum ScenarioWriter {
         if options.nilSummary != defaults.nilSummary { lines.append("  nil-summary: \(options.nilSummary.rawValue)") }
         if options.identifiers != defaults.identifiers { lines.append("  identifiers: \(options.identifiers.rawValue)") }
         if options.summaryLines != defaults.summaryLines { lines.append("  summary-lines: \(options.summaryLines)") }
+        if options.recentInteraction != defaults.recentInteraction {
+            lines.append("  recent-interaction: \(duration(options.recentInteraction))")
+        }
         return lines.isEmpty ? [] : ["options:"] + lines
     }
 

@@ -131,6 +131,7 @@ public actor Simulation {
     private func chosenEvent() -> EventQueue<Event>.Entry? {
         guard var chooser = controller else { return queue.next() }
         let pending = queue.pending
+        let firstOnLink = scenario.network.fifo ? oldestCopyPerLink(pending) : [:]
         var candidates: [(sequence: UInt64, candidate: ScheduleCandidate)] = []
         var stepOffered = false
         for entry in pending {
@@ -140,6 +141,8 @@ public actor Simulation {
                 stepOffered = true
                 candidates.append((entry.sequence, ScheduleCandidate(kind: .step, device: step.device, message: nil, step: step.number, time: entry.time)))
             case .deliver(let envelope, let receiver):
+                // FIFO links: only the oldest copy in flight on its link may arrive next.
+                if let link = link(of: envelope, to: receiver), let oldest = firstOnLink[link], oldest != envelope.id { continue }
                 candidates.append((entry.sequence, ScheduleCandidate(kind: .delivery, device: scenario.devices[receiver].name,
                                                                       message: envelope.id, step: nil, time: entry.time)))
             case .cloudArrive(let request):
@@ -153,6 +156,21 @@ public actor Simulation {
         controller = chooser
         let index = candidates.indices.contains(choice) ? choice : 0
         return queue.remove(sequence: candidates[index].sequence)
+    }
+
+    /// The link a copy travels on: sender and receiver as one index.
+    private func link(of envelope: Envelope, to receiver: Int) -> Int? {
+        deviceIndex[envelope.senderDevice].map { $0 * devices.count + receiver }
+    }
+
+    /// Per link, the id of the oldest copy in flight on it (message ids grow in send order).
+    private func oldestCopyPerLink(_ pending: [EventQueue<Event>.Entry]) -> [Int: Int] {
+        var oldest: [Int: Int] = [:]
+        for entry in pending {
+            guard case .deliver(let envelope, let receiver) = entry.payload, let link = link(of: envelope, to: receiver) else { continue }
+            oldest[link] = min(oldest[link] ?? envelope.id, envelope.id)
+        }
+        return oldest
     }
 
     // MARK: - Building the world
@@ -235,6 +253,14 @@ public actor Simulation {
         case .join(let person), .leave(let person):
             recordStep(step, on: subject)
             var list = members[conversation] ?? []
+            let owner = scenario.devices[index].person
+            guard list.contains(owner) else {
+                // Only a member changes the membership; a removed one no longer can (M6).
+                record(TraceEvent(time: context.now, subject: subject, kind: .failed(step: step.number, code: .notMember)))
+                failures.append(StepFailure(step: step.number, device: subject, time: context.now, code: .notMember,
+                                            reason: "\(subject) belongs to \(owner), who is not a member of conversation \(conversation) now (M6)"))
+                return
+            }
             if case .join = step.action {
                 if !list.contains(person) { list.append(person) }
                 record(TraceEvent(time: context.now, subject: subject, kind: .joined(person: person)))
@@ -281,11 +307,10 @@ public actor Simulation {
     }
 
     /// Sends a copy to every other device of every member, the sender's own other devices
-    /// included, each with its own delay (M30).
+    /// included, each with its own delay (M30), in send order per link with `network.fifo`.
     private func fanOut(_ envelope: Envelope, from sender: Int) {
         for receiver in memberDevices(of: envelope.conversation) where receiver != sender {
-            let delay = network.delay(from: sender, to: receiver)
-            queue.schedule(.deliver(envelope, to: receiver), at: context.now + delay)
+            queue.schedule(.deliver(envelope, to: receiver), at: network.arrival(from: sender, to: receiver, sentAt: context.now))
         }
     }
 
