@@ -40,13 +40,13 @@ public struct GroupSimCommand: Sendable {
         let rest = Array(arguments.dropFirst())
         do {
             if let command = Self.subcommands.first(where: { $0.name == name }) {
-                if rest.contains("--help") || rest.contains("-h") { return CommandResult(status: 0, output: command.help) }
+                if rest.contains("--help") || rest.contains("-h") { return CommandResult(status: 0, output: Help.withRules(command.help)) }
                 return try await command.init(apps: apps).execute(rest, progress: progress)
             }
             switch name {
             case "help", "--help", "-h":
                 guard let topic = rest.first else { return CommandResult(status: 0, output: Help.general) }
-                return CommandResult(status: 0, output: try Help.topic(topic))
+                return CommandResult(status: 0, output: Help.withRules(try Help.topic(topic)))
             case "--version", "version":
                 return CommandResult(status: 0, output: "groupsim \(GroupSimVersion.current)\n")
             default:
@@ -57,7 +57,7 @@ public struct GroupSimCommand: Sendable {
         } catch let error as UsageError {
             return CommandResult(status: 2, error: "groupsim: error: \(error.message)\n\(error.hint ?? "Run 'groupsim help' for usage.")\n")
         } catch let errors as ScenarioErrors {
-            return CommandResult(status: 2, error: errors.description + "\n")
+            return CommandResult(status: 2, error: Help.withRules(errors.description + "\n"))
         } catch {
             return CommandResult(status: 2, error: "groupsim: error: \(error)\n")
         }

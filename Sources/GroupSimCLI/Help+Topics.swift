@@ -25,6 +25,13 @@ extension Help {
         throw UsageError(message)
     }
 
+    /// `text` followed by a line naming where each rule it cites is written up
+    /// (`docs/behaviour.md#m12`), when it cites any and does not already name them.
+    static func withRules(_ text: String) -> String {
+        guard !text.contains(RuleReference.document), let footnote = RuleReference.footnote(for: text) else { return text }
+        return text + footnote + "\n"
+    }
+
     static let helpOnHelp = """
     Usage: groupsim help [COMMAND | format | rules | M1...M30]
 

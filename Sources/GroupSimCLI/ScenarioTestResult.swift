@@ -103,10 +103,3 @@ enum GitHubAnnotation {
         message(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 }
-
-/// "1 check", "2 checks".
-enum Plural {
-    static func count(_ count: Int, _ noun: String, plural: String? = nil) -> String {
-        "\(count) " + (count == 1 ? noun : plural ?? noun + "s")
-    }
-}

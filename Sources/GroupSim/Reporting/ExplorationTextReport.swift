@@ -48,6 +48,7 @@ public enum ExplorationTextReport {
         for pitfall in report.pitfalls {
             lines.append("  \(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.runs) of \(runs) (\(ExplorationReport.percent(pitfall.runs, of: runs)))")
         }
+        if let footnote = RuleReference.footnote(for: lines.joined(separator: "\n")) { lines.append("  " + footnote) }
         if !report.stepFailures.isEmpty {
             lines.append("")
             lines.append("Failed steps (\(unit) where each failed)")
@@ -58,7 +59,7 @@ public enum ExplorationTextReport {
         }
         if report.stoppedRuns > 0 {
             lines.append("")
-            lines.append("warning: \(report.stoppedRuns) run(s) stopped after \(Simulation.eventLimit) events without going quiet")
+            lines.append("warning: \(Plural.count(report.stoppedRuns, "run")) stopped after \(Simulation.eventLimit) events without going quiet")
         }
         lines.append("")
         lines.append("\(report.failedRuns) of \(runs) \(unit) failed a check; \(report.distinctOutcomes) distinct outcome\(report.distinctOutcomes == 1 ? "" : "s")")

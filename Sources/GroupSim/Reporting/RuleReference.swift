@@ -32,9 +32,9 @@ public enum RuleReference {
     }
 
     /// One line naming where every rule cited in `text` is written up, or nil when it
-    /// cites none: `rules: M11 docs/behaviour.md#m11, M12 docs/behaviour.md#m12`.
+    /// cites none, in rule order: `rules: M11 docs/behaviour.md#m11, M12 docs/behaviour.md#m12`.
     public static func footnote(for text: String) -> String? {
-        let cited = rules(in: text)
+        let cited = rules(in: text).sorted { Int($0.dropFirst()) ?? 0 < Int($1.dropFirst()) ?? 0 }
         guard !cited.isEmpty else { return nil }
         return "rules: " + cited.map { "\($0) \(path($0))" }.joined(separator: ", ")
     }
