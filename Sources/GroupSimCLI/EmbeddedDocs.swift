@@ -4,16 +4,942 @@
 enum EmbeddedDocs {
     /// docs/behaviour.md
     static let behaviour = ##"""
-# Behaviour
+# How group conversations behave: the rules GroupSim follows
+
+GroupSim reproduces what an iMessage app extension (iOS 10 and later) runs into in a
+group conversation. This page states each behaviour it models as a numbered rule, M1 to
+M30. Reports, pitfall explanations, errors and lessons cite a rule by its number and
+point here (`docs/behaviour.md#m12`); `groupsim help rules` lists them and
+`groupsim help M12` prints one.
+
+Each rule says what happens, what it means for an app, where it comes from, and what
+GroupSim does with it. The sources are:
+
+- **Apple's Messages documentation**: the reference of the Messages framework
+  (`MSConversation`, `MSMessage`, `MSSession`, `MSMessageTemplateLayout`, `MSSticker`,
+  `MSMessagesAppViewController`, `MSMessageErrorCode`) and its headers.
+- **WWDC 2016 session 224**, "iMessage Apps and Stickers, Part 2", which walks through
+  sessions, summaries, participant identifiers and how messages look elsewhere.
+- The Xamarin guides **"Message App Extension Basics"** and **"Advanced Message App
+  Extensions"**, which restate the extension's lifecycle, presentation styles, stickers,
+  sessions and identifiers for C# developers.
+
+Where none of them says what happens, the rule says so, GroupSim picks a default, and a
+scenario option chooses the other reading. The [choices GroupSim makes](#choices) are
+collected at the end.
+
+Contents: [identifiers](#identifiers) (M1 to M6) ·
+[messages, sessions and the transcript](#messages-sessions-and-the-transcript) (M7 to M15) ·
+[sending](#sending) (M16 to M18) · [the extension's lifecycle](#the-extensions-lifecycle)
+(M19 to M24) · [other platforms](#other-platforms) (M25 to M27) · [stickers](#stickers)
+(M28, M29) · [error codes](#error-codes) · [delivery](#delivery) (M30) ·
+[choices GroupSim makes](#choices)
+
+## Words used here
+
+| Apple's type | what it is | in GroupSim |
+|---|---|---|
+| `MSConversation` | one device's view of one conversation | `Conversation` |
+| `MSMessage` | an interactive message, drawn as a bubble | `Message` |
+| `MSSession` | the token that ties the updates of one interactive thing together | `Session` |
+| `MSMessageTemplateLayout` | how a bubble is drawn | `TemplateLayout` |
+| `MSSticker` | an image sent as a sticker | `Sticker` |
+| `MSMessagesAppViewController` | the extension's entry point and callbacks | the `MessagesApp` protocol |
+| participant identifier | a UUID that stands for a person, as one device sees them | `ParticipantID` |
+
+A *person* owns one or more *devices* (an iPhone, an iPad, a Mac, a Watch). A
+*conversation* has people as members, and every device of every member takes part in it.
+In a scenario, people, their devices and the conversations are declared under `people`,
+`devices` and `conversation` ([the scenario format](scenario-format.md)).
+
+## Identifiers
 
 <a id="m1"></a>
-### M1. Test
+### M1. Identifiers belong to a device
 
-Text.
+Every device keeps its own list of participant identifiers: one local identifier for the
+device's owner and one remote identifier for each other member. The same person gets a
+different UUID on each device that sees them, and that includes the person's own second
+device.
+
+**For your app.** A UUID read on one device says nothing about who the person is on
+another. Never compare identifiers across devices, and never assume your own identifier
+on the iPad equals the one on the iPhone.
+
+**Source.** Apple's Messages documentation (`localParticipantIdentifier`,
+`remoteParticipantIdentifiers`: identifiers are unique to the device); WWDC 2016 session
+224; "Advanced Message App Extensions".
+
+**In GroupSim.** Each simulated device mints its own identifiers from the run's seed;
+`run --format json` lists every device's `identifiers`.
+
+<a id="m2"></a>
+### M2. Reinstalling gives a device new identifiers
+
+Identifiers are tied to one installation of the extension. Deleting and reinstalling the
+app (or turning it off and on) gives that device a whole new set: a new local identifier
+and new identifiers for everyone it knows. Other devices keep theirs.
+
+**For your app.** An identifier your app stored before a reinstall no longer matches
+anyone on that device, not even the user. State keyed by identifiers has to survive the
+change or be rebuilt.
+
+**Source.** Apple's Messages documentation (identifiers are scoped to the installation);
+WWDC 2016 session 224.
+
+**In GroupSim.** The `reinstall: true` step. A device that reads a UUID it minted before
+its reinstall reports the `stale-identifier` pitfall.
+
+<a id="m3"></a>
+### M3. Who sent a message, as each device sees it
+
+On the device that sends, a message's sender identifier is that device's local
+identifier. On a device that receives it, the sender identifier is the receiver's own
+remote identifier for the sender. A message sent from one of a person's devices also shows
+up on their other devices; there the sender identifier is taken to be that device's local
+identifier (Apple does not document this case).
+
+**For your app.** Use `senderParticipantIdentifier` only to compare with identifiers of
+the same device: "is this from me?" is `sender == localParticipantIdentifier`.
+
+**Source.** Apple's Messages documentation (`senderParticipantIdentifier`); the
+second-device case is GroupSim's reading.
+
+**In GroupSim.** Every delivered copy carries the receiving device's identifier for the
+sender.
+
+<a id="m4"></a>
+### M4. A UUID from another device means nothing
+
+Since identifiers are per device, a UUID that one device writes into a message URL is
+unknown on every other device. An app that puts "my identifier" into the shared state and
+expects the others to recognise it is wrong; Apple treats this as correct behaviour, not a
+bug.
+
+**For your app.** To name people in shared state, use something your app controls (an
+account of your own), or let Messages draw names with `$UUID` tokens in layout text
+(M5), which it resolves per device.
+
+**Source.** Apple's Messages documentation (identifiers are device-specific); WWDC 2016
+session 224; "Advanced Message App Extensions".
+
+**In GroupSim.** In a step's `data`, `$me` and `$bob` write the sender's raw UUIDs into the
+URL, as a naive app would. A device that reads a participant UUID it does not know
+reports the `foreign-identifier` pitfall.
+
+<a id="m5"></a>
+### M5. `$UUID` in layout text is drawn as a name
+
+A `$` followed by a participant's UUID, inside any layout string or the summary text, is
+drawn by Messages as that person's contact name on the device that draws it. Inside the
+extension's own views the text stays a raw UUID. How a receiving device resolves a token
+that the sender's device minted is not documented; GroupSim resolves it through the
+sender's identifier list and draws the receiver's contact name for that person.
+
+**For your app.** Use `$` tokens in captions and summaries ("$UUID voted"), never in state
+your app parses.
+
+**Source.** Apple's Messages documentation (`MSMessageTemplateLayout` and `summaryText`);
+WWDC 2016 session 224.
+
+**In GroupSim.** In `caption`, `subcaption` and `summary`, `$me` and `$bob` become tokens
+that each device draws as its contact name.
+
+<a id="m6"></a>
+### M6. What Apple leaves open about identifiers
+
+Three things are undocumented: whether identifiers are also scoped to the conversation;
+the order of `remoteParticipantIdentifiers`; and how the list changes when members join or
+leave while the extension runs.
+
+**For your app.** Do not rely on the order of the remote identifiers, and expect the list
+to change.
+
+**Source.** Not documented by Apple; GroupSim's choices.
+
+**In GroupSim.** `options: { identifiers: per-device }` (default) or `per-conversation`
+(strict: a new set per conversation too). Each device shuffles its remote list with the
+seed. `join: PERSON` and `leave: PERSON` steps change the members during a run.
+
+## Messages, sessions and the transcript
+
+<a id="m7"></a>
+### M7. What a message carries
+
+A message has a `url` (the app's state, usually as query items), a `layout`, a
+`summaryText`, an `accessibilityLabel`, `shouldExpire`, a `session`, the
+`senderParticipantIdentifier`, `isPending` and an `error`.
+
+**For your app.** The URL is the only app data that travels with a message.
+
+**Source.** Apple's Messages documentation (`MSMessage`).
+
+**In GroupSim.** The built-in app keeps its state as query items in the URL (or a session
+token, see M13); `data:` in a step is the change it applies.
+
+<a id="m8"></a>
+### M8. Which URLs a message accepts
+
+A message URL may have no scheme (a bare query such as `?Base=base01`), or the http,
+https or data scheme. The setter silently drops any other scheme: the old value (usually
+nil) stays and nothing reports an error. A URL longer than 5,000 characters fails at
+insert or send with error 8, `urlExceedsMaxSize`.
+
+**For your app.** A custom scheme (`myapp://...`) disappears without a trace, and so does
+the state in it. Keep the URL short: large state does not fit.
+
+**Source.** Apple's Messages documentation (`MSMessage.url`, `MSMessageErrorCode`).
+
+**In GroupSim.** A `url:` with a custom scheme reports the `dropped-url` pitfall; a long
+URL fails the step with `urlExceedsMaxSize`, which an `error:` check can expect.
+
+<a id="m9"></a>
+### M9. How a bubble is drawn
+
+The template layout has `image`, `mediaFileURL`, `imageTitle`, `imageSubtitle`, `caption`,
+`subcaption`, `trailingCaption` and `trailingSubcaption`. If both an image and a media
+file are set, the image is shown. Without any caption field the bubble has no caption
+bar. Layout strings have no length limit; the caption wraps to three lines.
+
+**For your app.** The layout is what everyone sees, including devices without your app
+(M27): make it say what happened.
+
+**Source.** Apple's Messages documentation (`MSMessageTemplateLayout`).
+
+**In GroupSim.** `caption` and `subcaption` of `send`; transcripts and `latest` checks
+show the caption as each device draws it.
+
+<a id="m10"></a>
+### M10. A session keeps one bubble: the others collapse
+
+When a message of session S is added to a device's transcript, S's current bubble leaves
+its place and the new bubble appears at the bottom. If the replaced message had a summary
+text, a one-line summary takes the old bubble's place. If it had none, either nothing
+remains (iOS 10, as WWDC 2016 describes it) or Messages writes a default description (the
+current documentation).
+
+**For your app.** Give every message of a session a `summaryText`, or the history of the
+session vanishes from the transcript.
+
+**Source.** WWDC 2016 session 224; Apple's Messages documentation (`MSSession`,
+`summaryText`).
+
+**In GroupSim.** `options: { nil-summary: remove }` (default) or `default-text`. The
+timeline shows each collapse (`collapsed session=poll replaced=m1`), and the transcripts
+show the summary lines.
+
+<a id="m11"></a>
+### M11. When the collapse happens
+
+On the sending device a session's bubble collapses the moment the user taps Send; on
+every other device, the moment the message arrives. The order of arrival alone decides;
+nothing reorders messages by the time the server saw them.
+
+**For your app.** The sender sees its own message as the newest at once, before anyone
+else has it.
+
+**Source.** WWDC 2016 session 224 (sessions); the timing follows from Apple's
+description and is GroupSim's reading where Apple is silent.
+
+**In GroupSim.** Collapses happen at send time on the sender and at delivery time
+elsewhere; the timeline shows both.
+
+<a id="m12"></a>
+### M12. Near-simultaneous replies: each device keeps a different bubble
+
+When two members reply in the same session at about the same time, each device keeps as
+its live bubble the reply that reached it last, and the other becomes a summary line (or
+disappears). Each replier sees the *other* reply as the survivor, because its own was
+added when it tapped Send. Devices end up with different live bubbles, and nothing brings
+them back together. An app that keeps its state only in the message URL loses one of the
+replies (a *lost update*), and the devices disagree about the state (a *divergence*).
+
+**For your app.** State in the URL is safe only when one person changes it at a time. For
+polls, lists and games where several people answer, keep the state elsewhere (M13).
+
+**Source.** Follows from M10 and M11 as Apple documents them (WWDC 2016 session 224,
+Apple's Messages documentation); Apple does not describe the race itself.
+"Advanced Message App Extensions" describes the session's single bubble.
+
+**In GroupSim.** The `lost-update` and `divergence` pitfalls; the `converged`,
+`diverged` and `complete` checks; the [pickles race](../Scenarios/pickles-race.yaml).
+
+<a id="m13"></a>
+### M13. The remedy: keep the state on a server
+
+Keep the shared state on a server (CloudKit or your own), let the URL carry only a token
+that names it, fetch the state when a bubble is tapped and write it when sending. A server
+that overwrites the whole state blindly still loses concurrent updates; only an atomic
+update (compare-and-set with retry, or a merge of the changed fields) makes every device
+converge.
+
+**For your app.** Read on tap, write atomically, and show what the server holds rather
+than what the bubble says.
+
+**Source.** The general advice for shared state; WWDC 2016 session 224 keeps large or
+shared data out of the URL. The distinction between overwrite and atomic update is
+GroupSim's.
+
+**In GroupSim.** `app: { state: cloud-overwrite }` reports the lost updates it causes;
+`app: { state: cloud-merge }` converges ([the two remedies](../Scenarios/pickles-race-cloud-merge.yaml)).
+
+<a id="m14"></a>
+### M14. Only a few summary lines are drawn
+
+Above a session's live bubble, only its last three summary lines are drawn. This is
+observed behaviour, not documented.
+
+**For your app.** The summary lines are not a history your users can scroll through.
+
+**Source.** Observed; not documented by Apple.
+
+**In GroupSim.** `options: { summary-lines: 3 }` (default 3); `summaries` checks count the
+lines drawn.
+
+<a id="m15"></a>
+### M15. The extension sees only the tapped bubble
+
+The extension can read only `selectedMessage`, the bubble the user tapped, and the
+messages `didReceive` hands it while it is active. There is no API to read the transcript.
+`selectedMessage` is not updated when newer messages of the session arrive, so it can be
+out of date.
+
+**For your app.** A reply built on `selectedMessage` may start from old state. Check for
+newer state (on your server, M13) before writing.
+
+**Source.** Apple's Messages documentation (`selectedMessage`, `didReceive`); "Advanced
+Message App Extensions".
+
+**In GroupSim.** A reply built on a selection older than the session's live bubble
+reports the `stale-selection` pitfall.
+
+## Sending
+
+<a id="m16"></a>
+### M16. Insert stages; the user sends
+
+`insert` (of a message, text, attachment or sticker) puts content into the input field;
+nothing is sent until the user taps Send. A later insert replaces the draft. Inserting a
+message of an existing session adds no new bubble when sent: the session's bubble moves to
+the bottom (M10).
+
+**For your app.** Your extension cannot know that the user will send; the user can edit or
+delete the draft.
+
+**Source.** Apple's Messages documentation (`MSConversation.insert`); "Message App
+Extension Basics".
+
+**In GroupSim.** `insert:` stages, `press-send: true` sends, `cancel: true` removes the
+draft; `send:` and `reply:` do insert and Send in one step.
+
+<a id="m17"></a>
+### M17. Pending messages and sending callbacks
+
+`isPending` is true from insert until `didStartSending`, and false for received messages.
+`didStartSending` means the user tapped Send (or a direct send began), not that the
+message was delivered. `didCancelSending` means the user removed the draft.
+
+**For your app.** Do not treat `didStartSending` as delivery.
+
+**Source.** Apple's Messages documentation (`isPending`, `didStartSending`,
+`didCancelSending`).
+
+**In GroupSim.** `callbacks:` checks name these callbacks in order.
+
+<a id="m18"></a>
+### M18. Direct send needs a recent interaction
+
+Direct send (iOS 11 and later) skips the input field. It is allowed once per detected user
+interaction, while the app is visible, in the messages context. Otherwise it fails with
+error 9 (`sendWithoutRecentInteraction`), 10 (`sendWhileNotVisible`) or 11
+(`apiUnavailableInPresentationContext`). Apple does not say how long an interaction counts
+as recent.
+
+**For your app.** Send directly only in answer to a tap, and handle the errors.
+
+**Source.** Apple's Messages documentation (`MSConversation.send`, `MSMessageErrorCode`).
+
+**In GroupSim.** `direct: true` on `send` or `reply`. See [the interaction window](#choice-interaction)
+for how GroupSim decides what counts as recent.
+
+## The extension's lifecycle
+
+<a id="m19"></a>
+### M19. Presentation styles
+
+The extension is either not running, or active in `compact` (the bottom of the screen, with
+the input field) or `expanded` (most of the screen, input field hidden). The `transcript`
+style (live layouts, iOS 11) is an instance per bubble and cannot be requested; asking for
+it is an error.
+
+**For your app.** Request only compact or expanded.
+
+**Source.** Apple's Messages documentation (`MSMessagesAppPresentationStyle`); "Message App
+Extension Basics".
+
+**In GroupSim.** `open: compact` or `open: expanded`; `open: transcript` is rejected when
+the file is checked.
+
+<a id="m20"></a>
+### M20. Opening from the app drawer
+
+Opening the app from the drawer calls `willBecomeActive` then `didBecomeActive`, in
+compact style, with `selectedMessage` nil. A message composed then starts a new session
+unless the app reuses one.
+
+**Source.** Apple's Messages documentation (`MSMessagesAppViewController`); "Message App
+Extension Basics".
+
+**In GroupSim.** `open:` steps, and `send:` opens the app when it is not running.
+
+<a id="m21"></a>
+### M21. Tapping a bubble
+
+Tapping one of the app's bubbles while the app is not running works as M20 but opens in
+expanded style with `selectedMessage` set. Tapping while it runs calls `willTransition`,
+`willSelect`, updates `selectedMessage`, then `didSelect` and `didTransition`.
+
+**Source.** Apple's Messages documentation (`willSelect`, `didSelect`); "Message App
+Extension Basics".
+
+**In GroupSim.** `tap: SESSION`, and `reply:` taps the session's live bubble first. A tap
+where the device shows no bubble of the session fails with GroupSim's own `noBubble`.
+
+<a id="m22"></a>
+### M22. Closing
+
+Closing or `dismiss()` calls `willResignActive` then `didResignActive`; the process ends
+soon after and keeps nothing in memory.
+
+**For your app.** Save what matters before resigning.
+
+**Source.** Apple's Messages documentation; "Message App Extension Basics".
+
+**In GroupSim.** `close: true`; the app's in-memory state is gone when it opens again.
+
+<a id="m23"></a>
+### M23. Receiving while active
+
+`didReceive` is called only for the app's own messages, only while the app is active and
+not in the transcript style. Messages that arrive while the app is not running are never
+replayed to it.
+
+**For your app.** Do not count on `didReceive` to see every message: read the state when
+the user taps (M15, M13).
+
+**Source.** Apple's Messages documentation (`didReceive`); "Advanced Message App
+Extensions".
+
+**In GroupSim.** `didReceive` appears in `callbacks:` sequences only for messages that
+arrive while the app is open.
+
+<a id="m24"></a>
+### M24. Style changes
+
+Every change of presentation style calls `willTransition`, then `didTransition`.
+
+**Source.** Apple's Messages documentation; "Message App Extension Basics".
+
+**In GroupSim.** Recorded in the callbacks of each device.
+
+## Other platforms
+
+<a id="m25"></a>
+### M25. Only iOS runs the extension
+
+Only iOS creates interactive messages. macOS draws the bubble from its template layout,
+and a click opens the URL in a browser, for http and https URLs only. watchOS 3 draws the
+bubble and hands replies off to the iPhone.
+
+**For your app.** A person on their Mac cannot take part through your app: make the layout
+readable on its own and give the URL a web fallback if Mac users should act on it.
+
+**Source.** WWDC 2016 session 224; "Advanced Message App Extensions".
+
+**In GroupSim.** `devices: { carol-mac: { platform: macos } }`. A `send` or `reply` from a
+Mac fails with `unknown` (-1) and says that a Mac does not run the extension; a `tap` on a
+Mac opens an http or https URL in the browser (the timeline notes it) and fails for any
+other URL. A watch's `reply` fails and says to act on the iPhone.
+
+<a id="m26"></a>
+### M26. Older systems get two plain messages
+
+Older systems (iOS 9, watchOS 2, OS X 10.11) receive two plain messages instead of a bubble:
+the layout's image, then the URL (http or https only; a data URL is not sent).
+
+**Source.** WWDC 2016 session 224.
+
+**In GroupSim.** `platform: ios9`; its transcript shows the plain messages.
+
+<a id="m27"></a>
+### M27. Devices without the app
+
+A device without the app (including the sender's own second device) draws the template
+layout, or a live layout's alternate layout.
+
+**Source.** Apple's Messages documentation (`MSMessageLiveLayout.alternateLayout`); WWDC
+2016 session 224.
+
+**In GroupSim.** `devices: { bob-ipad: { app: missing } }`; such a device cannot open,
+tap into or reply with the app.
+
+## Stickers
+
+<a id="m28"></a>
+### M28. What a sticker file must be
+
+A sticker is a PNG, APNG, GIF or JPEG file under 500 KB, 300 to 618 pixels square at @3x
+(100 to 206 points), with a description of at most 150 characters. Animated stickers are
+APNG or GIF. Sizes: small (100 pt), regular (136 pt, the default), large (206 pt).
+
+**Source.** Apple's Messages documentation (`MSSticker`); "Message App Extension Basics".
+
+**In GroupSim.** `sticker: { file: ..., description: ... }` or
+`sticker: { format, bytes, pixels, description }`.
+
+<a id="m29"></a>
+### M29. Sticker errors
+
+A sticker that breaks M28 fails with an `MSMessageErrorCode`: 1 file not found,
+2 unreadable, 3 improper file type, 4 not a file URL, 5 attributes unreadable, 6 over
+500 KB, 7 wrong format.
+
+**Source.** Apple's Messages documentation (`MSMessageErrorCode`).
+
+**In GroupSim.** The step fails with that code; an `error:` check expects it.
+
+<a id="error-codes"></a>
+## Error codes
+
+| code | name | when |
+|---|---|---|
+| -1 | `unknown` | anything else, including an action the device's platform cannot do (M25 to M27) |
+| 1 | `fileNotFound` | a sticker file that does not exist |
+| 2 | `fileUnreadable` | a sticker file that cannot be read |
+| 3 | `improperFileType` | a sticker file of the wrong type |
+| 4 | `improperFileURL` | not a local file URL |
+| 5 | `stickerFileImproperFileAttributes` | the file's attributes cannot be read |
+| 6 | `stickerFileImproperFileSize` | a sticker over 500 KB |
+| 7 | `stickerFileImproperFileFormat` | not PNG, APNG, GIF or JPEG, or the wrong size |
+| 8 | `urlExceedsMaxSize` | a URL over 5,000 characters (M8) |
+| 9 | `sendWithoutRecentInteraction` | direct send without a recent interaction (M18) |
+| 10 | `sendWhileNotVisible` | direct send while the app is not visible (M18) |
+| 11 | `apiUnavailableInPresentationContext` | direct send outside the messages context (M18) |
+| 1000 | `noBubble` | GroupSim's own: a `reply` or `tap` where the device shows no bubble of the session |
+| 1001 | `noDraft` | GroupSim's own: `press-send` or `cancel` with nothing staged |
+
+Codes -1 to 11 are Apple's `MSMessageErrorCode`; 1000 and 1001 are outside Apple's range.
+`error:` checks accept a name or a number.
+
+## Delivery
+
+<a id="m30"></a>
+### M30. A send reaches every other device, each copy on its own
+
+A send fans out to every other device of every member, the sender's own other devices
+included, and each copy has its own delay. A device that is offline receives its copies
+when it comes back, in their original order (store and forward). Real delivery takes from
+under a second to minutes.
+
+**For your app.** Two devices can see the same messages in different orders, and a device
+that was offline catches up in a burst.
+
+**Source.** Apple's Messages documentation (messages reach all of a person's devices);
+the timing is observed, not documented.
+
+**In GroupSim.** `network: { latency, jitter, links }`; `offline: true` and `online: true`
+steps. See [delivery order](#choice-order).
+
+<a id="choices"></a>
+## Choices GroupSim makes
+
+Where the sources are silent, GroupSim has to pick. These are its picks, and how a
+scenario changes them.
+
+<a id="choice-interaction"></a>
+### The interaction window of direct send (M18)
+
+Apple does not say how long a user interaction counts as recent. GroupSim counts every
+step of a scenario as one user interaction on its device: a direct send made by that
+step (`send: { ..., direct: true }`) uses it, and a second direct send before the next
+step on that device, such as one your app makes later from a callback, fails with
+`sendWithoutRecentInteraction`. There is no time limit within a step.
+
+<a id="choice-order"></a>
+### Delivery order (M11, M30)
+
+Each copy's delay is its link's latency plus a seeded draw from `[0, jitter)`, drawn per
+copy. With jitter, two messages sent one after the other from the same device can arrive
+at another device in the opposite order, as they can for real; without jitter they arrive
+in the order sent. An offline device receives its held copies in their original order when
+it comes back. `groupsim explore` varies these draws from run to run.
+
+<a id="choice-summaries"></a>
+### Summary lines (M10, M14)
+
+A collapsed bubble without summary text leaves nothing behind by default
+(`options: { nil-summary: remove }`), as iOS 10 did; `default-text` draws a default line
+instead. Only the last three summary lines of a session are drawn
+(`options: { summary-lines: 3 }`).
+
+<a id="choice-identifiers"></a>
+### Identifiers (M3, M5, M6)
+
+A message from a person's own other device shows that device's local identifier as the
+sender (M3). `$` tokens minted on the sender's device are resolved through the sender's
+identifier list (M5). Identifiers are per device and installation
+(`options: { identifiers: per-device }`); `per-conversation` makes them per conversation
+too. Remote identifiers are listed in a seeded order per device (M6).
+
+<a id="choice-cloud"></a>
+### The cloud store (M13)
+
+The cloud store is one server shared by every device, with a one-way delay of
+`app.cloud-latency` (default 20ms) and no jitter. `cloud-overwrite` writes the whole state
+back; `cloud-merge` merges the changed keys atomically at the store.
 """##
 
     /// docs/scenario-format.md
     static let scenarioFormat = ##"""
-# Format
+# The scenario format
+
+A scenario file describes people and their devices, the network between them, the app,
+a timeline of what the users do, and the checks that must hold at the end. This page is
+the whole format: every key with its default and allowed values, every step, check and
+option, every error code, with examples. `groupsim help format` prints it;
+`groupsim schema` prints the same keys as a JSON Schema (committed as
+[`scenario.schema.json`](scenario.schema.json)); `groupsim check FILE` validates a file
+without running it. The rules cited as M1 to M30 are in [the behaviour
+reference](behaviour.md).
+
+A complete example, [`Scenarios/pickles-race.yaml`](../Scenarios/pickles-race.yaml):
+
+```yaml
+# yaml-language-server: $schema=../docs/scenario.schema.json
+name: pickles-race
+seed: 7
+people:
+  alice: [alice-phone]
+  bob: [bob-phone, bob-ipad]
+  carol: [carol-phone]
+network:
+  latency: 50ms
+  links:
+    - { from: bob-phone, to: alice-phone, latency: 60ms }
+steps:
+  - at: 0ms
+    device: alice-phone
+    send: { session: poll, caption: "Pick a topping", summary: "$me asked for toppings", data: { q: topping } }
+  - at: 500ms
+    device: bob-phone
+    reply: { session: poll, data: { bob: tomatoes }, caption: "$me picked tomatoes", summary: "$me voted" }
+  - at: 501ms
+    device: alice-phone
+    reply: { session: poll, data: { alice: olives }, caption: "$me picked olives", summary: "$me voted" }
+expect:
+  - diverged: poll
+  - pitfalls: [lost-update, divergence]
+```
+
+## The file: a strict subset of YAML
+
+- Block mappings (`key: value`) and block sequences (`- item`), nested by indentation with
+  spaces. A tab in indentation is an error.
+- Flow collections on one line: `[a, b]`, `{ key: value, other: 2 }`, nested or empty.
+- Scalars: plain, `'single'` (`''` is a quote), `"double"` (with `\n`, `\t`, `\"`, `\\`,
+  `\u00e9`). Plain `true` and `false`, integers and decimals are typed; everything else,
+  and anything quoted, is text. A number where text is expected is kept as written
+  (`caption: 42` is the caption "42"); a quoted `"7"` is text, not a number.
+- Block text with `|` (keeps newlines; `|-` and `|+` choose the final newline), for
+  prose such as `about`.
+- `#` starts a comment outside quotes. The first line of the files in `Scenarios/` is the
+  comment `# yaml-language-server: $schema=../docs/scenario.schema.json`, which lets
+  editors with a YAML language server complete and check keys; GroupSim ignores it.
+- Rejected with an error: anchors, aliases, tags, directives, several documents (`---`),
+  `?` keys, `>` folded text, duplicate keys, tabs in indentation, an empty file, nesting
+  deeper than 64 levels.
+- Durations are a number and a unit: `0ms`, `250ms`, `1.5s`, `2m` (units `ns`, `us`, `ms`,
+  `s`, `m`). A bare number where a duration is expected is an error. A duration is a whole
+  number of nanoseconds, at most about 292 years.
+- An optional key written with nothing after it (`network:` alone) counts as left out.
+
+## Diagnostics
+
+Every problem names its place as `FILE:LINE:COLUMN: error: WHAT`, says what was expected
+where that helps (`expected a duration such as 80ms, found "80"`), and suggests the
+nearest valid word for a misspelt one (`unknown key "latncy" in network; did you mean
+"latency"?`). The parser reports every problem it can find in one pass, in file order; an
+invalid file never starts a simulation. When an error cites a rule, a line
+`rules: M19 docs/behaviour.md#m19` follows.
+
+## Top-level keys
+
+| key | required | value | default |
+|---|---|---|---|
+| `name` | yes | the scenario's name | |
+| `about` | no | prose, shown by `run` and lessons | none |
+| `seed` | no | a whole number from 0 to 18446744073709551615 | `1` (`--seed` overrides) |
+| `people` | yes | person → devices, see [people](#people) | |
+| `devices` | no | device → settings, see [devices](#devices) | every device `ios`, app `installed` |
+| `conversation` | no | a list of people: the members | everyone, in file order |
+| `conversations` | no | name → list of people: several conversations | |
+| `network` | no | see [network](#network) | latency `50ms`, jitter `0ms` |
+| `app` | no | see [app](#app) | the built-in app, state `message` |
+| `options` | no | see [options](#options) | as listed there |
+| `steps` | yes | a list of steps, see [steps](#steps) | |
+| `expect` | no | a list of checks, see [checks](#checks) | none |
+
+### people
+
+```yaml
+people:
+  alice: [alice-phone]                 # a person and their devices
+  bob: [bob-phone, bob-ipad]
+  carol:
+    devices: [carol-phone, carol-mac]  # the long form
+    name: Carol Jones                  # the contact name others see
+```
+
+A person is a key with a list of device names, or a mapping with `devices` (required, a
+list) and `name` (the contact name; default: the key with its first letter capitalised,
+`Carol`). Person keys and device names share one namespace, since a link's `from` and `to`
+take either: each name is used once. At least one person is required.
+
+### devices
+
+```yaml
+devices:
+  carol-mac: { platform: macos }
+  bob-ipad: { app: missing }
+```
+
+| key | values | default |
+|---|---|---|
+| `platform` | `ios`, `macos`, `watchos`, `ios9` | `ios` |
+| `app` | `installed`, `missing` | `installed` |
+
+Only `ios` devices with the app installed run the extension (M25 to M27).
+
+### conversation, conversations
+
+Without either key, everyone is in one conversation. `conversation: [alice, bob]` names
+its members. `conversations: { family: [alice, bob], team: [alice, carol] }` declares
+several; then every step except `reinstall`, `offline` and `online` names one with
+`conversation: team`. Give one of the two keys, not both. A session belongs to the
+conversation of its first `send` or `insert`.
+
+### network
+
+```yaml
+network:
+  latency: 80ms
+  jitter: 40ms
+  links:
+    - { from: bob-phone, to: alice-phone, latency: 10ms }
+    - { from: carol, to: alice, latency: 12ms, jitter: 0ms }
+```
+
+| key | value | default |
+|---|---|---|
+| `latency` | duration: the base one-way delay of every copy | `50ms` |
+| `jitter` | duration: each copy adds a seeded draw in [0, jitter) | `0ms` |
+| `links` | a list of overrides | none |
+
+A link has `from` and `to` (required: a person, standing for all their devices, or a
+device) and optionally `latency` and `jitter`. Links are directional; when several match a
+copy, the last one wins. A link from a device to itself is an error.
+
+### app
+
+| key | value | default |
+|---|---|---|
+| `name` | an app registered from Swift (`AppRegistry`) | the built-in app |
+| `state` | `message`, `cloud-overwrite`, `cloud-merge` | `message` |
+| `cloud-latency` | duration: one-way delay to the cloud store | `20ms` |
+
+The built-in app keeps a map of text keys to text values per session:
+
+- `message`: the whole map travels in the message URL. A reply reads the tapped bubble's
+  map, applies its change and sends the whole map (Apple's IceCreamBuilder design). It
+  loses updates when replies race (M12).
+- `cloud-overwrite`: the URL carries only a token. A reply fetches the map from the cloud
+  store, applies its change, and writes the whole map back. Concurrent replies overwrite
+  each other (M13).
+- `cloud-merge`: as `cloud-overwrite`, but the store merges each change atomically. It
+  converges.
+
+### options
+
+The behaviours Apple leaves undocumented ([choices](behaviour.md#choices)):
+
+| key | values | default | rule |
+|---|---|---|---|
+| `nil-summary` | `remove`, `default-text` | `remove` | M10 |
+| `identifiers` | `per-device`, `per-conversation` | `per-device` | M6 |
+| `summary-lines` | a whole number of at least 0 | `3` | M14 |
+
+## Steps
+
+Each step has a time, a device and one action:
+
+```yaml
+steps:
+  - at: 0ms                       # from the start
+    device: alice-phone
+    send: { session: poll, caption: "Pick a topping", data: { q: topping } }
+  - after: 500ms                  # after the previous step's time
+    device: bob-phone
+    reply: { session: poll, data: { bob: tomatoes } }
+  - at: 1s
+    race:                         # each inner step starts at a seeded offset in [0, within)
+      within: 5ms
+      steps:
+        - { device: bob-phone, reply: { session: poll, data: { bob: olives } } }
+        - { device: carol-phone, reply: { session: poll, data: { carol: pickles } } }
+  - at: 2s
+    device: carol-phone
+    reinstall: true
+```
+
+| key | value |
+|---|---|
+| `at` | duration from the start |
+| `after` | duration after the previous step's time (from 0ms for the first step) |
+| `device` | the device that acts (required) |
+| `conversation` | the conversation, required when there are several |
+| one action | see below |
+| `race` | instead of `device` and an action: `{ within, steps }` |
+
+Give exactly one of `at` and `after`, and exactly one action. Steps at the same time run
+in file order; steps may be listed out of time order. Steps are numbered 1, 2, ... in file
+order, counting each step inside a race and not the race itself; `error:` checks use these
+numbers.
+
+A race has `within` (a duration longer than `0ms`) and `steps` (at least one); its steps
+have `device`, an optional `conversation` and one action, but no `at`, `after` or nested
+`race`.
+
+### Actions
+
+| action | value | what the user does |
+|---|---|---|
+| `send` | `{ session, data, caption, subcaption, summary, url, direct }` | opens the app if needed, composes a message in the session (a new session the first time its name is used), inserts it and taps Send |
+| `reply` | `{ session, data, caption, summary, direct }` | taps the session's live bubble on this device (M21), applies `data` as `app.state` says, inserts, taps Send; fails with `noBubble` where the device shows no bubble of the session |
+| `insert` | as `send` | stages the message only (M16) |
+| `press-send` | `true` | taps Send on the staged draft; `noDraft` when there is none |
+| `cancel` | `true` | removes the staged draft (`didCancelSending`); `noDraft` when there is none |
+| `open` | `compact` or `expanded` | opens the app from the drawer (M20); `transcript` cannot be requested (M19) |
+| `tap` | a session name | taps the session's live bubble (M21) |
+| `close` | `true` | dismisses the app (M22) |
+| `text` | the text | sends a plain text message (not empty) |
+| `sticker` | `{ file, description }` or `{ format, bytes, pixels, description }` | inserts and sends a sticker, checked as M28 and M29 say |
+| `reinstall` | `true` | uninstalls and reinstalls the app on this device (M2) |
+| `offline` | `true` | the device stops receiving; its copies wait (M30) |
+| `online` | `true` | the device receives again; waiting copies arrive in order (M30) |
+| `join` | a person | the person joins the step's conversation (M6) |
+| `leave` | a person | the person leaves it (M6) |
+
+Fields of `send`, `reply` and `insert` (`session` required, the rest optional):
+
+| field | value |
+|---|---|
+| `session` | the session's name |
+| `data` | a mapping of text keys to text values: the change to the app's state |
+| `caption`, `subcaption` | the bubble's captions (M9); `subcaption` only for `send` and `insert` |
+| `summary` | the summary text shown when a later bubble of the session replaces this one (M10) |
+| `url` | a URL to set instead of the app's own, only for `send` and `insert` (M8) |
+| `direct` | `true` to send with the direct send API (M18); default `false` |
+
+In `caption`, `subcaption` and `summary`, `$me` is the sender's own identifier token and
+`$bob` the sender's identifier of bob: each device draws them as its contact name (M5).
+In `data` keys and values, `$me` and `$bob` put the sender's raw UUID into the URL, as a
+naive app would: other devices cannot resolve it (M4), and after a reinstall the sender
+cannot either (M2). `$` followed by a letter starts a token that runs over letters, digits,
+`_` and `-`; it must be `$me` or a person of the file. `$5` is plain text.
+
+A sticker has a `description` (required) and either a `file` (a path relative to the
+scenario file) or `format`, `bytes` and `pixels` (all three). Format, size and description
+length are not checked when the file is read: the step fails with the sticker's error
+code (M29), which an `error:` check can expect.
+
+`reinstall`, `offline` and `online` act on the whole device and take no `conversation`.
+A step's device must belong to a member of its conversation, or to someone an earlier
+`join` added. A `reply` or `tap` written before the session's first `send` is valid and
+fails with `noBubble` when run. Writing `press-send: false` (or any such flag as `false`)
+is an error: write the step only when it happens.
+
+A step that fails is recorded with its error code and the run goes on.
+
+## Checks
+
+`expect:` is a list; each entry is a mapping with one check. Checks are evaluated when the
+simulation is quiet (nothing in flight):
+
+| check | value | holds when |
+|---|---|---|
+| `latest` | `{ device, session, from, data, caption }` | the session's live bubble on the device was sent by person `from`, its state contains every `data` entry, and its caption as drawn there equals `caption` (only the fields given; `device` and `session` required) |
+| `summaries` | `{ device, session, count, texts }` | the device shows `count` summary lines for the session, drawn as `texts` (only the fields given; both must agree) |
+| `converged` | a session | every member device that runs the app would show the same state for the session if tapped now |
+| `diverged` | a session | the opposite of `converged` |
+| `complete` | `{ session, data }` | on every member device with the app, the session's state contains every `data` entry (no lost update) |
+| `pitfalls` | a list of pitfall kinds, at least one | the run reported at least these pitfalls |
+| `no-pitfalls` | `true` | the run reported none |
+| `callbacks` | `{ device, sequence }` | the app on the device received exactly these callbacks, in order |
+| `error` | `{ step, code }` | step number `step` failed with `code` (a name or a number) |
+
+```yaml
+expect:
+  - latest: { device: alice-phone, session: poll, from: bob, caption: "Bob picked tomatoes" }
+  - summaries: { device: alice-phone, session: poll, count: 2 }
+  - converged: poll
+  - complete: { session: poll, data: { bob: tomatoes, carol: pickles } }
+  - pitfalls: [lost-update, divergence]
+  - callbacks: { device: bob-phone, sequence: [willBecomeActive, didBecomeActive, didStartSending] }
+  - error: { step: 3, code: noBubble }
+```
+
+Callback names: `willBecomeActive`, `didBecomeActive`, `willResignActive`,
+`didResignActive`, `willTransition`, `didTransition`, `willSelect`, `didSelect`,
+`didReceive`, `didStartSending`, `didCancelSending` (M17, M20 to M24).
+
+Pitfall kinds:
+
+| kind | rule | reported when |
+|---|---|---|
+| `lost-update` | M12, M13 | a change made by a send or reply is missing from the session's final state on some device that runs the app, and no later change that had seen it replaced it |
+| `divergence` | M12 | devices show different states for a session at the end |
+| `foreign-identifier` | M4 | a device read a participant UUID it does not know |
+| `stale-identifier` | M2 | a device read a UUID it minted before its reinstall |
+| `stale-selection` | M15 | a reply was built on a `selectedMessage` older than the session's live bubble |
+| `dropped-url` | M8 | a URL with a custom scheme was silently discarded |
+
+Error codes for `error:` checks (by name or number): `unknown` (-1), `fileNotFound` (1),
+`fileUnreadable` (2), `improperFileType` (3), `improperFileURL` (4),
+`stickerFileImproperFileAttributes` (5), `stickerFileImproperFileSize` (6),
+`stickerFileImproperFileFormat` (7), `urlExceedsMaxSize` (8),
+`sendWithoutRecentInteraction` (9), `sendWhileNotVisible` (10),
+`apiUnavailableInPresentationContext` (11), and GroupSim's own `noBubble` (1000) and
+`noDraft` (1001). What each means: [error codes](behaviour.md#error-codes).
+
+## The command line
+
+```
+groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides] [--output PATH] [--callbacks] [--summary|--full]
+groupsim check FILE...
+groupsim explore FILE [--runs N] [--seed N] [--exhaustive [--limit N]] [--format text|json|html] [--workers N] [--shard I/N] [--output PATH] [--progress|--quiet]
+groupsim merge FILE... [--format text|json|html] [--output PATH]
+groupsim shrink FILE [--seed N] [--output PATH] [--attempts N]
+groupsim test [PATH...] [--explore N] [--seed N] [--junit PATH] [--format text|github]
+groupsim schema [--output PATH]
+groupsim lessons [NAME]
+groupsim help [COMMAND | format | rules | M1...M30]
+```
+
+`groupsim help COMMAND` explains each. Exploration is described in
+[exploration.md](exploration.md), the JSON reports in [json-output.md](json-output.md), CI
+use in [ci.md](ci.md).
+
+Exit status: 0 every check held (in every run, for `explore`); 1 a check failed; 2 a usage
+error or an invalid scenario, with the message on standard error.
 """##
 }

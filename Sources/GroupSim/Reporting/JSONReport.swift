@@ -10,6 +10,19 @@ public enum JSONReport {
     public static func render(_ report: RunReport) -> String { value(report).rendered() + "\n" }
 
     public static func value(_ report: RunReport) -> JSONValue {
+        guard case .object(var members) = body(report) else { return body(report) }
+        members.append(("rules", rules(citedIn: JSONValue.object(members).rendered(indent: nil))))
+        return .object(members)
+    }
+
+    /// Every rule `text` cites, in rule order, with where it is written up:
+    /// `[{"rule": "M12", "reference": "docs/behaviour.md#m12"}]`.
+    public static func rules(citedIn text: String) -> JSONValue {
+        let cited = RuleReference.rules(in: text).sorted { Int($0.dropFirst()) ?? 0 < Int($1.dropFirst()) ?? 0 }
+        return .array(cited.map { .object([("rule", .string($0)), ("reference", .string(RuleReference.path($0)))]) })
+    }
+
+    static func body(_ report: RunReport) -> JSONValue {
         let outcome = report.outcome
         return .object([
             ("version", .int(version)),
