@@ -104,7 +104,7 @@ struct CheckCommand: Subcommand {
                 errors += error.description + "\n"
             }
         }
-        return CommandResult(status: errors.isEmpty ? 0 : 2, output: output, error: errors)
+        return CommandResult(status: errors.isEmpty ? 0 : 2, output: output, error: Help.withRules(errors))
     }
 }
 

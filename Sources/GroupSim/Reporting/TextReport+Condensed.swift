@@ -121,7 +121,7 @@ extension TextReport {
         let conversations = Plural.count(scenario.conversations.count, "conversation")
         lines.append("  \(Plural.count(scenario.people.count, "person", plural: "people")), \(Plural.count(scenario.devices.count, "device")), "
             + "\(conversations); \(Plural.count(scenario.steps.count, "step")), \(outcome.failures.count) failed; "
-            + "\(Plural.count(outcome.eventCount, "event")) in the trace")
+            + "\(Plural.count(outcome.trace.events.count, "event")) in the trace")
         lines.append("")
         lines.append("What each device shows (live bubble per session)")
         lines += condensedTranscripts(outcome)
