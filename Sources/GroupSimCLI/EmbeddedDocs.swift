@@ -931,7 +931,8 @@ groupsim merge FILE... [--format text|json|html] [--output PATH]
 groupsim shrink FILE [--seed N] [--output PATH] [--attempts N]
 groupsim test [PATH...] [--explore N] [--seed N] [--junit PATH] [--format text|github]
 groupsim schema [--output PATH]
-groupsim lessons [NAME]
+groupsim lessons [NAME] [--dir PATH]
+groupsim bench [--quick] [--scenario PATH] [--only a|b|c] [--messages N]
 groupsim help [COMMAND | format | rules | M1...M30]
 ```
 
