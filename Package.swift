@@ -5,6 +5,9 @@ import PackageDescription
 
 let package = Package(
     name: "GroupSim",
+    // The oldest systems the code builds for: `ContinuousClock` (the benchmark) needs
+    // macOS 13 and iOS 16. Declared so an iOS test target in Xcode can add the package.
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "GroupSim", targets: ["GroupSim"]),
         .library(name: "GroupSimCLI", targets: ["GroupSimCLI"]),

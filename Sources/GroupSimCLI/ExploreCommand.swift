@@ -8,9 +8,9 @@ import GroupSim
 struct ExploreCommand: Subcommand {
     static let name = "explore"
     static let summary = "run a scenario under many schedules: failures per check, outcomes per device, a seed to replay"
-    static let formats = ["text", "json"]
+    static let formats = ["text", "json", "html"]
     static let defaultRuns = 1_000
-    static let usage = "Usage: groupsim explore FILE [--runs N] [--seed N] [--exhaustive [--limit N]] [--format text|json] [--workers N] [--shard I/N] [--output PATH]"
+    static let usage = "Usage: groupsim explore FILE [--runs N] [--seed N] [--exhaustive [--limit N]] [--format text|json|html] [--workers N] [--shard I/N] [--output PATH] [--progress|--quiet]"
 
     static let help = """
     \(usage)
@@ -33,12 +33,22 @@ struct ExploreCommand: Subcommand {
       --seed N          the base seed (default: the file's, else 1)
       --exhaustive      every distinct delivery order instead of random runs
       --limit N         with --exhaustive: refuse above N estimated orders (default \(Explorer.defaultExhaustiveLimit))
-      --format F        text (default) or json (merge shard files with `groupsim merge`)
+      --format F        text (default), json (merge shard files with `groupsim merge`) or
+                        html: one self-contained page with the failure rate of each check,
+                        the outcomes per device as bars, the pitfalls, and per failing
+                        outcome its first seed, the replay command and that run's report
       --workers N       runs going on at once (default: every core, here \(ProcessInfo.processInfo.activeProcessorCount));
                         the report is the same for any N
       --shard I/N       only runs i with i % N == I, for splitting across processes or
                         machines; merge the JSON reports with `groupsim merge`
       --output PATH     write the report to PATH instead of standard output
+      --progress        show progress on standard error (runs done, runs/s, failures so
+                        far, time left) even when it is not a terminal
+      --quiet           show no progress and no warnings on standard error
+
+    Progress is shown on standard error by default when it is a terminal. When nothing in
+    the scenario is random (no jitter, no race) every run follows the same schedule; a
+    warning on standard error then says so.
 
     Exit status: 0 every check held in every run; 1 a check failed in some run; 2 usage
     error, invalid scenario, or a scenario too large for --exhaustive.
@@ -48,8 +58,12 @@ struct ExploreCommand: Subcommand {
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
+        try await execute(arguments, progress: .silent)
+    }
+
+    func execute(_ arguments: [String], progress sink: ProgressSink) async throws -> CommandResult {
         let parsed = try Arguments(arguments, command: "explore", valued: ["runs", "seed", "limit", "format", "workers", "shard", "output"],
-                                   flags: ["exhaustive"])
+                                   flags: ["exhaustive", "progress", "quiet"])
         guard parsed.positional.count == 1, let path = parsed.positional.first else {
             throw UsageError(parsed.positional.isEmpty ? "explore needs a scenario file" : "explore takes one scenario file, found \(parsed.positional.count)",
                              hint: Self.usage)
@@ -68,6 +82,10 @@ struct ExploreCommand: Subcommand {
             }
         }
         let exhaustive = parsed.flag("exhaustive")
+        if parsed.flag("progress"), parsed.flag("quiet") {
+            throw UsageError("--progress and --quiet contradict each other; give one", hint: Self.usage)
+        }
+        let showProgress = !parsed.flag("quiet") && (parsed.flag("progress") || sink.isTerminal)
         if exhaustive {
             for option in ["runs", "seed", "shard"] where parsed.value(option) != nil {
                 throw UsageError("--exhaustive runs every delivery order with the file's seed; it takes no --\(option)", hint: Self.usage)
@@ -86,14 +104,34 @@ struct ExploreCommand: Subcommand {
                 throw UsageError(error.description, hint: "Run 'groupsim help explore' for usage.")
             }
         } else {
-            report = await explorer.explore(runs: runs, seed: seed, shard: shard)
+            let line = showProgress ? ProgressLine(sink: sink, label: "explore \(scenario.name)") : nil
+            var callback: (@Sendable (ExplorationProgress) -> Void)?
+            if let line { callback = { line.update($0) } }
+            report = await explorer.explore(runs: runs, seed: seed, shard: shard, progress: callback)
+            line?.finish()
         }
-        let text = format == "json" ? ExplorationJSONReport.render(report) : ExplorationTextReport.render(report)
+        var warnings = ""
+        if !parsed.flag("quiet"), let warning = Self.sameOutcomeWarning(report, scenario: scenario) { warnings = warning + "\n" }
+        let text: String = switch format {
+        case "json": ExplorationJSONReport.render(report)
+        case "html": await ExplorationHTMLPage.render(report, scenario: scenario, apps: apps)
+        default: ExplorationTextReport.render(report)
+        }
         let status: Int32 = report.passed ? 0 : 1
         if let output = parsed.value("output") {
             try OutputFile.write(text, to: output)
-            return CommandResult(status: status, output: "wrote \(output); \(report.failedRuns) of \(report.runs) runs failed a check\n")
+            return CommandResult(status: status, output: "wrote \(output); \(report.failedRuns) of \(report.runs) runs failed a check\n", error: warnings)
         }
-        return CommandResult(status: status, output: text)
+        return CommandResult(status: status, output: text, error: warnings)
+    }
+}
+
+extension ExploreCommand {
+    /// The warning for an exploration whose runs all came out the same because the seed
+    /// cannot change the schedule: more random runs would only repeat the first.
+    static func sameOutcomeWarning(_ report: ExplorationReport, scenario: Scenario) -> String? {
+        guard case .sampled = report.mode, report.runs > 1, report.distinctOutcomes <= 1, !scenario.hasRandomSchedule else { return nil }
+        return "warning: all \(report.runs) runs gave the same outcome: nothing in \(scenario.file) is random (no jitter, no race), "
+            + "so every run follows one schedule. Add network jitter or a race to vary it, or use --exhaustive to try every delivery order."
     }
 }

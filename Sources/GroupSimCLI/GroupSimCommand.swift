@@ -17,12 +17,20 @@ public struct GroupSimCommand: Sendable {
         ShrinkCommand.self,
         BenchCommand.self,
         LessonsCommand.self,
+        TestCommand.self,
+        SchemaCommand.self,
     ]
 
     /// Apps that scenario files may name with `app: { name: ... }`, besides the built-in one.
     public var apps: AppRegistry
 
-    public init(apps: AppRegistry = AppRegistry()) { self.apps = apps }
+    /// Where `explore` and `test` show their progress (standard error by default).
+    public var progress: ProgressSink
+
+    public init(apps: AppRegistry = AppRegistry(), progress: ProgressSink = .standardError) {
+        self.apps = apps
+        self.progress = progress
+    }
 
     /// Runs one command line. Never traps on input: every problem becomes exit status 2.
     public func run(_ arguments: [String]) async -> CommandResult {
@@ -32,16 +40,13 @@ public struct GroupSimCommand: Sendable {
         let rest = Array(arguments.dropFirst())
         do {
             if let command = Self.subcommands.first(where: { $0.name == name }) {
-                if rest.contains("--help") || rest.contains("-h") { return CommandResult(status: 0, output: command.help) }
-                return try await command.init(apps: apps).execute(rest)
+                if rest.contains("--help") || rest.contains("-h") { return CommandResult(status: 0, output: Help.withRules(command.help)) }
+                return try await command.init(apps: apps).execute(rest, progress: progress)
             }
             switch name {
             case "help", "--help", "-h":
                 guard let topic = rest.first else { return CommandResult(status: 0, output: Help.general) }
-                guard let command = Self.subcommands.first(where: { $0.name == topic }) else {
-                    throw UsageError("no help for \"\(topic)\"; commands: \(Help.commandNames.joined(separator: ", "))")
-                }
-                return CommandResult(status: 0, output: command.help)
+                return CommandResult(status: 0, output: Help.withRules(try Help.topic(topic)))
             case "--version", "version":
                 return CommandResult(status: 0, output: "groupsim \(GroupSimVersion.current)\n")
             default:
@@ -52,7 +57,7 @@ public struct GroupSimCommand: Sendable {
         } catch let error as UsageError {
             return CommandResult(status: 2, error: "groupsim: error: \(error.message)\n\(error.hint ?? "Run 'groupsim help' for usage.")\n")
         } catch let errors as ScenarioErrors {
-            return CommandResult(status: 2, error: errors.description + "\n")
+            return CommandResult(status: 2, error: Help.withRules(errors.description + "\n"))
         } catch {
             return CommandResult(status: 2, error: "groupsim: error: \(error)\n")
         }
@@ -73,6 +78,15 @@ protocol Subcommand: Sendable {
     /// Runs with the arguments after the command's name. Throws `UsageError` or
     /// `ScenarioErrors` for exit status 2.
     func execute(_ arguments: [String]) async throws -> CommandResult
+
+    /// Runs with a place to show progress on; commands that show none ignore it.
+    func execute(_ arguments: [String], progress: ProgressSink) async throws -> CommandResult
+}
+
+extension Subcommand {
+    func execute(_ arguments: [String], progress: ProgressSink) async throws -> CommandResult {
+        try await execute(arguments)
+    }
 }
 
 /// What a command printed and how it ended.

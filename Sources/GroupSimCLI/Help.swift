@@ -16,13 +16,15 @@ enum Help {
 
         Usage:
         \(usages.joined(separator: "\n"))
-          groupsim help [COMMAND]
+          groupsim help [COMMAND | format | rules | M1...M30]
 
         Commands:
         \(list.joined(separator: "\n"))
 
         Exit status: 0 every check held; 1 a check failed; 2 a usage error or an invalid scenario.
-        Scenario files are described in SCENARIO-FORMAT.md; examples are in Scenarios/.
+        Scenario files are described in docs/scenario-format.md (`groupsim help format`);
+        the rules M1 to M30 in docs/behaviour.md (`groupsim help rules`, `groupsim help M12`).
+        Examples are in Scenarios/.
 
         """
     }

@@ -6,8 +6,8 @@ import GroupSim
 struct MergeCommand: Subcommand {
     static let name = "merge"
     static let summary = "merge the JSON reports of explore --shard runs into one report"
-    static let formats = ["text", "json"]
-    static let usage = "Usage: groupsim merge FILE... [--format text|json] [--output PATH]"
+    static let formats = ["text", "json", "html"]
+    static let usage = "Usage: groupsim merge FILE... [--format text|json|html] [--output PATH]"
 
     static let help = """
     \(usage)
@@ -17,7 +17,9 @@ struct MergeCommand: Subcommand {
     what one `groupsim explore FILE` with the same --runs and --seed prints.
 
     Options:
-      --format F        text (default) or json
+      --format F        text (default), json, or html (the page `explore --format html`
+                        writes; the failing runs' reports are embedded when the scenario
+                        file named in the reports can still be read)
       --output PATH     write the report to PATH instead of standard output
 
     Exit status: 0 every check held in every run; 1 a check failed in some run; 2 usage
@@ -53,7 +55,14 @@ struct MergeCommand: Subcommand {
         } catch {
             throw UsageError("cannot merge: \(error.description)")
         }
-        let text = format == "json" ? ExplorationJSONReport.render(merged) : ExplorationTextReport.render(merged)
+        let text: String
+        switch format {
+        case "json": text = ExplorationJSONReport.render(merged)
+        case "html":
+            let scenario = try? ScenarioParser.load(path: merged.file, registeredApps: apps.names)
+            text = await ExplorationHTMLPage.render(merged, scenario: scenario, apps: apps)
+        default: text = ExplorationTextReport.render(merged)
+        }
         let status: Int32 = merged.passed ? 0 : 1
         if let output = parsed.value("output") {
             try OutputFile.write(text, to: output)

@@ -9,7 +9,7 @@ struct RunCommand: Subcommand {
     static let formats = ["text", "json", "mermaid", "html", "sides"]
 
     static let help = """
-    Usage: groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides] [--output PATH] [--callbacks]
+    Usage: groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides] [--output PATH] [--callbacks] [--summary|--full]
 
     Simulates the scenario once and prints the timeline, each device's final transcript,
     every check with its result, the pitfalls found (with the rule each comes from and
@@ -30,6 +30,11 @@ struct RunCommand: Subcommand {
                                    where two divergent devices' views parted
       --output PATH     write the report to PATH instead of standard output
       --callbacks       show the extension's callbacks in the text timeline
+      --summary         text on one screen: each device's live bubble per session, the
+                        checks, and the pitfalls grouped by kind and session
+                        ("lost-update ×12 in poll (M12), first: ...")
+      --full            text with every event, transcript entry and pitfall; by default a
+                        long timeline, transcript section or pitfall list is condensed
 
     Exit status: 0 every check held; 1 a check failed; 2 usage error or invalid scenario.
 
@@ -38,7 +43,7 @@ struct RunCommand: Subcommand {
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: "run", valued: ["seed", "format", "output"], flags: ["callbacks"])
+        let parsed = try Arguments(arguments, command: "run", valued: ["seed", "format", "output"], flags: ["callbacks", "summary", "full"])
         guard parsed.positional.count == 1, let path = parsed.positional.first else {
             throw UsageError(parsed.positional.isEmpty ? "run needs a scenario file" : "run takes one scenario file, found \(parsed.positional.count)",
                              hint: "Usage: groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides] [--output PATH]")
@@ -53,7 +58,10 @@ struct RunCommand: Subcommand {
         case "mermaid": text = MermaidReport.render(report)
         case "html": text = HTMLReport.render(report)
         case "sides": text = SideBySideReport.render(report)
-        default: text = TextReport.render(report, options: .init(showCallbacks: parsed.flag("callbacks")))
+        default:
+            if parsed.flag("summary"), parsed.flag("full") { throw UsageError("--summary and --full contradict each other; give one") }
+            let detail: TextReport.Detail = parsed.flag("summary") ? .summary : parsed.flag("full") ? .full : .scaled
+            text = TextReport.render(report, options: .init(showCallbacks: parsed.flag("callbacks"), detail: detail))
         }
         let status: Int32 = report.passed ? 0 : 1
         if let output = parsed.value("output") {
@@ -96,7 +104,7 @@ struct CheckCommand: Subcommand {
                 errors += error.description + "\n"
             }
         }
-        return CommandResult(status: errors.isEmpty ? 0 : 2, output: output, error: errors)
+        return CommandResult(status: errors.isEmpty ? 0 : 2, output: output, error: Help.withRules(errors))
     }
 }
 

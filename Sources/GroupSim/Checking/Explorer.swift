@@ -44,8 +44,13 @@ public struct Explorer: Sendable {
     ///   - seed: the base seed; nil uses the scenario's.
     ///   - shard: only the runs `i` with `i % shard.count == shard.index`; merge the
     ///     shards' reports with `ExplorationReport.merge`.
+    ///   - progress: called as runs finish, with how many of this call's runs are done and
+    ///     how many of those failed a check (for a progress line; it does not change the
+    ///     report). Called from the exploring task, at most once per chunk of runs.
     /// - Complexity: `runs` simulations, `workers` at a time.
-    public func explore(runs: Int, seed: UInt64? = nil, shard: Shard? = nil) async -> ExplorationReport {
+    public func explore(
+        runs: Int, seed: UInt64? = nil, shard: Shard? = nil, progress: (@Sendable (ExplorationProgress) -> Void)? = nil
+    ) async -> ExplorationReport {
         let base = seed ?? scenario.seed
         let total = max(0, runs)
         var template = Self.template(for: scenario, mode: .sampled(seed: base, requested: total))
@@ -55,17 +60,19 @@ public struct Explorer: Sendable {
         let indices: [Int] = shard.map { Array($0.runs(below: total)) } ?? Array(0..<total)
         let sessions = ExploredRun.sessions(of: scenario)
         let tally: ExplorationTally
-        if workers <= 1 || indices.count < 2 {
+        if progress == nil, workers <= 1 || indices.count < 2 {
             tally = await runChunk(indices[...], base: base, sessions: sessions)
         } else {
-            tally = await runConcurrently(indices, base: base, sessions: sessions)
+            tally = await runConcurrently(indices, base: base, sessions: sessions, progress: progress)
         }
         return tally.report(template)
     }
 
     /// Splits the runs into chunks and keeps `workers` chunks going at once; the chunks'
     /// tallies are merged in chunk (run-number) order.
-    private func runConcurrently(_ indices: [Int], base: UInt64, sessions: [String]) async -> ExplorationTally {
+    private func runConcurrently(
+        _ indices: [Int], base: UInt64, sessions: [String], progress: (@Sendable (ExplorationProgress) -> Void)? = nil
+    ) async -> ExplorationTally {
         let chunkSize = max(1, min(64, indices.count / (workers * 4)))
         let chunks: [ArraySlice<Int>] = stride(from: 0, to: indices.count, by: chunkSize).map {
             indices[$0..<min($0 + chunkSize, indices.count)]
@@ -83,8 +90,12 @@ public struct Explorer: Sendable {
                 group.addTask { (number, await self.runChunk(chunk, base: base, sessions: sessions)) }
             }
             while next < min(workers, chunks.count) { start() }
+            var done = ExplorationProgress(runsDone: 0, runs: indices.count, failedRuns: 0)
             while let (number, tally) = await group.next() {
                 tallies[number] = tally
+                done.runsDone += tally.runs
+                done.failedRuns += tally.failedRuns
+                progress?(done)
                 if next < chunks.count { start() }
             }
         }

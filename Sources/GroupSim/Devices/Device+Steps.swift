@@ -9,6 +9,12 @@ extension Device {
             guard openApp(in: conversation, style: .compact, selecting: nil) else { return }
             userComposes(compose, kind: .insert, in: conversation, sendNow: false)
         case .reply(let compose):
+            if spec.platform == .macos {
+                fail(.unknown, "a Mac does not run the iMessage extension, so it cannot reply in session \(compose.session) (M25): "
+                    + "only iOS creates interactive messages, and a click on a bubble on macOS opens its http or https URL in the browser; "
+                    + "reply from one of the person's iOS devices")
+                return
+            }
             guard tapBubble(of: compose.session, in: conversation) else { return }
             userComposes(compose, kind: .reply, in: conversation, sendNow: !compose.direct)
         case .tap(let session):

@@ -12,6 +12,7 @@ public enum ExplorationJSONReport {
     public static func value(_ report: ExplorationReport) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("format", .string(format)),
+            ("version", .int(JSONReport.version)),
             ("scenario", .string(report.scenario)),
             ("file", .string(report.file)),
         ]
@@ -58,7 +59,10 @@ public enum ExplorationJSONReport {
                 ])
             })),
             ("pitfalls", .array(report.pitfalls.map { pitfall in
-                .object([("kind", .string(pitfall.kind.rawValue)), ("rule", .string(pitfall.rule)), ("runs", .int(pitfall.runs))])
+                .object([
+                    ("kind", .string(pitfall.kind.rawValue)), ("rule", .string(pitfall.rule)),
+                    ("reference", .string(RuleReference.path(pitfall.rule))), ("runs", .int(pitfall.runs)),
+                ])
             })),
             ("cloudConflicts", .object([
                 ("writes", .int(report.cloudConflicts)), ("runs", .int(report.conflictRuns)), ("most", .int(report.mostConflicts)),
@@ -109,6 +113,12 @@ public enum ExplorationJSONReport {
         let root = Fields(json, "the report")
         guard try root.string("format") == format else {
             throw .invalidReport("not an exploration report (format \"\(format)\" expected)")
+        }
+        if let value = root.optional("version") {
+            let version = try Fields.int(value, "version")
+            guard version <= JSONReport.version else {
+                throw .invalidReport("written by a newer groupsim (report version \(version); this one reads up to \(JSONReport.version))")
+            }
         }
         let seed = try root.seed("seed")
         let mode: ExplorationReport.Mode

@@ -53,6 +53,7 @@ public enum ExplorationTextReport {
             lines.append("Cloud conflicts (conditional writes the store refused; cloud-cas retries each, M13)")
             lines.append("  \(report.cloudConflicts) in \(report.conflictRuns) of \(runs) \(unit) (\(ExplorationReport.percent(report.conflictRuns, of: runs))), at most \(report.mostConflicts) in one")
         }
+        if let footnote = RuleReference.footnote(for: lines.joined(separator: "\n")) { lines.append("  " + footnote) }
         if !report.stepFailures.isEmpty {
             lines.append("")
             lines.append("Failed steps (\(unit) where each failed)")
@@ -63,7 +64,7 @@ public enum ExplorationTextReport {
         }
         if report.stoppedRuns > 0 {
             lines.append("")
-            lines.append("warning: \(report.stoppedRuns) run(s) stopped after \(Simulation.eventLimit) events without going quiet")
+            lines.append("warning: \(Plural.count(report.stoppedRuns, "run")) stopped after \(Simulation.eventLimit) events without going quiet")
         }
         lines.append("")
         lines.append("\(report.failedRuns) of \(runs) \(unit) failed a check; \(report.distinctOutcomes) distinct outcome\(report.distinctOutcomes == 1 ? "" : "s")")

@@ -36,7 +36,7 @@ public enum HTMLReport {
         html += section("checks", "Checks", checks(report))
         html += section("pitfalls", "Pitfalls", pitfalls(report))
         if !outcome.failures.isEmpty { html += section("failures", "Failed steps", failures(outcome)) }
-        html += "<footer>trace: <code>\(esc(outcome.digest))</code> · \(outcome.copiesDelivered) copies delivered · quiet at \(outcome.endTime)</footer>\n"
+        html += "<footer>trace: <code>\(esc(outcome.digest))</code> · \(Plural.count(outcome.copiesDelivered, "copy", plural: "copies")) delivered · quiet at \(outcome.endTime)</footer>\n"
         html += "</body>\n</html>\n"
         return html
     }
@@ -57,7 +57,7 @@ public enum HTMLReport {
         }
         let verdict = report.passed ? "<span class=\"pass\">every check held</span>" : "<span class=\"fail\">a check failed</span>"
         html += "<p class=\"meta\">seed \(outcome.seed) · \(scenario.devices.count) devices · app state: \(esc(scenario.app.state.rawValue)) · "
-        html += "\(verdict) (\(held) of \(report.checks.count)) · \(report.pitfalls.count) pitfall(s)</p>\n"
+        html += "\(verdict) (\(held) of \(report.checks.count)) · \(Plural.count(report.pitfalls.count, "pitfall"))</p>\n"
         if !outcome.quiet {
             html += "<p class=\"fail\">The run was stopped after \(Simulation.eventLimit) events without going quiet; checks see the state at that point.</p>\n"
         }
@@ -86,6 +86,8 @@ public enum HTMLReport {
             html += "<p><strong>Fix.</strong> \(esc(pitfall.fix))</p>\n"
             html += "</article>\n"
         }
+        let cited = report.pitfalls.map { "\($0.rule) \($0.explanation) \($0.fix)" }.joined(separator: " ")
+        if let footnote = RuleReference.footnote(for: cited) { html += "<p class=\"legend\">\(esc(footnote))</p>\n" }
         return html
     }
 

@@ -2,11 +2,30 @@
 /// `passed`), `pitfalls` (each with a `kind`) and `devices` (each with its `transcript`),
 /// as SCENARIO-FORMAT.md promises, plus the timeline and step failures.
 public enum JSONReport {
+    /// The `version` member of the JSON reports of `run`, `explore` and `merge`
+    /// (docs/json-output.md). It goes up when a member changes meaning or goes away; new
+    /// members may appear without a change of version.
+    public static let version = 1
+
     public static func render(_ report: RunReport) -> String { value(report).rendered() + "\n" }
 
     public static func value(_ report: RunReport) -> JSONValue {
+        guard case .object(var members) = body(report) else { return body(report) }
+        members.append(("rules", rules(citedIn: JSONValue.object(members).rendered(indent: nil))))
+        return .object(members)
+    }
+
+    /// Every rule `text` cites, in rule order, with where it is written up:
+    /// `[{"rule": "M12", "reference": "docs/behaviour.md#m12"}]`.
+    public static func rules(citedIn text: String) -> JSONValue {
+        let cited = RuleReference.rules(in: text).sorted { Int($0.dropFirst()) ?? 0 < Int($1.dropFirst()) ?? 0 }
+        return .array(cited.map { .object([("rule", .string($0)), ("reference", .string(RuleReference.path($0)))]) })
+    }
+
+    static func body(_ report: RunReport) -> JSONValue {
         let outcome = report.outcome
         return .object([
+            ("version", .int(version)),
             ("scenario", .string(outcome.scenario.name)),
             ("file", .string(outcome.scenario.file)),
             ("seed", .string(String(outcome.seed))),
@@ -50,6 +69,7 @@ public enum JSONReport {
         .object([
             ("kind", .string(pitfall.kind.rawValue)),
             ("rule", .string(pitfall.rule)),
+            ("reference", .string(RuleReference.path(pitfall.rule))),
             ("devices", .array(pitfall.devices.map(JSONValue.string))),
             ("session", .string(pitfall.session)),
             ("message", pitfall.message.map { .string("m\($0)") } ?? .null),

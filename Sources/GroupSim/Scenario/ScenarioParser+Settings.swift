@@ -5,8 +5,7 @@ extension ScenarioParser.Context {
     mutating func readNetwork(_ node: Node) -> NetworkSpec {
         var network = NetworkSpec()
         guard let fields = fields(
-            node, expected: "network settings such as { latency: 80ms }", place: "network",
-            allowed: ["latency", "jitter", "links", "fifo"]
+            node, expected: "network settings such as { latency: 80ms }", place: "network", allowed: ScenarioVocabulary.network.keys
         ) else { return network }
         if let node = fields.optional("latency"), let latency = duration(node) { network.latency = latency }
         if let node = fields.optional("jitter"), let jitter = duration(node) { network.jitter = jitter }
@@ -23,7 +22,7 @@ extension ScenarioParser.Context {
         let place = "a link"
         guard let fields = fields(
             node, expected: "a link such as { from: bob, to: alice, latency: 10ms }", place: place,
-            allowed: ["from", "to", "latency", "jitter"]
+            allowed: ScenarioVocabulary.link.keys
         ) else { return nil }
         let from = required("from", in: fields, place: place).flatMap { endpoint($0) }
         let to = required("to", in: fields, place: place).flatMap { endpoint($0) }
@@ -64,7 +63,7 @@ extension ScenarioParser.Context {
     mutating func readApp(_ node: Node) -> AppSpec {
         var app = AppSpec()
         guard let fields = fields(
-            node, expected: "app settings such as { state: cloud-merge }", place: "app", allowed: ["name", "state", "cloud-latency", "identity", "selection"]
+            node, expected: "app settings such as { state: cloud-merge }", place: "app", allowed: ScenarioVocabulary.app.keys
         ) else { return app }
         if let node = fields.optional("name"), let name = name(node, expected: "an app name") {
             if registeredApps.contains(name) {
@@ -94,7 +93,7 @@ extension ScenarioParser.Context {
         var options = Options()
         guard let fields = fields(
             node, expected: "options such as { nil-summary: default-text }", place: "options",
-            allowed: ["nil-summary", "identifiers", "summary-lines", "recent-interaction"]
+            allowed: ScenarioVocabulary.options.keys
         ) else { return options }
         if let node = fields.optional("nil-summary"), let value = choice(node, of: Options.NilSummary.self) {
             options.nilSummary = value

@@ -118,10 +118,7 @@ public enum ScenarioParser {
 }
 
 extension ScenarioParser.Context {
-    static let topLevelKeys = [
-        "name", "about", "seed", "people", "devices", "conversation", "conversations",
-        "network", "app", "options", "steps", "expect",
-    ]
+    static let topLevelKeys = ScenarioVocabulary.scenario.keys
 
     /// Checks every section of the file; returns the scenario when nothing was wrong.
     mutating func scenario(from root: Node) -> Scenario? {

@@ -18,7 +18,7 @@ import Testing
         #expect(store.contains("refused store poll from carol-phone -> v2"))
         #expect(store.last == "store poll from carol-phone -> v3")
         let text = TextReport.render(report)
-        #expect(text.contains("1 cloud write(s) refused for a moved version"))
+        #expect(text.contains("1 cloud write refused for a moved version"))
     }
 
     /// Over many seeds with jitter, compare-and-set never loses a vote (M13), and the
