@@ -25,7 +25,17 @@ public struct GroupSimCommand: Sendable {
     public init(apps: AppRegistry = AppRegistry()) { self.apps = apps }
 
     /// Runs one command line. Never traps on input: every problem becomes exit status 2.
+    ///
+    /// What it returns is ready for a terminal: control characters from user strings
+    /// (names, captions, paths) are escaped by `Markup.terminal`, here for every command.
     public func run(_ arguments: [String]) async -> CommandResult {
+        var result = await dispatch(arguments)
+        result.output = Markup.terminal(result.output)
+        result.error = Markup.terminal(result.error)
+        return result
+    }
+
+    private func dispatch(_ arguments: [String]) async -> CommandResult {
         guard let name = arguments.first else {
             return .usage(Help.general)
         }

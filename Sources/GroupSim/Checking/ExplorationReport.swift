@@ -150,6 +150,10 @@ public struct ExplorationReport: Sendable, Hashable {
     /// A 64-bit key (hex) of each distinct whole-run outcome, sorted: what devices show
     /// for every session. Kept so that merged shards count distinct outcomes exactly.
     public var outcomeKeys: [String]
+    /// The exploration was stopped early (`groupsim explore` on SIGINT or SIGTERM, or its
+    /// task cancelled): `runs` is fewer than planned, and the counts are those of the
+    /// first `runs` runs in run order, so they are the same however many workers ran.
+    public var interrupted = false
 
     /// Every check held in every run.
     public var passed: Bool { failedRuns == 0 }
@@ -174,6 +178,27 @@ public struct ExplorationReport: Sendable, Hashable {
 
     /// The tally of the check written on `line`, if any.
     public func check(atLine line: Int) -> CheckTally? { checks.first { $0.line == line } }
+
+    /// How many runs this report was meant to cover: every requested run, or the runs
+    /// of the shards it covers; for an exhaustive search, nil (its size is an estimate).
+    public var plannedRuns: Int? {
+        guard case .sampled(_, let requested) = mode else { return nil }
+        guard let shard, shard.count > 0 else { return requested }
+        return shard.indices.reduce(0) { total, index in
+            total + (requested > index ? (requested - index - 1) / shard.count + 1 : 0)
+        }
+    }
+
+    /// `100,000,000`: a count with thousands separators.
+    public static func grouped(_ count: Int) -> String {
+        let digits = String(count.magnitude)
+        var result = ""
+        for (offset, digit) in digits.reversed().enumerated() {
+            if offset > 0, offset % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return (count < 0 ? "-" : "") + String(result.reversed())
+    }
 
     /// `48.2%`: `count` out of `total` in tenths of a percent, rounded half up, computed
     /// with integers so every machine prints the same.

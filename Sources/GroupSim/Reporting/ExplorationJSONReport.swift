@@ -25,6 +25,8 @@ public enum ExplorationJSONReport {
         members.append(("shard", report.shard.map { shard in
             .object([("count", .int(shard.count)), ("indices", .array(shard.indices.map { .int($0) }))])
         } ?? .null))
+        // Only when true, so a whole exploration's report reads as it always did.
+        if report.interrupted { members.append(("interrupted", .bool(true))) }
         members += [
             ("passed", .bool(report.passed)),
             ("runs", .int(report.runs)),
@@ -164,13 +166,20 @@ public enum ExplorationJSONReport {
                 failedChecks: try fields.array("failedChecks").map { value throws(ExplorationError) in try Fields.int(value, "failed check") },
                 schedule: try (fields.optional("schedule").map { value throws(ExplorationError) in try Fields(value, "schedule").strings() }) ?? [])
         }
-        return ExplorationReport(
+        var interrupted = false
+        if let value = root.optional("interrupted") {
+            guard case .bool(let flag) = value else { throw .invalidReport("the report: \"interrupted\" must be true or false") }
+            interrupted = flag
+        }
+        var report = ExplorationReport(
             scenario: try root.string("scenario"), file: try root.string("file"), mode: mode, shard: shard,
             devices: try Fields(try root.required("devices"), "devices").strings(),
             sessions: try Fields(try root.required("sessions"), "sessions").strings(),
             runs: try root.int("runs"), failedRuns: try root.int("failedRuns"), stoppedRuns: try root.int("stoppedRuns"),
             checks: checks, outcomes: outcomes, pitfalls: pitfalls, stepFailures: stepFailures, failures: failures,
             outcomeKeys: try Fields(try root.required("outcomeKeys"), "outcomeKeys").strings())
+        report.interrupted = interrupted
+        return report
     }
 
     static func reference(_ value: JSONValue) throws(ExplorationError) -> ExplorationReport.RunReference {
