@@ -85,6 +85,7 @@ struct ExploreCommand: Subcommand {
             throw UsageError("--limit goes with --exhaustive", hint: Self.usage)
         }
 
+        try OutputFile.check(parsed.value("output"), inputs: [path])
         let scenario = try ScenarioSource.load(path, apps: apps)
         let explorer = Explorer(scenario: scenario, apps: apps, workers: workers)
         // The first SIGINT or SIGTERM cancels the exploration, which stops starting runs

@@ -33,6 +33,7 @@ struct MergeCommand: Subcommand {
             throw UsageError("merge needs the JSON reports of explore --shard runs", hint: Self.usage)
         }
         let format = try parsed.choice("format", Self.formats) ?? "text"
+        try OutputFile.check(parsed.value("output"), inputs: parsed.positional)
         var reports: [ExplorationReport] = []
         for path in parsed.positional {
             let text: String

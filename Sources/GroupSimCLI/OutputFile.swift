@@ -26,12 +26,15 @@ enum OutputFile {
     static let linkLimit = 40
     static let hint = "Choose another --output path."
 
+    /// Checks, before any work is done, that `path` could be written: not an input, not
+    /// a folder, in a folder that exists. `write` checks again when it writes.
+    static func check(_ path: String?, inputs: [String]) throws {
+        guard let path else { return }
+        _ = try writable(path, inputs: inputs)
+    }
+
     static func write(_ text: String, to path: String, inputs: [String] = []) throws {
-        guard !path.isEmpty else { throw UsageError("--output needs a path") }
-        for input in inputs where input != "-" && sameFile(input, path) {
-            throw UsageError("the output would overwrite the input \(input)", hint: hint)
-        }
-        let target = try resolveLinks(path)
+        let target = try writable(path, inputs: inputs)
         let bytes = Array(Markup.terminal(text).utf8)
         var info = stat()
         if lstat(target, &info) == 0 {
@@ -45,6 +48,22 @@ enum OutputFile {
             }
             return
         }
+        try replace(target, shown: path, with: bytes, keeping: nil)
+    }
+
+    /// The file `path` leads to once links are followed, after the checks every write
+    /// needs: not one of `inputs`, not a folder, and a folder to create it in.
+    private static func writable(_ path: String, inputs: [String]) throws -> String {
+        guard !path.isEmpty else { throw UsageError("--output needs a path") }
+        for input in inputs where input != "-" && sameFile(input, path) {
+            throw UsageError("the output would overwrite the input \(input)", hint: hint)
+        }
+        let target = try resolveLinks(path)
+        var info = stat()
+        if lstat(target, &info) == 0 {
+            guard info.st_mode & S_IFMT != S_IFDIR else { throw UsageError("cannot write \(path): it is a folder", hint: hint) }
+            return target
+        }
         let code = errno
         guard code == ENOENT else { throw UsageError("cannot write \(path): \(reason(code))", hint: hint) }
         let folder = parent(of: target)
@@ -52,7 +71,7 @@ enum OutputFile {
         guard stat(folder, &folderInfo) == 0, folderInfo.st_mode & S_IFMT == S_IFDIR else {
             throw UsageError("cannot write \(path): the folder \(folder) does not exist", hint: hint)
         }
-        try replace(target, shown: path, with: bytes, keeping: nil)
+        return target
     }
 
     /// Both paths name one existing file (the same device and inode, links followed).

@@ -46,6 +46,7 @@ struct RunCommand: Subcommand {
         }
         let seed = try parsed.integer("seed", UInt64.self, in: 0...UInt64.max)
         let format = try parsed.choice("format", Self.formats) ?? "text"
+        try OutputFile.check(parsed.value("output"), inputs: [path])
         let scenario = try ScenarioSource.load(path, apps: apps)
         let report = await scenario.run(seed: seed, apps: apps)
         let text: String

@@ -35,6 +35,7 @@ struct ShrinkCommand: Subcommand {
         }
         let seedOption = try parsed.integer("seed", UInt64.self, in: 0...UInt64.max)
         let attempts = try parsed.integer("attempts", Int.self, in: 1...1_000_000) ?? 500
+        try OutputFile.check(parsed.value("output"), inputs: [path])
         let scenario = try ScenarioSource.load(path, apps: apps)
         let seed = seedOption ?? scenario.seed
         let result = await Shrinker(apps: apps).shrink(scenario, seed: seed, maxAttempts: attempts)
