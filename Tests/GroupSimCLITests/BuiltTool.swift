@@ -35,15 +35,16 @@ enum BuiltTool {
         var error: String
     }
 
-    /// A started process whose output and errors go to files in `folder`.
+    /// A started process, working in `folder`, whose output and errors go to files in a
+    /// temporary folder of their own.
     final class Running: @unchecked Sendable {
         let process = Process()
-        let folder: URL
+        let captures: URL
         private let ended = DispatchSemaphore(value: 0)
 
         init(_ arguments: [String], in folder: URL, input: URL? = nil, output: FileHandle? = nil,
              launcher: [String] = []) throws {
-            self.folder = folder
+            captures = try BuiltTool.temporaryFolder()
             guard let executable = BuiltTool.executable else {
                 throw ToolMissing()
             }
@@ -55,8 +56,8 @@ enum BuiltTool {
                 process.arguments = Array(launcher.dropFirst()) + [executable.path] + arguments
             }
             process.currentDirectoryURL = folder
-            let outputPath = folder.appendingPathComponent(".stdout")
-            let errorPath = folder.appendingPathComponent(".stderr")
+            let outputPath = captures.appendingPathComponent("stdout")
+            let errorPath = captures.appendingPathComponent("stderr")
             _ = FileManager.default.createFile(atPath: outputPath.path, contents: nil)
             _ = FileManager.default.createFile(atPath: errorPath.path, contents: nil)
             process.standardOutput = try output ?? FileHandle(forWritingTo: outputPath)
@@ -91,8 +92,8 @@ enum BuiltTool {
                 process.waitUntilExit()
                 Issue.record("groupsim \(process.arguments ?? []) did not end within \(limit) s")
             }
-            let output = (try? String(contentsOf: folder.appendingPathComponent(".stdout"), encoding: .utf8)) ?? ""
-            let error = (try? String(contentsOf: folder.appendingPathComponent(".stderr"), encoding: .utf8)) ?? ""
+            let output = (try? String(contentsOf: captures.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
+            let error = (try? String(contentsOf: captures.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
             return Ended(status: process.terminationStatus, bySignal: process.terminationReason == .uncaughtSignal,
                          output: output, error: error)
         }

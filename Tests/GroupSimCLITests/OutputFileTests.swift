@@ -17,9 +17,9 @@ import GroupSimCLI
 
     static func report() async -> String { await CLI.run(["run", scenario]).output }
 
-    /// The names in a folder, the test's own hidden files left out.
+    /// The names in a folder.
     static func names(_ folder: URL) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasPrefix(".stdout") && !$0.hasPrefix(".stderr") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
 
     static func mode(_ path: String) -> Int {

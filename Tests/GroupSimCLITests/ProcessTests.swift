@@ -64,12 +64,16 @@ import GroupSimCLI
     }
 
     /// A file a scenario on standard input names by a relative path is taken from the
-    /// working folder: the sticker of step 6 loads from Scenarios/, not from elsewhere.
+    /// working folder: the sticker of step 6 (`assets/pickle.png`) loads in a folder that
+    /// holds it, and is missing in one that does not.
     @Test func relativePathsInStandardInputResolveFromTheWorkingFolder() async throws {
         let input = URL(fileURLWithPath: CLI.path("Scenarios/stickers.yaml"))
-        let inScenarios = try await BuiltTool.run(["run", "-"], in: CLI.root.appendingPathComponent("Scenarios"), input: input)
-        #expect(inScenarios.output.contains("  500ms  bob-phone    sent m2"), "\(inScenarios.output)")
-        #expect(!inScenarios.output.contains("failed step=6"))
+        let withAssets = try BuiltTool.temporaryFolder()
+        try FileManager.default.createDirectory(at: withAssets.appendingPathComponent("assets"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.path("Scenarios/assets/pickle.png"), toPath: withAssets.appendingPathComponent("assets/pickle.png").path)
+        let found = try await BuiltTool.run(["run", "-"], in: withAssets, input: input)
+        #expect(found.output.contains("  500ms  bob-phone    sent m2"), "\(found.output)")
+        #expect(!found.output.contains("failed step=6"))
         let elsewhere = try await BuiltTool.run(["run", "-"], in: try BuiltTool.temporaryFolder(), input: input)
         #expect(elsewhere.output.contains("failed step=6 fileNotFound"))
     }
