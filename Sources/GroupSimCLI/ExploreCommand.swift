@@ -114,7 +114,7 @@ struct ExploreCommand: Subcommand {
                 summary = "\(line)\n" + summary
             }
             if let first = report.firstFailure, case .sampled = report.mode {
-                summary += "replay: groupsim run \(report.file) --seed \(first.reference.seed)\n"
+                summary += "replay: \(report.replayCommand(seed: first.reference.seed))\n"
             }
             return CommandResult(status: status, output: summary)
         }

@@ -189,6 +189,12 @@ public struct ExplorationReport: Sendable, Hashable {
         }
     }
 
+    /// The command that replays the run with `seed`: `groupsim run FILE --seed N`, or for
+    /// a scenario read from standard input, `groupsim run - --seed N` fed the same text.
+    public func replayCommand(seed: UInt64) -> String {
+        file == "<stdin>" ? "groupsim run - --seed \(seed) (with the same scenario on standard input)" : "groupsim run \(file) --seed \(seed)"
+    }
+
     /// `100,000,000`: a count with thousands separators.
     public static func grouped(_ count: Int) -> String {
         let digits = String(count.magnitude)

@@ -77,7 +77,7 @@ public enum ExplorationJSONReport {
                     ("failedChecks", .array(failure.failedChecks.map { .int($0) })),
                 ]
                 if case .sampled = report.mode {
-                    fields.append(("replay", .string("groupsim run \(report.file) --seed \(failure.reference.seed)")))
+                    fields.append(("replay", .string(report.replayCommand(seed: failure.reference.seed))))
                 } else {
                     fields.append(("schedule", .array(failure.schedule.map(JSONValue.string))))
                 }

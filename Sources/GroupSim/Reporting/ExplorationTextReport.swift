@@ -71,7 +71,7 @@ public enum ExplorationTextReport {
             switch report.mode {
             case .sampled:
                 lines.append("first failing run: #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
-                lines.append("replay: groupsim run \(report.file) --seed \(failure.reference.seed)")
+                lines.append("replay: \(report.replayCommand(seed: failure.reference.seed))")
             case .exhaustive:
                 lines.append("first failing order: #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
                 lines.append("  order: \(failure.schedule.joined(separator: ", "))")
