@@ -89,6 +89,12 @@ enum OutputFile {
         for _ in 0..<linkLimit {
             var info = stat()
             guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return current }
+            // A link that leads to a pipe or a device (`/dev/stdout` -> `/proc/self/fd/1`
+            // -> `pipe:[…]`, a name no folder holds) is opened as it is, as `>` opens it.
+            var followed = stat()
+            if stat(current, &followed) == 0, followed.st_mode & S_IFMT != S_IFREG, followed.st_mode & S_IFMT != S_IFDIR {
+                return current
+            }
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let count = readlink(current, &buffer, buffer.count - 1)
             guard count >= 0 else { throw UsageError("cannot write \(path): \(reason(errno))", hint: hint) }

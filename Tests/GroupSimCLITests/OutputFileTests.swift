@@ -131,6 +131,22 @@ import GroupSimCLI
         #expect(Self.isFifo(fifo), "the pipe is still a pipe, not a regular file")
     }
 
+    /// A link that leads to a pipe under a name no folder holds, as `/dev/stdout` does:
+    /// `/proc/self/fd/1` of a process whose standard output is a pipe (Linux).
+    @Test func writesThroughALinkToAPipe() async throws {
+        guard FileManager.default.fileExists(atPath: "/proc/self/fd/1") else { return }
+        let (folder, input) = try Self.folderWithScenario()
+        let pipe = Pipe()
+        let running = try BuiltTool.Running(["run", input, "--output", "/proc/self/fd/1"], in: folder, output: pipe.fileHandleForWriting)
+        try pipe.fileHandleForWriting.close()
+        let ended = await running.wait()
+        let received = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(ended.status == 0, "\(ended.error)")
+        let report = await CLI.run(["run", input]).output
+        #expect(received.hasPrefix(report), "\(received.prefix(200))")
+        #expect(received.hasSuffix("wrote /proc/self/fd/1; 7 of 7 checks held; trace: \(report.split(separator: "\n").last.map { $0.dropFirst("trace: ".count) } ?? "")\n"))
+    }
+
     static func isFifo(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO
