@@ -2,7 +2,7 @@ import GroupSim
 
 /// The `groupsim` command line, callable from tests: give it the arguments (without the
 /// program name) and it returns what to print and the exit status, touching nothing else
-/// but the files it is asked to read or write.
+/// but the files it is asked to read or write (and standard input, for a scenario named `-`).
 ///
 /// Exit status (SCENARIO-FORMAT.md): 0 every check held; 1 a check failed; 2 a usage
 /// error or an invalid scenario, with the message on standard error.

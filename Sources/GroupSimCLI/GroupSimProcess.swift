@@ -9,6 +9,8 @@ import GroupSim
 ///   by SIGPIPE, as it ends any program.
 /// - SIGINT and SIGTERM interrupt an exploration with a partial report (`Interrupts`).
 public enum GroupSimProcess {
+    /// Runs `arguments` (without the program name) as the whole process: prints what the
+    /// command returns and exits with its status.
     public static func main(_ arguments: [String], command: GroupSimCommand = GroupSimCommand()) async -> Never {
         // Failed writes come back as errors (EPIPE, EFBIG) to be handled below, instead
         // of signals that end the process before it can say anything.
