@@ -1,5 +1,6 @@
 import Foundation
 import GroupSim
+import GroupSimScenarios
 
 /// `groupsim bench [--quick] [--scenario PATH] [--only a|b|c] [--messages N]`: measures
 /// the simulation on this machine and prints four figures (issue 4, item 7).
@@ -24,7 +25,8 @@ struct BenchCommand: Subcommand {
     Measures, on one core:
       (a) message copies delivered per second: 32 devices, each sending 1,000 session
           messages (992,000 copies), traced off
-      (b) runs per second of a scenario (default Scenarios/pickles-race.yaml): one
+      (b) runs per second of a scenario (default: pickles-race.yaml, which ships with
+          groupsim, so bench works from any folder): one
           simulation (traced off, as exploration runs it), its checks and pitfalls
           per seed, seeds 1 to 5,000
       (c) events per second of the bare event loop: the schedule of (a) on the event
@@ -44,6 +46,9 @@ struct BenchCommand: Subcommand {
 
     """
 
+    /// The scenario (b) runs without --scenario, inside the shipped `Scenarios/` folder.
+    static let shippedScenario = "pickles-race.yaml"
+
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
@@ -54,8 +59,19 @@ struct BenchCommand: Subcommand {
         var size = parsed.flag("quick") ? Size.quick : Size.full
         if let messages = try parsed.integer("messages", Int.self, in: 1...1_000_000) { size.messages = messages }
         let only = try parsed.choice("only", ["a", "b", "c"])
-        let path = parsed.value("scenario") ?? "Scenarios/pickles-race.yaml"
-        let scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
+        let scenario: Scenario
+        let path: String
+        if let given = parsed.value("scenario") {
+            path = given
+            scenario = try ScenarioSource.load(given, apps: apps)
+        } else {
+            path = Self.shippedScenario
+            guard let shipped = BundledScenarios.path(Self.shippedScenario) else {
+                throw UsageError("cannot find the scenario \(Self.shippedScenario) that ships with groupsim (\(BundledScenarios.bundleDescription))",
+                                 hint: "Keep the resource bundle next to the groupsim executable, or pass --scenario PATH.")
+            }
+            scenario = try ScenarioSource.load(shipped, apps: apps)
+        }
 
         var lines: [String] = []
         #if DEBUG

@@ -41,17 +41,26 @@ struct ExploreCommand: Subcommand {
                         the report is the same for any N
       --shard I/N       only runs i with i % N == I, for splitting across processes or
                         machines; merge the JSON reports with `groupsim merge`
-      --output PATH     write the report to PATH instead of standard output
+      --output PATH     write the report to PATH instead of standard output (as the
+                        shell's > would: see "Output files" in groupsim help)
       --progress        show progress on standard error (runs done, runs/s, failures so
                         far, time left) even when it is not a terminal
       --quiet           show no progress and no warnings on standard error
+
+    FILE may be - to read the scenario from standard input.
 
     Progress is shown on standard error by default when it is a terminal. When nothing in
     the scenario is random (no jitter, no race) every run follows the same schedule; a
     warning on standard error then says so.
 
+    Ctrl-C (SIGINT) or SIGTERM stops the exploration between runs: it prints the report
+    of the runs done so far, headed "interrupted after 41,200 of 100,000,000 runs", with
+    the failing seeds and the replay line, writes --output if given, and exits 130 (143
+    for SIGTERM). A second Ctrl-C ends it at once.
+
     Exit status: 0 every check held in every run; 1 a check failed in some run; 2 usage
-    error, invalid scenario, or a scenario too large for --exhaustive.
+    error, invalid scenario, or a scenario too large for --exhaustive; 130 or 143
+    interrupted.
 
     """
 
@@ -94,22 +103,30 @@ struct ExploreCommand: Subcommand {
             throw UsageError("--limit goes with --exhaustive", hint: Self.usage)
         }
 
-        let scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
+        try OutputFile.check(parsed.value("output"), inputs: [path])
+        let scenario = try ScenarioSource.load(path, apps: apps)
         let explorer = Explorer(scenario: scenario, apps: apps, workers: workers)
-        let report: ExplorationReport
-        if exhaustive {
-            do {
-                report = try await explorer.exhaustive(limit: limit)
+        // The first SIGINT or SIGTERM cancels the exploration, which stops starting runs
+        // and reports the runs before it; the exit status then says which signal it was.
+        let shardToRun = shard
+        let line = showProgress && !exhaustive ? ProgressLine(sink: sink, label: "explore \(scenario.name)") : nil
+        var callback: (@Sendable (ExplorationProgress) -> Void)?
+        if let line { callback = { line.update($0) } }
+        let progress = callback
+        let (outcome, signal) = await Interrupts.run { () async -> Result<ExplorationReport, ExplorationError> in
+            guard exhaustive else { return .success(await explorer.explore(runs: runs, seed: seed, shard: shardToRun, progress: progress)) }
+            do throws(ExplorationError) {
+                return .success(try await explorer.exhaustive(limit: limit))
             } catch {
-                throw UsageError(error.description, hint: "Run 'groupsim help explore' for usage.")
+                return .failure(error)
             }
-        } else {
-            let line = showProgress ? ProgressLine(sink: sink, label: "explore \(scenario.name)") : nil
-            var callback: (@Sendable (ExplorationProgress) -> Void)?
-            if let line { callback = { line.update($0) } }
-            report = await explorer.explore(runs: runs, seed: seed, shard: shard, progress: callback)
-            line?.finish()
         }
+        let report: ExplorationReport
+        switch outcome {
+        case .success(let value): report = value
+        case .failure(let error): throw UsageError(error.description, hint: "Run 'groupsim help explore' for usage.")
+        }
+        line?.finish()
         var warnings = ""
         if !parsed.flag("quiet"), let warning = Self.sameOutcomeWarning(report, scenario: scenario) { warnings = warning + "\n" }
         let text: String = switch format {
@@ -117,10 +134,18 @@ struct ExploreCommand: Subcommand {
         case "html": await ExplorationHTMLPage.render(report, scenario: scenario, apps: apps)
         default: ExplorationTextReport.render(report)
         }
-        let status: Int32 = report.passed ? 0 : 1
+        var status: Int32 = report.passed ? 0 : 1
+        if let signal { status = 128 + signal }
         if let output = parsed.value("output") {
-            try OutputFile.write(text, to: output)
-            return CommandResult(status: status, output: "wrote \(output); \(report.failedRuns) of \(report.runs) runs failed a check\n", error: warnings)
+            try OutputFile.write(text, to: output, inputs: [path])
+            var summary = "wrote \(output); \(report.failedRuns) of \(report.runs) runs failed a check\n"
+            if report.interrupted, let line = text.split(separator: "\n").first(where: { $0.hasPrefix("interrupted after ") }) {
+                summary = "\(line)\n" + summary
+            }
+            if let first = report.firstFailure, case .sampled = report.mode {
+                summary += "replay: \(report.replayCommand(seed: first.reference.seed))\n"
+            }
+            return CommandResult(status: status, output: summary, error: warnings)
         }
         return CommandResult(status: status, output: text, error: warnings)
     }

@@ -2,7 +2,7 @@ import GroupSim
 
 /// The `groupsim` command line, callable from tests: give it the arguments (without the
 /// program name) and it returns what to print and the exit status, touching nothing else
-/// but the files it is asked to read or write.
+/// but the files it is asked to read or write (and standard input, for a scenario named `-`).
 ///
 /// Exit status (SCENARIO-FORMAT.md): 0 every check held; 1 a check failed; 2 a usage
 /// error or an invalid scenario, with the message on standard error.
@@ -33,7 +33,17 @@ public struct GroupSimCommand: Sendable {
     }
 
     /// Runs one command line. Never traps on input: every problem becomes exit status 2.
+    ///
+    /// What it returns is ready for a terminal: control characters from user strings
+    /// (names, captions, paths) are escaped by `Markup.terminal`, here for every command.
     public func run(_ arguments: [String]) async -> CommandResult {
+        var result = await dispatch(arguments)
+        result.output = Markup.terminal(result.output)
+        result.error = Markup.terminal(result.error)
+        return result
+    }
+
+    private func dispatch(_ arguments: [String]) async -> CommandResult {
         guard let name = arguments.first else {
             return .usage(Help.general)
         }

@@ -35,6 +35,7 @@ struct MergeCommand: Subcommand {
             throw UsageError("merge needs the JSON reports of explore --shard runs", hint: Self.usage)
         }
         let format = try parsed.choice("format", Self.formats) ?? "text"
+        try OutputFile.check(parsed.value("output"), inputs: parsed.positional)
         var reports: [ExplorationReport] = []
         for path in parsed.positional {
             let text: String
@@ -43,11 +44,16 @@ struct MergeCommand: Subcommand {
             } catch {
                 throw UsageError("cannot read \(path): \(error.localizedDescription)")
             }
+            let report: ExplorationReport
             do {
-                reports.append(try ExplorationJSONReport.parse(text))
+                report = try ExplorationJSONReport.parse(text)
             } catch {
                 throw UsageError("\(path): \(error.description)")
             }
+            guard !report.interrupted else {
+                throw UsageError("\(path): an interrupted exploration (\(report.runs) runs); run its shard to the end before merging")
+            }
+            reports.append(report)
         }
         let merged: ExplorationReport
         do {
@@ -65,7 +71,7 @@ struct MergeCommand: Subcommand {
         }
         let status: Int32 = merged.passed ? 0 : 1
         if let output = parsed.value("output") {
-            try OutputFile.write(text, to: output)
+            try OutputFile.write(text, to: output, inputs: parsed.positional)
             return CommandResult(status: status, output: "wrote \(output); \(merged.failedRuns) of \(merged.runs) runs failed a check\n")
         }
         return CommandResult(status: status, output: text)

@@ -33,10 +33,10 @@ struct ShrinkCommand: Subcommand {
             throw UsageError(parsed.positional.isEmpty ? "shrink needs a scenario file" : "shrink takes one scenario file, found \(parsed.positional.count)",
                              hint: "Usage: groupsim shrink FILE [--seed N] [--output PATH] [--attempts N]")
         }
-        // A scenario file holds seeds up to Int64.max: the shrunk file must carry its seed.
-        let seedOption = try parsed.integer("seed", UInt64.self, in: 0...UInt64(Int64.max))
+        let seedOption = try parsed.integer("seed", UInt64.self, in: 0...UInt64.max)
         let attempts = try parsed.integer("attempts", Int.self, in: 1...1_000_000) ?? 500
-        let scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
+        try OutputFile.check(parsed.value("output"), inputs: [path])
+        let scenario = try ScenarioSource.load(path, apps: apps)
         let seed = seedOption ?? scenario.seed
         let result = await Shrinker(apps: apps).shrink(scenario, seed: seed, maxAttempts: attempts)
 
@@ -58,7 +58,7 @@ struct ShrinkCommand: Subcommand {
         """
         let text = header + result.yaml
         if let output = parsed.value("output") {
-            try OutputFile.write(text, to: output)
+            try OutputFile.write(text, to: output, inputs: [path])
             return CommandResult(status: 0, output: "wrote \(output): \(sizes); still fails \(ScenarioWriter.check(check))\n")
         }
         return CommandResult(status: 0, output: text)

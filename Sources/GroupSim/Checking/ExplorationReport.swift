@@ -157,6 +157,10 @@ public struct ExplorationReport: Sendable, Hashable {
     public var conflictRuns: Int = 0
     /// The most refused writes in one run.
     public var mostConflicts: Int = 0
+    /// The exploration was stopped early (`groupsim explore` on SIGINT or SIGTERM, or its
+    /// task cancelled): `runs` is fewer than planned, and the counts are those of the
+    /// first `runs` runs in run order, so they are the same however many workers ran.
+    public var interrupted = false
 
     /// Every check held in every run.
     public var passed: Bool { failedRuns == 0 }
@@ -181,6 +185,33 @@ public struct ExplorationReport: Sendable, Hashable {
 
     /// The tally of the check written on `line`, if any.
     public func check(atLine line: Int) -> CheckTally? { checks.first { $0.line == line } }
+
+    /// How many runs this report was meant to cover: every requested run, or the runs
+    /// of the shards it covers; for an exhaustive search, nil (its size is an estimate).
+    public var plannedRuns: Int? {
+        guard case .sampled(_, let requested) = mode else { return nil }
+        guard let shard, shard.count > 0 else { return requested }
+        return shard.indices.reduce(0) { total, index in
+            total + (requested > index ? (requested - index - 1) / shard.count + 1 : 0)
+        }
+    }
+
+    /// The command that replays the run with `seed`: `groupsim run FILE --seed N`, or for
+    /// a scenario read from standard input, `groupsim run - --seed N` fed the same text.
+    public func replayCommand(seed: UInt64) -> String {
+        file == "<stdin>" ? "groupsim run - --seed \(seed) (with the same scenario on standard input)" : "groupsim run \(file) --seed \(seed)"
+    }
+
+    /// `100,000,000`: a count with thousands separators.
+    public static func grouped(_ count: Int) -> String {
+        let digits = String(count.magnitude)
+        var result = ""
+        for (offset, digit) in digits.reversed().enumerated() {
+            if offset > 0, offset % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return (count < 0 ? "-" : "") + String(result.reversed())
+    }
 
     /// `48.2%`: `count` out of `total` in tenths of a percent, rounded half up, computed
     /// with integers so every machine prints the same.

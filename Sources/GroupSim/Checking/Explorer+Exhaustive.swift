@@ -38,7 +38,13 @@ extension Explorer {
         var simulated = 0
         var orders = 0
 
+        var interrupted = false
         while let branch = pending.popLast() {
+            // A cancelled search stops between orders with the orders found so far.
+            if Task.isCancelled {
+                interrupted = true
+                break
+            }
             if !branch.prefix.isEmpty {
                 guard visited.insert(branch.key).inserted else { continue }
             }
@@ -77,7 +83,9 @@ extension Explorer {
             orders += 1
         }
         let template = Self.template(for: scenario, mode: .exhaustive(seed: seed, estimate: estimate, simulated: simulated))
-        return tally.report(template)
+        var report = tally.report(template)
+        report.interrupted = interrupted
+        return report
     }
 
     /// One simulation under an `OrderRecorder`. The simulation (and the recorder's share

@@ -26,6 +26,8 @@ public enum ExplorationJSONReport {
         members.append(("shard", report.shard.map { shard in
             .object([("count", .int(shard.count)), ("indices", .array(shard.indices.map { .int($0) }))])
         } ?? .null))
+        // Only when true, so a whole exploration's report reads as it always did.
+        if report.interrupted { members.append(("interrupted", .bool(true))) }
         members += [
             ("passed", .bool(report.passed)),
             ("runs", .int(report.runs)),
@@ -82,7 +84,7 @@ public enum ExplorationJSONReport {
                     ("failedChecks", .array(failure.failedChecks.map { .int($0) })),
                 ]
                 if case .sampled = report.mode {
-                    fields.append(("replay", .string("groupsim run \(report.file) --seed \(failure.reference.seed)")))
+                    fields.append(("replay", .string(report.replayCommand(seed: failure.reference.seed))))
                 } else {
                     fields.append(("schedule", .array(failure.schedule.map(JSONValue.string))))
                 }
@@ -177,6 +179,11 @@ public enum ExplorationJSONReport {
                 failedChecks: try fields.array("failedChecks").map { value throws(ExplorationError) in try Fields.int(value, "failed check") },
                 schedule: try (fields.optional("schedule").map { value throws(ExplorationError) in try Fields(value, "schedule").strings() }) ?? [])
         }
+        var interrupted = false
+        if let value = root.optional("interrupted") {
+            guard case .bool(let flag) = value else { throw .invalidReport("the report: \"interrupted\" must be true or false") }
+            interrupted = flag
+        }
         var report = ExplorationReport(
             scenario: try root.string("scenario"), file: try root.string("file"), mode: mode, shard: shard,
             devices: try Fields(try root.required("devices"), "devices").strings(),
@@ -191,6 +198,7 @@ public enum ExplorationJSONReport {
             report.conflictRuns = try conflicts.int("runs")
             report.mostConflicts = try conflicts.int("most")
         }
+        report.interrupted = interrupted
         return report
     }
 

@@ -15,6 +15,10 @@ public enum ExplorationTextReport {
             lines.append("\(report.scenario): \(runs) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); estimated at most \(estimate); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated, orders that only swap events on different devices pruned)")
         }
         let unit = if case .sampled = report.mode { "runs" } else { "orders" }
+        if report.interrupted {
+            let planned = report.plannedRuns.map { " of \(ExplorationReport.grouped($0))" } ?? ""
+            lines.append("interrupted after \(ExplorationReport.grouped(runs))\(planned) \(unit): the counts below are of those \(unit)")
+        }
         lines.append("")
         lines.append("Checks (\(unit) that failed each)")
         if report.checks.isEmpty { lines.append("  (none)") }
@@ -73,7 +77,7 @@ public enum ExplorationTextReport {
             switch report.mode {
             case .sampled:
                 lines.append("first failing run: #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
-                lines.append("replay: groupsim run \(report.file) --seed \(failure.reference.seed)")
+                lines.append("replay: \(report.replayCommand(seed: failure.reference.seed))")
             case .exhaustive:
                 lines.append("first failing order: #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
                 lines.append("  order: \(failure.schedule.joined(separator: ", "))")
