@@ -126,7 +126,3 @@ struct UsageError: Error {
         self.hint = hint
     }
 }
-
-public enum GroupSimVersion {
-    public static let current = "0.1.0"
-}

@@ -131,6 +131,6 @@ import GroupSimCLI
         for option in ["--runs", "--seed", "--exhaustive", "--format", "--workers", "--shard"] {
             #expect(result.output.contains(option))
         }
-        #expect((await CLI.run(["help", "merge"])).output.hasPrefix("Usage: groupsim merge FILE..."))
+        #expect((await CLI.run(["help", "merge"])).output.hasPrefix("Usage: groupsim merge FILE|DIR..."))
     }
 }

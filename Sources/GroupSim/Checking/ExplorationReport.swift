@@ -25,7 +25,62 @@ public struct ExplorationReport: Sendable, Hashable {
         /// Sorted shard indices below `count`.
         public var indices: [Int]
 
+        public init(count: Int, indices: [Int]) {
+            self.count = count
+            self.indices = indices
+        }
+
         public var description: String { indices.map { "\($0)/\(count)" }.joined(separator: ", ") }
+
+        /// How many of the `count` shards are not covered.
+        public var missingCount: Int { max(0, count - Set(indices).count) }
+
+        /// The shard indices below `count` that are not covered, in increasing order, at
+        /// most `limit` of them. O(`limit` + `indices.count`), however large `count` is.
+        public func missing(limit: Int) -> [Int] {
+            var result: [Int] = []
+            var covered = indices.sorted()[...]
+            var index = 0
+            while index < count, result.count < limit {
+                while let next = covered.first, next < index { covered = covered.dropFirst() }
+                if covered.first == index {
+                    covered = covered.dropFirst()
+                } else {
+                    result.append(index)
+                }
+                index += 1
+            }
+            return result
+        }
+
+        /// The missing shard indices as ranges, in the syntax of Slurm's `--array`
+        /// (`2`, `0,2-3`; empty when none is missing), so that the shards to run again can
+        /// be passed on as they are. O(`indices.count`), however large `count` is.
+        public var missingRanges: String {
+            var ranges: [String] = []
+            var next = 0
+            func gap(upTo end: Int) {
+                guard next < end else { return }
+                ranges.append(next == end - 1 ? "\(next)" : "\(next)-\(end - 1)")
+            }
+            for index in Set(indices).sorted() where index >= 0 && index < count {
+                gap(upTo: index)
+                next = index + 1
+            }
+            gap(upTo: count)
+            return ranges.joined(separator: ",")
+        }
+
+        /// `shard 2/4 is missing`, `shards 1/4 and 2/4 are missing`, or with more than
+        /// `limit`, the first `limit` and how many more.
+        public func missingDescription(limit: Int = 20) -> String {
+            let shown = missing(limit: limit).map { "\($0)/\(count)" }
+            let total = missingCount
+            guard total > 0 else { return "no shard is missing" }
+            if total == 1, let only = shown.first { return "shard \(only) is missing" }
+            if total > shown.count { return "shards \(shown.joined(separator: ", ")) and \(total - shown.count) more are missing" }
+            return "shards \(shown.dropLast().joined(separator: ", ")) and \(shown.last ?? "") are missing"
+        }
     }
 
     /// One run, by its number in the exploration and the seed that replays it.
@@ -124,6 +179,11 @@ public struct ExplorationReport: Sendable, Hashable {
     public var scenario: String
     /// The scenario file as given (for replay lines), or `<swift>`.
     public var file: String
+    /// `Scenario.fingerprint` of the scenario explored: shard reports merge only when
+    /// theirs are equal (the same scenario text, whatever its file's path).
+    public var fingerprint: String
+    /// The `GroupSimVersion` that explored: shard reports merge only when theirs are equal.
+    public var toolVersion: String
     public var mode: Mode
     /// nil when the report covers every run (also after merging every shard).
     public var shard: ShardCoverage?
@@ -215,9 +275,15 @@ public struct ExplorationReport: Sendable, Hashable {
 
     /// `48.2%`: `count` out of `total` in tenths of a percent, rounded half up, computed
     /// with integers so every machine prints the same.
+    /// Never traps: counts near `Int.max` are divided in full width, and a count above
+    /// `total` (which no valid report holds) prints as `over 100%`.
     public static func percent(_ count: Int, of total: Int) -> String {
-        guard total > 0 else { return "0%" }
-        let tenths = (count * 1000 * 2 + total) / (total * 2)
+        guard total > 0, count >= 0 else { return "0%" }
+        guard count <= total else { return "over 100%" }
+        // count * 1000 / total, rounded half up, without overflow: at most 1000.
+        let product = UInt(count).multipliedFullWidth(by: 1000)
+        let (quotient, remainder) = UInt(total).dividingFullWidth(product)
+        let tenths = remainder >= UInt(total) - remainder ? quotient + 1 : quotient
         return "\(tenths / 10).\(tenths % 10)%"
     }
 }

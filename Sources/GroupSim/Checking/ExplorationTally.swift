@@ -19,6 +19,9 @@ struct ExplorationTally: Sendable {
     private var cloudConflicts = 0
     private var conflictRuns = 0
     private var mostConflicts = 0
+    /// Whether a sum went past `Int.max` (only counts read from reports can get there):
+    /// the sum stopped at `Int.max` and the tally must not be reported.
+    private(set) var overflowed = false
 
     init(checks: Int) {
         checkFailures = Array(repeating: 0, count: checks)
@@ -35,14 +38,15 @@ struct ExplorationTally: Sendable {
         checkFirst = report.checks.map(\.firstFailure)
         for row in report.outcomes {
             let slot = ExploredRun.Slot(device: row.device, session: row.session)
-            for count in row.counts { shown[slot, default: [:]][count.shown, default: 0] += count.runs }
+            for count in row.counts { Self.add(&shown[slot, default: [:]][count.shown, default: 0], count.runs, &overflowed) }
         }
         for pitfall in report.pitfalls {
-            pitfallRuns[pitfall.kind, default: 0] += pitfall.runs
+            Self.add(&pitfallRuns[pitfall.kind, default: 0], pitfall.runs, &overflowed)
             noteRule(pitfall.rule, for: pitfall.kind)
         }
         for failure in report.stepFailures {
-            stepFailureRuns[ExploredRun.StepFailureKey(step: failure.step, device: failure.device, code: failure.code), default: 0] += failure.runs
+            let key = ExploredRun.StepFailureKey(step: failure.step, device: failure.device, code: failure.code)
+            Self.add(&stepFailureRuns[key, default: 0], failure.runs, &overflowed)
         }
         failures = report.failures
         outcomeKeys = Set(report.outcomeKeys)
@@ -74,28 +78,37 @@ struct ExplorationTally: Sendable {
         mostConflicts = max(mostConflicts, run.cloudConflicts)
     }
 
-    /// Adds another tally's counts: the result is the tally of both sets of runs.
+    /// Adds another tally's counts: the result is the tally of both sets of runs. Every
+    /// sum is overflow-checked: one past `Int.max` sets `overflowed` instead of trapping.
     mutating func merge(_ other: ExplorationTally) {
-        runs += other.runs
-        failedRuns += other.failedRuns
-        stoppedRuns += other.stoppedRuns
+        overflowed = overflowed || other.overflowed
+        Self.add(&runs, other.runs, &overflowed)
+        Self.add(&failedRuns, other.failedRuns, &overflowed)
+        Self.add(&stoppedRuns, other.stoppedRuns, &overflowed)
         for index in checkFailures.indices where other.checkFailures.indices.contains(index) {
-            checkFailures[index] += other.checkFailures[index]
+            Self.add(&checkFailures[index], other.checkFailures[index], &overflowed)
             if let theirs = other.checkFirst[index], checkFirst[index].map({ theirs.run < $0.run }) ?? true {
                 checkFirst[index] = theirs
             }
         }
         for (slot, counts) in other.shown {
-            for (value, count) in counts { shown[slot, default: [:]][value, default: 0] += count }
+            for (value, count) in counts { Self.add(&shown[slot, default: [:]][value, default: 0], count, &overflowed) }
         }
-        for (kind, count) in other.pitfallRuns { pitfallRuns[kind, default: 0] += count }
+        for (kind, count) in other.pitfallRuns { Self.add(&pitfallRuns[kind, default: 0], count, &overflowed) }
         for (kind, rule) in other.pitfallRules { noteRule(rule, for: kind) }
-        for (key, count) in other.stepFailureRuns { stepFailureRuns[key, default: 0] += count }
+        for (key, count) in other.stepFailureRuns { Self.add(&stepFailureRuns[key, default: 0], count, &overflowed) }
         insertFailures(other.failures)
         outcomeKeys.formUnion(other.outcomeKeys)
-        cloudConflicts += other.cloudConflicts
-        conflictRuns += other.conflictRuns
+        Self.add(&cloudConflicts, other.cloudConflicts, &overflowed)
+        Self.add(&conflictRuns, other.conflictRuns, &overflowed)
         mostConflicts = max(mostConflicts, other.mostConflicts)
+    }
+
+    /// `total += amount`, stopping at `Int.max` and noting it in `overflowed`.
+    private static func add(_ total: inout Int, _ amount: Int, _ overflowed: inout Bool) {
+        let (sum, overflow) = total.addingReportingOverflow(amount)
+        total = overflow ? Int.max : sum
+        if overflow { overflowed = true }
     }
 
     private mutating func noteRule(_ rule: String, for kind: PitfallKind) {

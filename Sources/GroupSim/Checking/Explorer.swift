@@ -149,7 +149,8 @@ public struct Explorer: Sendable {
     /// A report with the scenario's facts and no runs: what every tally fills in.
     static func template(for scenario: Scenario, mode: ExplorationReport.Mode) -> ExplorationReport {
         ExplorationReport(
-            scenario: scenario.name, file: scenario.file, mode: mode, shard: nil,
+            scenario: scenario.name, file: scenario.file, fingerprint: scenario.fingerprint, toolVersion: GroupSimVersion.current,
+            mode: mode, shard: nil,
             devices: scenario.devices.map(\.name), sessions: ExploredRun.sessions(of: scenario),
             runs: 0, failedRuns: 0, stoppedRuns: 0, checks: checkTitles(scenario), outcomes: [], pitfalls: [],
             stepFailures: [], failures: [], outcomeKeys: [])

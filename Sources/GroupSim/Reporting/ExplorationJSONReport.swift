@@ -3,9 +3,18 @@
 /// (shard files for `groupsim merge`).
 ///
 /// Seeds are strings (they use all 64 bits); counts are integers; `percent`, `passed`,
-/// `distinctOutcomes` and `replay` are derived and ignored when read back.
+/// `distinctOutcomes`, `replay` and a shard's `missing` (the shards not covered, as
+/// ranges in the syntax of Slurm's `--array`: `2`, `0,2-3`) are derived and ignored when
+/// read back. `fingerprint` and `groupsimVersion` say which scenario text and which GroupSim
+/// explored, so that `merge` joins only shards of the same exploration.
+///
+/// Nothing in it depends on the machine, the wall clock, the number of workers or the
+/// working folder (the file is written as given on the command line): running the same
+/// shard again writes the same bytes, so a retried shard never changes a merged result.
 public enum ExplorationJSONReport {
-    public static let format = "groupsim-exploration-1"
+    public static let format = "groupsim-exploration-2"
+    /// The format before reports carried `fingerprint` and `groupsimVersion`.
+    static let formerFormats = ["groupsim-exploration-1"]
 
     public static func render(_ report: ExplorationReport) -> String { value(report).rendered() + "\n" }
 
@@ -15,6 +24,8 @@ public enum ExplorationJSONReport {
             ("version", .int(JSONReport.version)),
             ("scenario", .string(report.scenario)),
             ("file", .string(report.file)),
+            ("fingerprint", .string(report.fingerprint)),
+            ("groupsimVersion", .string(report.toolVersion)),
         ]
         switch report.mode {
         case .sampled(let seed, let requested):
@@ -24,7 +35,8 @@ public enum ExplorationJSONReport {
                         ("estimatedOrders", .int(estimate)), ("simulatedSchedules", .int(simulated))]
         }
         members.append(("shard", report.shard.map { shard in
-            .object([("count", .int(shard.count)), ("indices", .array(shard.indices.map { .int($0) }))])
+            .object([("count", .int(shard.count)), ("indices", .array(shard.indices.map { .int($0) })),
+                     ("missing", .string(shard.missingRanges))])
         } ?? .null))
         // Only when true, so a whole exploration's report reads as it always did.
         if report.interrupted { members.append(("interrupted", .bool(true))) }
@@ -113,7 +125,11 @@ public enum ExplorationJSONReport {
 
     public static func parse(_ json: JSONValue) throws(ExplorationError) -> ExplorationReport {
         let root = Fields(json, "the report")
-        guard try root.string("format") == format else {
+        let written = try root.string("format")
+        guard written == format else {
+            if formerFormats.contains(written) {
+                throw .invalidReport("written by an older groupsim (format \"\(written)\", before reports carried a scenario fingerprint); explore the shards again with groupsim \(GroupSimVersion.current)")
+            }
             throw .invalidReport("not an exploration report (format \"\(format)\" expected)")
         }
         if let value = root.optional("version") {
@@ -185,7 +201,8 @@ public enum ExplorationJSONReport {
             interrupted = flag
         }
         var report = ExplorationReport(
-            scenario: try root.string("scenario"), file: try root.string("file"), mode: mode, shard: shard,
+            scenario: try root.string("scenario"), file: try root.string("file"),
+            fingerprint: try root.string("fingerprint"), toolVersion: try root.string("groupsimVersion"), mode: mode, shard: shard,
             devices: try Fields(try root.required("devices"), "devices").strings(),
             sessions: try Fields(try root.required("sessions"), "sessions").strings(),
             runs: try root.int("runs"), failedRuns: try root.int("failedRuns"), stoppedRuns: try root.int("stoppedRuns"),

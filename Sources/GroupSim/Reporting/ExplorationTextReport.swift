@@ -9,8 +9,13 @@ public enum ExplorationTextReport {
         switch report.mode {
         case .sampled(let seed, let requested):
             var heading = "\(report.scenario): \(runs) run\(runs == 1 ? "" : "s") with fresh latency, jitter and race draws (seeds derived from \(seed))"
-            if let shard = report.shard { heading += "; shard \(shard) of \(requested) runs" }
-            lines.append(heading)
+            if let shard = report.shard {
+                heading += "; shard\(shard.indices.count == 1 ? "" : "s") \(shard) of \(requested) runs"
+                lines.append(heading)
+                lines.append("partial: \(shard.missingDescription()), so this is not the whole exploration")
+            } else {
+                lines.append(heading)
+            }
         case .exhaustive(let seed, let estimate, let simulated):
             lines.append("\(report.scenario): \(runs) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); estimated at most \(estimate); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated, orders that only swap events on different devices pruned)")
         }
@@ -71,7 +76,9 @@ public enum ExplorationTextReport {
             lines.append("warning: \(Plural.count(report.stoppedRuns, "run")) stopped after \(Simulation.eventLimit) events without going quiet")
         }
         lines.append("")
-        lines.append("\(report.failedRuns) of \(runs) \(unit) failed a check; \(report.distinctOutcomes) distinct outcome\(report.distinctOutcomes == 1 ? "" : "s")")
+        var summary = "\(report.failedRuns) of \(runs) \(unit) failed a check; \(report.distinctOutcomes) distinct outcome\(report.distinctOutcomes == 1 ? "" : "s")"
+        if let shard = report.shard { summary += " (partial: \(shard.missingCount) of \(shard.count) shards missing)" }
+        lines.append(summary)
         if let failure = report.firstFailure {
             let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil }
             switch report.mode {

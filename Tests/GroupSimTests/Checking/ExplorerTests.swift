@@ -127,7 +127,7 @@ import Testing
         let otherSeed = await explorer.explore(runs: 20, seed: 2, shard: try Shard(index: 1, count: 2))
         let whole = await explorer.explore(runs: 20, seed: 1)
         #expect(throws: ExplorationError.self) { try ExplorationReport.merge([zero, otherSeed]) }
-        #expect(throws: ExplorationError.mismatchedReports("shard 0/2 is given twice")) { try ExplorationReport.merge([zero, zero]) }
+        #expect(throws: ExplorationError.mismatchedReports("shard 0/2 is given twice: in report 1 and in report 2")) { try ExplorationReport.merge([zero, zero]) }
         #expect(throws: ExplorationError.self) { try ExplorationReport.merge([zero, whole]) }
         #expect(throws: ExplorationError.self) { try Shard(index: 2, count: 2) }
         #expect(try Shard(parsing: "1/4") == Shard(index: 1, count: 4))
