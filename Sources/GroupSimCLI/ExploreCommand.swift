@@ -86,7 +86,11 @@ struct ExploreCommand: Subcommand {
                 throw UsageError(error.description, hint: "Run 'groupsim help explore' for usage.")
             }
         } else {
-            report = await explorer.explore(runs: runs, seed: seed, shard: shard)
+            do {
+                report = try await explorer.explore(runs: runs, seed: seed, shard: shard)
+            } catch {
+                throw UsageError(error.description, hint: "Run 'groupsim help explore' for usage.")
+            }
         }
         let text = format == "json" ? ExplorationJSONReport.render(report) : ExplorationTextReport.render(report)
         let status: Int32 = report.passed ? 0 : 1

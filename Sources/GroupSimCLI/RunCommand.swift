@@ -46,7 +46,7 @@ struct RunCommand: Subcommand {
         let seed = try parsed.integer("seed", UInt64.self, in: 0...UInt64.max)
         let format = try parsed.choice("format", Self.formats) ?? "text"
         let scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
-        let report = await scenario.run(seed: seed, apps: apps)
+        let report = try await scenario.run(seed: seed, apps: apps)
         let text: String
         switch format {
         case "json": text = JSONReport.render(report)

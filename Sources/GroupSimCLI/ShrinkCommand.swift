@@ -38,7 +38,7 @@ struct ShrinkCommand: Subcommand {
         let attempts = try parsed.integer("attempts", Int.self, in: 1...1_000_000) ?? 500
         let scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
         let seed = seedOption ?? scenario.seed
-        let result = await Shrinker(apps: apps).shrink(scenario, seed: seed, maxAttempts: attempts)
+        let result = try await Shrinker(apps: apps).shrink(scenario, seed: seed, maxAttempts: attempts)
 
         guard let check = result.check else {
             return CommandResult(status: 1, error: "groupsim: \(path) with seed \(seed): every check held, so there is no failing run to shrink\n")

@@ -12,6 +12,8 @@ public enum ExplorationError: Error, Sendable, Hashable, CustomStringConvertible
     case invalidReport(String)
     /// Reports that are not shards of one exploration.
     case mismatchedReports(String)
+    /// The scenario is invalid (`Scenario.validate`): nothing was run.
+    case invalidScenario(ScenarioErrors)
 
     public var description: String {
         switch self {
@@ -21,6 +23,8 @@ public enum ExplorationError: Error, Sendable, Hashable, CustomStringConvertible
             "\(scenario): gave up enumerating delivery orders after simulating \(simulated) schedules (limit \(limit)); explore it with --runs N instead, or raise --limit"
         case .invalidShard(let message), .invalidReport(let message), .mismatchedReports(let message):
             message
+        case .invalidScenario(let errors):
+            errors.description
         }
     }
 

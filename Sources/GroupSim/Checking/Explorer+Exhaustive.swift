@@ -21,10 +21,12 @@ extension Explorer {
     ///   chain of cloud requests or answers in order (a multinomial); their product bounds
     ///   the orders of copies in flight together. The search also stops after simulating
     ///   `limit * 20` schedules.
-    /// - Throws: `ExplorationError.tooManyOrders` (with the estimate) or `.searchTooLong`.
+    /// - Throws: `ExplorationError.tooManyOrders` (with the estimate), `.searchTooLong`, or
+    ///   `.invalidScenario` (`Scenario.validate`).
     /// - Complexity: one simulation per distinct order when only copies are in flight;
     ///   more with cloud traffic (orders that turn out to repeat explored ones).
     public func exhaustive(limit: Int = Explorer.defaultExhaustiveLimit) async throws(ExplorationError) -> ExplorationReport {
+        try validateScenario()
         let seed = scenario.seed
         let sessions = ExploredRun.sessions(of: scenario)
         let simulationLimit = max(limit, 1) &* 20
@@ -86,8 +88,9 @@ extension Explorer {
     private func simulateOrder(prefix: [Int], visited: Set<OrderKey>) async
         -> (outcome: RunOutcome, decisions: [OrderRecorder.Decision], fresh: [OrderKey], stuckAt: Int?) {
         let simulation = Simulation(scenario: scenario, seed: scenario.seed, apps: apps, recordTrace: false,
-                                    controller: OrderRecorder(scenario: scenario, prefix: prefix, visited: visited))
-        let outcome = await simulation.run()
+                                    controller: OrderRecorder(scenario: scenario, prefix: prefix, visited: visited), validated: true)
+        // Validated before the first order, so a run cannot be refused.
+        let outcome = (try? await simulation.run()) ?? RunOutcome.empty(scenario)
         let recorder = await simulation.scheduleController as? OrderRecorder
         return (outcome, recorder?.decisions ?? [], recorder?.fresh ?? [], recorder?.stuckAt)
     }

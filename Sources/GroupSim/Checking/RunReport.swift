@@ -22,8 +22,9 @@ extension Scenario {
     /// - Parameters:
     ///   - seed: overrides the scenario's seed.
     ///   - apps: the apps the scenario may name in `app.name`.
-    public func run(seed: UInt64? = nil, apps: AppRegistry = AppRegistry()) async -> RunReport {
-        let outcome = await Simulation(scenario: self, seed: seed, apps: apps).run()
+    /// - Throws: the scenario's problems, as `validate` finds them; nothing runs then.
+    public func run(seed: UInt64? = nil, apps: AppRegistry = AppRegistry()) async throws(ScenarioErrors) -> RunReport {
+        let outcome = try await Simulation(scenario: self, seed: seed, apps: apps).run()
         return RunReport(outcome: outcome)
     }
 }

@@ -26,7 +26,7 @@ extension Device {
             if envelope.senderDevice != spec.name, app != nil, activeConversation == conversation, style != .transcript {
                 let received = view(of: envelope, sender: sender)
                 inspectIdentifiers(in: envelope, conversation: conversation)
-                callback("didReceive") { app, view in app.didReceive(received, conversation: view) }
+                callback(.didReceive) { app, view in app.didReceive(received, conversation: view) }
             }
         case .text:
             transcripts[conversation, default: Transcript()].append(.text(envelope))

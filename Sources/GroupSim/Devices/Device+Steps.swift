@@ -61,7 +61,7 @@ extension Device {
             readProvenance[compose.session] = Provenance()
         }
         sendWhenStaged = sendNow
-        callback("userDidCompose") { app, view in app.userDidCompose(request, conversation: view) }
+        callback(.userDidCompose) { app, view in app.userDidCompose(request, conversation: view) }
     }
 
     /// `$me` and `$bob` in scenario text: as `$UUID` tokens for layout text (M5), or as the
@@ -103,7 +103,7 @@ extension Device {
         draft = nil
         var sent = staged.message
         sent.isPending = false
-        callback("didStartSending") { app, view in app.didStartSending(sent, conversation: view) }
+        callback(.didStartSending) { app, view in app.didStartSending(sent, conversation: view) }
         commit(.app(sent), in: staged.conversation, change: staged.change, base: staged.base)
     }
 
@@ -115,7 +115,7 @@ extension Device {
         }
         draft = nil
         trace(.cancelled)
-        callback("didCancelSending") { app, view in app.didCancelSending(staged.message, conversation: view) }
+        callback(.didCancelSending) { app, view in app.didCancelSending(staged.message, conversation: view) }
     }
 
     /// A message leaves this device: numbered, added to its own transcript at once (M11),

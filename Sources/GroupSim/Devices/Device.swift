@@ -97,12 +97,12 @@ public actor Device {
         case .fetch:
             trace(.cloud("fetched \(record.key) v\(record.version)"))
             readProvenance[record.key] = response.provenance
-            callback("didFetch") { app, conversation in app.didFetch(record, conversation: conversation) }
+            callback(.didFetch) { app, conversation in app.didFetch(record, conversation: conversation) }
         case .store:
             trace(.cloud(record.conflict ? "conflict \(record.key) v\(record.version)" : "stored \(record.key) v\(record.version)"))
             readProvenance[record.key] = response.provenance
             if !record.conflict, composing?.session == record.key { composing = nil }
-            callback("didStore") { app, conversation in app.didStore(record, conversation: conversation) }
+            callback(.didStore) { app, conversation in app.didStore(record, conversation: conversation) }
         }
         return finish()
     }
@@ -121,6 +121,9 @@ public actor Device {
     private func begin(_ context: DeviceContext) {
         out = DeviceOutput(context: context)
         actionDepth = 0
+        // A failure belongs to a step only while that step runs; what the app does on a
+        // delivery or a cloud answer later is its own action.
+        currentStep = nil
     }
 
     private func finish() -> DeviceOutput {

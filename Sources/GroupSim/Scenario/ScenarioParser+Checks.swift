@@ -4,11 +4,8 @@ extension ScenarioParser.Context {
         "latest", "summaries", "converged", "diverged", "complete", "pitfalls", "no-pitfalls", "callbacks", "error",
     ]
 
-    /// The extension callbacks of MESSAGES.md (M17, M20 to M24), for `callbacks:` checks.
-    static let callbackNames = [
-        "willBecomeActive", "didBecomeActive", "willResignActive", "didResignActive", "willTransition", "didTransition",
-        "willSelect", "didSelect", "didReceive", "didStartSending", "didCancelSending",
-    ]
+    /// The names a `callbacks:` check accepts: every callback the timeline prints.
+    static let callbackNames = AppCallback.names
 
     /// `expect:` a list of single-key mappings.
     mutating func readChecks(_ node: Node) -> [CheckSpec] {

@@ -26,6 +26,13 @@ public struct RunOutcome: Sendable {
     public var digest: String { trace.digest }
 
     public func device(_ name: String) -> DeviceSnapshot? { devices.first { $0.name == name } }
+
+    /// The outcome of nothing: no devices, no events.
+    static func empty(_ scenario: Scenario) -> RunOutcome {
+        RunOutcome(scenario: scenario, seed: scenario.seed, trace: Trace(), devices: [], failures: [], sightings: [],
+                   changes: [], cloud: [], endTime: .zero, eventCount: 0, copiesDelivered: 0, heldAtEnd: 0,
+                   quiet: true, members: [])
+    }
 }
 
 /// One cloud store record at the end of a run (M13).

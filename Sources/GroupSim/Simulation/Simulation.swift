@@ -23,6 +23,17 @@ public actor Simulation {
     private let apps: AppRegistry
     private let recordTrace: Bool
     private var controller: (any ScheduleController)?
+    /// Whoever made this simulation checked the scenario already (exploration, per run).
+    private let validated: Bool
+    /// Where `run()` stands: a simulation runs once; later calls get the same result.
+    private var progress = Progress.notStarted
+
+    private enum Progress {
+        case notStarted
+        /// Callers that asked while the one run was under way, waiting for its result.
+        case running(waiting: [CheckedContinuation<Result<RunOutcome, ScenarioErrors>, Never>])
+        case finished(Result<RunOutcome, ScenarioErrors>)
+    }
 
     private var queue = EventQueue<Event>()
     /// Every step in the order it runs (time, then file order); only the next one waits in
@@ -54,6 +65,14 @@ public actor Simulation {
     ///     (schedule exploration); nil runs in (time, sequence) order.
     public init(scenario: Scenario, seed: UInt64? = nil, apps: AppRegistry = AppRegistry(), recordTrace: Bool = true,
                 controller: (any ScheduleController)? = nil) {
+        self.init(scenario: scenario, seed: seed, apps: apps, recordTrace: recordTrace, controller: controller, validated: false)
+    }
+
+    /// - Parameter validated: true when the caller has run `scenario.validate` already
+    ///   (exploration and benchmarks, which run one scenario many times).
+    package init(scenario: Scenario, seed: UInt64?, apps: AppRegistry, recordTrace: Bool, controller: (any ScheduleController)?,
+         validated: Bool) {
+        self.validated = validated
         self.controller = controller
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
@@ -69,7 +88,40 @@ public actor Simulation {
     public var scheduleController: (any ScheduleController)? { controller }
 
     /// Runs the scenario to quiescence (no message or cloud request in flight).
-    public func run() async -> RunOutcome {
+    ///
+    /// A simulation runs once: a second call (also one made while the first is under
+    /// way) returns the first call's outcome, the same in every respect.
+    ///
+    /// - Throws: the scenario's problems, exactly as a scenario file with them would be
+    ///   refused (`Scenario.validate`); nothing runs then.
+    public func run() async throws(ScenarioErrors) -> RunOutcome {
+        switch progress {
+        case .finished(let result):
+            return try result.get()
+        case .running:
+            let result = await withCheckedContinuation { continuation in
+                if case .running(let current) = progress { progress = .running(waiting: current + [continuation]) }
+            }
+            return try result.get()
+        case .notStarted:
+            progress = .running(waiting: [])
+            let result: Result<RunOutcome, ScenarioErrors>
+            do throws(ScenarioErrors) {
+                if !validated { try scenario.validate(registeredApps: apps.names) }
+                result = .success(await simulate())
+            } catch {
+                result = .failure(error)
+            }
+            if case .running(let waiting) = progress {
+                for continuation in waiting { continuation.resume(returning: result) }
+            }
+            progress = .finished(result)
+            return try result.get()
+        }
+    }
+
+    /// The one run: builds the world and steps it until nothing is in flight.
+    private func simulate() async -> RunOutcome {
         build()
         while let entry = nextEvent() {
             eventCount += 1

@@ -58,7 +58,7 @@ struct TallyApp: MessagesApp {
             ],
             checks: [CheckSpec(.converged(session: "tally")), CheckSpec(.latest(device: "alice-phone", session: "tally", from: "bob",
                                                                                  data: [DataEntry("count", "3")], caption: "count 3"))])
-        let report = await scenario.run(apps: apps)
+        let report = try await scenario.run(apps: apps)
         #expect(report.passed, "\(report.checks.map(\.detail))")
 
         // Callbacks per device (M20, M21, M17, M23).
