@@ -12,7 +12,7 @@ public enum ExplorationTextReport {
             if let shard = report.shard { heading += "; shard \(shard) of \(requested) runs" }
             lines.append(heading)
         case .exhaustive(let seed, let estimate, let simulated):
-            lines.append("\(report.scenario): \(runs) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); estimated at most \(estimate); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated, orders that only swap events on different devices pruned)")
+            lines.append("\(report.scenario): \(runs) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); up-front estimate \(estimate); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated, orders that only swap events on different devices pruned)")
         }
         let unit = if case .sampled = report.mode { "runs" } else { "orders" }
         lines.append("")
@@ -69,8 +69,13 @@ public enum ExplorationTextReport {
                 lines.append("first failing run: #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
                 lines.append("replay: groupsim run \(report.file) --seed \(failure.reference.seed)")
             case .exhaustive:
-                lines.append("first failing order: #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
-                lines.append("  order: \(failure.schedule.joined(separator: ", "))")
+                let shown = report.failures.count < report.failedRuns ? "the first \(report.failures.count) of \(report.failedRuns)" : "all \(report.failedRuns)"
+                lines.append("failing orders (\(shown)):")
+                for failure in report.failures {
+                    let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil }
+                    lines.append("  #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
+                    lines.append("    order: \(failure.schedule.joined(separator: ", "))")
+                }
             }
         }
         return lines.joined(separator: "\n") + "\n"
