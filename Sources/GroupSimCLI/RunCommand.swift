@@ -13,8 +13,10 @@ struct RunCommand: Subcommand {
 
     Simulates the scenario once and prints the timeline, each device's final transcript,
     every check with its result, the pitfalls found (with the rule each comes from and
-    the fix), and a line `trace: HEX`, a digest of the whole event trace. The same file
-    and seed give the same digest on every run and machine.
+    the fix), and a line `trace: HEX`, a digest of the whole run: every event with its
+    content (messages, cloud requests and answers, failures), each device's final view
+    and every check's verdict. The same file and seed give the same digest on every run
+    and machine.
 
     Options:
       --seed N          override the file's seed (default: the file's, else 1)

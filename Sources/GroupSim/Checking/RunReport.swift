@@ -13,7 +13,21 @@ public struct RunReport: Sendable {
 
     /// Every check held.
     public var passed: Bool { checks.allSatisfy(\.passed) }
-    public var digest: String { outcome.digest }
+    /// The run's fingerprint (`groupsim run` prints it as `trace:`): `RunOutcome.digest`'s
+    /// encoding of the events and final state, then every check's text, verdict and
+    /// finding. Two runs that differ in a transcript, the cloud's contents, a failure or
+    /// a check's result never share it.
+    public var digest: String {
+        var encoder = CanonicalEncoder()
+        outcome.encode(into: &encoder)
+        encoder.int(Int64(checks.count))
+        for check in checks {
+            encoder.string(check.text)
+            encoder.int(check.passed ? 1 : 0)
+            encoder.string(check.detail)
+        }
+        return encoder.hexDigest
+    }
 }
 
 extension Scenario {

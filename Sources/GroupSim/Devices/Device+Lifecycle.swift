@@ -148,7 +148,7 @@ extension Device {
             case .dismiss:
                 resign()
             case .fetch(let key):
-                trace(.cloud("fetch \(key)"))
+                trace(.cloud("fetch \(key)"), .cloud(operation: .fetch, record: nil))
                 out.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .fetch,
                                                       provenance: Provenance(), change: nil))
             case .store(let key, let write):
@@ -159,7 +159,7 @@ extension Device {
                     composing = pending
                     change = made
                 }
-                trace(.cloud("store \(key)"))
+                trace(.cloud("store \(key)"), .cloud(operation: .store(write), record: nil))
                 out.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .store(write),
                                                       provenance: readProvenance[key] ?? Provenance(), change: change))
             }
@@ -200,7 +200,7 @@ extension Device {
         if change != nil { composing = nil }
         draft = Draft(message: message, conversation: conversation, change: change,
                       base: message.session.flatMap { readProvenance[$0.name] } ?? Provenance())
-        trace(.staged(session: message.session?.name))
+        trace(.staged(session: message.session?.name), .message(message))
         if sendWhenStaged {
             sendWhenStaged = false
             pressSend()

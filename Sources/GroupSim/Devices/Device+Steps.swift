@@ -132,10 +132,14 @@ extension Device {
         }
         let envelope = Envelope(id: id, conversation: conversation, senderDevice: spec.name, senderPerson: spec.person,
                                 sentAt: now, content: content, senderMap: identifiers, provenance: provenance, change: change)
-        if case .app(let message) = content {
-            trace(.sent(message: id, session: message.session?.name, url: message.url))
-        } else {
-            trace(.sent(message: id, session: nil, url: nil))
+        switch content {
+        case .app(let message):
+            trace(.sent(message: id, session: message.session?.name, url: message.url), .message(message))
+        case .text(let text):
+            trace(.sent(message: id, session: nil, url: nil), .text(text))
+        case .sticker(let sticker):
+            trace(.sent(message: id, session: nil, url: nil),
+                  .text("sticker \(sticker.format) \(sticker.bytes) bytes \(sticker.width)x\(sticker.height) \(sticker.stickerDescription)"))
         }
         add(envelope)
         out.outgoing.append(envelope)

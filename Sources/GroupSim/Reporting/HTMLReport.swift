@@ -36,7 +36,7 @@ public enum HTMLReport {
         html += section("checks", "Checks", checks(report))
         html += section("pitfalls", "Pitfalls", pitfalls(report))
         if !outcome.failures.isEmpty { html += section("failures", "Failed steps", failures(outcome)) }
-        html += "<footer>trace: <code>\(esc(outcome.digest))</code> · \(outcome.copiesDelivered) copies delivered · quiet at \(outcome.endTime)</footer>\n"
+        html += "<footer>trace: <code>\(esc(report.digest))</code> · \(outcome.copiesDelivered) copies delivered · quiet at \(outcome.endTime)</footer>\n"
         html += "</body>\n</html>\n"
         return html
     }

@@ -10,7 +10,7 @@ public enum JSONReport {
             ("scenario", .string(outcome.scenario.name)),
             ("file", .string(outcome.scenario.file)),
             ("seed", .string(String(outcome.seed))),
-            ("trace", .string(outcome.digest)),
+            ("trace", .string(report.digest)),
             ("passed", .bool(report.passed)),
             ("quiet", .bool(outcome.quiet)),
             ("endTime", .string(outcome.endTime.description)),

@@ -53,7 +53,7 @@ public enum TextReport {
         lines.append("")
         let held = report.checks.filter(\.passed).count
         lines.append("\(held) of \(report.checks.count) checks held; \(report.pitfalls.count) pitfall(s); \(outcome.copiesDelivered) copies delivered; quiet at \(outcome.endTime)")
-        lines.append("trace: \(outcome.digest)")
+        lines.append("trace: \(report.digest)")
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -151,7 +151,8 @@ public actor Simulation {
                 let response = await cloud.handle(request)
                 let operation = if case .store = request.operation { response.record.conflict ? "refused store" : "store" } else { "fetch" }
                 record(TraceEvent(time: context.now, subject: "cloud",
-                                  kind: .cloud("\(operation) \(request.key) from \(request.device) -> v\(response.record.version)")))
+                                  kind: .cloud("\(operation) \(request.key) from \(request.device) -> v\(response.record.version)"),
+                                  payload: .cloud(operation: request.operation, record: response.record)))
                 enqueue(.cloudAnswer(response, to: receiver), after: scenario.app.cloudLatency)
             case .cloudAnswer(let response, let receiver):
                 apply(await devices[receiver].receive(response, context: context))
