@@ -60,7 +60,7 @@ struct RunCommand: Subcommand {
         let status: Int32 = report.passed ? 0 : 1
         if let output = parsed.value("output") {
             try OutputFile.write(text, to: output)
-            let summary = "wrote \(output); \(report.checks.filter(\.passed).count) of \(report.checks.count) checks held; trace: \(report.digest)\n"
+            let summary = "wrote \(output); \(report.checkCounts.held) of \(report.checkCounts.total) checks held; trace: \(report.digest)\n"
             return CommandResult(status: status, output: summary)
         }
         return CommandResult(status: status, output: text)

@@ -2,6 +2,8 @@
 public struct RunReport: Sendable {
     public var outcome: RunOutcome
     public var checks: [CheckResult]
+    /// Steps that failed with no `error:` check expecting them: each a failed check.
+    public var unexpectedFailures: [UnexpectedFailure]
     public var pitfalls: [Pitfall]
 
     /// Checks the outcome and finds its pitfalls.
@@ -9,10 +11,17 @@ public struct RunReport: Sendable {
         self.outcome = outcome
         pitfalls = PitfallDetector.detect(outcome)
         checks = CheckEvaluator.evaluate(outcome, pitfalls: pitfalls)
+        unexpectedFailures = UnexpectedFailure.find(in: outcome)
     }
 
-    /// Every check held.
-    public var passed: Bool { checks.allSatisfy(\.passed) }
+    /// Every check held and no step failed unexpectedly.
+    public var passed: Bool { unexpectedFailures.isEmpty && checks.allSatisfy(\.passed) }
+
+    /// The checks that held, and all of them: the scenario's checks, and one failed check
+    /// per unexpected step failure.
+    public var checkCounts: (held: Int, total: Int) {
+        (checks.filter(\.passed).count, checks.count + unexpectedFailures.count)
+    }
     /// The run's fingerprint (`groupsim run` prints it as `trace:`): `RunOutcome.digest`'s
     /// encoding of the events and final state, then every check's text, verdict and
     /// finding. Two runs that differ in a transcript, the cloud's contents, a failure or
@@ -26,6 +35,8 @@ public struct RunReport: Sendable {
             encoder.int(check.passed ? 1 : 0)
             encoder.string(check.detail)
         }
+        encoder.int(Int64(unexpectedFailures.count))
+        for failure in unexpectedFailures { encoder.string(failure.text) }
         return encoder.hexDigest
     }
 }

@@ -17,9 +17,10 @@ public enum ExplorationTextReport {
         let unit = if case .sampled = report.mode { "runs" } else { "orders" }
         lines.append("")
         lines.append("Checks (\(unit) that failed each)")
-        if report.checks.isEmpty { lines.append("  (none)") }
-        let failedWidth = report.checks.map { String($0.failedRuns).count }.max() ?? 1
-        for check in report.checks {
+        let tallies = report.checks + report.unexpectedFailures
+        if tallies.isEmpty { lines.append("  (none)") }
+        let failedWidth = tallies.map { String($0.failedRuns).count }.max() ?? 1
+        for check in tallies {
             let place = check.line.map { "line \($0): " } ?? ""
             let count = String(repeating: " ", count: failedWidth - String(check.failedRuns).count) + String(check.failedRuns)
             var line = "  \(check.failedRuns == 0 ? "PASS" : "FAIL")  \(count) of \(runs) \(pad("(" + ExplorationReport.percent(check.failedRuns, of: runs) + ")", 8))  \(place)\(check.text)"
@@ -63,7 +64,7 @@ public enum ExplorationTextReport {
         lines.append("")
         lines.append("\(report.failedRuns) of \(runs) \(unit) failed a check; \(report.distinctOutcomes) distinct outcome\(report.distinctOutcomes == 1 ? "" : "s")")
         if let failure = report.firstFailure {
-            let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil }
+            let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil } + failure.unexpected
             switch report.mode {
             case .sampled:
                 lines.append("first failing run: #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
@@ -73,6 +74,7 @@ public enum ExplorationTextReport {
                 lines.append("failing orders (\(shown)):")
                 for failure in report.failures {
                     let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil }
+                        + failure.unexpected
                     lines.append("  #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
                     lines.append("    order: \(failure.schedule.joined(separator: ", "))")
                 }

@@ -22,6 +22,14 @@ public enum JSONReport {
                     ("detail", .string(check.detail)),
                     ("line", check.spec.location.map { .int($0.line) } ?? .null),
                 ])
+            } + report.unexpectedFailures.map { failure in
+                .object([
+                    ("check", .string("unexpected-failure")),
+                    ("text", .string(failure.text)),
+                    ("passed", .bool(false)),
+                    ("detail", .string(failure.detail)),
+                    ("line", failure.line.map { .int($0) } ?? .null),
+                ])
             })),
             ("pitfalls", .array(report.pitfalls.map(pitfall))),
             ("failures", .array(outcome.failures.map { failure in

@@ -36,11 +36,16 @@ public enum TextReport {
         }
         lines.append("")
         lines.append("Checks")
-        if report.checks.isEmpty { lines.append("  (none)") }
+        if report.checks.isEmpty && report.unexpectedFailures.isEmpty { lines.append("  (none)") }
         for check in report.checks {
             let place = check.spec.location.map { "line \($0.line): " } ?? ""
             lines.append("  \(check.passed ? "PASS" : "FAIL")  \(check.text)")
             lines.append("        \(place)\(check.detail)")
+        }
+        for failure in report.unexpectedFailures {
+            let place = failure.line.map { "line \($0): " } ?? ""
+            lines.append("  FAIL  \(failure.text)")
+            lines.append("        \(place)\(failure.detail)")
         }
         lines.append("")
         lines.append("Pitfalls")
@@ -51,8 +56,8 @@ public enum TextReport {
             lines.append("    fix: \(pitfall.fix)")
         }
         lines.append("")
-        let held = report.checks.filter(\.passed).count
-        lines.append("\(held) of \(report.checks.count) checks held; \(report.pitfalls.count) pitfall(s); \(outcome.copiesDelivered) copies delivered; quiet at \(outcome.endTime)")
+        let counts = report.checkCounts
+        lines.append("\(counts.held) of \(counts.total) checks held; \(report.pitfalls.count) pitfall(s); \(outcome.copiesDelivered) copies delivered; quiet at \(outcome.endTime)")
         lines.append("trace: \(report.digest)")
         return lines.joined(separator: "\n") + "\n"
     }
