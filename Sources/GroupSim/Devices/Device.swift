@@ -145,9 +145,9 @@ public actor Device {
         out.failures.append(StepFailure(step: currentStep, device: spec.name, time: now, code: code, reason: reason))
     }
 
-    func sighting(_ kind: PitfallKind, message: Int?, _ detail: String) {
+    func sighting(_ kind: PitfallKind, message: Int?, _ detail: String, mintedOn: String? = nil) {
         trace(.pitfall(kind, detail: detail))
-        out.sightings.append(PitfallSighting(kind: kind, device: spec.name, time: now, message: message, detail: detail))
+        out.sightings.append(PitfallSighting(kind: kind, device: spec.name, time: now, message: message, detail: detail, mintedOn: mintedOn))
     }
 }
 
