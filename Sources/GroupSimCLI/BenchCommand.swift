@@ -83,12 +83,14 @@ struct BenchCommand: Subcommand {
         var events: Measurement?
         if only == nil || only == "a" {
             let group = BenchWorkload.group(devices: size.devices, messagesEach: size.messages)
+            try group.validate()
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.deliverCopies(group) }
             lines.append("(a) copies delivered: \(Self.count(measured.work)) in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) copies/s"
                          + " (\(size.devices) devices x \(Self.count(Double(size.messages))) session messages each; target >= 1,000,000)")
             copies = measured
         }
         if only == nil || only == "b" {
+            try scenario.validate(registeredApps: apps.names)
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(scenario, count: size.runs, apps: apps) }
             lines.append("(b) runs of \(path): \(Self.count(measured.work)) in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) runs/s"
                          + " (seeds 1 to \(Self.count(Double(size.runs))): simulation, checks and pitfalls, trace off; target >= 5,000)")

@@ -943,9 +943,16 @@ expect:
   - error: { step: 3, code: noBubble }
 ```
 
-Callback names: `willBecomeActive`, `didBecomeActive`, `willResignActive`,
-`didResignActive`, `willTransition`, `didTransition`, `willSelect`, `didSelect`,
-`didReceive`, `didStartSending`, `didCancelSending` (M17, M20 to M24).
+Callback names, the same list `--callbacks` prints in the timeline: `willBecomeActive`,
+`didBecomeActive`, `willResignActive`, `didResignActive`, `willTransition`,
+`didTransition`, `willSelect`, `didSelect`, `didReceive`, `didStartSending`,
+`didCancelSending` (M17, M20 to M24), and GroupSim's own entry points `userDidCompose`
+(the user composed in the app's interface: a `send`, `reply` or `insert` step), `didFetch`
+and `didStore` (the cloud store answered, M13).
+
+A step that fails with no `error:` check expecting it is a failed check of its own ("step
+N on DEVICE failed unexpectedly: CODE"): `run` exits 1, `explore` counts the runs it
+happened in, and the JSON report lists it among the checks.
 
 Pitfall kinds:
 

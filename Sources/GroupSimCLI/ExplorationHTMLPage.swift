@@ -9,7 +9,8 @@ enum ExplorationHTMLPage {
         var failing = ExplorationHTMLReport.failingOutcomes(report)
         if let scenario, case .sampled = report.mode {
             for index in failing.indices {
-                let run = await scenario.run(seed: failing[index].run.seed, apps: apps)
+                // A scenario that explored is valid; were it not, the page goes without the run.
+                guard let run = try? await scenario.run(seed: failing[index].run.seed, apps: apps) else { continue }
                 failing[index].runReport = TextReport.render(run)
             }
         }

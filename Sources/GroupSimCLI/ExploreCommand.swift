@@ -22,11 +22,18 @@ struct ExploreCommand: Subcommand {
     runs reported each, and the seed of the first failing run: replay it with
     `groupsim run FILE --seed N`.
 
-    With --exhaustive it instead runs every distinct delivery order once (the file's own
-    seed): between two steps, the copies and cloud requests in flight run in every order,
-    and orders that only swap events on different devices are pruned (they cannot change
-    what any device shows). It refuses, with the estimated count, a scenario with more
-    distinct orders than --limit.
+    With --exhaustive it instead runs every distinct order of events once, with the file's
+    own seed for everything else. It varies: the order in which the copies, cloud requests
+    and answers in flight arrive, whatever their latencies; where each step of a race runs
+    in its window, relative to the race's other steps and to the events in flight; and on
+    which side of a step an event lands when its possible arrival times (latency to
+    latency plus jitter) straddle the step. It holds fixed: the time of every step outside
+    a race (those keep their time order), an event that arrives before a step whatever
+    the draws runs before it, and copies held for an offline device arrive in send order
+    (M30). So it finds every outcome random runs can reach. Orders that only swap events
+    on different devices are pruned (they cannot change what any device shows); every
+    failing order is listed, event by event. It refuses, with the estimated count, a
+    scenario with more distinct orders than --limit.
 
     Options:
       --runs N          how many runs (default \(defaultRuns))
@@ -114,8 +121,8 @@ struct ExploreCommand: Subcommand {
         if let line { callback = { line.update($0) } }
         let progress = callback
         let (outcome, signal) = await Interrupts.run { () async -> Result<ExplorationReport, ExplorationError> in
-            guard exhaustive else { return .success(await explorer.explore(runs: runs, seed: seed, shard: shardToRun, progress: progress)) }
             do throws(ExplorationError) {
+                guard exhaustive else { return .success(try await explorer.explore(runs: runs, seed: seed, shard: shardToRun, progress: progress)) }
                 return .success(try await explorer.exhaustive(limit: limit))
             } catch {
                 return .failure(error)

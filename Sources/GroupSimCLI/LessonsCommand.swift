@@ -55,8 +55,8 @@ struct LessonsCommand: Subcommand {
                                                   whyFixed: "See the fixed design's description above.")
         let broken = try ScenarioParser.load(path: Self.join(directory, lesson.brokenFile), registeredApps: apps.names)
         let fixed = try ScenarioParser.load(path: Self.join(directory, lesson.fixedFile), registeredApps: apps.names)
-        let brokenReport = await broken.run(apps: apps)
-        let fixedReport = await fixed.run(apps: apps)
+        let brokenReport = try await broken.run(apps: apps)
+        let fixedReport = try await fixed.run(apps: apps)
         let text = LessonNarration.render(lesson, broken: brokenReport, fixed: fixedReport, full: parsed.flag("full"))
         return CommandResult(status: brokenReport.passed && fixedReport.passed ? 0 : 1, output: text)
     }

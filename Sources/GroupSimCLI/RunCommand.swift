@@ -13,8 +13,10 @@ struct RunCommand: Subcommand {
 
     FILE may be - to read the scenario from standard input. Simulates the scenario once and prints the timeline, each device's final transcript,
     every check with its result, the pitfalls found (with the rule each comes from and
-    the fix), and a line `trace: HEX`, a digest of the whole event trace. The same file
-    and seed give the same digest on every run and machine.
+    the fix), and a line `trace: HEX`, a digest of the whole run: every event with its
+    content (messages, cloud requests and answers, failures), each device's final view
+    and every check's verdict. The same file and seed give the same digest on every run
+    and machine.
 
     Options:
       --seed N          override the file's seed (default: the file's, else 1)
@@ -53,7 +55,7 @@ struct RunCommand: Subcommand {
         let format = try parsed.choice("format", Self.formats) ?? "text"
         try OutputFile.check(parsed.value("output"), inputs: [path])
         let scenario = try ScenarioSource.load(path, apps: apps)
-        let report = await scenario.run(seed: seed, apps: apps)
+        let report = try await scenario.run(seed: seed, apps: apps)
         let text: String
         switch format {
         case "json": text = JSONReport.render(report)
@@ -68,7 +70,7 @@ struct RunCommand: Subcommand {
         let status: Int32 = report.passed ? 0 : 1
         if let output = parsed.value("output") {
             try OutputFile.write(text, to: output, inputs: [path])
-            let summary = "wrote \(output); \(report.checks.filter(\.passed).count) of \(report.checks.count) checks held; trace: \(report.digest)\n"
+            let summary = "wrote \(output); \(report.checkCounts.held) of \(report.checkCounts.total) checks held; trace: \(report.digest)\n"
             return CommandResult(status: status, output: summary)
         }
         return CommandResult(status: status, output: text)

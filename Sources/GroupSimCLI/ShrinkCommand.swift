@@ -38,9 +38,14 @@ struct ShrinkCommand: Subcommand {
         try OutputFile.check(parsed.value("output"), inputs: [path])
         let scenario = try ScenarioSource.load(path, apps: apps)
         let seed = seedOption ?? scenario.seed
-        let result = await Shrinker(apps: apps).shrink(scenario, seed: seed, maxAttempts: attempts)
+        let result = try await Shrinker(apps: apps).shrink(scenario, seed: seed, maxAttempts: attempts)
 
         guard let check = result.check else {
+            let unexpected = try await scenario.run(seed: seed, apps: apps).unexpectedFailures
+            if let first = unexpected.first {
+                return CommandResult(status: 1, error: "groupsim: \(path) with seed \(seed): every check held, but \(first.text); "
+                                     + "shrink keeps a failing check, so write one that this run fails (or an error: check) and shrink again\n")
+            }
             return CommandResult(status: 1, error: "groupsim: \(path) with seed \(seed): every check held, so there is no failing run to shrink\n")
         }
         guard result.reproduces else {

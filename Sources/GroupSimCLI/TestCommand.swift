@@ -75,13 +75,19 @@ struct TestCommand: Subcommand {
         } catch {
             return ScenarioTestResult(path: path, invalid: error.errors.first ?? ScenarioError("invalid scenario", at: nil))
         }
-        let report = await scenario.run(seed: seed, apps: apps)
-        var result = ScenarioTestResult(path: path, scenario: scenario.name, seed: seed ?? scenario.seed, report: report)
-        if let runs {
-            let workers = ProcessInfo.processInfo.activeProcessorCount
-            result.exploration = await Explorer(scenario: scenario, apps: apps, workers: workers).explore(runs: runs, seed: seed)
+        do {
+            let report = try await scenario.run(seed: seed, apps: apps)
+            var result = ScenarioTestResult(path: path, scenario: scenario.name, seed: seed ?? scenario.seed, report: report)
+            if let runs {
+                let workers = ProcessInfo.processInfo.activeProcessorCount
+                result.exploration = try await Explorer(scenario: scenario, apps: apps, workers: workers).explore(runs: runs, seed: seed)
+            }
+            return result
+        } catch let error as ScenarioErrors {
+            return ScenarioTestResult(path: path, invalid: error.errors.first ?? ScenarioError("invalid scenario", at: nil))
+        } catch {
+            return ScenarioTestResult(path: path, invalid: ScenarioError("\(error)", at: nil))
         }
-        return result
     }
 
     /// The `.yaml` files of `paths`: files as given, folders searched recursively, each

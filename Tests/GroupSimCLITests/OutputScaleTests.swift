@@ -35,8 +35,8 @@ import GroupSimCLI
         #expect(text.output.contains("  divergence ×1 in poll (M12), first: devices show 4 different states for poll"))
         #expect(text.output.contains("more events (`groupsim run FILE --full` prints every one) ..."))
         #expect(text.output.contains("  FAIL  complete poll {alice1: yes, bob1: yes}"))
-        #expect(text.output.hasSuffix("2 of 3 checks held; 39 pitfalls; 164 copies delivered; quiet at 8072.249ms\ntrace: bb44b5bdb77650f53467834e25a7d651618b153a95154dbafc6eac96df27f030\n"))
-        #expect(full.output.hasSuffix("trace: bb44b5bdb77650f53467834e25a7d651618b153a95154dbafc6eac96df27f030\n"))
+        #expect(text.output.hasSuffix("2 of 3 checks held; 39 pitfalls; 164 copies delivered; quiet at 8072.249ms\ntrace: faea14b02006b4e768ec255c2c16478c64b93f77c69b9af4303748849decadf7\n"))
+        #expect(full.output.hasSuffix("trace: faea14b02006b4e768ec255c2c16478c64b93f77c69b9af4303748849decadf7\n"))
     }
 
     @Test func summaryIsOneScreen() async throws {

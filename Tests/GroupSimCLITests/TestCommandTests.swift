@@ -33,7 +33,9 @@ import GroupSim
         let files = CLI.scenarioFiles
         #expect(lines.filter { $0.hasPrefix("PASS  ") }.count == files.count)
         let race = try #require(lines.first { $0.contains("Scenarios/pickles-race.yaml") })
-        #expect(race.hasSuffix("pickles-race.yaml  7 of 7 checks held  4 pitfalls  trace c12549db63f50206"))
+        let run = await CLI.run(["run", CLI.path("Scenarios/pickles-race.yaml")])
+        let digest = try #require(run.output.split(separator: "\n").last { $0.hasPrefix("trace: ") }?.dropFirst(7).prefix(16))
+        #expect(race.hasSuffix("pickles-race.yaml  7 of 7 checks held  4 pitfalls  trace \(digest)"))
         #expect(lines.last == "\(files.count) files: \(files.count) passed, 0 failed; 135 of 135 checks held; 34 pitfalls")
     }
 

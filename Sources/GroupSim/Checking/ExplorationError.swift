@@ -15,6 +15,8 @@ public enum ExplorationError: Error, Sendable, Hashable, CustomStringConvertible
     /// Shard reports of one exploration that do not cover every shard (merge refuses
     /// them unless asked for a partial merge): what they cover, of how many runs.
     case missingShards(covered: ExplorationReport.ShardCoverage, requestedRuns: Int)
+    /// The scenario is invalid (`Scenario.validate`): nothing was run.
+    case invalidScenario(ScenarioErrors)
 
     public var description: String {
         switch self {
@@ -26,6 +28,8 @@ public enum ExplorationError: Error, Sendable, Hashable, CustomStringConvertible
             message
         case .missingShards(let covered, let requested):
             "\(covered.missingDescription()): the reports cover \(covered.indices.count == 1 ? "shard" : "shards") \(covered) of \(requested) runs"
+        case .invalidScenario(let errors):
+            errors.description
         }
     }
 

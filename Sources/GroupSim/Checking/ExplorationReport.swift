@@ -164,11 +164,13 @@ public struct ExplorationReport: Sendable, Hashable {
         public var runs: Int
     }
 
-    /// A run that failed at least one check.
+    /// A run that failed at least one check, or had a step fail unexpectedly.
     public struct FailingRun: Sendable, Hashable {
         public var reference: RunReference
         /// Indices into `checks` of the checks it failed.
         public var failedChecks: [Int]
+        /// Its unexpected step failures, as `unexpectedFailures` words them.
+        public var unexpected: [String] = []
         /// For `exhaustive`: the order, event by event (`m2 to alice-phone`).
         public var schedule: [String]
     }
@@ -193,12 +195,16 @@ public struct ExplorationReport: Sendable, Hashable {
     public var sessions: [String]
     /// Runs in this report (for `exhaustive`: distinct delivery orders).
     public var runs: Int
-    /// Runs that failed at least one check.
+    /// Runs that failed at least one check or had a step fail unexpectedly.
     public var failedRuns: Int
     /// Runs stopped at `Simulation.eventLimit` before going quiet.
     public var stoppedRuns: Int
     /// In the scenario's order.
     public var checks: [CheckTally]
+    /// Steps that failed in some run with no `error:` check expecting them, each counted
+    /// as a failed check (`step 3 on bob-phone failed unexpectedly: noBubble`), by step,
+    /// device and code; `line` is the step's.
+    public var unexpectedFailures: [CheckTally] = []
     /// By device (scenario order), then session (scenario order, others by name).
     public var outcomes: [OutcomeTally]
     /// In `PitfallKind` order.

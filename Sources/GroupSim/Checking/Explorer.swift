@@ -6,7 +6,7 @@
 /// Usable from a Swift Testing property test:
 ///
 /// ```swift
-/// let report = await Explorer(scenario: scenario, apps: apps).explore(runs: 200, seed: 1)
+/// let report = try await Explorer(scenario: scenario, apps: apps).explore(runs: 200, seed: 1)
 /// #expect(report.passed, "replay: seed \(report.firstFailure?.reference.seed ?? 0)")
 /// ```
 ///
@@ -51,10 +51,13 @@ public struct Explorer: Sendable {
     ///   - progress: called as runs finish, with how many of this call's runs are done and
     ///     how many of those failed a check (for a progress line; it does not change the
     ///     report). Called from the exploring task, at most once per chunk of runs.
+    /// - Throws: `ExplorationError.invalidScenario` when the scenario is invalid
+    ///   (`Scenario.validate`, checked once before any run).
     /// - Complexity: `runs` simulations, `workers` at a time.
     public func explore(
         runs: Int, seed: UInt64? = nil, shard: Shard? = nil, progress: (@Sendable (ExplorationProgress) -> Void)? = nil
-    ) async -> ExplorationReport {
+    ) async throws(ExplorationError) -> ExplorationReport {
+        try validateScenario()
         let base = seed ?? scenario.seed
         let total = max(0, runs)
         var template = Self.template(for: scenario, mode: .sampled(seed: base, requested: total))
@@ -140,10 +143,21 @@ public struct Explorer: Sendable {
             if Task.isCancelled { break }
             let index = span.run(at: position)
             let seed = Self.seed(forRun: index, base: base)
-            let outcome = await Simulation(scenario: scenario, seed: seed, apps: apps, recordTrace: false).run()
+            let simulation = Simulation(scenario: scenario, seed: seed, apps: apps, recordTrace: false, controller: nil, validated: true)
+            // Validated before the first run, so a run cannot be refused.
+            guard let outcome = try? await simulation.run() else { continue }
             tally.add(ExploredRun(reference: .init(run: index, seed: seed), report: RunReport(outcome: outcome), sessions: sessions))
         }
         return tally
+    }
+
+    /// Refuses an invalid scenario, exactly as its file would be refused.
+    func validateScenario() throws(ExplorationError) {
+        do {
+            try scenario.validate(registeredApps: apps.names)
+        } catch {
+            throw .invalidScenario(error)
+        }
     }
 
     /// A report with the scenario's facts and no runs: what every tally fills in.
@@ -159,10 +173,7 @@ public struct Explorer: Sendable {
     /// Each check's one-line text and line, as `groupsim run` prints them. The text
     /// depends only on the check as written, so an empty outcome yields it.
     static func checkTitles(_ scenario: Scenario) -> [ExplorationReport.CheckTally] {
-        let empty = RunOutcome(scenario: scenario, seed: scenario.seed, trace: Trace(), devices: [], failures: [], sightings: [],
-                               changes: [], cloud: [], endTime: .zero, eventCount: 0, copiesDelivered: 0, heldAtEnd: 0,
-                               quiet: true, members: [])
-        return CheckEvaluator.evaluate(empty, pitfalls: []).map {
+        return CheckEvaluator.evaluate(RunOutcome.empty(scenario), pitfalls: []).map {
             ExplorationReport.CheckTally(text: $0.text, line: $0.spec.location?.line, failedRuns: 0, firstFailure: nil)
         }
     }

@@ -20,8 +20,8 @@ extension Device {
             style = requested
             selected = selecting
             if let selecting { noteRead(selecting, in: conversation) }
-            callback("willBecomeActive") { app, view in app.willBecomeActive(view) }
-            callback("didBecomeActive") { app, view in app.didBecomeActive(view) }
+            callback(.willBecomeActive) { app, view in app.willBecomeActive(view) }
+            callback(.didBecomeActive) { app, view in app.didBecomeActive(view) }
         } else if style != requested {
             transition(to: requested)
         }
@@ -47,15 +47,15 @@ extension Device {
         let message = view(of: live, sender: senderIdentifier(of: live))
         let changesStyle = style != .expanded
         if changesStyle {
-            callback("willTransition") { app, view in app.willTransition(to: .expanded, conversation: view) }
+            callback(.willTransition) { app, view in app.willTransition(to: .expanded, conversation: view) }
         }
-        callback("willSelect") { app, view in app.willSelect(message, conversation: view) }
+        callback(.willSelect) { app, view in app.willSelect(message, conversation: view) }
         selected = live
         noteRead(live, in: conversation)
-        callback("didSelect") { app, view in app.didSelect(message, conversation: view) }
+        callback(.didSelect) { app, view in app.didSelect(message, conversation: view) }
         if changesStyle {
             style = .expanded
-            callback("didTransition") { app, view in app.didTransition(to: .expanded, conversation: view) }
+            callback(.didTransition) { app, view in app.didTransition(to: .expanded, conversation: view) }
         }
         return app != nil
     }
@@ -83,8 +83,8 @@ extension Device {
 
     /// Closes the extension: the process ends and keeps nothing in memory (M22).
     func resign() {
-        callback("willResignActive") { app, view in app.willResignActive(view) }
-        callback("didResignActive") { app, view in app.didResignActive(view) }
+        callback(.willResignActive) { app, view in app.willResignActive(view) }
+        callback(.didResignActive) { app, view in app.didResignActive(view) }
         app = nil
         activeConversation = nil
         selected = nil
@@ -99,36 +99,22 @@ extension Device {
     /// Every style change calls willTransition then didTransition (M24).
     func transition(to newStyle: PresentationStyle) {
         guard app != nil, newStyle != style else { return }
-        callback("willTransition") { app, view in app.willTransition(to: newStyle, conversation: view) }
+        callback(.willTransition) { app, view in app.willTransition(to: newStyle, conversation: view) }
         style = newStyle
-        callback("didTransition") { app, view in app.didTransition(to: newStyle, conversation: view) }
+        callback(.didTransition) { app, view in app.didTransition(to: newStyle, conversation: view) }
     }
 
     // MARK: - Calling the app
 
-    /// Records the callback and calls the app, then carries out what it asked for.
-    /// Does nothing when the app is not running. GroupSim's own entry points
-    /// (`userDidCompose`, `didFetch`, `didStore`) are traced but not counted among the
-    /// framework's callbacks that a `callbacks:` check compares (M19-M24).
-    func callback(_ name: String, _ call: (inout any MessagesApp, Conversation) -> [AppAction]) {
+    /// Records the callback (in the trace and in `callbacks`, which a `callbacks:` check
+    /// compares) and calls the app, then carries out what it asked for. Does nothing when
+    /// the app is not running (M19-M24).
+    func callback(_ name: AppCallback, _ call: (inout any MessagesApp, Conversation) -> [AppAction]) {
         guard app != nil else { return }
-        if Self.isGroupSimEntryPoint(name) {
-            trace(.callback(name))
-        } else {
-            record(name)
-        }
+        callbacks.append(name.rawValue)
+        trace(.callback(name.rawValue))
         let box = conversationViewBox()
         perform(appActions { call(&$0, box.view) })
-    }
-
-    /// `userDidCompose`, `didFetch` or `didStore` (compared directly: this runs on every delivery).
-    static func isGroupSimEntryPoint(_ name: String) -> Bool {
-        name == "userDidCompose" || name == "didFetch" || name == "didStore"
-    }
-
-    func record(_ name: String) {
-        callbacks.append(name)
-        trace(.callback(name))
     }
 
     /// Calls into the app with the instance held outside `self`, so that actions it
@@ -172,7 +158,7 @@ extension Device {
             case .dismiss:
                 resign()
             case .fetch(let key):
-                trace(.cloud("fetch \(key)"))
+                trace(.cloud("fetch \(key)"), .cloud(operation: .fetch, record: nil))
                 out.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .fetch,
                                                       provenance: Provenance(), change: nil))
             case .store(let key, let write):
@@ -183,7 +169,7 @@ extension Device {
                     composing = pending
                     change = made
                 }
-                trace(.cloud("store \(key)"))
+                trace(.cloud("store \(key)"), .cloud(operation: .store(write), record: nil))
                 out.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .store(write),
                                                       provenance: readProvenance[key] ?? Provenance(), change: change))
             }
@@ -224,7 +210,7 @@ extension Device {
         let change = composing?.session == message.session?.name ? composing : nil
         if change != nil { composing = nil }
         drafts[conversation] = Draft(message: message, conversation: conversation, change: change, base: base(of: message))
-        trace(.staged(session: message.session?.name))
+        trace(.staged(session: message.session?.name), .message(message))
         if sendWhenStaged {
             sendWhenStaged = false
             pressSend(in: conversation)
@@ -257,7 +243,7 @@ extension Device {
         if change != nil { composing = nil }
         let base = base(of: message)
         let sending = message
-        callback("didStartSending") { app, view in app.didStartSending(sending, conversation: view) }
+        callback(.didStartSending) { app, view in app.didStartSending(sending, conversation: view) }
         commit(.app(message), in: conversation, change: change, base: base)
     }
 

@@ -29,7 +29,7 @@ extension Device {
             if envelope.senderDevice != spec.name, app != nil, activeConversation == conversation, style != .transcript {
                 let received = view(of: envelope, sender: senderIdentifier(of: envelope))
                 inspectIdentifiers(in: envelope, conversation: conversation)
-                callback("didReceive") { app, view in app.didReceive(received, conversation: view) }
+                callback(.didReceive) { app, view in app.didReceive(received, conversation: view) }
             }
         case .text:
             transcripts[conversation, default: Transcript()].append(.text(envelope))
@@ -124,9 +124,20 @@ extension Device {
             if let old = retired.last(where: { $0.person(for: id) != nil }) {
                 sighting(.staleIdentifier, message: envelope.id,
                          "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; it minted that identifier for \(old.person(for: id) ?? "someone") before its reinstall, and it means nothing now (M2)")
-            } else {
+            } else if let own = identifiers.person(for: id) {
+                // Per-conversation mode: this device's own identifier, of another conversation (M6).
+                let other = identifiers.conversation(for: id) ?? ""
                 sighting(.foreignIdentifier, message: envelope.id,
-                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; it was minted on \(envelope.senderDevice) and means nothing on \(name) (M4)")
+                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; \(name) itself minted it for \(own) in conversation \(other), and identifiers are per conversation (M6), so it means nothing in \(conversation)",
+                         mintedOn: name)
+            } else {
+                let minter = world.minter(of: id)
+                let origin = minter.map { "it was minted on \($0.device) (for \($0.person))" } ?? "no device of this run minted it"
+                let carrier = minter?.device == envelope.senderDevice ? "" : ", and \(envelope.senderDevice) passed it on"
+                let rule = world.options.identifiers == .perConversation ? "M4, M6" : "M4"
+                sighting(.foreignIdentifier, message: envelope.id,
+                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; \(origin)\(carrier), and it means nothing on \(name) (\(rule))",
+                         mintedOn: minter?.device)
             }
         }
     }

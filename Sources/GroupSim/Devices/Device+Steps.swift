@@ -88,7 +88,7 @@ extension Device {
             readProvenance[compose.session] = Provenance()
         }
         sendWhenStaged = sendNow
-        callback("userDidCompose") { app, view in app.userDidCompose(request, conversation: view) }
+        callback(.userDidCompose) { app, view in app.userDidCompose(request, conversation: view) }
     }
 
     /// `$me` and `$bob` in scenario text: as `$UUID` tokens for layout text (M5), or as the
@@ -168,7 +168,7 @@ extension Device {
         var sent = staged.message
         sent.isPending = false
         if activeConversation == conversation {
-            callback("didStartSending") { app, view in app.didStartSending(sent, conversation: view) }
+            callback(.didStartSending) { app, view in app.didStartSending(sent, conversation: view) }
         }
         commit(.app(sent), in: staged.conversation, change: staged.change, base: staged.base)
     }
@@ -183,7 +183,7 @@ extension Device {
         drafts[conversation] = nil
         trace(.cancelled)
         if activeConversation == conversation {
-            callback("didCancelSending") { app, view in app.didCancelSending(staged.message, conversation: view) }
+            callback(.didCancelSending) { app, view in app.didCancelSending(staged.message, conversation: view) }
         }
     }
 
@@ -209,10 +209,14 @@ extension Device {
         let envelope = Envelope(id: id, conversation: conversation, senderDevice: spec.name, senderPerson: spec.person,
                                 sentAt: now, content: content, senderMap: identifiers, provenance: provenance, change: change,
                                 senderInstall: install)
-        if case .app(let message) = content {
-            trace(.sent(message: id, session: message.session?.name, url: message.url))
-        } else {
-            trace(.sent(message: id, session: nil, url: nil))
+        switch content {
+        case .app(let message):
+            trace(.sent(message: id, session: message.session?.name, url: message.url), .message(message))
+        case .text(let text):
+            trace(.sent(message: id, session: nil, url: nil), .text(text))
+        case .sticker(let sticker):
+            trace(.sent(message: id, session: nil, url: nil),
+                  .text("sticker \(sticker.format) \(sticker.bytes) bytes \(sticker.width)x\(sticker.height) \(sticker.stickerDescription)"))
         }
         add(envelope)
         out.outgoing.append(envelope)

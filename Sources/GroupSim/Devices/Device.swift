@@ -112,14 +112,15 @@ public actor Device {
         let record = response.record
         switch response.request.operation {
         case .fetch:
-            trace(.cloud("fetched \(record.key) v\(record.version)"))
+            trace(.cloud("fetched \(record.key) v\(record.version)"), .cloud(operation: nil, record: record))
             readProvenance[record.key] = response.provenance
-            callback("didFetch") { app, conversation in app.didFetch(record, conversation: conversation) }
+            callback(.didFetch) { app, conversation in app.didFetch(record, conversation: conversation) }
         case .store:
-            trace(.cloud(record.conflict ? "conflict \(record.key) v\(record.version)" : "stored \(record.key) v\(record.version)"))
+            trace(.cloud(record.conflict ? "conflict \(record.key) v\(record.version)" : "stored \(record.key) v\(record.version)"),
+                  .cloud(operation: nil, record: record))
             readProvenance[record.key] = response.provenance
             if !record.conflict, composing?.session == record.key { composing = nil }
-            callback("didStore") { app, conversation in app.didStore(record, conversation: conversation) }
+            callback(.didStore) { app, conversation in app.didStore(record, conversation: conversation) }
         }
         return finish()
     }
@@ -143,6 +144,9 @@ public actor Device {
     private func begin(_ context: DeviceContext) {
         out = DeviceOutput(context: context)
         actionDepth = 0
+        // A failure belongs to a step only while that step runs; what the app does on a
+        // delivery or a cloud answer later is its own action.
+        currentStep = nil
     }
 
     private func finish() -> DeviceOutput {
@@ -153,19 +157,19 @@ public actor Device {
 
     var now: VirtualTime { out.context.now }
 
-    func trace(_ kind: TraceEvent.Kind) {
+    func trace(_ kind: TraceEvent.Kind, _ payload: TraceEvent.Payload? = nil) {
         guard tracing else { return }
-        out.events.append(TraceEvent(time: out.context.now, subject: spec.name, kind: kind))
+        out.events.append(TraceEvent(time: out.context.now, subject: spec.name, kind: kind, payload: payload))
     }
 
     func fail(_ code: MessageErrorCode, _ reason: String) {
-        trace(.failed(step: currentStep, code: code))
+        trace(.failed(step: currentStep, code: code), .failure(reason: reason))
         out.failures.append(StepFailure(step: currentStep, device: spec.name, time: now, code: code, reason: reason))
     }
 
-    func sighting(_ kind: PitfallKind, message: Int?, _ detail: String) {
+    func sighting(_ kind: PitfallKind, message: Int?, _ detail: String, mintedOn: String? = nil) {
         trace(.pitfall(kind, detail: detail))
-        out.sightings.append(PitfallSighting(kind: kind, device: spec.name, time: now, message: message, detail: detail))
+        out.sightings.append(PitfallSighting(kind: kind, device: spec.name, time: now, message: message, detail: detail, mintedOn: mintedOn))
     }
 }
 

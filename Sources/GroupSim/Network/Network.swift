@@ -80,5 +80,14 @@ struct Network: Sendable {
         return kept
     }
 
+    /// The least and the most delay a copy from `sender` to `receiver` can have, in
+    /// nanoseconds: latency, and latency plus jitter less one (draws are in [0, jitter)).
+    func bounds(from sender: Int, to receiver: Int) -> (earliest: Int64, latest: Int64) {
+        let link = links[sender * deviceCount + receiver]
+        let spread = link.jitter > 0 ? Int64(clamping: link.jitter - 1) : 0
+        let (latest, overflow) = link.latency.addingReportingOverflow(spread)
+        return (link.latency, overflow ? Int64.max : latest)
+    }
+
     mutating func setOffline(_ device: Int, _ value: Bool) { offline[device] = value }
 }

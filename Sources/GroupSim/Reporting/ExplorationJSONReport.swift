@@ -48,15 +48,8 @@ public enum ExplorationJSONReport {
             ("distinctOutcomes", .int(report.distinctOutcomes)),
             ("devices", .array(report.devices.map(JSONValue.string))),
             ("sessions", .array(report.sessions.map(JSONValue.string))),
-            ("checks", .array(report.checks.map { check in
-                .object([
-                    ("text", .string(check.text)),
-                    ("line", check.line.map { .int($0) } ?? .null),
-                    ("failedRuns", .int(check.failedRuns)),
-                    ("passed", .bool(check.failedRuns == 0)),
-                    ("firstFailure", check.firstFailure.map(reference) ?? .null),
-                ])
-            })),
+            ("checks", .array(report.checks.map(checkTally))),
+            ("unexpectedFailures", .array(report.unexpectedFailures.map(checkTally))),
             ("outcomes", .array(report.outcomes.map { row in
                 .object([
                     ("device", .string(row.device)),
@@ -94,6 +87,7 @@ public enum ExplorationJSONReport {
                     ("run", .int(failure.reference.run)),
                     ("seed", .string(String(failure.reference.seed))),
                     ("failedChecks", .array(failure.failedChecks.map { .int($0) })),
+                    ("unexpectedFailures", .array(failure.unexpected.map(JSONValue.string))),
                 ]
                 if case .sampled = report.mode {
                     fields.append(("replay", .string(report.replayCommand(seed: failure.reference.seed))))
@@ -105,6 +99,17 @@ public enum ExplorationJSONReport {
             ("outcomeKeys", .array(report.outcomeKeys.map(JSONValue.string))),
         ]
         return .object(members)
+    }
+
+    /// A check's tally, or an unexpected step failure's (counted as a failed check).
+    static func checkTally(_ check: ExplorationReport.CheckTally) -> JSONValue {
+        .object([
+            ("text", .string(check.text)),
+            ("line", check.line.map { .int($0) } ?? .null),
+            ("failedRuns", .int(check.failedRuns)),
+            ("passed", .bool(check.failedRuns == 0)),
+            ("firstFailure", check.firstFailure.map(reference) ?? .null),
+        ])
     }
 
     static func reference(_ reference: ExplorationReport.RunReference) -> JSONValue {
@@ -155,12 +160,14 @@ public enum ExplorationJSONReport {
                 try Fields.int(item, "shard index")
             })
         }
-        let checks = try root.array("checks").map { item throws(ExplorationError) -> ExplorationReport.CheckTally in
+        let tally = { (item: JSONValue) throws(ExplorationError) -> ExplorationReport.CheckTally in
             let fields = Fields(item, "check")
             return ExplorationReport.CheckTally(
                 text: try fields.string("text"), line: try fields.optional("line").map { value throws(ExplorationError) in try Fields.int(value, "line") },
                 failedRuns: try fields.int("failedRuns"), firstFailure: try fields.optional("firstFailure").map(reference))
         }
+        let checks = try root.array("checks").map(tally)
+        let unexpected = root.optional("unexpectedFailures") == nil ? [] : try root.array("unexpectedFailures").map(tally)
         let outcomes = try root.array("outcomes").map { item throws(ExplorationError) -> ExplorationReport.OutcomeTally in
             let fields = Fields(item, "outcome")
             let counts = try fields.array("counts").map { entry throws(ExplorationError) -> ExplorationReport.OutcomeCount in
@@ -193,6 +200,9 @@ public enum ExplorationJSONReport {
             return ExplorationReport.FailingRun(
                 reference: .init(run: try fields.int("run"), seed: try fields.seed("seed")),
                 failedChecks: try fields.array("failedChecks").map { value throws(ExplorationError) in try Fields.int(value, "failed check") },
+                unexpected: try (fields.optional("unexpectedFailures").map { value throws(ExplorationError) in
+                    try Fields(value, "unexpectedFailures").strings()
+                }) ?? [],
                 schedule: try (fields.optional("schedule").map { value throws(ExplorationError) in try Fields(value, "schedule").strings() }) ?? [])
         }
         var interrupted = false
@@ -206,7 +216,7 @@ public enum ExplorationJSONReport {
             devices: try Fields(try root.required("devices"), "devices").strings(),
             sessions: try Fields(try root.required("sessions"), "sessions").strings(),
             runs: try root.int("runs"), failedRuns: try root.int("failedRuns"), stoppedRuns: try root.int("stoppedRuns"),
-            checks: checks, outcomes: outcomes, pitfalls: pitfalls, stepFailures: stepFailures, failures: failures,
+            checks: checks, unexpectedFailures: unexpected, outcomes: outcomes, pitfalls: pitfalls, stepFailures: stepFailures, failures: failures,
             outcomeKeys: try Fields(try root.required("outcomeKeys"), "outcomeKeys").strings())
         // Reports written before conflicts were counted have none.
         if let value = root.optional("cloudConflicts") {

@@ -17,7 +17,7 @@ public enum ExplorationTextReport {
                 lines.append(heading)
             }
         case .exhaustive(let seed, let estimate, let simulated):
-            lines.append("\(report.scenario): \(runs) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); estimated at most \(estimate); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated, orders that only swap events on different devices pruned)")
+            lines.append("\(report.scenario): \(runs) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); up-front estimate \(estimate); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated, orders that only swap events on different devices pruned)")
         }
         let unit = if case .sampled = report.mode { "runs" } else { "orders" }
         if report.interrupted {
@@ -26,9 +26,10 @@ public enum ExplorationTextReport {
         }
         lines.append("")
         lines.append("Checks (\(unit) that failed each)")
-        if report.checks.isEmpty { lines.append("  (none)") }
-        let failedWidth = report.checks.map { String($0.failedRuns).count }.max() ?? 1
-        for check in report.checks {
+        let tallies = report.checks + report.unexpectedFailures
+        if tallies.isEmpty { lines.append("  (none)") }
+        let failedWidth = tallies.map { String($0.failedRuns).count }.max() ?? 1
+        for check in tallies {
             let place = check.line.map { "line \($0): " } ?? ""
             let count = String(repeating: " ", count: failedWidth - String(check.failedRuns).count) + String(check.failedRuns)
             var line = "  \(check.failedRuns == 0 ? "PASS" : "FAIL")  \(count) of \(runs) \(pad("(" + ExplorationReport.percent(check.failedRuns, of: runs) + ")", 8))  \(place)\(check.text)"
@@ -80,14 +81,20 @@ public enum ExplorationTextReport {
         if let shard = report.shard { summary += " (partial: \(shard.missingCount) of \(shard.count) shards missing)" }
         lines.append(summary)
         if let failure = report.firstFailure {
-            let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil }
+            let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil } + failure.unexpected
             switch report.mode {
             case .sampled:
                 lines.append("first failing run: #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
                 lines.append("replay: \(report.replayCommand(seed: failure.reference.seed))")
             case .exhaustive:
-                lines.append("first failing order: #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
-                lines.append("  order: \(failure.schedule.joined(separator: ", "))")
+                let shown = report.failures.count < report.failedRuns ? "the first \(report.failures.count) of \(report.failedRuns)" : "all \(report.failedRuns)"
+                lines.append("failing orders (\(shown)):")
+                for failure in report.failures {
+                    let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil }
+                        + failure.unexpected
+                    lines.append("  #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
+                    lines.append("    order: \(failure.schedule.joined(separator: ", "))")
+                }
             }
         }
         return lines.joined(separator: "\n") + "\n"

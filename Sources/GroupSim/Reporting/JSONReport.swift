@@ -29,7 +29,7 @@ public enum JSONReport {
             ("scenario", .string(outcome.scenario.name)),
             ("file", .string(outcome.scenario.file)),
             ("seed", .string(String(outcome.seed))),
-            ("trace", .string(outcome.digest)),
+            ("trace", .string(report.digest)),
             ("passed", .bool(report.passed)),
             ("quiet", .bool(outcome.quiet)),
             ("endTime", .string(outcome.endTime.description)),
@@ -40,6 +40,14 @@ public enum JSONReport {
                     ("passed", .bool(check.passed)),
                     ("detail", .string(check.detail)),
                     ("line", check.spec.location.map { .int($0.line) } ?? .null),
+                ])
+            } + report.unexpectedFailures.map { failure in
+                .object([
+                    ("check", .string("unexpected-failure")),
+                    ("text", .string(failure.text)),
+                    ("passed", .bool(false)),
+                    ("detail", .string(failure.detail)),
+                    ("line", failure.line.map { .int($0) } ?? .null),
                 ])
             })),
             ("pitfalls", .array(report.pitfalls.map(pitfall))),

@@ -34,7 +34,7 @@ public enum SideBySideReport {
             lines.append(footnote)
         }
         lines.append("")
-        lines.append("trace: \(outcome.digest)")
+        lines.append("trace: \(report.digest)")
         return lines.joined(separator: "\n") + "\n"
     }
 

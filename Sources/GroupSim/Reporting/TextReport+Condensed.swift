@@ -65,7 +65,6 @@ extension TextReport {
     /// Every check with what was found, two lines each.
     static func checkLines(_ report: RunReport) -> [String] {
         var lines: [String] = []
-        if report.checks.isEmpty { lines.append("  (none)") }
         for check in report.checks {
             let place = check.spec.location.map { "line \($0.line): " } ?? ""
             lines.append("  \(check.passed ? "PASS" : "FAIL")  \(check.text)")

@@ -62,8 +62,13 @@ public enum TextReport {
         }
         lines.append("")
         lines.append("Checks")
-        if report.checks.isEmpty { lines.append("  (none)") }
+        if report.checks.isEmpty && report.unexpectedFailures.isEmpty { lines.append("  (none)") }
         lines += condensed && report.checks.count > checkLimit ? condensedChecks(report) : checkLines(report)
+        for failure in report.unexpectedFailures {
+            let place = failure.line.map { "line \($0): " } ?? ""
+            lines.append("  FAIL  \(failure.text)")
+            lines.append("        \(place)\(failure.detail)")
+        }
         lines.append("")
         lines.append("Pitfalls")
         if report.pitfalls.isEmpty { lines.append("  none") }
@@ -77,11 +82,11 @@ public enum TextReport {
             }
         }
         lines.append("")
-        let held = report.checks.filter(\.passed).count
+        let counts = report.checkCounts
         let conflicts = outcome.cloudConflicts > 0
             ? "; \(Plural.count(outcome.cloudConflicts, "cloud write")) refused for a moved version" : ""
-        lines.append("\(held) of \(report.checks.count) checks held; \(Plural.count(report.pitfalls.count, "pitfall")); \(Plural.count(outcome.copiesDelivered, "copy", plural: "copies")) delivered\(conflicts); quiet at \(outcome.endTime)")
-        lines.append("trace: \(outcome.digest)")
+        lines.append("\(counts.held) of \(counts.total) checks held; \(Plural.count(report.pitfalls.count, "pitfall")); \(Plural.count(outcome.copiesDelivered, "copy", plural: "copies")) delivered\(conflicts); quiet at \(outcome.endTime)")
+        lines.append("trace: \(report.digest)")
         return withRuleFootnote(lines).joined(separator: "\n") + "\n"
     }
 

@@ -2,8 +2,8 @@ extension ScenarioParser.Context {
     /// Every check keyword, in the order SCENARIO-FORMAT.md lists them.
     static let checkKeywords = ScenarioVocabulary.checks.map(\.key)
 
-    /// The extension callbacks of MESSAGES.md (M17, M20 to M24), for `callbacks:` checks.
-    static let callbackNames = ScenarioVocabulary.callbackNames
+    /// The names a `callbacks:` check accepts: every callback the timeline prints.
+    static let callbackNames = AppCallback.names
 
     /// The keys a check's mapping takes, from `ScenarioVocabulary.check`.
     static func checkKeys(_ keyword: String) -> [String] { ScenarioVocabulary.check.object(keyword)?.keys ?? [] }

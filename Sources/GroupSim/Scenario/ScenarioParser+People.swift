@@ -26,7 +26,7 @@ extension ScenarioParser.Context {
             }
             if let claim = claims[entry.key] {
                 let first = claim.isPerson ? "is listed twice" : "has the same name as a device"
-                report("person \(Self.quoted(entry.key)) \(first) (line \(claim.location.line))", at: entry.keyLocation)
+                report("person \(Self.quoted(entry.key)) \(first) (\(place(claim.location)))", at: entry.keyLocation)
                 if claim.isPerson { continue }
             } else {
                 claims[entry.key] = Claim(isPerson: true, location: entry.keyLocation)
@@ -40,7 +40,7 @@ extension ScenarioParser.Context {
                 }
                 if let claim = claims[name] {
                     let first = claim.isPerson ? "has the same name as a person" : "is listed twice"
-                    report("device \(Self.quoted(name)) \(first) (line \(claim.location.line))", at: deviceNode.location)
+                    report("device \(Self.quoted(name)) \(first) (\(place(claim.location)))", at: deviceNode.location)
                     if !claim.isPerson { continue }
                 } else {
                     claims[name] = Claim(isPerson: false, location: deviceNode.location)

@@ -186,11 +186,9 @@ public enum ScenarioVocabulary {
 
     // MARK: checks
 
-    /// The extension's callbacks a `callbacks:` check may name (M17, M20 to M24).
-    public static let callbackNames = [
-        "willBecomeActive", "didBecomeActive", "willResignActive", "didResignActive", "willTransition", "didTransition",
-        "willSelect", "didSelect", "didReceive", "didStartSending", "didCancelSending",
-    ]
+    /// The extension's callbacks a `callbacks:` check may name (M17, M20 to M24): every
+    /// callback the timeline prints, from the one list `AppCallback`.
+    public static let callbackNames = AppCallback.names
 
     /// Error names and numbers an `error:` check accepts.
     public static let errorCode: ValueShape = .either([

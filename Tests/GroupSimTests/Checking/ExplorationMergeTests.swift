@@ -41,14 +41,14 @@ import Testing
     @Test func mismatchedFingerprintOrVersionIsRefused() async throws {
         let scenario = try Fixture.scenario(Self.race)
         let edited = try Fixture.scenario(Self.race.replacingOccurrences(of: "within: 2s", with: "within: 3s"))
-        let zero = await Explorer(scenario: scenario).explore(runs: 20, shard: try Shard(index: 0, count: 2))
-        let one = await Explorer(scenario: edited).explore(runs: 20, shard: try Shard(index: 1, count: 2))
+        let zero = try await Explorer(scenario: scenario).explore(runs: 20, shard: try Shard(index: 0, count: 2))
+        let one = try await Explorer(scenario: edited).explore(runs: 20, shard: try Shard(index: 1, count: 2))
         #expect(zero.fingerprint == scenario.fingerprint && zero.toolVersion == GroupSimVersion.current)
         #expect(throws: ExplorationError.mismatchedReports(
             "b.json and a.json are of different scenario text under the name poll-race (fingerprint \(edited.fingerprint) in b.json, \(scenario.fingerprint) in a.json): the scenario file changed between shards")) {
             try ExplorationReport.merge([one, zero], names: ["b.json", "a.json"])
         }
-        var other = await Explorer(scenario: scenario).explore(runs: 20, shard: try Shard(index: 1, count: 2))
+        var other = try await Explorer(scenario: scenario).explore(runs: 20, shard: try Shard(index: 1, count: 2))
         #expect(try ExplorationReport.merge([zero, other]).shard == nil)
         other.toolVersion = "9.9.9"
         #expect(throws: ExplorationError.mismatchedReports(
@@ -61,7 +61,7 @@ import Testing
     /// its coverage, so it is never taken for the whole.
     @Test func missingShardsNeedPartial() async throws {
         let explorer = Explorer(scenario: try Fixture.scenario(Self.race))
-        let shards = try await [0, 1, 3].asyncMap { await explorer.explore(runs: 40, shard: try Shard(index: $0, count: 4)) }
+        let shards = try await [0, 1, 3].asyncMap { try await explorer.explore(runs: 40, shard: try Shard(index: $0, count: 4)) }
         let covered = ExplorationReport.ShardCoverage(count: 4, indices: [0, 1, 3])
         #expect(throws: ExplorationError.missingShards(covered: covered, requestedRuns: 40)) { try ExplorationReport.merge(shards) }
         #expect(ExplorationError.missingShards(covered: covered, requestedRuns: 40).description
@@ -106,8 +106,8 @@ import Testing
     /// Counts that add up past `Int.max` are refused, never added with a trap.
     @Test func overflowingSumsAreRefused() async throws {
         let explorer = Explorer(scenario: try Fixture.scenario(Self.race))
-        var zero = await explorer.explore(runs: 4, shard: try Shard(index: 0, count: 2))
-        var one = await explorer.explore(runs: 4, shard: try Shard(index: 1, count: 2))
+        var zero = try await explorer.explore(runs: 4, shard: try Shard(index: 0, count: 2))
+        var one = try await explorer.explore(runs: 4, shard: try Shard(index: 1, count: 2))
         for (index, runs) in [(0, Int.max / 2 + 1), (1, Int.max / 2)] {
             func scale(_ report: inout ExplorationReport) {
                 report.mode = .sampled(seed: report.seed, requested: Int.max)

@@ -93,9 +93,9 @@ import GroupSim
         let report = try await Fixture.run(text)
         #expect(report.outcome.failures.isEmpty)
         #expect(report.outcome.device("alice-phone")?.callbacks == [
-            "willBecomeActive", "didBecomeActive",                      // family, for the first insert
+            "willBecomeActive", "didBecomeActive", "userDidCompose",    // family, for the first insert
             "willResignActive", "didResignActive",                      // leaves for the work chat
-            "willBecomeActive", "didBecomeActive",                      // work, for the second insert
+            "willBecomeActive", "didBecomeActive", "userDidCompose",    // work, for the second insert
             "didCancelSending",                                         // its own draft removed
         ])
     }

@@ -77,7 +77,9 @@ import GroupSim
 
         """
         let report = try await Fixture.run(text)
-        #expect(Self.callbacks(report, "alice-phone") == ["willBecomeActive", "didBecomeActive", "didCancelSending", "didStartSending"])
+        #expect(Self.callbacks(report, "alice-phone") == [
+            "willBecomeActive", "didBecomeActive", "userDidCompose", "didCancelSending", "userDidCompose", "didStartSending",
+        ])
         #expect(report.outcome.device("alice-phone")?.draft == nil)
         #expect(report.lines("bob-phone") == ["bubble m1"])
     }

@@ -25,7 +25,7 @@ import Testing
     /// retries are counted.
     @Test func casConvergesOverManySeeds() async throws {
         let scenario = ExplorerTests.pollRace(.cloudCAS, checks: [.converged(session: "poll"), .complete(session: "poll", data: ExplorerTests.everyPick)])
-        let report = await Explorer(scenario: scenario, workers: 2).explore(runs: 200, seed: 3)
+        let report = try await Explorer(scenario: scenario, workers: 2).explore(runs: 200, seed: 3)
         for check in report.checks where check.failedRuns > 0 {
             Issue.record("\(check.text) failed in \(check.failedRuns) runs; first failing seed \(check.firstFailure?.seed ?? 0)")
         }

@@ -67,9 +67,9 @@ import Testing
     }
 
     @Test func randomExplorationRespectsFifo() async throws {
-        let fifo = await Explorer(scenario: try Fixture.scenario(Self.poll(fifo: true))).explore(runs: 200, seed: 1)
+        let fifo = try await Explorer(scenario: try Fixture.scenario(Self.poll(fifo: true))).explore(runs: 200, seed: 1)
         #expect(fifo.failedRuns == 0, "first failing seed: \(String(describing: fifo.firstFailure?.reference.seed))")
-        let free = await Explorer(scenario: try Fixture.scenario(Self.poll(fifo: false))).explore(runs: 200, seed: 1)
+        let free = try await Explorer(scenario: try Fixture.scenario(Self.poll(fifo: false))).explore(runs: 200, seed: 1)
         #expect(free.failedRuns > 0)
     }
 
