@@ -179,7 +179,7 @@ public actor Simulation {
                 var generator = streams.stream(.race, String(raceNumber))
                 let within = UInt64(max(0, race.within.nanoseconds))
                 for step in race.steps {
-                    let offset = Int64(generator.next(below: within))
+                    let offset = Int64(clamping: generator.next(below: within))
                     timed.append((race.time + VirtualDuration(nanoseconds: offset), step))
                 }
             }
