@@ -39,17 +39,19 @@ struct ExploreCommand: Subcommand {
       --shard I/N       only runs i with i % N == I, for splitting across processes or
                         machines; merge the JSON reports with `groupsim merge`
       --output PATH     write the report to PATH instead of standard output
+    \(ScenarioInput.help)
 
     Exit status: 0 every check held in every run; 1 a check failed in some run; 2 usage
-    error, invalid scenario, or a scenario too large for --exhaustive.
+    error, invalid scenario, a scenario over the --max-copies budget (checked for one
+    run), or a scenario too large for --exhaustive.
 
     """
 
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: "explore", valued: ["runs", "seed", "limit", "format", "workers", "shard", "output"],
-                                   flags: ["exhaustive"])
+        let parsed = try Arguments(arguments, command: "explore", valued: ["runs", "seed", "limit", "format", "workers", "shard", "output"] + ScenarioInput.valued,
+                                   flags: ["exhaustive"] + ScenarioInput.flags)
         guard parsed.positional.count == 1, let path = parsed.positional.first else {
             throw UsageError(parsed.positional.isEmpty ? "explore needs a scenario file" : "explore takes one scenario file, found \(parsed.positional.count)",
                              hint: Self.usage)
@@ -76,7 +78,7 @@ struct ExploreCommand: Subcommand {
             throw UsageError("--limit goes with --exhaustive", hint: Self.usage)
         }
 
-        let scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
+        let scenario = try ScenarioInput.load(path, parsed, apps: apps)
         let explorer = Explorer(scenario: scenario, apps: apps, workers: workers)
         let report: ExplorationReport
         if exhaustive {

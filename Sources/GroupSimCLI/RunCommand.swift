@@ -30,22 +30,25 @@ struct RunCommand: Subcommand {
                                    where two divergent devices' views parted
       --output PATH     write the report to PATH instead of standard output
       --callbacks       show the extension's callbacks in the text timeline
+    \(ScenarioInput.help)
 
-    Exit status: 0 every check held; 1 a check failed; 2 usage error or invalid scenario.
+    Exit status: 0 every check held; 1 a check failed; 2 usage error, invalid scenario, or a
+    scenario over the --max-copies budget.
 
     """
 
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: "run", valued: ["seed", "format", "output"], flags: ["callbacks"])
+        let parsed = try Arguments(arguments, command: "run", valued: ["seed", "format", "output"] + ScenarioInput.valued,
+                                   flags: ["callbacks"] + ScenarioInput.flags)
         guard parsed.positional.count == 1, let path = parsed.positional.first else {
             throw UsageError(parsed.positional.isEmpty ? "run needs a scenario file" : "run takes one scenario file, found \(parsed.positional.count)",
                              hint: "Usage: groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides] [--output PATH]")
         }
         let seed = try parsed.integer("seed", UInt64.self, in: 0...UInt64.max)
         let format = try parsed.choice("format", Self.formats) ?? "text"
-        let scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
+        let scenario = try ScenarioInput.load(path, parsed, apps: apps)
         let report = await scenario.run(seed: seed, apps: apps)
         let text: String
         switch format {
@@ -70,10 +73,14 @@ struct CheckCommand: Subcommand {
     static let name = "check"
     static let summary = "validate scenario files without running them"
     static let help = """
-    Usage: groupsim check FILE...
+    Usage: groupsim check FILE... [--max-copies N] [--all-errors]
 
     Validates each scenario file without running it. Prints `FILE: ok` for each valid
-    file; errors go to standard error as FILE:LINE:COLUMN: error: WHAT.
+    file; errors go to standard error as FILE:LINE:COLUMN: error: WHAT. A file over the
+    memory budget is an error too, as `run` would refuse it.
+
+    Options:
+    \(ScenarioInput.help)
 
     Exit status: 0 all files are valid; 2 some file is not.
 
@@ -82,15 +89,17 @@ struct CheckCommand: Subcommand {
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: "check", valued: [], flags: [])
+        let parsed = try Arguments(arguments, command: "check", valued: ScenarioInput.valued, flags: ScenarioInput.flags)
         guard !parsed.positional.isEmpty else {
             throw UsageError("check needs at least one scenario file", hint: "Usage: groupsim check FILE...")
         }
+        let limits = ScenarioInput.limits(parsed)
+        let budget = try ScenarioInput.budget(parsed)
         var output = ""
         var errors = ""
         for path in parsed.positional {
             do {
-                let scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
+                let scenario = try ScenarioInput.load(path, limits: limits, budget: budget, apps: apps)
                 output += "\(path): ok (\(scenario.name): \(scenario.devices.count) devices, \(scenario.steps.count) steps, \(scenario.checks.count) checks)\n"
             } catch {
                 errors += error.description + "\n"

@@ -178,6 +178,10 @@ extension ScenarioParser.Context {
                     knowsAllConversations = false
                     continue
                 }
+                guard withinNameLimit(entry.key, at: entry.keyLocation) else {
+                    knowsAllConversations = false
+                    continue
+                }
                 let place = "conversation \(Self.quoted(entry.key))"
                 if let members = members(of: entry.key, entry.value, place: place) {
                     conversations.append(ConversationSpec(name: entry.key, members: members))
@@ -203,15 +207,16 @@ extension ScenarioParser.Context {
             report("\(place) has no members; list at least one person", at: node.location)
         }
         var members: [String] = []
+        var listed: Set<String> = []
         for item in items {
             guard let key = knownPerson(item) else {
                 conversationsWithUnreadMembers.insert(conversation)
                 continue
             }
-            if members.contains(key) {
-                report("\(key) is listed twice in \(place)", at: item.location)
-            } else {
+            if listed.insert(key).inserted {
                 members.append(key)
+            } else {
+                report("\(key) is listed twice in \(place)", at: item.location)
             }
         }
         return members
