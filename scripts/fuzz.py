@@ -414,6 +414,15 @@ class Fuzzer:
                 self.notes[note] = self.notes.get(note, 0) + 1
 
     def one(self, number):
+        try:
+            self.one_input(number)
+        except Exception as error:  # a bug of this script: say so, and go on with the next input
+            with self.lock:
+                self.counts["script-errors"] = self.counts.get("script-errors", 0) + 1
+                if self.counts["script-errors"] <= 3:
+                    print("fuzz: input %d: script error: %r" % (number, error), file=sys.stderr, flush=True)
+
+    def one_input(self, number):
         generator = random.Random(self.options.seed * 1_000_003 + number)
         source, original = self.corpus[generator.randrange(len(self.corpus))]
         text = Mutator(self.corpus, generator).mutate(original)
