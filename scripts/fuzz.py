@@ -524,6 +524,8 @@ def main():
     counts = fuzzer.counts
     print("fuzz: %d inputs (%d accepted by check, %d rejected), %d commands in %.0fs" % (
         counts["inputs"], counts["accepted"], counts["rejected"], counts["commands"], time.monotonic() - started))
+    if counts.get("script-errors"):
+        print("fuzz: %d inputs were skipped by errors of this script" % counts["script-errors"])
     if fuzzer.notes:
         print("fuzz: notes (other areas): " + ", ".join("%s %d" % item for item in sorted(fuzzer.notes.items())))
     if counts["findings"]:
