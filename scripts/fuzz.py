@@ -50,6 +50,9 @@ import tempfile
 import threading
 import time
 
+# The largest mutated input, in bytes.
+MAXIMUM_INPUT_BYTES = 256 * 1024
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 LOCATED = re.compile(rb"^[^\n]*:\d+:\d+: error: ", re.MULTILINE)
@@ -141,7 +144,8 @@ class Mutator:
             self.repeat_steps, self.sticker_path, self.replace_word,
         ]
         if self.random.random() < 0.5:
-            return self.pick(gentle)(text)
+            mutated = self.pick(gentle)(text)
+            return mutated if len(mutated) <= MAXIMUM_INPUT_BYTES else text
         operations = [
             self.delete_line, self.duplicate_line, self.swap_lines, self.foreign_line, self.flip_byte,
             self.insert_punctuation, self.replace_number, self.replace_duration, self.replace_word,
@@ -149,7 +153,12 @@ class Mutator:
             self.invalid_utf8, self.long_name, self.replace_seed,
         ]
         for _ in range(1 + self.random.randrange(3)):
-            text = self.pick(operations)(text)
+            mutated = self.pick(operations)(text)
+            # Inputs stay small (a file of a few thousand steps), so that each command
+            # fits the time limit even in a debug build on a busy machine; large files
+            # are the budget's business, tested on their own.
+            if len(mutated) <= MAXIMUM_INPUT_BYTES:
+                text = mutated
         return text
 
     def lines(self, text):

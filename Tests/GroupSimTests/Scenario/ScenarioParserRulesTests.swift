@@ -73,8 +73,8 @@ import Testing
         // Issue 8.16: counts name their range.
         ("options: { summary-lines: 1000000001 }\nsteps: []\n",
          "t.yaml:6:27: error: expected a non-negative integer such as 3, found \"1000000001\", which is out of range; the allowed range is 0 to 1000000000"),
-        ("expect:\n  - summaries: { device: alice-phone, session: s, count: -1 }\nsteps: []\n",
-         "t.yaml:7:57: error: expected a number of summary lines such as 2, found \"-1\", which is out of range; the allowed range is 0 to 1000000000"),
+        ("steps:\n  - { at: 0ms, device: alice-phone, send: { session: s } }\nexpect:\n  - summaries: { device: alice-phone, session: s, count: -1 }\n",
+         "t.yaml:9:58: error: expected a number of summary lines such as 2, found \"-1\", which is out of range; the allowed range is 0 to 1000000000"),
         ("steps:\n  - at: 1.0000000001s\n    device: alice-phone\n    text: hi\n",
          #"t.yaml:7:9: error: duration "1.0000000001s" is finer than a nanosecond"#),
         // steps: races
