@@ -91,10 +91,20 @@ extension ScenarioParser {
                 kept.append(index)
             }
             let shown = limit.map { min(max(0, $0), kept.count) } ?? kept.count
+            // One prepared index per list: a list a suggestion captured is a snapshot of an
+            // append-only namespace, so the snapshots of one size share their storage.
+            var indices: [ListKey: Suggestion.Index] = [:]
+            func prepared(_ list: [String]) -> Suggestion.Index {
+                let key = ListKey(list)
+                if let index = indices[key] { return index }
+                let index = Suggestion.Index(list)
+                indices[key] = index
+                return index
+            }
             let result = kept.prefix(shown).map { index in
                 var error = errors[index]
                 if let pending = pendingSuggestions[index] {
-                    if let near = Suggestion.nearest(to: pending.word, inLists: pending.lists) {
+                    if let near = Suggestion.nearest(to: pending.word, in: pending.lists.map(prepared)) {
                         error.suggestion = pending.prefix + near
                     } else if let otherwise = pending.otherwise {
                         error.message += otherwise
@@ -108,6 +118,17 @@ extension ScenarioParser {
         private static func sortKey(_ location: SourceLocation?) -> Position {
             guard let location else { return Position(line: 0, column: 0) }
             return Position(line: location.line, column: location.column)
+        }
+    }
+
+    /// Identifies a list of candidates by its storage and size, to prepare it once.
+    struct ListKey: Hashable {
+        var address: Int
+        var count: Int
+
+        init(_ list: [String]) {
+            address = list.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) }
+            count = list.count
         }
     }
 

@@ -96,6 +96,27 @@ import Testing
         }
     }
 
+    /// The prepared index answers exactly as the plain scan: the smallest distance, a tie
+    /// to the first listed, across several lists in order.
+    @Test func theIndexAgreesWithThePlainScan() {
+        var generator = SplitMix64(seed: 14_05)
+        let alphabet = Array("abcAB-")
+        func word(_ length: Int) -> String { String((0..<length).map { _ in alphabet[Int(generator.next(below: 6))] }) }
+        for round in 0..<300 {
+            let lists = (0..<Int(1 + generator.next(below: 3))).map { _ in
+                (0..<Int(generator.next(below: 30))).map { _ in word(Int(generator.next(below: 8))) }
+            }
+            let indices = lists.map(Suggestion.Index.init)
+            for _ in 0..<10 {
+                let probe = word(Int(generator.next(below: 9)))
+                #expect(
+                    Suggestion.nearest(to: probe, in: indices) == Suggestion.nearest(to: probe, inLists: lists),
+                    "seed 1405, round \(round): \(probe) in \(lists)"
+                )
+            }
+        }
+    }
+
     // MARK: The memory budget
 
     static func group(people: Int, messages: Int) -> Scenario {
