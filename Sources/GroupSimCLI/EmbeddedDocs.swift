@@ -88,7 +88,10 @@ change or be rebuilt.
 WWDC 2016 session 224.
 
 **In GroupSim.** The `reinstall: true` step. A device that reads a UUID it minted before
-its reinstall reports the `stale-identifier` pitfall.
+its reinstall reports the `stale-identifier` pitfall. Bubbles already in the transcript
+are drawn, and handed to the app, with the identifiers of the current installation: after
+a reinstall, `didSelect` and `selectedMessage` give the same new sender identifier, and
+the JSON transcript shows it ([choices](#choice-members)).
 
 <a id="m3"></a>
 ### M3. Who sent a message, as each device sees it
@@ -159,7 +162,11 @@ to change.
 
 **In GroupSim.** `options: { identifiers: per-device }` (default) or `per-conversation`
 (strict: a new set per conversation too). Each device shuffles its remote list with the
-seed. `join: PERSON` and `leave: PERSON` steps change the members during a run.
+seed. `join: PERSON` and `leave: PERSON` steps change the members during a run. A person
+who has left cannot post: a step of theirs in that conversation, or their app's own send,
+fails with GroupSim's `notMember` (1002), and so does a `join` or `leave` by a device
+whose person is not a member; a non-member's app sees no remote participants
+([choices](#choice-members)).
 
 ## Messages, sessions and the transcript
 
@@ -330,7 +337,10 @@ delete the draft.
 Extension Basics".
 
 **In GroupSim.** `insert:` stages, `press-send: true` sends, `cancel: true` removes the
-draft; `send:` and `reply:` do insert and Send in one step.
+draft; `send:` and `reply:` do insert and Send in one step. Each conversation of a device
+has its own draft: staging in one conversation leaves another's draft alone, and
+`press-send` or `cancel` acts on the step's conversation only (`noDraft` when that one
+has nothing staged).
 
 <a id="m17"></a>
 ### M17. Pending messages and sending callbacks
@@ -440,7 +450,9 @@ Every change of presentation style calls `willTransition`, then `didTransition`.
 
 **Source.** Apple's Messages documentation; "Message App Extension Basics".
 
-**In GroupSim.** Recorded in the callbacks of each device.
+**In GroupSim.** Recorded in the callbacks of each device. Only a real change of style
+fires the pair: a `tap` while the app is already expanded only selects (`willSelect`,
+`didSelect`), with no `willTransition` or `didTransition`.
 
 ## Other platforms
 
@@ -469,7 +481,10 @@ the layout's image, then the URL (http or https only; a data URL is not sent).
 
 **Source.** WWDC 2016 session 224.
 
-**In GroupSim.** `platform: ios9`; its transcript shows the plain messages.
+**In GroupSim.** `platform: ios9`; its transcript shows the plain messages. A picture
+arrives only when the layout has an image, captioned with the layout's caption drawn as
+names (M5, never a raw `$UUID`); a layout without an image gives no picture, only the
+http or https URL ([choices](#choice-members)).
 
 <a id="m27"></a>
 ### M27. Devices without the app
@@ -495,7 +510,11 @@ APNG or GIF. Sizes: small (100 pt), regular (136 pt, the default), large (206 pt
 **Source.** Apple's Messages documentation (`MSSticker`); "Message App Extension Basics".
 
 **In GroupSim.** `sticker: { file: ..., description: ... }` or
-`sticker: { format, bytes, pixels, description }`.
+`sticker: { format, bytes, pixels, description }`. "Under 500 KB" is read as under
+500 × 1,024 = 512,000 bytes (500 KiB): 511,999 bytes is accepted, 512,000 is not. A file's
+format is what its bytes are, whatever its name says (a GIF named `cat.png` is a GIF);
+at most 512,000 bytes of it are ever read. A described sticker's `format` is `png`,
+`apng`, `gif`, `jpeg` or `jpg`, in any case. The description's length is counted in characters (grapheme clusters).
 
 <a id="m29"></a>
 ### M29. Sticker errors
@@ -506,7 +525,16 @@ A sticker that breaks M28 fails with an `MSMessageErrorCode`: 1 file not found,
 
 **Source.** Apple's Messages documentation (`MSMessageErrorCode`).
 
-**In GroupSim.** The step fails with that code; an `error:` check expects it.
+**In GroupSim.** The step fails with that code; an `error:` check expects it. The checks
+run in this order and the first failure wins. For a `file`: not a file URL (4); nothing
+there, or a link to nothing (1); a folder (2); a FIFO, socket or device, never read so it
+cannot hang the run (3); no permission or a failed read (2); 512,000 bytes or more (6);
+content that is not a whole PNG, APNG, GIF or JPEG (7); not square, or a side outside 300
+to 618 pixels (7); a description over 150 characters (5). For a described sticker: a
+format other than the four (7); (from Swift) an animated PNG or JPEG (7); `bytes` of
+512,000 or more (6); not square or a side outside 300 to 618 (7); a description over 150 characters
+(5). Apple does not say which code a long description gets; it is an attribute of the
+sticker, so GroupSim chose 5.
 
 <a id="error-codes"></a>
 ## Error codes
@@ -514,13 +542,13 @@ A sticker that breaks M28 fails with an `MSMessageErrorCode`: 1 file not found,
 | code | name | when |
 |---|---|---|
 | -1 | `unknown` | anything else, including an action the device's platform cannot do (M25 to M27) |
-| 1 | `fileNotFound` | a sticker file that does not exist |
-| 2 | `fileUnreadable` | a sticker file that cannot be read |
-| 3 | `improperFileType` | a sticker file of the wrong type |
+| 1 | `fileNotFound` | a sticker file that does not exist, or a link to nothing |
+| 2 | `fileUnreadable` | a sticker path that is a folder, or a file that cannot be read |
+| 3 | `improperFileType` | a sticker path that is not a regular file (a FIFO, socket or device) |
 | 4 | `improperFileURL` | not a local file URL |
-| 5 | `stickerFileImproperFileAttributes` | the file's attributes cannot be read |
-| 6 | `stickerFileImproperFileSize` | a sticker over 500 KB |
-| 7 | `stickerFileImproperFileFormat` | not PNG, APNG, GIF or JPEG, or the wrong size |
+| 5 | `stickerFileImproperFileAttributes` | a sticker description over 150 characters |
+| 6 | `stickerFileImproperFileSize` | a sticker of 512,000 bytes (500 KiB) or more |
+| 7 | `stickerFileImproperFileFormat` | content or `format` that is not PNG, APNG, GIF or JPEG, an animated PNG or JPEG, or not square with a side of 300 to 618 pixels |
 | 8 | `urlExceedsMaxSize` | a URL over 5,000 characters (M8) |
 | 9 | `sendWithoutRecentInteraction` | direct send without a recent interaction (M18) |
 | 10 | `sendWhileNotVisible` | direct send while the app is not visible (M18) |
@@ -603,6 +631,24 @@ The cloud store is one server shared by every device, with a one-way delay of
 back; `cloud-merge` merges the changed keys atomically at the store; `cloud-cas` writes
 only over the version it read (a conditional write) and, when the store refuses because
 the version moved, applies its change to the store's current record and tries again.
+
+<a id="choice-members"></a>
+### Members, drafts, senders, taps and old systems (M2, M6, M16, M24, M26)
+
+- A person who has left a conversation cannot post to it: a step of theirs there, or
+  their app's own send, fails with `notMember` (1002), as does a `join` or `leave` by a
+  device whose person is not a member. Their app sees no remote participants.
+- Each conversation of a device keeps its own draft; `press-send` and `cancel` act on the
+  step's conversation, and the extension hears of a send or cancel only in its own
+  conversation.
+- The sender identifier of a bubble is worked out when the bubble is drawn or handed to
+  the app, not stored when it arrived: after a `reinstall` the device draws and hands over
+  the identifiers of its new installation (M2, M3).
+- A `tap` while the app is already expanded only selects; it fires no `willTransition` or
+  `didTransition`, since the style does not change (M24).
+- An iOS 9 device (M26) gets a picture only when the layout has an image, captioned with
+  the caption drawn as names; GroupSim invents no picture for a layout without one. The
+  http or https URL follows.
 
 <a id="choice-identity"></a>
 ### Whose choice is it? (M1, M4)
