@@ -722,7 +722,8 @@ expect:
   deeper than 64 levels.
 - Durations are a number and a unit: `0ms`, `250ms`, `1.5s`, `2m` (units `ns`, `us`, `ms`,
   `s`, `m`). A bare number where a duration is expected is an error. A duration is a whole
-  number of nanoseconds, at most about 292 years.
+  number of nanoseconds from `0ms` to `525600m` (365 days); so is a step's time (`at:`, or
+  the sum of the `after:`s). See [limits](#limits).
 - An optional key written with nothing after it (`network:` alone) counts as left out.
 
 ## Diagnostics
@@ -730,8 +731,9 @@ expect:
 Every problem names its place as `FILE:LINE:COLUMN: error: WHAT`, says what was expected
 where that helps (`expected a duration such as 80ms, found "80"`), and suggests the
 nearest valid word for a misspelt one (`unknown key "latncy" in network; did you mean
-"latency"?`). The parser reports every problem it can find in one pass, in file order; an
-invalid file never starts a simulation. When an error cites a rule, a line
+"latency"?`). The parser finds every problem it can in one pass, in file order; the
+command line prints the first 20, then `and N more errors (--all-errors prints every
+one)`, and `--all-errors` prints them all. An invalid file never starts a simulation. When an error cites a rule, a line
 `rules: M19 docs/behaviour.md#m19` follows.
 
 ## Top-level keys
@@ -740,7 +742,7 @@ invalid file never starts a simulation. When an error cites a rule, a line
 |---|---|---|---|
 | `name` | yes | the scenario's name | |
 | `about` | no | prose, shown by `run` and lessons | none |
-| `seed` | no | a whole number from 0 to 18446744073709551615 | `1` (`--seed` overrides) |
+| `seed` | no | a whole number from 0 to 18446744073709551615 (the full 64-bit unsigned range; larger is an error) | `1` (`--seed` overrides) |
 | `people` | yes | person → devices, see [people](#people) | |
 | `devices` | no | device → settings, see [devices](#devices) | every device `ios`, app `installed` |
 | `conversation` | no | a list of people: the members | everyone, in file order |
@@ -950,8 +952,16 @@ cannot either (M2). `$` followed by a letter starts a token that runs over lette
 
 A sticker has a `description` (required) and either a `file` (a path relative to the
 scenario file) or `format`, `bytes` and `pixels` (all three). Format, size and description
-length are not checked when the file is read: the step fails with the sticker's error
-code (M29), which an `error:` check can expect.
+length are not checked when the scenario file is read: the step fails with the sticker's
+error code (M29), which an `error:` check can expect. The limits (M28):
+
+| what | accepted | otherwise |
+|---|---|---|
+| format | PNG, APNG, GIF or JPEG: for a `file`, what its bytes are, whatever its name; for `format`, `png`, `apng`, `gif`, `jpeg` or `jpg` in any case | `stickerFileImproperFileFormat` (7) |
+| size | less than 500 KiB: at most 511,999 bytes (512,000 bytes is refused); at most 512,000 bytes of a file are read | `stickerFileImproperFileSize` (6) |
+| pixels | square, 300 to 618 pixels a side (100 to 206 points at @3x) | `stickerFileImproperFileFormat` (7) |
+| `description` | at most 150 characters | `stickerFileImproperFileAttributes` (5) |
+| `file` | a regular file that exists and can be read (links followed) | `fileNotFound` (1), `fileUnreadable` (2, also a folder), `improperFileType` (3, a FIFO, socket or device, never read) |
 
 `reinstall`, `offline` and `online` act on the whole device and take no `conversation`.
 A step's device must belong to a member of its conversation, or to someone an earlier
@@ -1027,13 +1037,13 @@ left). What each means: [error codes](behaviour.md#error-codes).
 
 ```
 groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides] [--output PATH] [--callbacks] [--summary|--full]
-groupsim check FILE...
+groupsim check FILE... [--max-copies N] [--all-errors]
 groupsim explore FILE [--runs N] [--seed N] [--exhaustive [--limit N]] [--format text|json|html] [--workers N] [--shard I/N] [--output PATH] [--progress|--quiet]
-groupsim merge FILE... [--format text|json|html] [--output PATH]
+groupsim merge FILE|DIR... [--partial] [--format text|json|html] [--output PATH]
 groupsim shrink FILE [--seed N] [--output PATH] [--attempts N]
 groupsim test [PATH...] [--explore N] [--seed N] [--junit PATH] [--format text|github]
 groupsim schema [--output PATH]
-groupsim lessons [NAME] [--dir PATH]
+groupsim lessons [NAME] [--full] [--dir PATH]
 groupsim bench [--quick] [--scenario PATH] [--only a|b|c] [--messages N]
 groupsim help [COMMAND | format | rules | M1...M30]
 ```
@@ -1043,6 +1053,61 @@ groupsim help [COMMAND | format | rules | M1...M30]
 use in [ci.md](ci.md).
 
 Exit status: 0 every check held (in every run, for `explore`); 1 a check failed; 2 a usage
-error or an invalid scenario, with the message on standard error.
+error or an invalid scenario, with the message on standard error; 130 or 143 for an
+`explore` stopped by Ctrl-C or SIGTERM.
+
+`run`, `check`, `explore` and `shrink` also take:
+
+- `--max-copies N`: the memory budget (below);
+- `--all-errors`: print every error of an invalid file, not only the first 20.
+
+### Standard input
+
+`FILE` may be `-` to read the scenario from standard input (`check` reads it once, so name
+`-` once). Errors then name it `<stdin>:LINE:COLUMN`, and replay lines say
+`groupsim run -`. A sticker `file:` is then relative to the current folder.
+
+### Output files
+
+`--output PATH` writes as the shell's `>` would, and never damages what it does not own.
+It refuses, with exit status 2 and nothing created, a `PATH` that is one of the inputs
+(links followed: "the output would overwrite the input"), a folder, or a path whose
+folder does not exist. It writes pipes and devices in place (`/dev/stdout` included);
+writes through a symbolic link to its target; and replaces a regular file atomically (a
+temporary file in the same folder, renamed over it), keeping its permissions. `--output`
+is checked before any work. A write that fails, there or on standard output, is exit
+status 2.
+
+<a id="limits"></a>
+## Limits
+
+Caps on what no real scenario needs, so that no file can make the reader or a run run
+out of memory, time or range. Each is reported at its place as
+`FILE:LINE:COLUMN: error:`, naming the limit.
+
+| what | allowed |
+|---|---|
+| a duration (`latency`, `jitter`, `cloud-latency`, `within`, `after`, `recent-interaction`...) | `0ms` to `525600m` (365 days) |
+| a step's time (`at:`, or the sum of `after:`s) | `0ms` to `525600m` |
+| a count (sticker `bytes` and `pixels`, `summary-lines`, a `summaries` check's `count`, an `error` check's `step`) | 0 to 1,000,000,000 |
+| `seed` | 0 to 18446744073709551615 |
+| a name (person, device, session, conversation, scenario, contact name) | 200 characters |
+| a text or data value (captions, summaries, `data` keys and values, `about`, paths) | 1 MiB (1,048,576 bytes of UTF-8) |
+| the scenario file | 64 MiB (67,108,864 bytes); at most one byte more is ever read |
+| nesting | 64 levels |
+
+**The memory budget.** Before it runs anything, GroupSim estimates what one run will hold:
+every copy a send fans out to (for each `send`, `reply`, `text`, `sticker` and
+`press-send`, every other device of everyone who is ever a member of its conversation),
+the network's table of device-to-device links, and the text each copy carries. The budget
+is a number of copies, `--max-copies N` (default 12,000,000, about 8 GB at 700 bytes a
+copy); the memory estimate must also stay within what that many copies would use. Over
+it, `run`, `check`, `explore` and `shrink` refuse the file with exit status 2:
+
+```text
+FILE:1:1: error: the scenario is too large to run: about 12 copies to deliver to 4 devices, about 9.4 KB of memory; the budget is 3 copies (about 2.1 KB); the largest contributor is 4 devices × 4 sends; to run it anyway, raise the budget with --max-copies N (N at least 14)
+```
+
+(`groupsim run Scenarios/pickles-race.yaml --max-copies 3`.) `explore` checks one run.
 """##
 }
