@@ -88,7 +88,10 @@ change or be rebuilt.
 WWDC 2016 session 224.
 
 **In GroupSim.** The `reinstall: true` step. A device that reads a UUID it minted before
-its reinstall reports the `stale-identifier` pitfall.
+its reinstall reports the `stale-identifier` pitfall. Bubbles already in the transcript
+are drawn, and handed to the app, with the identifiers of the current installation: after
+a reinstall, `didSelect` and `selectedMessage` give the same new sender identifier, and
+the JSON transcript shows it ([choices](#choice-members)).
 
 <a id="m3"></a>
 ### M3. Who sent a message, as each device sees it
@@ -159,7 +162,11 @@ to change.
 
 **In GroupSim.** `options: { identifiers: per-device }` (default) or `per-conversation`
 (strict: a new set per conversation too). Each device shuffles its remote list with the
-seed. `join: PERSON` and `leave: PERSON` steps change the members during a run.
+seed. `join: PERSON` and `leave: PERSON` steps change the members during a run. A person
+who has left cannot post: a step of theirs in that conversation, or their app's own send,
+fails with GroupSim's `notMember` (1002), and so does a `join` or `leave` by a device
+whose person is not a member; a non-member's app sees no remote participants
+([choices](#choice-members)).
 
 ## Messages, sessions and the transcript
 
@@ -330,7 +337,10 @@ delete the draft.
 Extension Basics".
 
 **In GroupSim.** `insert:` stages, `press-send: true` sends, `cancel: true` removes the
-draft; `send:` and `reply:` do insert and Send in one step.
+draft; `send:` and `reply:` do insert and Send in one step. Each conversation of a device
+has its own draft: staging in one conversation leaves another's draft alone, and
+`press-send` or `cancel` acts on the step's conversation only (`noDraft` when that one
+has nothing staged).
 
 <a id="m17"></a>
 ### M17. Pending messages and sending callbacks
@@ -440,7 +450,9 @@ Every change of presentation style calls `willTransition`, then `didTransition`.
 
 **Source.** Apple's Messages documentation; "Message App Extension Basics".
 
-**In GroupSim.** Recorded in the callbacks of each device.
+**In GroupSim.** Recorded in the callbacks of each device. Only a real change of style
+fires the pair: a `tap` while the app is already expanded only selects (`willSelect`,
+`didSelect`), with no `willTransition` or `didTransition`.
 
 ## Other platforms
 
@@ -469,7 +481,10 @@ the layout's image, then the URL (http or https only; a data URL is not sent).
 
 **Source.** WWDC 2016 session 224.
 
-**In GroupSim.** `platform: ios9`; its transcript shows the plain messages.
+**In GroupSim.** `platform: ios9`; its transcript shows the plain messages. A picture
+arrives only when the layout has an image, captioned with the layout's caption drawn as
+names (M5, never a raw `$UUID`); a layout without an image gives no picture, only the
+http or https URL ([choices](#choice-members)).
 
 <a id="m27"></a>
 ### M27. Devices without the app
@@ -495,7 +510,11 @@ APNG or GIF. Sizes: small (100 pt), regular (136 pt, the default), large (206 pt
 **Source.** Apple's Messages documentation (`MSSticker`); "Message App Extension Basics".
 
 **In GroupSim.** `sticker: { file: ..., description: ... }` or
-`sticker: { format, bytes, pixels, description }`.
+`sticker: { format, bytes, pixels, description }`. "Under 500 KB" is read as under
+500 × 1,024 = 512,000 bytes (500 KiB): 511,999 bytes is accepted, 512,000 is not. A file's
+format is what its bytes are, whatever its name says (a GIF named `cat.png` is a GIF);
+at most 512,000 bytes of it are ever read. A described sticker's `format` is `png`,
+`apng`, `gif`, `jpeg` or `jpg`, in any case. The description's length is counted in characters (grapheme clusters).
 
 <a id="m29"></a>
 ### M29. Sticker errors
@@ -506,7 +525,16 @@ A sticker that breaks M28 fails with an `MSMessageErrorCode`: 1 file not found,
 
 **Source.** Apple's Messages documentation (`MSMessageErrorCode`).
 
-**In GroupSim.** The step fails with that code; an `error:` check expects it.
+**In GroupSim.** The step fails with that code; an `error:` check expects it. The checks
+run in this order and the first failure wins. For a `file`: not a file URL (4); nothing
+there, or a link to nothing (1); a folder (2); a FIFO, socket or device, never read so it
+cannot hang the run (3); no permission or a failed read (2); 512,000 bytes or more (6);
+content that is not a whole PNG, APNG, GIF or JPEG (7); not square, or a side outside 300
+to 618 pixels (7); a description over 150 characters (5). For a described sticker: a
+format other than the four (7); (from Swift) an animated PNG or JPEG (7); `bytes` of
+512,000 or more (6); not square or a side outside 300 to 618 (7); a description over 150 characters
+(5). Apple does not say which code a long description gets; it is an attribute of the
+sticker, so GroupSim chose 5.
 
 <a id="error-codes"></a>
 ## Error codes
@@ -514,13 +542,13 @@ A sticker that breaks M28 fails with an `MSMessageErrorCode`: 1 file not found,
 | code | name | when |
 |---|---|---|
 | -1 | `unknown` | anything else, including an action the device's platform cannot do (M25 to M27) |
-| 1 | `fileNotFound` | a sticker file that does not exist |
-| 2 | `fileUnreadable` | a sticker file that cannot be read |
-| 3 | `improperFileType` | a sticker file of the wrong type |
+| 1 | `fileNotFound` | a sticker file that does not exist, or a link to nothing |
+| 2 | `fileUnreadable` | a sticker path that is a folder, or a file that cannot be read |
+| 3 | `improperFileType` | a sticker path that is not a regular file (a FIFO, socket or device) |
 | 4 | `improperFileURL` | not a local file URL |
-| 5 | `stickerFileImproperFileAttributes` | the file's attributes cannot be read |
-| 6 | `stickerFileImproperFileSize` | a sticker over 500 KB |
-| 7 | `stickerFileImproperFileFormat` | not PNG, APNG, GIF or JPEG, or the wrong size |
+| 5 | `stickerFileImproperFileAttributes` | a sticker description over 150 characters |
+| 6 | `stickerFileImproperFileSize` | a sticker of 512,000 bytes (500 KiB) or more |
+| 7 | `stickerFileImproperFileFormat` | content or `format` that is not PNG, APNG, GIF or JPEG, an animated PNG or JPEG, or not square with a side of 300 to 618 pixels |
 | 8 | `urlExceedsMaxSize` | a URL over 5,000 characters (M8) |
 | 9 | `sendWithoutRecentInteraction` | direct send without a recent interaction (M18) |
 | 10 | `sendWhileNotVisible` | direct send while the app is not visible (M18) |
@@ -604,6 +632,24 @@ back; `cloud-merge` merges the changed keys atomically at the store; `cloud-cas`
 only over the version it read (a conditional write) and, when the store refuses because
 the version moved, applies its change to the store's current record and tries again.
 
+<a id="choice-members"></a>
+### Members, drafts, senders, taps and old systems (M2, M6, M16, M24, M26)
+
+- A person who has left a conversation cannot post to it: a step of theirs there, or
+  their app's own send, fails with `notMember` (1002), as does a `join` or `leave` by a
+  device whose person is not a member. Their app sees no remote participants.
+- Each conversation of a device keeps its own draft; `press-send` and `cancel` act on the
+  step's conversation, and the extension hears of a send or cancel only in its own
+  conversation.
+- The sender identifier of a bubble is worked out when the bubble is drawn or handed to
+  the app, not stored when it arrived: after a `reinstall` the device draws and hands over
+  the identifiers of its new installation (M2, M3).
+- A `tap` while the app is already expanded only selects; it fires no `willTransition` or
+  `didTransition`, since the style does not change (M24).
+- An iOS 9 device (M26) gets a picture only when the layout has an image, captioned with
+  the caption drawn as names; GroupSim invents no picture for a layout without one. The
+  http or https URL follows.
+
 <a id="choice-identity"></a>
 ### Whose choice is it? (M1, M4)
 
@@ -676,7 +722,8 @@ expect:
   deeper than 64 levels.
 - Durations are a number and a unit: `0ms`, `250ms`, `1.5s`, `2m` (units `ns`, `us`, `ms`,
   `s`, `m`). A bare number where a duration is expected is an error. A duration is a whole
-  number of nanoseconds, at most about 292 years.
+  number of nanoseconds from `0ms` to `525600m` (365 days); so is a step's time (`at:`, or
+  the sum of the `after:`s). See [limits](#limits).
 - An optional key written with nothing after it (`network:` alone) counts as left out.
 
 ## Diagnostics
@@ -684,8 +731,9 @@ expect:
 Every problem names its place as `FILE:LINE:COLUMN: error: WHAT`, says what was expected
 where that helps (`expected a duration such as 80ms, found "80"`), and suggests the
 nearest valid word for a misspelt one (`unknown key "latncy" in network; did you mean
-"latency"?`). The parser reports every problem it can find in one pass, in file order; an
-invalid file never starts a simulation. When an error cites a rule, a line
+"latency"?`). The parser finds every problem it can in one pass, in file order; the
+command line prints the first 20, then `and N more errors (--all-errors prints every
+one)`, and `--all-errors` prints them all. An invalid file never starts a simulation. When an error cites a rule, a line
 `rules: M19 docs/behaviour.md#m19` follows.
 
 ## Top-level keys
@@ -694,7 +742,7 @@ invalid file never starts a simulation. When an error cites a rule, a line
 |---|---|---|---|
 | `name` | yes | the scenario's name | |
 | `about` | no | prose, shown by `run` and lessons | none |
-| `seed` | no | a whole number from 0 to 18446744073709551615 | `1` (`--seed` overrides) |
+| `seed` | no | a whole number from 0 to 18446744073709551615 (the full 64-bit unsigned range; larger is an error) | `1` (`--seed` overrides) |
 | `people` | yes | person → devices, see [people](#people) | |
 | `devices` | no | device → settings, see [devices](#devices) | every device `ios`, app `installed` |
 | `conversation` | no | a list of people: the members | everyone, in file order |
@@ -904,8 +952,16 @@ cannot either (M2). `$` followed by a letter starts a token that runs over lette
 
 A sticker has a `description` (required) and either a `file` (a path relative to the
 scenario file) or `format`, `bytes` and `pixels` (all three). Format, size and description
-length are not checked when the file is read: the step fails with the sticker's error
-code (M29), which an `error:` check can expect.
+length are not checked when the scenario file is read: the step fails with the sticker's
+error code (M29), which an `error:` check can expect. The limits (M28):
+
+| what | accepted | otherwise |
+|---|---|---|
+| format | PNG, APNG, GIF or JPEG: for a `file`, what its bytes are, whatever its name; for `format`, `png`, `apng`, `gif`, `jpeg` or `jpg` in any case | `stickerFileImproperFileFormat` (7) |
+| size | less than 500 KiB: at most 511,999 bytes (512,000 bytes is refused); at most 512,000 bytes of a file are read | `stickerFileImproperFileSize` (6) |
+| pixels | square, 300 to 618 pixels a side (100 to 206 points at @3x) | `stickerFileImproperFileFormat` (7) |
+| `description` | at most 150 characters | `stickerFileImproperFileAttributes` (5) |
+| `file` | a regular file that exists and can be read (links followed) | `fileNotFound` (1), `fileUnreadable` (2, also a folder), `improperFileType` (3, a FIFO, socket or device, never read) |
 
 `reinstall`, `offline` and `online` act on the whole device and take no `conversation`.
 A step's device must belong to a member of its conversation, or to someone an earlier
@@ -981,13 +1037,13 @@ left). What each means: [error codes](behaviour.md#error-codes).
 
 ```
 groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides] [--output PATH] [--callbacks] [--summary|--full]
-groupsim check FILE...
+groupsim check FILE... [--max-copies N] [--all-errors]
 groupsim explore FILE [--runs N] [--seed N] [--exhaustive [--limit N]] [--format text|json|html] [--workers N] [--shard I/N] [--output PATH] [--progress|--quiet]
-groupsim merge FILE... [--format text|json|html] [--output PATH]
+groupsim merge FILE|DIR... [--partial] [--format text|json|html] [--output PATH]
 groupsim shrink FILE [--seed N] [--output PATH] [--attempts N]
 groupsim test [PATH...] [--explore N] [--seed N] [--junit PATH] [--format text|github]
 groupsim schema [--output PATH]
-groupsim lessons [NAME] [--dir PATH]
+groupsim lessons [NAME] [--full] [--dir PATH]
 groupsim bench [--quick] [--scenario PATH] [--only a|b|c] [--messages N]
 groupsim help [COMMAND | format | rules | M1...M30]
 ```
@@ -997,6 +1053,61 @@ groupsim help [COMMAND | format | rules | M1...M30]
 use in [ci.md](ci.md).
 
 Exit status: 0 every check held (in every run, for `explore`); 1 a check failed; 2 a usage
-error or an invalid scenario, with the message on standard error.
+error or an invalid scenario, with the message on standard error; 130 or 143 for an
+`explore` stopped by Ctrl-C or SIGTERM.
+
+`run`, `check`, `explore` and `shrink` also take:
+
+- `--max-copies N`: the memory budget (below);
+- `--all-errors`: print every error of an invalid file, not only the first 20.
+
+### Standard input
+
+`FILE` may be `-` to read the scenario from standard input (`check` reads it once, so name
+`-` once). Errors then name it `<stdin>:LINE:COLUMN`, and replay lines say
+`groupsim run -`. A sticker `file:` is then relative to the current folder.
+
+### Output files
+
+`--output PATH` writes as the shell's `>` would, and never damages what it does not own.
+It refuses, with exit status 2 and nothing created, a `PATH` that is one of the inputs
+(links followed: "the output would overwrite the input"), a folder, or a path whose
+folder does not exist. It writes pipes and devices in place (`/dev/stdout` included);
+writes through a symbolic link to its target; and replaces a regular file atomically (a
+temporary file in the same folder, renamed over it), keeping its permissions. `--output`
+is checked before any work. A write that fails, there or on standard output, is exit
+status 2.
+
+<a id="limits"></a>
+## Limits
+
+Caps on what no real scenario needs, so that no file can make the reader or a run run
+out of memory, time or range. Each is reported at its place as
+`FILE:LINE:COLUMN: error:`, naming the limit.
+
+| what | allowed |
+|---|---|
+| a duration (`latency`, `jitter`, `cloud-latency`, `within`, `after`, `recent-interaction`...) | `0ms` to `525600m` (365 days) |
+| a step's time (`at:`, or the sum of `after:`s) | `0ms` to `525600m` |
+| a count (sticker `bytes` and `pixels`, `summary-lines`, a `summaries` check's `count`, an `error` check's `step`) | 0 to 1,000,000,000 |
+| `seed` | 0 to 18446744073709551615 |
+| a name (person, device, session, conversation, scenario, contact name) | 200 characters |
+| a text or data value (captions, summaries, `data` keys and values, `about`, paths) | 1 MiB (1,048,576 bytes of UTF-8) |
+| the scenario file | 64 MiB (67,108,864 bytes); at most one byte more is ever read |
+| nesting | 64 levels |
+
+**The memory budget.** Before it runs anything, GroupSim estimates what one run will hold:
+every copy a send fans out to (for each `send`, `reply`, `text`, `sticker` and
+`press-send`, every other device of everyone who is ever a member of its conversation),
+the network's table of device-to-device links, and the text each copy carries. The budget
+is a number of copies, `--max-copies N` (default 12,000,000, about 8 GB at 700 bytes a
+copy); the memory estimate must also stay within what that many copies would use. Over
+it, `run`, `check`, `explore` and `shrink` refuse the file with exit status 2:
+
+```text
+FILE:1:1: error: the scenario is too large to run: about 12 copies to deliver to 4 devices, about 9.4 KB of memory; the budget is 3 copies (about 2.1 KB); the largest contributor is 4 devices × 4 sends; to run it anyway, raise the budget with --max-copies N (N at least 14)
+```
+
+(`groupsim run Scenarios/pickles-race.yaml --max-copies 3`.) `explore` checks one run.
 """##
 }
