@@ -29,6 +29,18 @@ public enum PitfallDetector {
         let history: ViewHistory
         /// When each step began, by step number.
         let stepTimes: [Int: VirtualTime]
+        /// The run's changes by session, in the order made: one pass, not one per session.
+        let changesBySession: [String: [Change]]
+        /// Each device's sends, in send order.
+        private let sendsByDevice: [String: [MessageFlow.Send]]
+        /// The first send per device, session and step: the carrier of that step's change.
+        private let firstSends: [CarrierKey: MessageFlow.Send]
+
+        struct CarrierKey: Hashable {
+            var device: String
+            var session: String?
+            var step: Int?
+        }
 
         init(outcome: RunOutcome) {
             self.outcome = outcome
@@ -40,6 +52,18 @@ public enum PitfallDetector {
                 if case .step(let number, _) = event.kind, times[number] == nil { times[number] = event.time }
             }
             stepTimes = times
+            var bySession: [String: [Change]] = [:]
+            for change in outcome.changes { bySession[change.session, default: []].append(change) }
+            changesBySession = bySession
+            var byDevice: [String: [MessageFlow.Send]] = [:]
+            var first: [CarrierKey: MessageFlow.Send] = [:]
+            for send in flow.sends {
+                byDevice[send.device, default: []].append(send)
+                let key = CarrierKey(device: send.device, session: send.session, step: send.step)
+                if first[key] == nil { first[key] = send }
+            }
+            sendsByDevice = byDevice
+            firstSends = first
         }
 
         func contact(_ person: String) -> String { outcome.scenario.person(person)?.contactName ?? person }
@@ -47,13 +71,13 @@ public enum PitfallDetector {
         /// The message a device sent next after a sighting made while the app wrote it
         /// (a dropped URL, M8): nil when the device sent nothing after it.
         func sentAfter(_ sighting: PitfallSighting) -> Int? {
-            flow.sends.first { $0.device == sighting.device && $0.time >= sighting.time }?.message
+            sendsByDevice[sighting.device]?.first { $0.time >= sighting.time }?.message
         }
 
         /// The message that carried a change: the first one its device sent in the
         /// session for the change's step.
         func carrier(of change: Change) -> MessageFlow.Send? {
-            flow.sends.first { $0.device == change.device && $0.session == change.session && $0.step == change.step }
+            firstSends[CarrierKey(device: change.device, session: change.session, step: change.step)]
         }
     }
 
@@ -63,7 +87,7 @@ public enum PitfallDetector {
         let states = evidence.states
         let devices = states.appDevices(for: session)
         var found: [Pitfall] = []
-        for change in states.outcome.changes where change.session == session {
+        for change in evidence.changesBySession[session] ?? [] {
             var lost: [(device: String, shown: SessionStates.Shown?)] = []
             for device in devices {
                 let shown = states.shown(session, on: device)

@@ -15,7 +15,10 @@ public struct DeviceSnapshot: Sendable {
     /// One transcript per conversation, in the scenario's order.
     public var transcripts: [(conversation: String, entries: [DrawnEntry])]
     /// Per session with a bubble here: the live bubble and what tapping it would show.
-    public var sessions: [SessionView]
+    public var sessions: [SessionView] { didSet { sessionIndex = Self.index(sessions) } }
+    /// Where each session's first view is in `sessions`: `session(_:)` is a dictionary
+    /// look-up, not a scan, so checking every session on every device stays linear.
+    private var sessionIndex: [String: Int]
     /// The staged draft, if any (M16).
     public var draft: Message?
     /// The installation's local storage at the end (wiped by each reinstall).
@@ -29,7 +32,33 @@ public struct DeviceSnapshot: Sendable {
     /// The local identifier (M1).
     public var localIdentifier: ParticipantID? { identifiers.first?.id }
 
-    public func session(_ name: String) -> SessionView? { sessions.first { $0.session == name } }
+    /// What tapping `name`'s bubble would show here; nil when no bubble of it is shown.
+    public func session(_ name: String) -> SessionView? { sessionIndex[name].map { sessions[$0] } }
+
+    init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [String],
+         identifiers: [(person: String, id: ParticipantID)], generation: Int,
+         transcripts: [(conversation: String, entries: [DrawnEntry])], sessions: [SessionView], draft: Message?) {
+        self.name = name
+        self.person = person
+        self.platform = platform
+        self.runsApp = runsApp
+        self.callbacks = callbacks
+        self.identifiers = identifiers
+        self.generation = generation
+        self.transcripts = transcripts
+        self.sessions = sessions
+        self.draft = draft
+        sessionIndex = Self.index(sessions)
+    }
+
+    /// The position of each session's first view (a session shown in two conversations
+    /// answers with the first, as a scan in order would).
+    private static func index(_ sessions: [SessionView]) -> [String: Int] {
+        var index: [String: Int] = [:]
+        index.reserveCapacity(sessions.count)
+        for (position, view) in sessions.enumerated() where index[view.session] == nil { index[view.session] = position }
+        return index
+    }
 }
 
 /// One line of a device's transcript as Messages draws it: tokens already turned into

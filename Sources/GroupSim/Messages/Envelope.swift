@@ -33,6 +33,9 @@ public final class Envelope: Sendable {
     /// message under `app.identity: install-id` (nil otherwise). GroupSim carries it
     /// beside the URL, so that it is not part of the shared state.
     let senderInstall: String?
+    /// The app's state in the message URL (M12), parsed once when the message is sent and
+    /// shared by every copy and every device that draws it; empty for a message with no URL.
+    let state: StateMap
 
     init(id: Int, conversation: String, senderDevice: String, senderPerson: String, sentAt: VirtualTime, content: Content,
          senderMap: IdentifierMap, provenance: Provenance, change: Change?, senderInstall: String? = nil) {
@@ -46,7 +49,13 @@ public final class Envelope: Sendable {
         self.provenance = provenance
         self.change = change
         self.senderInstall = senderInstall
-        if case .app(let message) = content { sessionName = message.session?.name } else { sessionName = nil }
+        if case .app(let message) = content {
+            sessionName = message.session?.name
+            state = StateMap(url: message.url)
+        } else {
+            sessionName = nil
+            state = StateMap()
+        }
     }
 
     /// The app message, if this is one.
