@@ -87,10 +87,12 @@ public enum PitfallDetector {
         let states = evidence.states
         let devices = states.appDevices(for: session)
         var found: [Pitfall] = []
-        for change in evidence.changesBySession[session] ?? [] {
+        let changes = evidence.changesBySession[session] ?? []
+        // What each device shows, worked out once for all the session's changes.
+        let shownOn = changes.isEmpty ? [] : devices.map { states.shown(session, on: $0) }
+        for change in changes {
             var lost: [(device: String, shown: SessionStates.Shown?)] = []
-            for device in devices {
-                let shown = states.shown(session, on: device)
+            for (device, shown) in zip(devices, shownOn) {
                 if let shown, shown.provenance.contains(change.id) || shown.state.contains(change.entries) { continue }
                 lost.append((device.name, shown))
             }
@@ -113,12 +115,15 @@ public enum PitfallDetector {
         let states = evidence.states
         let devices = states.appDevices(for: session)
         var groups: [(shown: StateMap?, devices: [String], from: String)] = []
+        // Where each state's group is: a look-up per device, however many groups there are.
+        var groupOf: [StateMap?: Int] = [:]
         for device in devices {
             let shown = states.shown(session, on: device)
-            let from = shown.map { "m\($0.message) from \(evidence.contact($0.sender))" } ?? "no bubble"
-            if let index = groups.firstIndex(where: { $0.shown == shown?.state }) {
+            if let index = groupOf[shown?.state] {
                 groups[index].devices.append(device.name)
             } else {
+                groupOf[shown?.state] = groups.count
+                let from = shown.map { "m\($0.message) from \(evidence.contact($0.sender))" } ?? "no bubble"
                 groups.append((shown?.state, [device.name], from))
             }
         }

@@ -99,17 +99,50 @@ public struct Provenance: Sendable, Hashable {
 
     public init() {}
 
-    public func contains(_ id: Int) -> Bool { changes.contains(id) }
-
-    public mutating func insert(_ id: Int) {
-        guard !changes.contains(id) else { return }
-        changes.append(id)
-        changes.sort()
+    /// Binary search: a state in a long session descends from many changes.
+    public func contains(_ id: Int) -> Bool {
+        let index = position(of: id)
+        return index < changes.count && changes[index] == id
     }
 
+    public mutating func insert(_ id: Int) {
+        let index = position(of: id)
+        guard index == changes.count || changes[index] != id else { return }
+        changes.insert(id, at: index)
+    }
+
+    /// One merge of the two sorted lists.
     public func union(_ other: Provenance) -> Provenance {
-        var result = self
-        for id in other.changes { result.insert(id) }
+        guard !other.changes.isEmpty else { return self }
+        guard !changes.isEmpty else { return other }
+        var merged: [Int] = []
+        merged.reserveCapacity(changes.count + other.changes.count)
+        var left = 0
+        var right = 0
+        while left < changes.count || right < other.changes.count {
+            let next: Int
+            if right == other.changes.count || (left < changes.count && changes[left] <= other.changes[right]) {
+                next = changes[left]
+                left += 1
+            } else {
+                next = other.changes[right]
+                right += 1
+            }
+            if merged.last != next { merged.append(next) }
+        }
+        var result = Provenance()
+        result.changes = merged
         return result
+    }
+
+    /// The first position whose id is not below `id`.
+    private func position(of id: Int) -> Int {
+        var low = 0
+        var high = changes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if changes[middle] < id { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

@@ -140,4 +140,27 @@ import Testing
                             senderMap: map, provenance: Provenance(), change: nil)
         #expect(text.state.isEmpty)
     }
+
+    /// Provenance keeps sorted, distinct ids: binary-search look-ups and one-merge unions
+    /// give what inserting one id at a time gave.
+    @Test func provenanceStaysSortedAndDistinct() {
+        var generator = SplitMix64(seed: 42)
+        for round in 0..<50 {
+            var left = Provenance()
+            var right = Provenance()
+            var plain: Set<Int> = []
+            for _ in 0..<Int(generator.next(below: 40)) {
+                let id = Int(generator.next(below: 60))
+                if generator.next(below: 2) == 0 { left.insert(id) } else { right.insert(id) }
+                plain.insert(id)
+            }
+            let union = left.union(right)
+            #expect(union.changes == plain.sorted(), "seed 42, round \(round)")
+            #expect(union == right.union(left), "seed 42, round \(round)")
+            for id in 0..<60 { #expect(union.contains(id) == plain.contains(id), "seed 42, round \(round), id \(id)") }
+            var again = union
+            for id in plain { again.insert(id) }
+            #expect(again == union)
+        }
+    }
 }
