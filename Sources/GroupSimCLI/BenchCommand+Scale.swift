@@ -26,7 +26,7 @@ extension BenchCommand {
         var nanosecondsPerCopy: [Int: Double] = [:]
         for devices in size.groups where only == nil || only == String(devices) {
             let workload = BenchWorkload.scaleGroup(devices: devices)
-            let measured = await measure(repeats: 1) { await BenchWorkload.exploreOnce(workload.scenario, apps: apps) }
+            let measured = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in try await BenchWorkload.exploreOnce(workload.scenario, apps: apps) }
             let perCopy = workload.copies > 0 ? measured.seconds * 1e9 / Double(workload.copies) : 0
             nanosecondsPerCopy[devices] = perCopy
             lines.append("scale \(devices) devices: \(Self.count(Double(workload.copies))) copies, \(Self.count(Double(workload.sessions))) sessions"
@@ -38,7 +38,7 @@ extension BenchCommand {
         }
         if only == nil || only == "day" {
             let workload = BenchWorkload.day(people: size.dayPeople, length: size.dayLength)
-            let measured = await measure(repeats: 1) { await BenchWorkload.exploreOnce(workload.scenario, apps: apps) }
+            let measured = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in try await BenchWorkload.exploreOnce(workload.scenario, apps: apps) }
             let simulated = Double(workload.span.nanoseconds) / 1e9
             let speed = measured.seconds > 0 ? simulated / measured.seconds : 0
             lines.append("day: \(size.dayPeople) people x 3 devices, \(Self.count(Double(workload.sends))) messages, \(Self.count(Double(workload.copies))) copies,"

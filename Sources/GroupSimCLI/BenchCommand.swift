@@ -1,5 +1,6 @@
 import Foundation
 import GroupSim
+import GroupSimScenarios
 
 /// `groupsim bench [--quick] [--scenario PATH] [--only a|b|c|e] [--messages N] [--scale]`:
 /// measures the simulation on this machine and prints its figures (issue 4, item 7;
@@ -28,15 +29,16 @@ struct BenchCommand: Subcommand {
     Measures, on one core:
       (a) message copies delivered per second: 32 devices, each sending 1,000 session
           messages (992,000 copies), traced off
-      (b) runs per second of a scenario (default Scenarios/pickles-race.yaml): one
+      (b) runs per second of a scenario (default: pickles-race.yaml, which ships with
+          groupsim, so bench works from any folder): one
           simulation (traced off, as exploration runs it), its checks and pitfalls
           per seed, seeds 1 to 5,000
       (c) events per second of the bare event loop: the schedule of (a) on the event
           queue alone, no devices
       (d) the ratio (a)/(c)
-      (e) runs per second of the scenario of (b) with a custom app written in Swift
-          against the MessagesApp protocol (a poll keeping its state in the URL) in
-          place of the built-in app, and its ratio to (b)
+      (e) custom MessagesApp: runs per second of the scenario of (b) with a custom
+          app written in Swift against the MessagesApp protocol (a poll keeping its
+          state in the URL) in place of the built-in app, and its ratio to (b)
     Each of (a), (b), (c) and (e) is the fastest of three repeats.
     Targets, release build (`swift run -c release groupsim bench`): (a) at least
     2,500,000 per second and at least a quarter of (c); (b) at least 15,000 per
@@ -69,6 +71,9 @@ struct BenchCommand: Subcommand {
 
     """
 
+    /// The scenario (b) runs without --scenario, inside the shipped `Scenarios/` folder.
+    static let shippedScenario = "pickles-race.yaml"
+
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
@@ -80,8 +85,19 @@ struct BenchCommand: Subcommand {
         var size = parsed.flag("quick") ? Size.quick : Size.full
         if let messages = try parsed.integer("messages", Int.self, in: 1...1_000_000) { size.messages = messages }
         let only = try parsed.choice("only", ["a", "b", "c", "e"])
-        let path = parsed.value("scenario") ?? "Scenarios/pickles-race.yaml"
-        let scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
+        let scenario: Scenario
+        let path: String
+        if let given = parsed.value("scenario") {
+            path = given
+            scenario = try ScenarioSource.load(given, apps: apps)
+        } else {
+            path = Self.shippedScenario
+            guard let shipped = BundledScenarios.path(Self.shippedScenario) else {
+                throw UsageError("cannot find the scenario \(Self.shippedScenario) that ships with groupsim (\(BundledScenarios.bundleDescription))",
+                                 hint: "Keep the resource bundle next to the groupsim executable, or pass --scenario PATH.")
+            }
+            scenario = try ScenarioSource.load(shipped, apps: apps)
+        }
 
         var lines: [String] = []
         #if DEBUG
@@ -94,12 +110,14 @@ struct BenchCommand: Subcommand {
         var builtIn: Measurement?
         if only == nil || only == "a" {
             let group = BenchWorkload.group(devices: size.devices, messagesEach: size.messages)
+            try group.validate()
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.deliverCopies(group) }
             lines.append("(a) copies delivered: \(Self.count(measured.work)) in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) copies/s"
                          + " (\(size.devices) devices x \(Self.count(Double(size.messages))) session messages each; target >= 2,500,000)")
             copies = measured
         }
         if only == nil || only == "b" {
+            try scenario.validate(registeredApps: apps.names)
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(scenario, count: size.runs, apps: apps) }
             lines.append("(b) runs of \(path): \(Self.count(measured.work)) in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) runs/s"
                          + " (seeds 1 to \(Self.count(Double(size.runs))): simulation, checks and pitfalls, trace off; target >= 15,000)")
@@ -120,8 +138,9 @@ struct BenchCommand: Subcommand {
             custom.app.name = BenchPollApp.name
             var registry = apps
             registry.register(BenchPollApp.name) { _ in BenchPollApp() }
+            try custom.validate(registeredApps: registry.names)
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(custom, count: size.runs, apps: registry) }
-            var line = "(e) runs of \(path) with the custom Swift app \(BenchPollApp.name): \(Self.count(measured.work)) in \(Self.seconds(measured.seconds))"
+            var line = "(e) custom MessagesApp: runs of \(path) with \(BenchPollApp.name): \(Self.count(measured.work)) in \(Self.seconds(measured.seconds))"
                 + " = \(Self.count(measured.rate)) runs/s"
             if let builtIn {
                 line += ", \(String(format: "%.3f", builtIn.rate > 0 ? measured.rate / builtIn.rate : 0)) of (b) (target >= 0.500)"
@@ -154,13 +173,14 @@ struct BenchCommand: Subcommand {
         var rate: Double { seconds > 0 ? work / seconds : 0 }
     }
 
-    /// Runs `body` `repeats` times and keeps the fastest; `body` returns the work it did.
-    func measure(repeats: Int, _ body: () async -> Int) async -> Measurement {
+    /// Runs `body` `repeats` times and keeps the fastest; `body` returns the work it did,
+    /// and what it throws ends the measurement.
+    func measure<Failure: Error>(repeats: Int, _ body: () async throws(Failure) -> Int) async throws(Failure) -> Measurement {
         let clock = ContinuousClock()
         var best: Measurement?
         for _ in 0..<max(1, repeats) {
             let start = clock.now
-            let work = await body()
+            let work = try await body()
             let elapsed = start.duration(to: clock.now)
             // A clock that saw no time pass still gives a finite rate.
             let seconds = max(1e-9, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)

@@ -121,8 +121,8 @@ extension BenchWorkload {
 
     /// Runs a generated workload as `groupsim explore FILE --runs 1 --workers 1` does: one
     /// simulation with the trace off, then its checks, pitfalls and outcome key. Returns
-    /// the runs made (1).
-    static func exploreOnce(_ scenario: Scenario, apps: AppRegistry) async -> Int {
-        await Explorer(scenario: scenario, apps: apps, workers: 1).explore(runs: 1, seed: scenario.seed).runs
+    /// the runs made (1). Throws as `explore` does, for a scenario that is not valid.
+    static func exploreOnce(_ scenario: Scenario, apps: AppRegistry) async throws(ExplorationError) -> Int {
+        try await Explorer(scenario: scenario, apps: apps, workers: 1).explore(runs: 1, seed: scenario.seed).runs
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GroupSim
+import GroupSimScenarios
 
 /// `groupsim lessons [NAME] [--dir PATH]`: lists the lessons, or runs one (its broken
 /// and fixed scenario files) and narrates it step by step.
@@ -16,21 +17,21 @@ struct LessonsCommand: Subcommand {
     end, each pitfall once (what happened where, why, the rule, the fix), the fixed
     design with the checks that prove it, and the command for the next lesson.
 
-    The lesson files are found in Scenarios/lessons, searched for upward from the current
-    directory, then from the groupsim executable's directory (so it works anywhere in a
-    clone of the repository). Options:
+    The lesson files ship with groupsim (a copy of the repository's Scenarios/lessons made
+    when it is built), so this works from any directory. Options:
       --full            the complete narration instead: every step with what every
                         device then shows, the transcripts side by side, every pitfall
                         in full, and why the fix works
-      --dir PATH        read the lesson files from PATH instead
+      --dir PATH        read the lesson files from PATH instead (your own lessons, or
+                        lesson files you are editing)
 
     Exit status: 0 every check of both files held (or the list was printed); 1 a check
     failed; 2 unknown lesson, lessons directory not found, or an invalid lesson file.
 
     """
 
-    /// The lessons directory, relative to a package root.
-    static let relativeDirectory = "Scenarios/lessons"
+    /// The lessons directory inside the shipped `Scenarios/` folder.
+    static let shippedDirectory = "lessons"
 
     let apps: AppRegistry
 
@@ -54,8 +55,8 @@ struct LessonsCommand: Subcommand {
                                                   whyFixed: "See the fixed design's description above.")
         let broken = try ScenarioParser.load(path: Self.join(directory, lesson.brokenFile), registeredApps: apps.names)
         let fixed = try ScenarioParser.load(path: Self.join(directory, lesson.fixedFile), registeredApps: apps.names)
-        let brokenReport = await broken.run(apps: apps)
-        let fixedReport = await fixed.run(apps: apps)
+        let brokenReport = try await broken.run(apps: apps)
+        let fixedReport = try await fixed.run(apps: apps)
         let text = LessonNarration.render(lesson, broken: brokenReport, fixed: fixedReport, full: parsed.flag("full"))
         return CommandResult(status: brokenReport.passed && fixedReport.passed ? 0 : 1, output: text)
     }
@@ -94,41 +95,20 @@ struct LessonsCommand: Subcommand {
         return String(first)
     }
 
-    /// `--dir` as given, else `Scenarios/lessons` found upward from the current
-    /// directory, then upward from the executable's directory.
+    /// `--dir` as given, else the lessons that ship with the tool.
     static func directory(given: String?) throws -> String {
-        let manager = FileManager.default
         if let given {
             var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: given, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard FileManager.default.fileExists(atPath: given, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw UsageError("--dir \(given): no such directory")
             }
             return given
         }
-        var starts = [manager.currentDirectoryPath]
-        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent().path { starts.append(executable) }
-        let here = manager.currentDirectoryPath.hasSuffix("/") ? manager.currentDirectoryPath : manager.currentDirectoryPath + "/"
-        for start in starts {
-            guard let found = search(upwardFrom: start) else { continue }
-            // Shown relative to the current directory when it is below it.
-            return found.hasPrefix(here) ? String(found.dropFirst(here.count)) : found
+        guard let shipped = BundledScenarios.path(shippedDirectory) else {
+            throw UsageError("cannot find the lessons that ship with groupsim (\(BundledScenarios.bundleDescription))",
+                             hint: "Keep the resource bundle next to the groupsim executable, or pass --dir PATH/TO/Scenarios/lessons.")
         }
-        throw UsageError("cannot find the lessons directory \(relativeDirectory) in \(manager.currentDirectoryPath) or any directory above it",
-                         hint: "Run groupsim from inside a clone of the GroupSim repository, or pass --dir PATH/TO/Scenarios/lessons.")
-    }
-
-    static func search(upwardFrom start: String) -> String? {
-        var url = URL(fileURLWithPath: start).standardizedFileURL
-        while true {
-            let candidate = url.appendingPathComponent(relativeDirectory).path
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
-                return candidate
-            }
-            let parent = url.deletingLastPathComponent()
-            if parent.path == url.path { return nil }
-            url = parent
-        }
+        return shipped
     }
 
     static func join(_ directory: String, _ file: String) -> String {

@@ -6,7 +6,7 @@ import GroupSim
 /// Issue 9, item 6: the workloads `groupsim bench --scale` times are generated in code
 /// from a seed, and do the work they announce. Counts only: no test asserts a time.
 @Suite struct BenchWorkloadTests {
-    @Test func scaleGroupIsDeterministicAndCountsItsWork() async {
+    @Test func scaleGroupIsDeterministicAndCountsItsWork() async throws {
         let group = BenchWorkload.scaleGroup(devices: 10)
         #expect(group.scenario == BenchWorkload.scaleGroup(devices: 10).scenario)
         #expect(group.scenario != BenchWorkload.scaleGroup(devices: 10, seed: 10).scenario)
@@ -24,7 +24,7 @@ import GroupSim
         #expect(steps.map(\.number) == Array(1...100))
         #expect(group.span > .seconds(3_000))
         // The announced copies are the copies the simulation delivers.
-        let outcome = await Simulation(scenario: group.scenario, recordTrace: false).run()
+        let outcome = try await Simulation(scenario: group.scenario, recordTrace: false).run()
         #expect(outcome.copiesDelivered == 900)
         #expect(outcome.failures.isEmpty)
         #expect(outcome.devices.allSatisfy { $0.sessions.count == 100 })
@@ -38,7 +38,7 @@ import GroupSim
         #expect(group.sessions == devices * 10)
     }
 
-    @Test func dayInABigGroupIsDeterministicAndCountsItsWork() async {
+    @Test func dayInABigGroupIsDeterministicAndCountsItsWork() async throws {
         let hour = BenchWorkload.day(length: .seconds(3_600))
         #expect(hour.scenario == BenchWorkload.day(length: .seconds(3_600)).scenario)
         #expect(hour.scenario.people.count == 32)
@@ -52,7 +52,7 @@ import GroupSim
         #expect(hour.sessions == steps.count - replies.count)
         // About half of the traffic replies (a seeded coin per message).
         #expect(replies.count > 384 / 3 && replies.count < 384 * 2 / 3)
-        let outcome = await Simulation(scenario: hour.scenario, recordTrace: false).run()
+        let outcome = try await Simulation(scenario: hour.scenario, recordTrace: false).run()
         #expect(outcome.copiesDelivered == hour.copies)
         #expect(outcome.failures.isEmpty, "\(outcome.failures.prefix(3).map(\.reason))")
         let day = BenchWorkload.day()
@@ -66,8 +66,8 @@ import GroupSim
         custom.app.name = BenchPollApp.name
         var apps = AppRegistry()
         apps.register(BenchPollApp.name) { _ in BenchPollApp() }
-        let builtIn = await scenario.run()
-        let own = await custom.run(apps: apps)
+        let builtIn = try await scenario.run()
+        let own = try await custom.run(apps: apps)
         #expect(own.passed, "\(own.checks.map(\.detail))")
         #expect(own.outcome.devices.map(\.sessions).map { $0.map(\.urlState) } == builtIn.outcome.devices.map(\.sessions).map { $0.map(\.urlState) })
         #expect(own.pitfalls.map(\.kind) == builtIn.pitfalls.map(\.kind))
@@ -92,7 +92,7 @@ import GroupSim
     @Test func customAppFigure() async {
         let result = await CLI.run(["bench", "--quick", "--only", "e", "--scenario", CLI.path("Scenarios/pickles-race.yaml")])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.contains("(e) runs of \(CLI.path("Scenarios/pickles-race.yaml")) with the custom Swift app bench-poll: 20 in "))
+        #expect(result.output.contains("(e) custom MessagesApp: runs of \(CLI.path("Scenarios/pickles-race.yaml")) with bench-poll: 20 in "))
         #expect((BenchCommandTests.figure(result.output, line: "(e)", before: "runs/s") ?? 0) > 0)
         #expect(BenchCommand.memory(3 * 1_048_576) == "3 MB")
         #expect(BenchCommand.peakMemory() >= 0)

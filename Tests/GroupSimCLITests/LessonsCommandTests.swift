@@ -67,9 +67,9 @@ import GroupSimCLI
             if case .pitfalls(let kinds) = spec.check { return kinds }
             return []
         }
-        let brokenReport = await broken.run()
+        let brokenReport = try await broken.run()
         #expect(brokenKinds.allSatisfy(brokenReport.pitfalls.map(\.kind).contains), "\(name): \(brokenReport.pitfalls.map(\.kind))")
-        #expect(await fixed.run().pitfalls.isEmpty)
+        #expect(try await fixed.run().pitfalls.isEmpty)
     }
 
     /// Issue 12: by default every lesson fits one screen (at most 60 lines), tells each
@@ -112,7 +112,7 @@ import GroupSimCLI
     /// Every fix a lesson prints names how an extension does it (an API or an app option).
     @Test(arguments: Lesson.all.map(\.name))
     func everyFixNamesHowAnExtensionDoesIt(name: String) async throws {
-        let broken = await (try ScenarioParser.load(path: Self.directory + "/\(name)-broken.yaml")).run()
+        let broken = try await (try ScenarioParser.load(path: Self.directory + "/\(name)-broken.yaml")).run()
         for pitfall in broken.pitfalls {
             #expect(pitfall.fix.contains("`") || pitfall.fix.contains("summaryText") || pitfall.fix.contains("?key=value"),
                     "\(name) \(pitfall.kind.rawValue): \(pitfall.fix)")

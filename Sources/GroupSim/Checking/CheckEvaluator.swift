@@ -34,7 +34,7 @@ public enum CheckEvaluator {
             // so a session with summary lines always has a live bubble (M10).
             let drawn = outcome.device(deviceName)?.session(session)?.summaries ?? []
             let passed = (count == nil || count == drawn.count) && (texts == nil || texts == drawn)
-            return (passed, text, "\(deviceName) draws \(drawn.count) summary line(s) for \(session): \(drawn)")
+            return (passed, text, "\(deviceName) draws \(Plural.count(drawn.count, "summary line")) for \(session): \(drawn)")
         case .converged(let session), .diverged(let session):
             let devices = states.appDevices(for: session)
             var distinct: [StateMap?] = []

@@ -8,10 +8,19 @@ struct ExploredRun: Sendable {
     }
 
     /// A failed step, as counted: step number, device and error name.
-    struct StepFailureKey: Sendable, Hashable {
+    struct StepFailureKey: Sendable, Hashable, Comparable {
         var step: Int?
         var device: String
         var code: String
+
+        /// `step 3 on bob-phone failed unexpectedly: noBubble`, as `groupsim run` says it.
+        var unexpectedText: String { "step \(step.map(String.init) ?? "-") on \(device) failed unexpectedly: \(code)" }
+
+        static func < (a: Self, b: Self) -> Bool {
+            if (a.step ?? Int.max) != (b.step ?? Int.max) { return (a.step ?? Int.max) < (b.step ?? Int.max) }
+            if a.device != b.device { return a.device < b.device }
+            return a.code < b.code
+        }
     }
 
     var reference: ExplorationReport.RunReference
@@ -23,6 +32,10 @@ struct ExploredRun: Sendable {
     var pitfalls: [(kind: PitfallKind, rule: String)]
     /// Distinct, in the order they happened.
     var stepFailures: [StepFailureKey]
+    /// The failed steps no `error:` check expects: each fails the run.
+    var unexpected: [StepFailureKey]
+    /// The line of each one's step in the scenario file.
+    var unexpectedLines: [StepFailureKey: Int] = [:]
     /// The whole-run outcome's key: 16 hex digits of a 64-bit FNV-1a hash (`StableHash`)
     /// over every row of `shown`, the same on every machine.
     var outcomeKey: String
@@ -95,6 +108,10 @@ struct ExploredRun: Sendable {
             if counted.insert(key).inserted { failures.append(key) }
         }
         stepFailures = failures
+        unexpected = report.unexpectedFailures.map {
+            StepFailureKey(step: $0.failure.step, device: $0.failure.device, code: $0.failure.code.name)
+        }
+        for (key, failure) in zip(unexpected, report.unexpectedFailures) { unexpectedLines[key] = failure.line }
     }
 
     /// `state` with every participant UUID in it written as whose identifier it is on

@@ -57,7 +57,9 @@ extension PitfallDetector {
             let sender = evidence.contact(senderPerson(send.device, evidence))
             var sentence = "\(place) the live bubble is m\(survivor) from \(sender), sent by \(send.device) at \(send.time)"
             let seen = evidence.flow.firstSeen(carrier.message, on: send.device)
-            if let seen, seen <= send.time {
+            if let seen, seen <= send.time, !builtOnSelection(send, evidence) {
+                sentence += ": \(send.device) had m\(carrier.message) since \(seen), but m\(survivor) was a new send in \(change.session), built without selecting a bubble, from an empty state (M15: the extension reads only the bubble the user tapped)"
+            } else if let seen, seen <= send.time {
                 let base = evidence.history.live(on: send.device, session: change.session, before: send.traceIndex)
                 let baseState = base.flatMap { evidence.flow.send(of: $0.message) }.map { StateMap(url: $0.url) }
                 if let base, let baseState, !baseState.contains(change.entries) {
@@ -91,6 +93,17 @@ extension PitfallDetector {
             return "\(change.device) wrote \(change.session) v\(version) with the change at \(written); \(later.device) had fetched \(change.session) at v\(fetched) (at \(fetchedAt)), before that write, and at \(laterAt) wrote its whole map back as v\(laterVersion), without the change."
         }
         return nil
+    }
+
+    /// Whether the app built `send` on a bubble the user had tapped: a reply taps the
+    /// session's live bubble (M21); a send or insert opens the app from the drawer, with
+    /// nothing selected (M20).
+    static func builtOnSelection(_ send: MessageFlow.Send, _ evidence: Evidence) -> Bool {
+        guard let number = send.step, let action = evidence.action(ofStep: number) else { return true }
+        switch action {
+        case .send, .insert, .text, .sticker: return false
+        default: return true
+        }
     }
 
     static func shownList(_ lost: [(device: String, shown: SessionStates.Shown?)], _ evidence: Evidence) -> String {
@@ -131,9 +144,18 @@ extension PitfallDetector {
         let send = number.flatMap { evidence.flow.send(of: $0) }
         switch sighting.kind {
         case .foreignIdentifier:
-            let origin = send.map { "\(message) was written on \($0.device) at \($0.time), by an app that put a participant UUID into its URL (a `$name` in data does that)." }
-                ?? "A participant UUID reached \(device) in \(message)'s URL."
-            return "\(origin) Participant identifiers are per device (M1): every device holds its own UUID for each person, and the same person has a different UUID on each of them. So the UUID names nobody on \(device), and whatever the app keyed by it there (a vote, an owner, a turn) is misread or lost (M4)."
+            let minted = sighting.mintedOn.map { minter in
+                minter == device ? "\(device) itself minted the UUID, for another conversation" : "The UUID was minted on \(minter)"
+            } ?? "The UUID was minted on another device"
+            let carried = send.map { sent in
+                sent.device == sighting.mintedOn
+                    ? "\(minted), whose app put it into \(message)'s URL (a `$name` in data does that); \(message) was sent at \(sent.time)."
+                    : "\(minted); \(message), sent by \(sent.device) at \(sent.time), carried it on in its URL, as an app that copies the state it read does."
+            } ?? "\(minted) and reached \(device) in \(message)'s URL."
+            if evidence.outcome.scenario.options.identifiers == .perConversation {
+                return "\(carried) In this scenario identifiers are per conversation as well as per device (`identifiers: per-conversation`, M6): a device holds a different UUID for each person in each conversation, so a UUID minted for one conversation, or on another device, names nobody here, and whatever the app keyed by it on \(device) (a vote, an owner, a turn) is misread or lost (M4)."
+            }
+            return "\(carried) Participant identifiers are per device (M1): every device holds its own UUID for each person, and the same person has a different UUID on each of them. So the UUID names nobody on \(device), and whatever the app keyed by it there (a vote, an owner, a turn) is misread or lost (M4)."
         case .staleIdentifier:
             let reinstall = evidence.outcome.trace.events.last { event in
                 guard event.subject == device, event.time <= sighting.time, case .reinstalled = event.kind else { return false }

@@ -35,11 +35,22 @@ public enum PitfallDetector {
         private let sendsByDevice: [String: [MessageFlow.Send]]
         /// The first send per device, session and step: the carrier of that step's change.
         private let firstSends: [CarrierKey: MessageFlow.Send]
+        /// The changes that wrote each value of each key of each session, in the order
+        /// made, each change once: who could have overwritten a change is a look-up.
+        private let writersByEntry: [EntryKey: [Change]]
+        /// Each step's action by step number (the first step of a number, in file order).
+        private let actions: [Int: Action]
 
         struct CarrierKey: Hashable {
             var device: String
             var session: String?
             var step: Int?
+        }
+
+        struct EntryKey: Hashable {
+            var session: String
+            var key: String
+            var value: String
         }
 
         init(outcome: RunOutcome) {
@@ -55,6 +66,17 @@ public enum PitfallDetector {
             var bySession: [String: [Change]] = [:]
             for change in outcome.changes { bySession[change.session, default: []].append(change) }
             changesBySession = bySession
+            var writers: [EntryKey: [Change]] = [:]
+            for change in outcome.changes {
+                for entry in change.entries {
+                    let key = EntryKey(session: change.session, key: entry.key, value: entry.value)
+                    if writers[key]?.last?.id != change.id { writers[key, default: []].append(change) }
+                }
+            }
+            writersByEntry = writers
+            var stepActions: [Int: Action] = [:]
+            for step in outcome.scenario.steps where stepActions[step.number] == nil { stepActions[step.number] = step.action }
+            actions = stepActions
             var byDevice: [String: [MessageFlow.Send]] = [:]
             var first: [CarrierKey: MessageFlow.Send] = [:]
             for send in flow.sends {
@@ -65,6 +87,14 @@ public enum PitfallDetector {
             sendsByDevice = byDevice
             firstSends = first
         }
+
+        /// The changes of `session` that set `key` to `value`, in the order made.
+        func writers(of value: String, at key: String, in session: String) -> [Change] {
+            writersByEntry[EntryKey(session: session, key: key, value: value)] ?? []
+        }
+
+        /// The action of step `number`, nil for a number no step has.
+        func action(ofStep number: Int) -> Action? { actions[number] }
 
         func contact(_ person: String) -> String { outcome.scenario.person(person)?.contactName ?? person }
 
@@ -82,7 +112,10 @@ public enum PitfallDetector {
     }
 
     /// A change is lost on a device whose final state neither contains its entries nor
-    /// descends from a state that included it (M12; with a cloud store that overwrites, M13).
+    /// descends from a state that included it (M12; with a cloud store that overwrites, M13),
+    /// unless each of its entries was overwritten there by a later change whose maker had
+    /// seen it: a lost update is a change that its overwriter never saw, and a sender that
+    /// replaces its own earlier value, or one it received, loses nothing.
     static func lostUpdates(_ session: String, _ evidence: Evidence) -> [Pitfall] {
         let states = evidence.states
         let devices = states.appDevices(for: session)
@@ -94,6 +127,7 @@ public enum PitfallDetector {
             var lost: [(device: String, shown: SessionStates.Shown?)] = []
             for (device, shown) in zip(devices, shownOn) {
                 if let shown, shown.provenance.contains(change.id) || shown.state.contains(change.entries) { continue }
+                if let shown, overwrittenKnowingly(change, in: shown.state, evidence) { continue }
                 lost.append((device.name, shown))
             }
             guard !lost.isEmpty else { continue }
@@ -108,6 +142,26 @@ public enum PitfallDetector {
                                  explanation: explanation, fix: fix))
         }
         return found
+    }
+
+    /// Whether every entry of `change` missing from `state` holds there a value written by a
+    /// later change whose maker had seen `change`: made on the same device, or after the
+    /// message that carried `change` reached its device.
+    static func overwrittenKnowingly(_ change: Change, in state: StateMap, _ evidence: Evidence) -> Bool {
+        let carrier = evidence.carrier(of: change)
+        for entry in change.entries where state[entry.key] != entry.value {
+            guard let value = state[entry.key] else { return false }
+            let writers = evidence.writers(of: value, at: entry.key, in: change.session)
+            let saw = writers.contains { later in
+                guard later.id > change.id else { return false }
+                if later.device == change.device { return true }
+                guard let carrier, let made = later.step.flatMap({ evidence.stepTimes[$0] }),
+                      let seen = evidence.flow.firstSeen(carrier.message, on: later.device) else { return false }
+                return seen <= made
+            }
+            if !saw { return false }
+        }
+        return true
     }
 
     /// Devices that would show different states for the session if tapped now (M12).

@@ -20,8 +20,8 @@ extension Device {
             style = requested
             selected = selecting
             if let selecting { noteRead(selecting, in: conversation) }
-            callback("willBecomeActive") { app, view in app.willBecomeActive(view) }
-            callback("didBecomeActive") { app, view in app.didBecomeActive(view) }
+            callback(.willBecomeActive) { app, view in app.willBecomeActive(view) }
+            callback(.didBecomeActive) { app, view in app.didBecomeActive(view) }
         } else if style != requested {
             transition(to: requested)
         }
@@ -29,27 +29,34 @@ extension Device {
     }
 
     /// Taps the session's live bubble: opens the app expanded with it selected when not
-    /// running (M21); when running, selects it and moves to expanded (M21, M24).
+    /// running (M21); when running, selects it and moves to expanded (M21), with the
+    /// willTransition/didTransition pair only when the style changes: a tap while already
+    /// expanded only selects (M24).
     func tapBubble(of session: String, in conversation: String) -> Bool {
         guard let live = transcripts[conversation]?.liveBubble(session: session) else {
             fail(.noBubble, "no bubble of session \(session) on \(name)")
             return false
         }
         guard spec.runsApp else {
-            clickWithoutApp(live.envelope)
+            clickWithoutApp(live)
             return false
         }
         guard app != nil, activeConversation == conversation else {
-            return openApp(in: conversation, style: .expanded, selecting: live.envelope)
+            return openApp(in: conversation, style: .expanded, selecting: live)
         }
-        let message = view(of: live.envelope, sender: live.sender)
-        callback("willTransition") { app, view in app.willTransition(to: .expanded, conversation: view) }
-        callback("willSelect") { app, view in app.willSelect(message, conversation: view) }
-        selected = live.envelope
-        noteRead(live.envelope, in: conversation)
-        callback("didSelect") { app, view in app.didSelect(message, conversation: view) }
-        style = .expanded
-        callback("didTransition") { app, view in app.didTransition(to: .expanded, conversation: view) }
+        let message = view(of: live, sender: senderIdentifier(of: live))
+        let changesStyle = style != .expanded
+        if changesStyle {
+            callback(.willTransition) { app, view in app.willTransition(to: .expanded, conversation: view) }
+        }
+        callback(.willSelect) { app, view in app.willSelect(message, conversation: view) }
+        selected = live
+        noteRead(live, in: conversation)
+        callback(.didSelect) { app, view in app.didSelect(message, conversation: view) }
+        if changesStyle {
+            style = .expanded
+            callback(.didTransition) { app, view in app.didTransition(to: .expanded, conversation: view) }
+        }
         return app != nil
     }
 
@@ -76,49 +83,38 @@ extension Device {
 
     /// Closes the extension: the process ends and keeps nothing in memory (M22).
     func resign() {
-        callback("willResignActive") { app, view in app.willResignActive(view) }
-        callback("didResignActive") { app, view in app.didResignActive(view) }
+        callback(.willResignActive) { app, view in app.willResignActive(view) }
+        callback(.didResignActive) { app, view in app.didResignActive(view) }
         app = nil
         activeConversation = nil
         selected = nil
         composing = nil
         sendWhenStaged = false
         readProvenance = [:]
+        // A new process: an interaction with the closed one does not count (M18).
+        interactionAvailable = false
+        lastInteraction = nil
     }
 
     /// Every style change calls willTransition then didTransition (M24).
     func transition(to newStyle: PresentationStyle) {
         guard app != nil, newStyle != style else { return }
-        callback("willTransition") { app, view in app.willTransition(to: newStyle, conversation: view) }
+        callback(.willTransition) { app, view in app.willTransition(to: newStyle, conversation: view) }
         style = newStyle
-        callback("didTransition") { app, view in app.didTransition(to: newStyle, conversation: view) }
+        callback(.didTransition) { app, view in app.didTransition(to: newStyle, conversation: view) }
     }
 
     // MARK: - Calling the app
 
-    /// Records the callback and calls the app, then carries out what it asked for.
-    /// Does nothing when the app is not running. GroupSim's own entry points
-    /// (`userDidCompose`, `didFetch`, `didStore`) are traced but not counted among the
-    /// framework's callbacks that a `callbacks:` check compares (M19-M24).
-    func callback(_ name: String, _ call: (inout any MessagesApp, Conversation) -> [AppAction]) {
+    /// Records the callback (in the trace and in `callbacks`, which a `callbacks:` check
+    /// compares) and calls the app, then carries out what it asked for. Does nothing when
+    /// the app is not running (M19-M24).
+    func callback(_ name: AppCallback, _ call: (inout any MessagesApp, Conversation) -> [AppAction]) {
         guard app != nil else { return }
-        if Self.isGroupSimEntryPoint(name) {
-            trace(.callback(name))
-        } else {
-            record(name)
-        }
+        callbacks.append(name.rawValue)
+        trace(.callback(name.rawValue))
         let box = conversationViewBox()
         perform(appActions { call(&$0, box.view) })
-    }
-
-    /// `userDidCompose`, `didFetch` or `didStore` (compared directly: this runs on every delivery).
-    static func isGroupSimEntryPoint(_ name: String) -> Bool {
-        name == "userDidCompose" || name == "didFetch" || name == "didStore"
-    }
-
-    func record(_ name: String) {
-        callbacks.append(name)
-        trace(.callback(name))
     }
 
     /// Calls into the app with the instance held outside `self`, so that actions it
@@ -162,7 +158,7 @@ extension Device {
             case .dismiss:
                 resign()
             case .fetch(let key):
-                trace(.cloud("fetch \(key)"))
+                trace(.cloud("fetch \(key)"), .cloud(operation: .fetch, record: nil))
                 out.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .fetch,
                                                       provenance: Provenance(), change: nil))
             case .store(let key, let write):
@@ -173,7 +169,7 @@ extension Device {
                     composing = pending
                     change = made
                 }
-                trace(.cloud("store \(key)"))
+                trace(.cloud("store \(key)"), .cloud(operation: .store(write), record: nil))
                 out.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .store(write),
                                                       provenance: readProvenance[key] ?? Provenance(), change: change))
             }
@@ -199,8 +195,9 @@ extension Device {
         return message
     }
 
-    /// Stages the app's message in the input field (M16); the extension moves to compact
-    /// so the field is visible. Sends at once when the step said the user taps Send.
+    /// Stages the app's message in the conversation's input field (M16), replacing that
+    /// conversation's draft only; the extension moves to compact so the field is visible.
+    /// Sends at once when the step said the user taps Send.
     func stage(_ message: Message, in conversation: String) {
         guard var message = checkedURL(message) else {
             sendWhenStaged = false
@@ -212,22 +209,30 @@ extension Device {
         transition(to: .compact)
         let change = composing?.session == message.session?.name ? composing : nil
         if change != nil { composing = nil }
-        draft = Draft(message: message, conversation: conversation, change: change, base: base(of: message))
-        trace(.staged(session: message.session?.name))
+        drafts[conversation] = Draft(message: message, conversation: conversation, change: change, base: base(of: message))
+        trace(.staged(session: message.session?.name), .message(message))
         if sendWhenStaged {
             sendWhenStaged = false
-            pressSend()
+            pressSend(in: conversation)
         }
     }
 
-    /// Direct send (M18): allowed once per user interaction, only while the app is visible.
+    /// Direct send (M18): allowed once per user interaction, only while the app is visible,
+    /// and no later than `options.recent-interaction` after that interaction.
     func directSend(_ message: Message, in conversation: String) {
         guard app != nil, style != .transcript else {
             fail(.sendWhileNotVisible, "direct send while the app is not visible (M18)")
             return
         }
-        guard interactionAvailable else {
+        guard interactionAvailable, let last = lastInteraction else {
             fail(.sendWithoutRecentInteraction, "direct send without a recent user interaction (M18)")
+            return
+        }
+        let window = world.options.recentInteraction
+        guard now - last <= window else {
+            fail(.sendWithoutRecentInteraction,
+                 "direct send \(now - last) after the user's last interaction with the extension at \(last); "
+                     + "it counts as recent for \(window) (options.recent-interaction, M18)")
             return
         }
         interactionAvailable = false
@@ -238,7 +243,7 @@ extension Device {
         if change != nil { composing = nil }
         let base = base(of: message)
         let sending = message
-        callback("didStartSending") { app, view in app.didStartSending(sending, conversation: view) }
+        callback(.didStartSending) { app, view in app.didStartSending(sending, conversation: view) }
         commit(.app(message), in: conversation, change: change, base: base)
     }
 
@@ -249,8 +254,8 @@ extension Device {
         guard let session = message.session?.name else { return Provenance() }
         var base = readProvenance[session] ?? Provenance()
         if world.app.state == .message, let conversation = activeConversation,
-           let live = transcripts[conversation]?.liveBubble(session: session), builtOn(live.envelope, message) {
-            base = base.union(live.envelope.provenance)
+           let live = transcripts[conversation]?.liveBubble(session: session), builtOn(live, message) {
+            base = base.union(live.provenance)
         }
         return base
     }
@@ -270,9 +275,9 @@ extension Device {
         guard world.app.state == .message,
               let session = message.session, let chosen = selected, chosen.message?.session == session,
               let conversation = activeConversation,
-              let live = transcripts[conversation]?.liveBubble(session: session.name), live.envelope.id != chosen.id,
-              !builtOn(live.envelope, message) else { return }
+              let live = transcripts[conversation]?.liveBubble(session: session.name), live.id != chosen.id,
+              !builtOn(live, message) else { return }
         sighting(.staleSelection, message: chosen.id,
-                 "\(name) built on m\(chosen.id), its selectedMessage, but the live bubble of \(session.name) is already m\(live.envelope.id) (M15)")
+                 "\(name) built on m\(chosen.id), its selectedMessage, but the live bubble of \(session.name) is already m\(live.id) (M15)")
     }
 }

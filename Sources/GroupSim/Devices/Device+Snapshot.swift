@@ -24,19 +24,22 @@ extension Device {
             }
             var seen: Set<String> = []
             for entry in entries {
-                guard case .bubble(let envelope, _) = entry, let session = envelope.sessionName,
+                guard case .bubble(let envelope) = entry, let session = envelope.sessionName,
                       let live = transcript.liveBubble(session: session), seen.insert(session).inserted else { continue }
                 sessions.append(SessionView(
-                    session: session, conversation: conversation.name, message: live.envelope.id,
-                    senderPerson: live.envelope.senderPerson,
-                    caption: live.envelope.message?.layout.caption.map { drawTokens($0, minted: live.envelope.senderMap) },
-                    urlState: live.envelope.state, summaries: drawnSummaries[session] ?? [],
-                    summaryCount: summaryCounts[session] ?? 0, provenance: live.envelope.provenance))
+                    session: session, conversation: conversation.name, message: live.id,
+                    senderPerson: live.senderPerson,
+                    caption: live.message?.layout.caption.map { drawTokens($0, minted: live.senderMap) },
+                    urlState: live.state, summaries: drawnSummaries[session] ?? [],
+                    summaryCount: summaryCounts[session] ?? 0, provenance: live.provenance))
             }
         }
         var snapshot = DeviceSnapshot(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
                                       callbacks: callbacks, identifiers: ids, generation: identifiers.generation,
-                                      transcripts: drawnTranscripts, sessions: sessions, draft: draft?.message)
+                                      transcripts: drawnTranscripts, sessions: sessions,
+                                      drafts: world.conversations.compactMap { conversation in
+                                          drafts[conversation.name].map { (conversation.name, $0.message) }
+                                      })
         snapshot.localStorage = localStorage
         snapshot.installIDs = installIDs
         snapshot.identifierMaps = [identifiers] + retired.reversed()
@@ -50,9 +53,10 @@ extension Device {
         var drawn = DrawnEntry(kind: .text, message: envelope.id, session: message?.session?.name,
                                senderPerson: envelope.senderPerson, senderName: world.contactName(envelope.senderPerson))
         switch entry {
-        case .bubble(_, let sender):
+        case .bubble:
             drawn.kind = .bubble
-            drawn.senderIdentifier = sender
+            // Worked out now, not when the bubble arrived: a reinstall renews it (M2, M3).
+            drawn.senderIdentifier = senderIdentifier(of: envelope)
             drawn.text = message?.layout.caption.map { drawTokens($0, minted: envelope.senderMap) }
             drawn.subcaption = message?.layout.subcaption.map { drawTokens($0, minted: envelope.senderMap) }
             drawn.url = message?.url

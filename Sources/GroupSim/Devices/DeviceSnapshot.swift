@@ -19,8 +19,8 @@ public struct DeviceSnapshot: Sendable {
     /// Where each session's first view is in `sessions`: `session(_:)` is a dictionary
     /// look-up, not a scan, so checking every session on every device stays linear.
     private var sessionIndex: [String: Int]
-    /// The staged draft, if any (M16).
-    public var draft: Message?
+    /// The staged draft of each conversation that has one, in the scenario's order (M16).
+    public var drafts: [(conversation: String, message: Message)]
     /// The installation's local storage at the end (wiped by each reinstall).
     public var localStorage: LocalStorage = LocalStorage()
     /// Every install id this device's installations created, oldest first
@@ -32,12 +32,19 @@ public struct DeviceSnapshot: Sendable {
     /// The local identifier (M1).
     public var localIdentifier: ParticipantID? { identifiers.first?.id }
 
+    /// The first staged draft in the scenario's conversation order, if any (M16).
+    public var draft: Message? { drafts.first?.message }
+
+    /// The staged draft of `conversation`, if any (M16).
+    public func draft(in conversation: String) -> Message? { drafts.first { $0.conversation == conversation }?.message }
+
     /// What tapping `name`'s bubble would show here; nil when no bubble of it is shown.
     public func session(_ name: String) -> SessionView? { sessionIndex[name].map { sessions[$0] } }
 
     init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [String],
          identifiers: [(person: String, id: ParticipantID)], generation: Int,
-         transcripts: [(conversation: String, entries: [DrawnEntry])], sessions: [SessionView], draft: Message?) {
+         transcripts: [(conversation: String, entries: [DrawnEntry])], sessions: [SessionView],
+         drafts: [(conversation: String, message: Message)]) {
         self.name = name
         self.person = person
         self.platform = platform
@@ -47,7 +54,7 @@ public struct DeviceSnapshot: Sendable {
         self.generation = generation
         self.transcripts = transcripts
         self.sessions = sessions
-        self.draft = draft
+        self.drafts = drafts
         sessionIndex = Self.index(sessions)
     }
 

@@ -22,7 +22,7 @@ extension LessonNarration {
         lines += about(fixed.outcome.scenario)
         if fixed.outcome.cloudConflicts > 0 {
             let count = fixed.outcome.cloudConflicts
-            lines.append("   The race cost \(count) retr\(count == 1 ? "y" : "ies"): the store refused \(count) conditional write(s) (M13).")
+            lines.append("   The race cost \(count) retr\(count == 1 ? "y" : "ies"): the store refused \(Plural.count(count, "conditional write")) (M13).")
         }
         lines += checkLines(fixed)
         if !fixed.pitfalls.isEmpty {
@@ -34,6 +34,7 @@ extension LessonNarration {
         } else {
             lines.append("warning: a check did not hold (\(broken.passed ? "fixed" : "broken") design); see groupsim lessons \(lesson.name) --full")
         }
+        if let footnote = RuleReference.compactFootnote(for: lines.joined(separator: "\n")) { lines.append(footnote) }
         lines.append(nextLine(lesson))
         return lines.joined(separator: "\n") + "\n"
     }

@@ -72,6 +72,7 @@ public enum LessonNarration {
             ? "Both designs behaved as their checks say."
             : "warning: a check did not hold (\(broken.passed ? "fixed" : "broken") design); see above."
         lines.append(verdict)
+        if let footnote = RuleReference.footnote(for: lines.joined(separator: "\n")) { lines += wrapped(footnote, indent: "") }
         lines.append("traces: broken \(broken.digest.prefix(16))…, fixed \(fixed.digest.prefix(16))…")
         lines.append(nextLine(lesson))
         return lines.joined(separator: "\n") + "\n"

@@ -130,11 +130,20 @@ public struct NetworkSpec: Sendable, Hashable {
     public var jitter: VirtualDuration
     /// Directional overrides; the last entry that matches a copy's sender and receiver wins.
     public var links: [LinkSpec]
+    /// Whether each sender-to-receiver link delivers in send order (`fifo: true`): a copy
+    /// never overtakes an earlier copy from the same device to the same device, in plain
+    /// runs and in exploration alike. Default false: each copy's delay is drawn on its
+    /// own, so jitter may deliver one sender's newer message before its older one, as
+    /// Messages promises no order and arrival order alone decides what a device shows
+    /// (M11, M30).
+    public var fifo: Bool
 
-    public init(latency: VirtualDuration = .milliseconds(50), jitter: VirtualDuration = .zero, links: [LinkSpec] = []) {
+    public init(latency: VirtualDuration = .milliseconds(50), jitter: VirtualDuration = .zero, links: [LinkSpec] = [],
+                fifo: Bool = false) {
         self.latency = latency
         self.jitter = jitter
         self.links = links
+        self.fifo = fifo
     }
 }
 
@@ -239,10 +248,15 @@ public struct Options: Sendable, Hashable {
     public var identifiers: Identifiers
     /// Summary lines drawn above a session's live bubble (M14, default 3).
     public var summaryLines: Int
+    /// How long after the user's last interaction with the extension a direct send is
+    /// still allowed (M18, undocumented; default 60s). Closing the extension ends it.
+    public var recentInteraction: VirtualDuration
 
-    public init(nilSummary: NilSummary = .remove, identifiers: Identifiers = .perDevice, summaryLines: Int = 3) {
+    public init(nilSummary: NilSummary = .remove, identifiers: Identifiers = .perDevice, summaryLines: Int = 3,
+                recentInteraction: VirtualDuration = .seconds(60)) {
         self.nilSummary = nilSummary
         self.identifiers = identifiers
         self.summaryLines = summaryLines
+        self.recentInteraction = recentInteraction
     }
 }

@@ -126,7 +126,7 @@ import Testing
     @Test(arguments: [("participant-id", [PitfallKind.unattributed, .doubleCount]), ("install-id", [.doubleCount]), ("account", [])])
     func identityScenariosShowWhatEachModeStillHas(mode: String, kinds: [PitfallKind]) async throws {
         let path = ScenarioFiles.root.appendingPathComponent("Scenarios/identity-\(mode).yaml").path
-        let report = await (try ScenarioParser.load(path: path)).run()
+        let report = try await (try ScenarioParser.load(path: path)).run()
         #expect(report.passed, "\(report.checks.map(\.detail))")
         #expect(Set(report.pitfallKinds) == Set(kinds))
     }
@@ -171,7 +171,7 @@ import Testing
     @Test(arguments: [AppSpec.Identity.installID, .account])
     func exploreNamesMintedKeys(identity: AppSpec.Identity) async throws {
         let scenario = try Fixture.scenario(Self.poll(state: .cloudMerge, identity: identity, ipad: true, calm: true))
-        let report = await Explorer(scenario: scenario, workers: 2).explore(runs: 20, seed: 5)
+        let report = try await Explorer(scenario: scenario, workers: 2).explore(runs: 20, seed: 5)
         #expect(report.distinctOutcomes == 1)
         let shown = try #require(report.outcomes(of: "poll", on: "alice-phone").first?.shown.state.description)
         #expect(shown.contains(identity == .account ? "<account:bob>: pickles" : "<install:bob-ipad>: pickles"), "\(shown)")

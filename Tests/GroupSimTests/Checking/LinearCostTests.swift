@@ -6,8 +6,8 @@ import Testing
 /// tests check that every indexed answer is the one the plain scan gives, on a run with
 /// many sessions, collapses, summary lines past M14's limit and two conversations.
 @Suite struct LinearCostTests {
-    /// Three people, four devices, two conversations; 12 sessions in `group` and two in
-    /// `side`, one of them (`shared`) also used in `group`. Session `k` of `group` gets
+    /// Three people, four devices, two conversations; 13 sessions in `group` and two in
+    /// `side` (a session belongs to one conversation). Session `k` of `group` gets
     /// `k % 6 + 1` messages, so some keep more summary lines than M14 draws.
     static func busyScenario() -> Scenario {
         let people = [Person(key: "alice", devices: ["alice-phone"]), Person(key: "bob", devices: ["bob-phone", "bob-ipad"]),
@@ -16,7 +16,8 @@ import Testing
                        DeviceSpec(name: "bob-ipad", person: "bob"), DeviceSpec(name: "carol-phone", person: "carol")]
         let senders = ["alice-phone", "bob-phone", "carol-phone", "bob-ipad"]
         var timeline: [TimelineItem] = []
-        func add(_ device: String, _ session: String, conversation: String? = nil, reply: Bool, value: Int) {
+        // With two conversations every step names its own (the default one is `group`).
+        func add(_ device: String, _ session: String, conversation: String = ConversationSpec.defaultName, reply: Bool, value: Int) {
             let compose = Compose(session: session, data: [DataEntry("v", String(value))], caption: "\(session) \(value)",
                                   summary: "$me said \(value)")
             let time = VirtualTime(nanoseconds: Int64(timeline.count) * 100_000_000)
@@ -29,7 +30,7 @@ import Testing
             }
         }
         add("alice-phone", "shared", reply: false, value: 1)
-        add("carol-phone", "shared", conversation: "side", reply: false, value: 2)
+        add("carol-phone", "beside", conversation: "side", reply: false, value: 2)
         add("alice-phone", "aside", conversation: "side", reply: false, value: 3)
         add("carol-phone", "aside", conversation: "side", reply: true, value: 4)
         return Scenario(name: "busy", seed: 5, people: people, devices: devices,
@@ -39,13 +40,11 @@ import Testing
     }
 
     @Test func snapshotSessionsMatchTheirTranscripts() async throws {
-        let outcome = await Simulation(scenario: Self.busyScenario()).run()
+        let outcome = try await Simulation(scenario: Self.busyScenario()).run()
         #expect(outcome.failures.isEmpty, "\(outcome.failures.map(\.reason))")
         let alice = try #require(outcome.device("alice-phone"))
-        // `shared` is shown in both conversations: the look-up answers with the first, as
-        // a scan in order does.
-        #expect(alice.sessions.filter { $0.session == "shared" }.map(\.conversation) == ["group", "side"])
-        #expect(alice.session("shared")?.conversation == "group")
+        #expect(alice.sessions.filter { $0.session == "shared" }.map(\.conversation) == ["group"])
+        #expect(alice.session("beside")?.conversation == "side")
         for device in outcome.devices {
             for view in device.sessions {
                 let scanned = device.sessions.first { $0.session == view.session }
@@ -64,14 +63,22 @@ import Testing
         #expect(s5.summaryCount == 5)
         #expect(s5.summaries.count == 3)
         #expect(s5.urlState["v"] == "5")
-        // A snapshot whose sessions are replaced answers from the new list.
+        // A session listed twice answers with its first view, as a scan in order does, and
+        // a snapshot whose sessions are replaced answers from the new list.
         var edited = alice
-        edited.sessions = Array(alice.sessions.reversed())
+        var elsewhere = try #require(alice.session("shared"))
+        elsewhere.conversation = "side"
+        edited.sessions.append(elsewhere)
+        #expect(edited.session("shared")?.conversation == "group")
+        edited.sessions.reverse()
         #expect(edited.session("shared")?.conversation == "side")
+        edited.sessions.removeAll { $0.session == "shared" }
+        #expect(edited.session("shared") == nil)
+        #expect(edited.session("aside")?.conversation == "side")
     }
 
-    @Test func sessionStatesMatchAScan() async {
-        let outcome = await Simulation(scenario: Self.busyScenario()).run()
+    @Test func sessionStatesMatchAScan() async throws {
+        let outcome = try await Simulation(scenario: Self.busyScenario()).run()
         let states = SessionStates(outcome: outcome)
         var names: [String] = []
         for change in outcome.changes where !names.contains(change.session) { names.append(change.session) }
@@ -79,7 +86,7 @@ import Testing
             for view in device.sessions where !names.contains(view.session) { names.append(view.session) }
         }
         #expect(states.sessions == names)
-        #expect(states.sessions.count == 14)
+        #expect(states.sessions.count == 15)
         for session in names + ["never-used"] {
             let conversation = outcome.devices.lazy.compactMap { $0.session(session)?.conversation }.first ?? "group"
             #expect(states.conversation(of: session) == conversation, "\(session)")
@@ -90,8 +97,8 @@ import Testing
         #expect(states.appDevices(for: "aside").map(\.name) == ["alice-phone", "carol-phone"])
     }
 
-    @Test func viewHistoryLookUpsMatchAScan() async {
-        let outcome = await Simulation(scenario: Self.busyScenario()).run()
+    @Test func viewHistoryLookUpsMatchAScan() async throws {
+        let outcome = try await Simulation(scenario: Self.busyScenario()).run()
         let history = ViewHistory(outcome: outcome)
         var sessions: [String] = []
         for change in history.changes where !sessions.contains(change.session) { sessions.append(change.session) }
@@ -113,20 +120,20 @@ import Testing
 
     /// The outcome key of a run is the same whatever the session count; two runs with
     /// the same seed give the same rows and key (the exploration tallies count them).
-    @Test func explorationRowsCoverEverySessionOnEveryDevice() async {
+    @Test func explorationRowsCoverEverySessionOnEveryDevice() async throws {
         let scenario = Self.busyScenario()
-        let report = await Explorer(scenario: scenario).explore(runs: 6, seed: 3)
-        let again = await Explorer(scenario: scenario, workers: 2).explore(runs: 6, seed: 3)
+        let report = try await Explorer(scenario: scenario).explore(runs: 6, seed: 3)
+        let again = try await Explorer(scenario: scenario, workers: 2).explore(runs: 6, seed: 3)
         #expect(report.outcomeKeys == again.outcomeKeys)
         #expect(report.runs == 6)
         let sessions = ExploredRun.sessions(of: scenario)
-        #expect(sessions == (0..<12).map { "s\($0)" } + ["shared", "aside"])
+        #expect(sessions == (0..<12).map { "s\($0)" } + ["shared", "beside", "aside"])
         #expect(report.outcomes.count == scenario.devices.count * sessions.count)
     }
 
     /// A message's state is parsed once, when it is sent, and every copy shares it.
     @Test func envelopeCarriesItsParsedState() async throws {
-        let outcome = await Simulation(scenario: Self.busyScenario()).run()
+        let outcome = try await Simulation(scenario: Self.busyScenario()).run()
         let bob = try #require(outcome.device("bob-ipad"))
         let bubble = try #require(bob.transcripts.first?.entries.first { $0.kind == .bubble })
         #expect(bubble.state == StateMap(url: bubble.url))

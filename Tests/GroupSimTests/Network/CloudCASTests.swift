@@ -18,14 +18,14 @@ import Testing
         #expect(store.contains("refused store poll from carol-phone -> v2"))
         #expect(store.last == "store poll from carol-phone -> v3")
         let text = TextReport.render(report)
-        #expect(text.contains("1 cloud write(s) refused for a moved version"))
+        #expect(text.contains("1 cloud write refused for a moved version"))
     }
 
     /// Over many seeds with jitter, compare-and-set never loses a vote (M13), and the
     /// retries are counted.
     @Test func casConvergesOverManySeeds() async throws {
         let scenario = ExplorerTests.pollRace(.cloudCAS, checks: [.converged(session: "poll"), .complete(session: "poll", data: ExplorerTests.everyPick)])
-        let report = await Explorer(scenario: scenario, workers: 2).explore(runs: 200, seed: 3)
+        let report = try await Explorer(scenario: scenario, workers: 2).explore(runs: 200, seed: 3)
         for check in report.checks where check.failedRuns > 0 {
             Issue.record("\(check.text) failed in \(check.failedRuns) runs; first failing seed \(check.firstFailure?.seed ?? 0)")
         }
