@@ -165,16 +165,14 @@ struct ExplorationTally: Sendable {
         }
         let deviceRank = Dictionary(template.devices.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
         let sessionRank = Dictionary(template.sessions.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
-        let slots = shown.keys.sorted { a, b in
-            let deviceA = deviceRank[a.device] ?? Int.max
-            let deviceB = deviceRank[b.device] ?? Int.max
-            if deviceA != deviceB { return deviceA < deviceB }
+        // Each slot's ranks are looked up once, not at every comparison of the sort.
+        let ranked = shown.keys.map { (slot: $0, device: deviceRank[$0.device] ?? Int.max, session: sessionRank[$0.session] ?? Int.max) }
+        let slots = ranked.sorted { a, b in
             if a.device != b.device { return a.device < b.device }
-            let sessionA = sessionRank[a.session] ?? Int.max
-            let sessionB = sessionRank[b.session] ?? Int.max
-            if sessionA != sessionB { return sessionA < sessionB }
-            return a.session < b.session
-        }
+            if a.slot.device != b.slot.device { return a.slot.device < b.slot.device }
+            if a.session != b.session { return a.session < b.session }
+            return a.slot.session < b.slot.session
+        }.map(\.slot)
         report.outcomes = slots.map { slot in
             let counts = (shown[slot] ?? [:]).map { Report.OutcomeCount(shown: $0.key, runs: $0.value) }
                 .sorted { $0.runs != $1.runs ? $0.runs > $1.runs : $0.shown < $1.shown }

@@ -68,17 +68,26 @@ struct ExploredRun: Sendable {
         }
         var rows: [(slot: Slot, shown: ExplorationReport.Shown)] = []
         var hash = StableHash.fnv1a64("")
+        let named = Set(sessions)
+        var contactNames: [String: String] = [:]
+        for person in outcome.scenario.people where contactNames[person.key] == nil { contactNames[person.key] = person.contactName }
+        // FNV-1a reads its input as one stream: hashing a part and then its separator is
+        // hashing their concatenation, with no string built per row.
+        func mix(_ text: String, _ separator: String) {
+            hash = StableHash.fnv1a64(separator, startingAt: StableHash.fnv1a64(text, startingAt: hash))
+        }
         for device in outcome.devices {
-            let extra = device.sessions.map(\.session).filter { !sessions.contains($0) }.sorted()
+            let extra = device.sessions.map(\.session).filter { !named.contains($0) }.sorted()
             for session in sessions + extra {
                 let seen = states.shown(session, on: device)
                 let shown = ExplorationReport.Shown(
-                    from: seen?.sender, fromName: seen.map { outcome.scenario.person($0.sender)?.contactName ?? $0.sender },
+                    from: seen?.sender, fromName: seen.map { contactNames[$0.sender] ?? $0.sender },
                     state: Self.canonical(seen?.state ?? StateMap(), names: names, keys: keys))
                 rows.append((Slot(device: device.name, session: session), shown))
-                for part in [device.name, session, shown.from ?? "-"] { hash = StableHash.fnv1a64(part + "\u{1F}", startingAt: hash) }
+                for part in [device.name, session, shown.from ?? "-"] { mix(part, "\u{1F}") }
                 for entry in shown.state.entries {
-                    hash = StableHash.fnv1a64(entry.key + "\u{1D}" + entry.value + "\u{1F}", startingAt: hash)
+                    mix(entry.key, "\u{1D}")
+                    mix(entry.value, "\u{1F}")
                 }
                 hash = StableHash.fnv1a64("\u{1E}", startingAt: hash)
             }
@@ -87,14 +96,16 @@ struct ExploredRun: Sendable {
         let hex = String(SplitMix64.mix(hash), radix: 16)
         outcomeKey = String(repeating: "0", count: 16 - hex.count) + hex
         var kinds: [(kind: PitfallKind, rule: String)] = []
-        for pitfall in report.pitfalls where !kinds.contains(where: { $0.kind == pitfall.kind }) {
+        var kindsSeen: Set<PitfallKind> = []
+        for pitfall in report.pitfalls where kindsSeen.insert(pitfall.kind).inserted {
             kinds.append((pitfall.kind, pitfall.rule))
         }
         pitfalls = kinds.sorted { $0.kind < $1.kind }
         var failures: [StepFailureKey] = []
+        var counted: Set<StepFailureKey> = []
         for failure in outcome.failures {
             let key = StepFailureKey(step: failure.step, device: failure.device, code: failure.code.name)
-            if !failures.contains(key) { failures.append(key) }
+            if counted.insert(key).inserted { failures.append(key) }
         }
         stepFailures = failures
         unexpected = report.unexpectedFailures.map {
@@ -128,13 +139,14 @@ struct ExploredRun: Sendable {
     /// run reports, whether or not a device shows the session.
     static func sessions(of scenario: Scenario) -> [String] {
         var names: [String] = []
+        var named: Set<String> = []
         for step in scenario.steps {
             let name: String? = switch step.action {
             case .send(let compose), .reply(let compose), .insert(let compose): compose.session
             case .tap(let session): session
             default: nil
             }
-            if let name, !names.contains(name) { names.append(name) }
+            if let name, named.insert(name).inserted { names.append(name) }
         }
         return names
     }

@@ -99,8 +99,8 @@ extension PitfallDetector {
     /// session's live bubble (M21); a send or insert opens the app from the drawer, with
     /// nothing selected (M20).
     static func builtOnSelection(_ send: MessageFlow.Send, _ evidence: Evidence) -> Bool {
-        guard let number = send.step, let step = evidence.outcome.scenario.steps.first(where: { $0.number == number }) else { return true }
-        switch step.action {
+        guard let number = send.step, let action = evidence.action(ofStep: number) else { return true }
+        switch action {
         case .send, .insert, .text, .sticker: return false
         default: return true
         }

@@ -29,6 +29,29 @@ public enum PitfallDetector {
         let history: ViewHistory
         /// When each step began, by step number.
         let stepTimes: [Int: VirtualTime]
+        /// The run's changes by session, in the order made: one pass, not one per session.
+        let changesBySession: [String: [Change]]
+        /// Each device's sends, in send order.
+        private let sendsByDevice: [String: [MessageFlow.Send]]
+        /// The first send per device, session and step: the carrier of that step's change.
+        private let firstSends: [CarrierKey: MessageFlow.Send]
+        /// The changes that wrote each value of each key of each session, in the order
+        /// made, each change once: who could have overwritten a change is a look-up.
+        private let writersByEntry: [EntryKey: [Change]]
+        /// Each step's action by step number (the first step of a number, in file order).
+        private let actions: [Int: Action]
+
+        struct CarrierKey: Hashable {
+            var device: String
+            var session: String?
+            var step: Int?
+        }
+
+        struct EntryKey: Hashable {
+            var session: String
+            var key: String
+            var value: String
+        }
 
         init(outcome: RunOutcome) {
             self.outcome = outcome
@@ -40,20 +63,51 @@ public enum PitfallDetector {
                 if case .step(let number, _) = event.kind, times[number] == nil { times[number] = event.time }
             }
             stepTimes = times
+            var bySession: [String: [Change]] = [:]
+            for change in outcome.changes { bySession[change.session, default: []].append(change) }
+            changesBySession = bySession
+            var writers: [EntryKey: [Change]] = [:]
+            for change in outcome.changes {
+                for entry in change.entries {
+                    let key = EntryKey(session: change.session, key: entry.key, value: entry.value)
+                    if writers[key]?.last?.id != change.id { writers[key, default: []].append(change) }
+                }
+            }
+            writersByEntry = writers
+            var stepActions: [Int: Action] = [:]
+            for step in outcome.scenario.steps where stepActions[step.number] == nil { stepActions[step.number] = step.action }
+            actions = stepActions
+            var byDevice: [String: [MessageFlow.Send]] = [:]
+            var first: [CarrierKey: MessageFlow.Send] = [:]
+            for send in flow.sends {
+                byDevice[send.device, default: []].append(send)
+                let key = CarrierKey(device: send.device, session: send.session, step: send.step)
+                if first[key] == nil { first[key] = send }
+            }
+            sendsByDevice = byDevice
+            firstSends = first
         }
+
+        /// The changes of `session` that set `key` to `value`, in the order made.
+        func writers(of value: String, at key: String, in session: String) -> [Change] {
+            writersByEntry[EntryKey(session: session, key: key, value: value)] ?? []
+        }
+
+        /// The action of step `number`, nil for a number no step has.
+        func action(ofStep number: Int) -> Action? { actions[number] }
 
         func contact(_ person: String) -> String { outcome.scenario.person(person)?.contactName ?? person }
 
         /// The message a device sent next after a sighting made while the app wrote it
         /// (a dropped URL, M8): nil when the device sent nothing after it.
         func sentAfter(_ sighting: PitfallSighting) -> Int? {
-            flow.sends.first { $0.device == sighting.device && $0.time >= sighting.time }?.message
+            sendsByDevice[sighting.device]?.first { $0.time >= sighting.time }?.message
         }
 
         /// The message that carried a change: the first one its device sent in the
         /// session for the change's step.
         func carrier(of change: Change) -> MessageFlow.Send? {
-            flow.sends.first { $0.device == change.device && $0.session == change.session && $0.step == change.step }
+            firstSends[CarrierKey(device: change.device, session: change.session, step: change.step)]
         }
     }
 
@@ -65,14 +119,15 @@ public enum PitfallDetector {
     static func lostUpdates(_ session: String, _ evidence: Evidence) -> [Pitfall] {
         let states = evidence.states
         let devices = states.appDevices(for: session)
-        let sessionChanges = states.outcome.changes.filter { $0.session == session }
         var found: [Pitfall] = []
-        for change in sessionChanges {
+        let changes = evidence.changesBySession[session] ?? []
+        // What each device shows, worked out once for all the session's changes.
+        let shownOn = changes.isEmpty ? [] : devices.map { states.shown(session, on: $0) }
+        for change in changes {
             var lost: [(device: String, shown: SessionStates.Shown?)] = []
-            for device in devices {
-                let shown = states.shown(session, on: device)
+            for (device, shown) in zip(devices, shownOn) {
                 if let shown, shown.provenance.contains(change.id) || shown.state.contains(change.entries) { continue }
-                if let shown, overwrittenKnowingly(change, in: shown.state, among: sessionChanges, evidence) { continue }
+                if let shown, overwrittenKnowingly(change, in: shown.state, evidence) { continue }
                 lost.append((device.name, shown))
             }
             guard !lost.isEmpty else { continue }
@@ -92,14 +147,13 @@ public enum PitfallDetector {
     /// Whether every entry of `change` missing from `state` holds there a value written by a
     /// later change whose maker had seen `change`: made on the same device, or after the
     /// message that carried `change` reached its device.
-    static func overwrittenKnowingly(_ change: Change, in state: StateMap, among changes: [Change], _ evidence: Evidence) -> Bool {
+    static func overwrittenKnowingly(_ change: Change, in state: StateMap, _ evidence: Evidence) -> Bool {
         let carrier = evidence.carrier(of: change)
         for entry in change.entries where state[entry.key] != entry.value {
             guard let value = state[entry.key] else { return false }
-            let overwriters = changes.filter { later in
-                later.id > change.id && later.entries.contains { $0.key == entry.key && $0.value == value }
-            }
-            let saw = overwriters.contains { later in
+            let writers = evidence.writers(of: value, at: entry.key, in: change.session)
+            let saw = writers.contains { later in
+                guard later.id > change.id else { return false }
                 if later.device == change.device { return true }
                 guard let carrier, let made = later.step.flatMap({ evidence.stepTimes[$0] }),
                       let seen = evidence.flow.firstSeen(carrier.message, on: later.device) else { return false }
@@ -115,12 +169,15 @@ public enum PitfallDetector {
         let states = evidence.states
         let devices = states.appDevices(for: session)
         var groups: [(shown: StateMap?, devices: [String], from: String)] = []
+        // Where each state's group is: a look-up per device, however many groups there are.
+        var groupOf: [StateMap?: Int] = [:]
         for device in devices {
             let shown = states.shown(session, on: device)
-            let from = shown.map { "m\($0.message) from \(evidence.contact($0.sender))" } ?? "no bubble"
-            if let index = groups.firstIndex(where: { $0.shown == shown?.state }) {
+            if let index = groupOf[shown?.state] {
                 groups[index].devices.append(device.name)
             } else {
+                groupOf[shown?.state] = groups.count
+                let from = shown.map { "m\($0.message) from \(evidence.contact($0.sender))" } ?? "no bubble"
                 groups.append((shown?.state, [device.name], from))
             }
         }

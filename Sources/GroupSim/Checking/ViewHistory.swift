@@ -28,6 +28,17 @@ public struct ViewHistory: Sendable {
     public let changes: [Change]
     /// The devices that draw bubbles, in the scenario's order.
     public let devices: [String]
+    /// Positions in `changes` per device and session, and per session, in trace order:
+    /// the questions below read one bubble's history, not every change of the run.
+    private let byBubble: [Bubble: [Int]]
+    private let bySession: [String: [Int]]
+    /// Every session with a change, in the order each first appears.
+    public let sessions: [String]
+
+    private struct Bubble: Hashable {
+        var device: String
+        var session: String
+    }
 
     public init(outcome: RunOutcome) {
         let drawing = outcome.scenario.devices.filter { $0.platform != .ios9 }.map(\.name)
@@ -53,18 +64,29 @@ public struct ViewHistory: Sendable {
         }
         changes = found
         devices = drawing
+        var byBubble: [Bubble: [Int]] = [:]
+        var bySession: [String: [Int]] = [:]
+        var sessions: [String] = []
+        for (index, change) in found.enumerated() {
+            byBubble[Bubble(device: change.device, session: change.session), default: []].append(index)
+            if bySession[change.session] == nil { sessions.append(change.session) }
+            bySession[change.session, default: []].append(index)
+        }
+        self.byBubble = byBubble
+        self.bySession = bySession
+        self.sessions = sessions
     }
 
     /// The changes of one device's live bubble of `session`, in order.
     public func changes(on device: String, session: String) -> [Change] {
-        changes.filter { $0.device == device && $0.session == session }
+        (byBubble[Bubble(device: device, session: session)] ?? []).map { changes[$0] }
     }
 
     /// The changes of `session` grouped by instant, in time order: one entry per instant
-    /// at which some device's live bubble of the session changed. O(changes).
+    /// at which some device's live bubble of the session changed. O(changes of the session).
     public func instants(of session: String) -> [(time: VirtualTime, changes: [Change])] {
         var found: [(time: VirtualTime, changes: [Change])] = []
-        for change in changes where change.session == session {
+        for change in (bySession[session] ?? []).lazy.map({ changes[$0] }) {
             if let last = found.last, last.time == change.time {
                 found[found.count - 1].changes.append(change)
             } else {
@@ -74,22 +96,23 @@ public struct ViewHistory: Sendable {
         return found
     }
 
-    /// Every session with a change, in the order each first appears.
-    public var sessions: [String] {
-        var names: [String] = []
-        for change in changes where !names.contains(change.session) { names.append(change.session) }
-        return names
-    }
-
     /// The live bubble of `session` on `device` just before trace position `traceIndex`
     /// (nil: the device showed nothing of the session yet).
     public func live(on device: String, session: String, before traceIndex: Int) -> Change? {
-        changes.last { $0.device == device && $0.session == session && $0.traceIndex < traceIndex }
+        let positions = byBubble[Bubble(device: device, session: session)] ?? []
+        // Trace positions grow along the list: the last one before `traceIndex`.
+        var low = 0
+        var high = positions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if changes[positions[middle]].traceIndex < traceIndex { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? changes[positions[low - 1]] : nil
     }
 
     /// The live bubble of `session` on `device` at the end of the run.
     public func final(on device: String, session: String) -> Change? {
-        changes.last { $0.device == device && $0.session == session }
+        byBubble[Bubble(device: device, session: session)]?.last.map { changes[$0] }
     }
 
     /// Where two devices' views of `session` parted: the first change at which one of

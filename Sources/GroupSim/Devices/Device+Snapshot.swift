@@ -11,22 +11,27 @@ extension Device {
             let transcript = transcripts[conversation.name] ?? Transcript()
             let drawn = transcript.drawn(summaryLines: world.options.summaryLines).map(draw)
             drawnTranscripts.append((conversation.name, drawn))
-            var seen: [String] = []
-            for entry in transcript.entries {
-                guard case .bubble(let envelope) = entry, let session = envelope.message?.session?.name, !seen.contains(session),
-                      let live = transcript.liveBubble(session: session) else { continue }
-                seen.append(session)
-                let summaries = drawn.filter { $0.kind == .summary && $0.session == session }.compactMap(\.text)
-                let total = transcript.entries.filter {
-                    if case .summary(let old, _) = $0 { return old.message?.session?.name == session }
-                    return false
-                }.count
+            // One pass over the drawn lines and one over the entries, by session: the
+            // cost is linear in the transcript, however many sessions it holds.
+            var drawnSummaries: [String: [String]] = [:]
+            for line in drawn where line.kind == .summary {
+                if let session = line.session, let text = line.text { drawnSummaries[session, default: []].append(text) }
+            }
+            let entries = transcript.entries
+            var summaryCounts: [String: Int] = [:]
+            for entry in entries {
+                if case .summary(let old, _) = entry, let session = old.sessionName { summaryCounts[session, default: 0] += 1 }
+            }
+            var seen: Set<String> = []
+            for entry in entries {
+                guard case .bubble(let envelope) = entry, let session = envelope.sessionName,
+                      let live = transcript.liveBubble(session: session), seen.insert(session).inserted else { continue }
                 sessions.append(SessionView(
                     session: session, conversation: conversation.name, message: live.id,
                     senderPerson: live.senderPerson,
                     caption: live.message?.layout.caption.map { drawTokens($0, minted: live.senderMap) },
-                    urlState: StateMap(url: live.message?.url), summaries: summaries, summaryCount: total,
-                    provenance: live.provenance))
+                    urlState: live.state, summaries: drawnSummaries[session] ?? [],
+                    summaryCount: summaryCounts[session] ?? 0, provenance: live.provenance))
             }
         }
         var snapshot = DeviceSnapshot(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
@@ -55,7 +60,7 @@ extension Device {
             drawn.text = message?.layout.caption.map { drawTokens($0, minted: envelope.senderMap) }
             drawn.subcaption = message?.layout.subcaption.map { drawTokens($0, minted: envelope.senderMap) }
             drawn.url = message?.url
-            drawn.state = StateMap(url: message?.url)
+            drawn.state = envelope.state
         case .summary(_, let text):
             drawn.kind = .summary
             drawn.text = text.map { drawTokens($0, minted: envelope.senderMap) } ?? "\(world.contactName(envelope.senderPerson)) sent a message"

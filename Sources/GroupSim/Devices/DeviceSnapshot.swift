@@ -15,7 +15,10 @@ public struct DeviceSnapshot: Sendable {
     /// One transcript per conversation, in the scenario's order.
     public var transcripts: [(conversation: String, entries: [DrawnEntry])]
     /// Per session with a bubble here: the live bubble and what tapping it would show.
-    public var sessions: [SessionView]
+    public var sessions: [SessionView] { didSet { sessionIndex = Self.index(sessions) } }
+    /// Where each session's first view is in `sessions`: `session(_:)` is a dictionary
+    /// look-up, not a scan, so checking every session on every device stays linear.
+    private var sessionIndex: [String: Int]
     /// The staged draft of each conversation that has one, in the scenario's order (M16).
     public var drafts: [(conversation: String, message: Message)]
     /// The installation's local storage at the end (wiped by each reinstall).
@@ -35,7 +38,34 @@ public struct DeviceSnapshot: Sendable {
     /// The staged draft of `conversation`, if any (M16).
     public func draft(in conversation: String) -> Message? { drafts.first { $0.conversation == conversation }?.message }
 
-    public func session(_ name: String) -> SessionView? { sessions.first { $0.session == name } }
+    /// What tapping `name`'s bubble would show here; nil when no bubble of it is shown.
+    public func session(_ name: String) -> SessionView? { sessionIndex[name].map { sessions[$0] } }
+
+    init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [String],
+         identifiers: [(person: String, id: ParticipantID)], generation: Int,
+         transcripts: [(conversation: String, entries: [DrawnEntry])], sessions: [SessionView],
+         drafts: [(conversation: String, message: Message)]) {
+        self.name = name
+        self.person = person
+        self.platform = platform
+        self.runsApp = runsApp
+        self.callbacks = callbacks
+        self.identifiers = identifiers
+        self.generation = generation
+        self.transcripts = transcripts
+        self.sessions = sessions
+        self.drafts = drafts
+        sessionIndex = Self.index(sessions)
+    }
+
+    /// The position of each session's first view (a session shown in two conversations
+    /// answers with the first, as a scan in order would).
+    private static func index(_ sessions: [SessionView]) -> [String: Int] {
+        var index: [String: Int] = [:]
+        index.reserveCapacity(sessions.count)
+        for (position, view) in sessions.enumerated() where index[view.session] == nil { index[view.session] = position }
+        return index
+    }
 }
 
 /// One line of a device's transcript as Messages draws it: tokens already turned into

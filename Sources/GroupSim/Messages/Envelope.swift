@@ -33,6 +33,9 @@ public final class Envelope: Sendable {
     /// message under `app.identity: install-id` (nil otherwise). GroupSim carries it
     /// beside the URL, so that it is not part of the shared state.
     let senderInstall: String?
+    /// The app's state in the message URL (M12), parsed once when the message is sent and
+    /// shared by every copy and every device that draws it; empty for a message with no URL.
+    let state: StateMap
 
     init(id: Int, conversation: String, senderDevice: String, senderPerson: String, sentAt: VirtualTime, content: Content,
          senderMap: IdentifierMap, provenance: Provenance, change: Change?, senderInstall: String? = nil) {
@@ -46,7 +49,13 @@ public final class Envelope: Sendable {
         self.provenance = provenance
         self.change = change
         self.senderInstall = senderInstall
-        if case .app(let message) = content { sessionName = message.session?.name } else { sessionName = nil }
+        if case .app(let message) = content {
+            sessionName = message.session?.name
+            state = StateMap(url: message.url)
+        } else {
+            sessionName = nil
+            state = StateMap()
+        }
     }
 
     /// The app message, if this is one.
@@ -90,17 +99,50 @@ public struct Provenance: Sendable, Hashable {
 
     public init() {}
 
-    public func contains(_ id: Int) -> Bool { changes.contains(id) }
-
-    public mutating func insert(_ id: Int) {
-        guard !changes.contains(id) else { return }
-        changes.append(id)
-        changes.sort()
+    /// Binary search: a state in a long session descends from many changes.
+    public func contains(_ id: Int) -> Bool {
+        let index = position(of: id)
+        return index < changes.count && changes[index] == id
     }
 
+    public mutating func insert(_ id: Int) {
+        let index = position(of: id)
+        guard index == changes.count || changes[index] != id else { return }
+        changes.insert(id, at: index)
+    }
+
+    /// One merge of the two sorted lists.
     public func union(_ other: Provenance) -> Provenance {
-        var result = self
-        for id in other.changes { result.insert(id) }
+        guard !other.changes.isEmpty else { return self }
+        guard !changes.isEmpty else { return other }
+        var merged: [Int] = []
+        merged.reserveCapacity(changes.count + other.changes.count)
+        var left = 0
+        var right = 0
+        while left < changes.count || right < other.changes.count {
+            let next: Int
+            if right == other.changes.count || (left < changes.count && changes[left] <= other.changes[right]) {
+                next = changes[left]
+                left += 1
+            } else {
+                next = other.changes[right]
+                right += 1
+            }
+            if merged.last != next { merged.append(next) }
+        }
+        var result = Provenance()
+        result.changes = merged
         return result
+    }
+
+    /// The first position whose id is not below `id`.
+    private func position(of id: Int) -> Int {
+        var low = 0
+        var high = changes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if changes[middle] < id { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

@@ -1,0 +1,73 @@
+import Foundation
+import GroupSim
+
+/// `groupsim bench --scale`: the generated groups and the day in a big group.
+extension BenchCommand {
+    /// The sizes `--scale` times: groups of this many devices, then the day.
+    struct ScaleSize {
+        var groups: [Int]
+        var dayPeople: Int
+        var dayLength: VirtualDuration
+
+        static let full = ScaleSize(groups: [10, 100, 1_000], dayPeople: 32, dayLength: .seconds(86_400))
+        static let quick = ScaleSize(groups: [3, 10], dayPeople: 32, dayLength: .seconds(3_600))
+    }
+
+    func scale(_ parsed: Arguments) async throws -> CommandResult {
+        let quick = parsed.flag("quick")
+        let size = quick ? ScaleSize.quick : ScaleSize.full
+        let only = try parsed.choice("only", size.groups.map(String.init) + ["day"])
+        var lines: [String] = []
+        #if DEBUG
+        lines.append("groupsim bench --scale: debug build; the targets are for a release build (swift run -c release groupsim bench --scale)")
+        #else
+        lines.append("groupsim bench --scale: release build, one core, each workload run once as explore --runs 1 --workers 1 runs it")
+        #endif
+        var nanosecondsPerCopy: [Int: Double] = [:]
+        for devices in size.groups where only == nil || only == String(devices) {
+            let workload = BenchWorkload.scaleGroup(devices: devices)
+            let measured = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in try await BenchWorkload.exploreOnce(workload.scenario, apps: apps) }
+            let perCopy = workload.copies > 0 ? measured.seconds * 1e9 / Double(workload.copies) : 0
+            nanosecondsPerCopy[devices] = perCopy
+            lines.append("scale \(devices) devices: \(Self.count(Double(workload.copies))) copies, \(Self.count(Double(workload.sessions))) sessions"
+                         + " in \(Self.seconds(measured.seconds)) = \(Self.count(perCopy)) ns/copy; peak memory \(Self.memory(Self.peakMemory()))")
+        }
+        if let smallest = size.groups.first, let largest = size.groups.last, smallest != largest,
+           let small = nanosecondsPerCopy[smallest], let large = nanosecondsPerCopy[largest], small > 0 {
+            lines.append("scale ns/copy at \(largest) devices over \(smallest) devices: \(String(format: "%.2f", large / small)) (target <= 2.00)")
+        }
+        if only == nil || only == "day" {
+            let workload = BenchWorkload.day(people: size.dayPeople, length: size.dayLength)
+            let measured = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in try await BenchWorkload.exploreOnce(workload.scenario, apps: apps) }
+            let simulated = Double(workload.span.nanoseconds) / 1e9
+            let speed = measured.seconds > 0 ? simulated / measured.seconds : 0
+            lines.append("day: \(size.dayPeople) people x 3 devices, \(Self.count(Double(workload.sends))) messages, \(Self.count(Double(workload.copies))) copies,"
+                         + " \(Self.count(Double(workload.sessions))) sessions: \(Self.count(simulated)) s simulated in \(Self.seconds(measured.seconds))"
+                         + " = \(Self.count(speed))x real time (target >= 100,000); peak memory \(Self.memory(Self.peakMemory()))")
+        }
+        return CommandResult(status: 0, output: lines.joined(separator: "\n") + "\n")
+    }
+
+    /// The process's peak resident memory so far, in bytes: `VmHWM` in /proc/self/status,
+    /// else getrusage's `ru_maxrss`; 0 when neither is available.
+    static func peakMemory() -> Int {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+           let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) {
+            return kilobytes * 1_024
+        }
+        var usage = rusage()
+        #if os(Linux)
+        guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return 0 }
+        return Int(usage.ru_maxrss) * 1_024
+        #else
+        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return 0 }
+        return Int(usage.ru_maxrss)
+        #endif
+    }
+
+    /// `42 MB`, in units of 2^20 bytes; `unknown` for 0.
+    static func memory(_ bytes: Int) -> String {
+        bytes > 0 ? "\(count(Double(bytes) / 1_048_576)) MB" : "unknown"
+    }
+}
