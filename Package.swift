@@ -8,13 +8,16 @@ let package = Package(
     products: [
         .library(name: "GroupSim", targets: ["GroupSim"]),
         .library(name: "GroupSimCLI", targets: ["GroupSimCLI"]),
+        .library(name: "GroupSimMessages", targets: ["GroupSimMessages"]),
         .executable(name: "groupsim", targets: ["groupsim"]),
     ],
     targets: [
         .target(name: "GroupSim"),
         .target(name: "GroupSimCLI", dependencies: ["GroupSim"]),
+        .target(name: "GroupSimMessages", dependencies: ["GroupSim"]),
         .executableTarget(name: "groupsim", dependencies: ["GroupSimCLI"]),
         .testTarget(name: "GroupSimTests", dependencies: ["GroupSim"]),
+        .testTarget(name: "GroupSimMessagesTests", dependencies: ["GroupSimMessages", "GroupSim"]),
         .testTarget(
             name: "GroupSimCLITests",
             dependencies: ["GroupSimCLI", "GroupSim"]

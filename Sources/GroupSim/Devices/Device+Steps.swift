@@ -101,7 +101,11 @@ extension Device {
             return
         }
         draft = nil
-        var sent = staged.message
+        guard var sent = staged.message else {
+            // Text, a sticker or an attachment: Messages sends it; the app is not told (M17).
+            commit(staged.content, in: staged.conversation, change: nil, base: Provenance())
+            return
+        }
         sent.isPending = false
         callback("didStartSending") { app, view in app.didStartSending(sent, conversation: view) }
         commit(.app(sent), in: staged.conversation, change: staged.change, base: staged.base)
@@ -115,7 +119,8 @@ extension Device {
         }
         draft = nil
         trace(.cancelled)
-        callback("didCancelSending") { app, view in app.didCancelSending(staged.message, conversation: view) }
+        guard let message = staged.message else { return }
+        callback("didCancelSending") { app, view in app.didCancelSending(message, conversation: view) }
     }
 
     /// A message leaves this device: numbered, added to its own transcript at once (M11),
@@ -179,6 +184,7 @@ extension Device {
         readProvenance = [:]
         retired.append(identifiers)
         identifiers = world.mintIdentifiers(device: spec.name, generation: identifiers.generation + 1)
+        environment = AppEnvironment(device: spec.name, installation: identifiers.generation, streams: world.streams)
         remoteOrderCache = [:]
         trace(.reinstalled(local: localIdentifier(in: world.conversations.first?.name ?? "")))
     }
