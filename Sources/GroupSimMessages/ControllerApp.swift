@@ -82,14 +82,14 @@ struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp {
     func didStartSending(_ message: Message, conversation view: Conversation) -> [AppAction] {
         call(view) { controller, conversation in
             guard let bridge = self.bridge else { return }
-            controller.didStartSending(bridge.message(message), conversation: conversation)
+            controller.didStartSending(bridge.message(message.sentFrom(view)), conversation: conversation)
         }
     }
 
     func didCancelSending(_ message: Message, conversation view: Conversation) -> [AppAction] {
         call(view) { controller, conversation in
             guard let bridge = self.bridge else { return }
-            controller.didCancelSending(bridge.message(message), conversation: conversation)
+            controller.didCancelSending(bridge.message(message.sentFrom(view)), conversation: conversation)
         }
     }
 
@@ -118,5 +118,15 @@ struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp {
 
     func didComplete(_ action: AppAction, error: MessageErrorCode?, conversation view: Conversation) -> [AppAction] {
         call(view) { _, _ in self.bridge?.complete(error: error) }
+    }
+}
+
+extension Message {
+    /// The app's own message: its sender is this device's local identifier once inserted (M3).
+    func sentFrom(_ view: Conversation) -> Message {
+        guard senderParticipantIdentifier == nil else { return self }
+        var message = self
+        message.senderParticipantIdentifier = view.localParticipantIdentifier
+        return message
     }
 }
