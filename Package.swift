@@ -13,8 +13,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "GroupSim"),
-        .target(name: "GroupSimCLI", dependencies: ["GroupSim"]),
         .target(name: "GroupSimMessages", dependencies: ["GroupSim"]),
+        .target(name: "GroupSimCLI", dependencies: ["GroupSim", "GroupSimMessages"]),
         .executableTarget(name: "groupsim", dependencies: ["GroupSimCLI"]),
         .testTarget(name: "GroupSimTests", dependencies: ["GroupSim"]),
         .testTarget(name: "GroupSimMessagesTests", dependencies: ["GroupSimMessages", "GroupSim"]),

@@ -1,7 +1,8 @@
 import Foundation
 import GroupSim
+import GroupSimMessages
 
-/// `groupsim bench [--quick] [--scenario PATH] [--only a|b|c] [--messages N]`: measures
+/// `groupsim bench [--quick] [--scenario PATH] [--only a|b|c|e] [--messages N]`: measures
 /// the simulation on this machine and prints four figures (issue 4, item 7).
 ///
 /// (a) message copies delivered per second in a group of 32 devices where each sends
@@ -16,7 +17,7 @@ struct BenchCommand: Subcommand {
     static let name = "bench"
     static let summary = "measure copies delivered, runs and bare events per second on this machine"
 
-    static let usage = "Usage: groupsim bench [--quick] [--scenario PATH] [--only a|b|c] [--messages N]"
+    static let usage = "Usage: groupsim bench [--quick] [--scenario PATH] [--only a|b|c|e] [--messages N]"
 
     static let help = """
     \(usage)
@@ -30,14 +31,18 @@ struct BenchCommand: Subcommand {
       (c) events per second of the bare event loop: the schedule of (a) on the event
           queue alone, no devices
       (d) the ratio (a)/(c)
-    Each of (a), (b) and (c) is the fastest of three repeats.
+      (e) runs per second of the same scenario with the app replaced by a registered
+          MSMessagesAppViewController subclass that keeps the state in the URL as the
+          built-in app does, and the ratio (b)/(e): how much slower a developer's own
+          controller runs than the built-in app (target: at most 2)
+    Each of (a), (b), (c) and (e) is the fastest of three repeats.
     Targets, release build (`swift run -c release groupsim bench`): (a) at least
     1,000,000 per second and at least a quarter of (c); (b) at least 5,000 per second.
 
     Options:
       --quick           a small size, for tests: 4 devices x 20 messages, 20 runs
       --scenario PATH   the scenario (b) runs
-      --only a|b|c      measure one figure only (for profiling)
+      --only a|b|c|e    measure one figure only (for profiling)
       --messages N      messages each device sends in (a) and (c) (default 1,000)
 
     Exit status: 0 measured; 2 usage error or invalid scenario.
@@ -53,7 +58,7 @@ struct BenchCommand: Subcommand {
         }
         var size = parsed.flag("quick") ? Size.quick : Size.full
         if let messages = try parsed.integer("messages", Int.self, in: 1...1_000_000) { size.messages = messages }
-        let only = try parsed.choice("only", ["a", "b", "c"])
+        let only = try parsed.choice("only", ["a", "b", "c", "e"])
         let path = parsed.value("scenario") ?? "Scenarios/pickles-race.yaml"
         let scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
 
@@ -65,6 +70,7 @@ struct BenchCommand: Subcommand {
         #endif
         var copies: Measurement?
         var events: Measurement?
+        var builtIn: Measurement?
         if only == nil || only == "a" {
             let group = BenchWorkload.group(devices: size.devices, messagesEach: size.messages)
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.deliverCopies(group) }
@@ -76,6 +82,7 @@ struct BenchCommand: Subcommand {
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(scenario, count: size.runs, apps: apps) }
             lines.append("(b) runs of \(path): \(Self.count(measured.work)) in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) runs/s"
                          + " (seeds 1 to \(Self.count(Double(size.runs))): simulation, checks and pitfalls, trace off; target >= 5,000)")
+            builtIn = measured
         }
         if only == nil || only == "c" {
             let measured = await measure(repeats: size.repeats) { BenchWorkload.bareEventLoop(devices: size.devices, messagesEach: size.messages) }
@@ -86,6 +93,19 @@ struct BenchCommand: Subcommand {
         if let copies, let events {
             let ratio = events.rate > 0 ? copies.rate / events.rate : 0
             lines.append("(d) ratio (a)/(c): \(String(format: "%.3f", ratio)) (target >= 0.250)")
+        }
+        if only == nil || only == "e" {
+            var custom = scenario
+            custom.app.name = URLPollController.name
+            var registered = apps
+            registered.register(URLPollController.name) { URLPollController() }
+            let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(custom, count: size.runs, apps: registered) }
+            var line = "(e) custom app runs/s: \(Self.count(measured.work)) runs in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) runs/s"
+                + " (\(path) with an MSMessagesAppViewController subclass keeping the state in the URL)"
+            if let builtIn, measured.rate > 0 {
+                line += "; ratio (b)/(e): \(String(format: "%.2f", builtIn.rate / measured.rate)) (target <= 2)"
+            }
+            lines.append(line)
         }
         return CommandResult(status: 0, output: lines.joined(separator: "\n") + "\n")
     }
