@@ -150,6 +150,9 @@ public struct ExplorationReport: Sendable, Hashable {
     /// A 64-bit key (hex) of each distinct whole-run outcome, sorted: what devices show
     /// for every session. Kept so that merged shards count distinct outcomes exactly.
     public var outcomeKeys: [String]
+    /// The registered app the scenario names (`app: { name: ... }`), nil for the built-in
+    /// app: such a run replays from Swift, where the app is registered.
+    public var app: String? = nil
 
     /// Every check held in every run.
     public var passed: Bool { failedRuns == 0 }

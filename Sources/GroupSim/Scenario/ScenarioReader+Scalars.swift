@@ -259,6 +259,9 @@ extension ScenarioReader.Parser {
         guard isNumber else { return Scalar(text: text, kind: .string, style: .plain) }
         if parts.count == 1 {
             guard let value = Int64(text) else {
+                // Past Int64 but within UInt64: a seed (`seed:` reads it; other integer
+                // settings report it as too large), so written replay files read back.
+                if UInt64(text) != nil { return Scalar(text: text, kind: .string, style: .plain) }
                 throw ScenarioError(
                     "number too large: \(text) does not fit in a 64-bit integer; quote it to use it as text",
                     at: location)
