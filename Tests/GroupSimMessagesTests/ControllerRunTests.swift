@@ -171,3 +171,40 @@ func recordingApps(_ recorder: Recorder) -> AppRegistry {
         ])
     }
 }
+
+/// A controller that signs its bubble with `$` and its own local identifier, as
+/// Foundation prints it (upper case).
+final class SigningController: MSMessagesAppViewController, ComposeRequestHandling {
+    func handle(_ request: ComposeRequest) {
+        guard let conversation = activeConversation else { return }
+        let message = MSMessage(session: MSSession())
+        let layout = MSMessageTemplateLayout()
+        layout.caption = "$\(conversation.localParticipantIdentifier.uuidString) asked"
+        message.layout = layout
+        conversation.insert(message)
+    }
+}
+
+@Suite struct TokenDrawingTests {
+    /// A `$UUID` token minted from the sender's own identifier is drawn as the sender's
+    /// contact name on every receiving device, each through its own identifiers (M1, M5);
+    /// the UUID on the receiver is that device's own identifier for Alice (M3).
+    @Test func signedCaptionDrawsAsTheSendersNameEverywhere() async throws {
+        var apps = AppRegistry()
+        apps.register("signing") { SigningController() }
+        let scenario = try ScenarioParser.parse(text: """
+            name: tokens
+            people: { alice: [alice-phone], bob: [bob-phone, bob-ipad] }
+            app: { name: signing }
+            steps:
+              - { at: 0ms, device: alice-phone, send: { session: poll } }
+            """, file: "tokens.yaml", registeredApps: apps.names)
+        let report = await scenario.run(apps: apps)
+        for device in report.outcome.devices {
+            let bubble = try #require(device.transcripts.first?.entries.first { $0.kind == .bubble })
+            #expect(bubble.text == "Alice asked", "\(device.name)")
+            let alice = device.identifiers.first { $0.person == "alice" }?.id
+            #expect(bubble.senderIdentifier == alice, "\(device.name)")
+        }
+    }
+}
