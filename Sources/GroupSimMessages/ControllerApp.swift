@@ -82,6 +82,8 @@ struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp {
     func didStartSending(_ message: Message, conversation view: Conversation) -> [AppAction] {
         call(view) { controller, conversation in
             guard let bridge = self.bridge else { return }
+            bridge.staged?.isPending = false
+            bridge.staged = nil
             controller.didStartSending(bridge.message(message.sentFrom(view)), conversation: conversation)
         }
     }
@@ -89,6 +91,7 @@ struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp {
     func didCancelSending(_ message: Message, conversation view: Conversation) -> [AppAction] {
         call(view) { controller, conversation in
             guard let bridge = self.bridge else { return }
+            bridge.staged = nil
             controller.didCancelSending(bridge.message(message.sentFrom(view)), conversation: conversation)
         }
     }

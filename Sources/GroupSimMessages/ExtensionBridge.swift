@@ -22,6 +22,8 @@ final class ExtensionBridge {
     private var sessions: [String: MSSession] = [:]
     private var selectedCache: (id: Int, message: MSMessage)?
     private var generatedSessions = 0
+    /// The app's own object for the message staged in the input field, if any (M17).
+    var staged: MSMessage?
     /// The session the user's latest intent names: a new `MSSession` the app sends takes it.
     var intentSession: String?
 

@@ -79,10 +79,14 @@ open class MSConversation {
         guard let bridge else { return refuse(.unknown, completionHandler) }
         let simulated = message.simulated(sessionName: bridge.name(of: message.session))
         let local = UUID(bridge.view.localParticipantIdentifier)
-        bridge.enqueue(direct ? .send(simulated) : .insert(simulated)) { code in
+        // A direct send starts inside the request: `didStartSending` ends its pending state.
+        if direct { bridge.staged = message }
+        bridge.enqueue(direct ? .send(simulated) : .insert(simulated)) { [weak bridge] code in
             if code == nil {
                 message.sender = local
                 message.isPending = !direct
+                // The staged message stops being pending when the user taps Send (M17).
+                if !direct { bridge?.staged = message }
             }
             completionHandler?(code.map { MSMessageErrorCode($0).error })
         }

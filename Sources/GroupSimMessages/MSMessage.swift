@@ -43,7 +43,8 @@ open class MSMessage {
     /// The sender as this device identifies them (M3). All zeros on a message the app has
     /// made and not yet inserted (nil in Objective-C).
     open var senderParticipantIdentifier: UUID { sender ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
-    /// True from insert until the user taps Send; false for sent and received messages (M17).
+    /// True for a message the app made, until the user taps Send (`didStartSending`) or a
+    /// direct send starts; false for messages the device sent or received (M17).
     open internal(set) var isPending: Bool = false
     open var error: (any Error)?
 
@@ -55,12 +56,15 @@ open class MSMessage {
     /// GroupSim's run-wide number of the sent message this object stands for.
     var messageID: Int?
 
-    /// A message that starts a new session when sent (M20).
-    public init() {}
+    /// A message that starts a new session when sent (M20); pending until sent.
+    public init() {
+        isPending = true
+    }
 
-    /// A message that replaces the session's bubble when sent (M10).
+    /// A message that replaces the session's bubble when sent (M10); pending until sent.
     public init(session: MSSession) {
         self.session = session
+        isPending = true
     }
 
     /// The app's view of a message GroupSim holds.

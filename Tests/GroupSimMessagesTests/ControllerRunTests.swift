@@ -34,6 +34,7 @@ final class RecordingController: MSMessagesAppViewController, ComposeRequestHand
         note("didReceive \(message.url?.absoluteString ?? "nil") senderIsRemote=\(remote)")
     }
     override func didStartSending(_ message: MSMessage, conversation: MSConversation) {
+        if let lastInserted { note("own message pending=\(lastInserted.isPending)") }
         note("didStartSending pending=\(message.isPending) sender=\(message.senderParticipantIdentifier == conversation.localParticipantIdentifier ? "local" : "other")")
     }
     override func didCancelSending(_ message: MSMessage, conversation: MSConversation) { note("didCancelSending") }
@@ -61,7 +62,11 @@ final class RecordingController: MSMessagesAppViewController, ComposeRequestHand
             conversation.insert(message, completionHandler: handler)
         }
         note("inserted pendingNow=\(message.isPending)")
+        lastInserted = message
     }
+
+    /// The app's own object for its last inserted message.
+    var lastInserted: MSMessage?
 }
 
 func recordingApps(_ recorder: Recorder) -> AppRegistry {
@@ -98,8 +103,9 @@ func recordingApps(_ recorder: Recorder) -> AppRegistry {
             "bob-phone didBecomeActive",
             "alice-phone willBecomeActive activations=1 style=compact selected=false",
             "alice-phone didBecomeActive",
-            "alice-phone inserted pendingNow=false",
+            "alice-phone inserted pendingNow=true",
             "alice-phone completion nil",
+            "alice-phone own message pending=false",
             "alice-phone didStartSending pending=false sender=local",
             "bob-phone didReceive ?q=lunch senderIsRemote=true",
         ])
@@ -130,8 +136,9 @@ func recordingApps(_ recorder: Recorder) -> AppRegistry {
               - { at: 0ms, device: alice-phone, send: { session: poll, data: { q: lunch }, direct: true } }
             """)
         let report = await scenario.run(apps: recordingApps(recorder))
-        #expect(recorder.lines.suffix(3) == [
-            "alice-phone inserted pendingNow=false",
+        #expect(recorder.lines.suffix(4) == [
+            "alice-phone inserted pendingNow=true",
+            "alice-phone own message pending=false",
             "alice-phone didStartSending pending=false sender=local",
             "alice-phone completion nil",
         ])
