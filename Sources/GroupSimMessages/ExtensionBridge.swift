@@ -52,7 +52,7 @@ final class ExtensionBridge {
 
     /// The device carried out the next action of the innermost batch.
     func complete(error: MessageErrorCode?) {
-        guard var batch = batches.popLast() else { return }
+        guard var batch = batches.popLast(), batch.handlers.indices.contains(batch.next) else { return }
         let handler = batch.handlers[batch.next]
         batch.next += 1
         if batch.next < batch.handlers.count { batches.append(batch) }
