@@ -63,4 +63,17 @@ func lunchRace(app: String, state: String, small: Bool = false) throws -> Scenar
         }
         #expect(report.pitfalls.allSatisfy { $0.runs == 0 }, "\(report.pitfalls)")
     }
+
+    /// One phone, step by step: the poll's callbacks, what it sends and what it stages.
+    @Test func harnessDrivesOnePhone() async throws {
+        let harness = try ExtensionHarness(apps: lunchApps(), app: "lunch")
+        await harness.open(.compact)
+        try await harness.expect(callbacks: ["willBecomeActive", "didBecomeActive"])
+        await harness.send("poll", data: ["q": "lunch"])
+        try await harness.expect(callbacks: ["didStartSending"], sent: ["?q=lunch"], staged: .some(nil))
+        await harness.receive(from: "bob", session: "poll", url: "?bob=pizza&q=lunch")
+        try await harness.expect(callbacks: ["didReceive"])
+        await harness.reply("poll", data: ["me": "sushi"])
+        try await harness.expect(sent: ["?bob=pizza&me=sushi&q=lunch"])
+    }
 }
