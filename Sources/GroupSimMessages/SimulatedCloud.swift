@@ -74,7 +74,7 @@ public final class SimulatedCloud {
         bridge.enqueue(.store(key: name, write: .conditional(expectedVersion: expectedVersion, state: Self.state(fields))))
     }
 
-    /// The fields as GroupSim's state map (sorted by key, DESIGN.md rule 4).
+    /// The fields as GroupSim's state map (sorted by key: dictionary order is per process).
     private static func state(_ fields: [String: String]) -> StateMap {
         StateMap(fields.keys.sorted().map { DataEntry($0, fields[$0] ?? "") })
     }

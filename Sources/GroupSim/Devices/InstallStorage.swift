@@ -4,7 +4,7 @@
 /// It survives activations (the process ends, the storage stays, M22), it is private to
 /// its device, and a reinstall wipes it along with the identifiers (M2). Keys and values
 /// are strings, kept in insertion order so that nothing printed depends on hashing
-/// (DESIGN.md rule 4). The method names are `UserDefaults`'s, so one protocol in the
+/// (hash order is per process). The method names are `UserDefaults`'s, so one protocol in the
 /// app's own code can be met by both with empty conformances.
 ///
 /// Not shared across threads: the device that owns it runs one call at a time.
