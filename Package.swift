@@ -1,10 +1,28 @@
 // swift-tools-version: 6.0
 // GroupSim: simulates iMessage group conversations across many devices.
 // No package dependencies: Foundation and the test libraries come with the toolchain.
+import Foundation
 import PackageDescription
+
+/// The scenarios the tool itself needs (the lessons, the scenario `groupsim bench` runs)
+/// ship with it as resources of the `GroupSimScenarios` target, copied from `Scenarios/`
+/// at build time, so `Scenarios/` stays the only copy and a new lesson is one file pair
+/// there plus its catalog entry. SwiftPM takes resources only from inside a target's
+/// folder and copies a symbolic link as a link, so the target's folder is the package
+/// root, with its one source folder named and everything else at the root excluded.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+func visibleEntries(_ folder: String) -> [String] {
+    let path = packageRoot.appendingPathComponent(folder).path
+    return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+}
+let notScenarios = visibleEntries(".").filter { $0 != "Scenarios" && $0 != "Sources" }
+    + visibleEntries("Sources").filter { $0 != "GroupSimScenarios" }.map { "Sources/" + $0 }
 
 let package = Package(
     name: "GroupSim",
+    // The oldest systems the code builds for: `ContinuousClock` (the benchmark) needs
+    // macOS 13 and iOS 16. Declared so an iOS test target in Xcode can add the package.
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "GroupSim", targets: ["GroupSim"]),
         .library(name: "GroupSimCLI", targets: ["GroupSimCLI"]),
@@ -14,7 +32,9 @@ let package = Package(
     targets: [
         .target(name: "GroupSim"),
         .target(name: "GroupSimMessages", dependencies: ["GroupSim"]),
-        .target(name: "GroupSimCLI", dependencies: ["GroupSim", "GroupSimMessages"]),
+        .target(name: "GroupSimScenarios", path: ".", exclude: notScenarios, sources: ["Sources/GroupSimScenarios"],
+                resources: [.copy("Scenarios")]),
+        .target(name: "GroupSimCLI", dependencies: ["GroupSim", "GroupSimMessages", "GroupSimScenarios"]),
         .executableTarget(name: "groupsim", dependencies: ["GroupSimCLI"]),
         .testTarget(name: "GroupSimTests", dependencies: ["GroupSim"]),
         .testTarget(name: "GroupSimMessagesTests", dependencies: ["GroupSimMessages", "GroupSim"]),

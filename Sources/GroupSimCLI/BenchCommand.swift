@@ -1,6 +1,7 @@
 import Foundation
 import GroupSim
 import GroupSimMessages
+import GroupSimScenarios
 
 /// `groupsim bench [--quick] [--scenario PATH] [--only a|b|c|e] [--messages N]`: measures
 /// the simulation on this machine and prints five figures (issue 4, item 7; (e) issue 10).
@@ -26,7 +27,8 @@ struct BenchCommand: Subcommand {
     Measures, on one core:
       (a) message copies delivered per second: 32 devices, each sending 1,000 session
           messages (992,000 copies), traced off
-      (b) runs per second of a scenario (default Scenarios/pickles-race.yaml): one
+      (b) runs per second of a scenario (default: pickles-race.yaml, which ships with
+          groupsim, so bench works from any folder): one
           simulation (traced off, as exploration runs it), its checks and pitfalls
           per seed, seeds 1 to 5,000
       (c) events per second of the bare event loop: the schedule of (a) on the event
@@ -50,6 +52,9 @@ struct BenchCommand: Subcommand {
 
     """
 
+    /// The scenario (b) runs without --scenario, inside the shipped `Scenarios/` folder.
+    static let shippedScenario = "pickles-race.yaml"
+
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
@@ -60,8 +65,19 @@ struct BenchCommand: Subcommand {
         var size = parsed.flag("quick") ? Size.quick : Size.full
         if let messages = try parsed.integer("messages", Int.self, in: 1...1_000_000) { size.messages = messages }
         let only = try parsed.choice("only", ["a", "b", "c", "e"])
-        let path = parsed.value("scenario") ?? "Scenarios/pickles-race.yaml"
-        let scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
+        let scenario: Scenario
+        let path: String
+        if let given = parsed.value("scenario") {
+            path = given
+            scenario = try ScenarioSource.load(given, apps: apps)
+        } else {
+            path = Self.shippedScenario
+            guard let shipped = BundledScenarios.path(Self.shippedScenario) else {
+                throw UsageError("cannot find the scenario \(Self.shippedScenario) that ships with groupsim (\(BundledScenarios.bundleDescription))",
+                                 hint: "Keep the resource bundle next to the groupsim executable, or pass --scenario PATH.")
+            }
+            scenario = try ScenarioSource.load(shipped, apps: apps)
+        }
 
         var lines: [String] = []
         #if DEBUG
@@ -74,12 +90,14 @@ struct BenchCommand: Subcommand {
         var builtIn: Measurement?
         if only == nil || only == "a" {
             let group = BenchWorkload.group(devices: size.devices, messagesEach: size.messages)
+            try group.validate()
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.deliverCopies(group) }
             lines.append("(a) copies delivered: \(Self.count(measured.work)) in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) copies/s"
                          + " (\(size.devices) devices x \(Self.count(Double(size.messages))) session messages each; target >= 1,000,000)")
             copies = measured
         }
         if only == nil || only == "b" {
+            try scenario.validate(registeredApps: apps.names)
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(scenario, count: size.runs, apps: apps) }
             lines.append("(b) runs of \(path): \(Self.count(measured.work)) in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) runs/s"
                          + " (seeds 1 to \(Self.count(Double(size.runs))): simulation, checks and pitfalls, trace off; target >= 5,000)")

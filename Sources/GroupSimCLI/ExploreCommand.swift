@@ -8,9 +8,9 @@ import GroupSim
 struct ExploreCommand: Subcommand {
     static let name = "explore"
     static let summary = "run a scenario under many schedules: failures per check, outcomes per device, a seed to replay"
-    static let formats = ["text", "json"]
+    static let formats = ["text", "json", "html"]
     static let defaultRuns = 1_000
-    static let usage = "Usage: groupsim explore FILE [--runs N] [--seed N] [--exhaustive [--limit N]] [--format text|json] [--workers N] [--shard I/N] [--output PATH]"
+    static let usage = "Usage: groupsim explore FILE [--runs N] [--seed N] [--exhaustive [--limit N]] [--format text|json|html] [--workers N] [--shard I/N] [--output PATH] [--progress|--quiet]"
 
     static let help = """
     \(usage)
@@ -22,34 +22,64 @@ struct ExploreCommand: Subcommand {
     runs reported each, and the seed of the first failing run: replay it with
     `groupsim run FILE --seed N`.
 
-    With --exhaustive it instead runs every distinct delivery order once (the file's own
-    seed): between two steps, the copies and cloud requests in flight run in every order,
-    and orders that only swap events on different devices are pruned (they cannot change
-    what any device shows). It refuses, with the estimated count, a scenario with more
-    distinct orders than --limit.
+    With --exhaustive it instead runs every distinct order of events once, with the file's
+    own seed for everything else. It varies: the order in which the copies, cloud requests
+    and answers in flight arrive, whatever their latencies; where each step of a race runs
+    in its window, relative to the race's other steps and to the events in flight; and on
+    which side of a step an event lands when its possible arrival times (latency to
+    latency plus jitter) straddle the step. It holds fixed: the time of every step outside
+    a race (those keep their time order), an event that arrives before a step whatever
+    the draws runs before it, and copies held for an offline device arrive in send order
+    (M30). So it finds every outcome random runs can reach. Orders that only swap events
+    on different devices are pruned (they cannot change what any device shows); every
+    failing order is listed, event by event. It refuses, with the estimated count, a
+    scenario with more distinct orders than --limit.
 
     Options:
       --runs N          how many runs (default \(defaultRuns))
       --seed N          the base seed (default: the file's, else 1)
       --exhaustive      every distinct delivery order instead of random runs
       --limit N         with --exhaustive: refuse above N estimated orders (default \(Explorer.defaultExhaustiveLimit))
-      --format F        text (default) or json (merge shard files with `groupsim merge`)
+      --format F        text (default), json (merge shard files with `groupsim merge`) or
+                        html: one self-contained page with the failure rate of each check,
+                        the outcomes per device as bars, the pitfalls, and per failing
+                        outcome its first seed, the replay command and that run's report
       --workers N       runs going on at once (default: every core, here \(ProcessInfo.processInfo.activeProcessorCount));
                         the report is the same for any N
       --shard I/N       only runs i with i % N == I, for splitting across processes or
                         machines; merge the JSON reports with `groupsim merge`
-      --output PATH     write the report to PATH instead of standard output
+      --output PATH     write the report to PATH instead of standard output (as the
+                        shell's > would: see "Output files" in groupsim help)
+      --progress        show progress on standard error (runs done, runs/s, failures so
+                        far, time left) even when it is not a terminal
+      --quiet           show no progress and no warnings on standard error
+
+    FILE may be - to read the scenario from standard input.
+
+    Progress is shown on standard error by default when it is a terminal. When nothing in
+    the scenario is random (no jitter, no race) every run follows the same schedule; a
+    warning on standard error then says so.
+
+    Ctrl-C (SIGINT) or SIGTERM stops the exploration between runs: it prints the report
+    of the runs done so far, headed "interrupted after 41,200 of 100,000,000 runs", with
+    the failing seeds and the replay line, writes --output if given, and exits 130 (143
+    for SIGTERM). A second Ctrl-C ends it at once.
 
     Exit status: 0 every check held in every run; 1 a check failed in some run; 2 usage
-    error, invalid scenario, or a scenario too large for --exhaustive.
+    error, invalid scenario, or a scenario too large for --exhaustive; 130 or 143
+    interrupted.
 
     """
 
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
+        try await execute(arguments, progress: .silent)
+    }
+
+    func execute(_ arguments: [String], progress sink: ProgressSink) async throws -> CommandResult {
         let parsed = try Arguments(arguments, command: "explore", valued: ["runs", "seed", "limit", "format", "workers", "shard", "output"],
-                                   flags: ["exhaustive"])
+                                   flags: ["exhaustive", "progress", "quiet"])
         guard parsed.positional.count == 1, let path = parsed.positional.first else {
             throw UsageError(parsed.positional.isEmpty ? "explore needs a scenario file" : "explore takes one scenario file, found \(parsed.positional.count)",
                              hint: Self.usage)
@@ -68,6 +98,10 @@ struct ExploreCommand: Subcommand {
             }
         }
         let exhaustive = parsed.flag("exhaustive")
+        if parsed.flag("progress"), parsed.flag("quiet") {
+            throw UsageError("--progress and --quiet contradict each other; give one", hint: Self.usage)
+        }
+        let showProgress = !parsed.flag("quiet") && (parsed.flag("progress") || sink.isTerminal)
         if exhaustive {
             for option in ["runs", "seed", "shard"] where parsed.value(option) != nil {
                 throw UsageError("--exhaustive runs every delivery order with the file's seed; it takes no --\(option)", hint: Self.usage)
@@ -76,24 +110,60 @@ struct ExploreCommand: Subcommand {
             throw UsageError("--limit goes with --exhaustive", hint: Self.usage)
         }
 
-        let scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
+        try OutputFile.check(parsed.value("output"), inputs: [path])
+        let scenario = try ScenarioSource.load(path, apps: apps)
         let explorer = Explorer(scenario: scenario, apps: apps, workers: workers)
-        let report: ExplorationReport
-        if exhaustive {
-            do {
-                report = try await explorer.exhaustive(limit: limit)
+        // The first SIGINT or SIGTERM cancels the exploration, which stops starting runs
+        // and reports the runs before it; the exit status then says which signal it was.
+        let shardToRun = shard
+        let line = showProgress && !exhaustive ? ProgressLine(sink: sink, label: "explore \(scenario.name)") : nil
+        var callback: (@Sendable (ExplorationProgress) -> Void)?
+        if let line { callback = { line.update($0) } }
+        let progress = callback
+        let (outcome, signal) = await Interrupts.run { () async -> Result<ExplorationReport, ExplorationError> in
+            do throws(ExplorationError) {
+                guard exhaustive else { return .success(try await explorer.explore(runs: runs, seed: seed, shard: shardToRun, progress: progress)) }
+                return .success(try await explorer.exhaustive(limit: limit))
             } catch {
-                throw UsageError(error.description, hint: "Run 'groupsim help explore' for usage.")
+                return .failure(error)
             }
-        } else {
-            report = await explorer.explore(runs: runs, seed: seed, shard: shard)
         }
-        let text = format == "json" ? ExplorationJSONReport.render(report) : ExplorationTextReport.render(report)
-        let status: Int32 = report.passed ? 0 : 1
+        let report: ExplorationReport
+        switch outcome {
+        case .success(let value): report = value
+        case .failure(let error): throw UsageError(error.description, hint: "Run 'groupsim help explore' for usage.")
+        }
+        line?.finish()
+        var warnings = ""
+        if !parsed.flag("quiet"), let warning = Self.sameOutcomeWarning(report, scenario: scenario) { warnings = warning + "\n" }
+        let text: String = switch format {
+        case "json": ExplorationJSONReport.render(report)
+        case "html": await ExplorationHTMLPage.render(report, scenario: scenario, apps: apps)
+        default: ExplorationTextReport.render(report)
+        }
+        var status: Int32 = report.passed ? 0 : 1
+        if let signal { status = 128 + signal }
         if let output = parsed.value("output") {
-            try OutputFile.write(text, to: output)
-            return CommandResult(status: status, output: "wrote \(output); \(report.failedRuns) of \(report.runs) runs failed a check\n")
+            try OutputFile.write(text, to: output, inputs: [path])
+            var summary = "wrote \(output); \(report.failedRuns) of \(report.runs) runs failed a check\n"
+            if report.interrupted, let line = text.split(separator: "\n").first(where: { $0.hasPrefix("interrupted after ") }) {
+                summary = "\(line)\n" + summary
+            }
+            if let first = report.firstFailure, case .sampled = report.mode {
+                summary += "replay: \(report.replayCommand(seed: first.reference.seed))\n"
+            }
+            return CommandResult(status: status, output: summary, error: warnings)
         }
-        return CommandResult(status: status, output: text)
+        return CommandResult(status: status, output: text, error: warnings)
+    }
+}
+
+extension ExploreCommand {
+    /// The warning for an exploration whose runs all came out the same because the seed
+    /// cannot change the schedule: more random runs would only repeat the first.
+    static func sameOutcomeWarning(_ report: ExplorationReport, scenario: Scenario) -> String? {
+        guard case .sampled = report.mode, report.runs > 1, report.distinctOutcomes <= 1, !scenario.hasRandomSchedule else { return nil }
+        return "warning: all \(report.runs) runs gave the same outcome: nothing in \(scenario.file) is random (no jitter, no race), "
+            + "so every run follows one schedule. Add network jitter or a race to vary it, or use --exhaustive to try every delivery order."
     }
 }

@@ -2,7 +2,7 @@ import GroupSim
 
 /// The `groupsim` command line, callable from tests: give it the arguments (without the
 /// program name) and it returns what to print and the exit status, touching nothing else
-/// but the files it is asked to read or write.
+/// but the files it is asked to read or write (and standard input, for a scenario named `-`).
 ///
 /// Exit status (SCENARIO-FORMAT.md): 0 every check held; 1 a check failed; 2 a usage
 /// error or an invalid scenario, with the message on standard error.
@@ -17,31 +17,46 @@ public struct GroupSimCommand: Sendable {
         ShrinkCommand.self,
         BenchCommand.self,
         LessonsCommand.self,
+        TestCommand.self,
+        SchemaCommand.self,
     ]
 
     /// Apps that scenario files may name with `app: { name: ... }`, besides the built-in one.
     public var apps: AppRegistry
 
-    public init(apps: AppRegistry = AppRegistry()) { self.apps = apps }
+    /// Where `explore` and `test` show their progress (standard error by default).
+    public var progress: ProgressSink
+
+    public init(apps: AppRegistry = AppRegistry(), progress: ProgressSink = .standardError) {
+        self.apps = apps
+        self.progress = progress
+    }
 
     /// Runs one command line. Never traps on input: every problem becomes exit status 2.
+    ///
+    /// What it returns is ready for a terminal: control characters from user strings
+    /// (names, captions, paths) are escaped by `Markup.terminal`, here for every command.
     public func run(_ arguments: [String]) async -> CommandResult {
+        var result = await dispatch(arguments)
+        result.output = Markup.terminal(result.output)
+        result.error = Markup.terminal(result.error)
+        return result
+    }
+
+    private func dispatch(_ arguments: [String]) async -> CommandResult {
         guard let name = arguments.first else {
             return .usage(Help.general)
         }
         let rest = Array(arguments.dropFirst())
         do {
             if let command = Self.subcommands.first(where: { $0.name == name }) {
-                if rest.contains("--help") || rest.contains("-h") { return CommandResult(status: 0, output: command.help) }
-                return try await command.init(apps: apps).execute(rest)
+                if rest.contains("--help") || rest.contains("-h") { return CommandResult(status: 0, output: Help.withRules(command.help)) }
+                return try await command.init(apps: apps).execute(rest, progress: progress)
             }
             switch name {
             case "help", "--help", "-h":
                 guard let topic = rest.first else { return CommandResult(status: 0, output: Help.general) }
-                guard let command = Self.subcommands.first(where: { $0.name == topic }) else {
-                    throw UsageError("no help for \"\(topic)\"; commands: \(Help.commandNames.joined(separator: ", "))")
-                }
-                return CommandResult(status: 0, output: command.help)
+                return CommandResult(status: 0, output: Help.withRules(try Help.topic(topic)))
             case "--version", "version":
                 return CommandResult(status: 0, output: "groupsim \(GroupSimVersion.current)\n")
             default:
@@ -52,7 +67,7 @@ public struct GroupSimCommand: Sendable {
         } catch let error as UsageError {
             return CommandResult(status: 2, error: "groupsim: error: \(error.message)\n\(error.hint ?? "Run 'groupsim help' for usage.")\n")
         } catch let errors as ScenarioErrors {
-            return CommandResult(status: 2, error: errors.description + "\n")
+            return CommandResult(status: 2, error: Help.withRules(errors.description + "\n"))
         } catch {
             return CommandResult(status: 2, error: "groupsim: error: \(error)\n")
         }
@@ -73,6 +88,15 @@ protocol Subcommand: Sendable {
     /// Runs with the arguments after the command's name. Throws `UsageError` or
     /// `ScenarioErrors` for exit status 2.
     func execute(_ arguments: [String]) async throws -> CommandResult
+
+    /// Runs with a place to show progress on; commands that show none ignore it.
+    func execute(_ arguments: [String], progress: ProgressSink) async throws -> CommandResult
+}
+
+extension Subcommand {
+    func execute(_ arguments: [String], progress: ProgressSink) async throws -> CommandResult {
+        try await execute(arguments)
+    }
 }
 
 /// What a command printed and how it ended.
@@ -101,8 +125,4 @@ struct UsageError: Error {
         self.message = message
         self.hint = hint
     }
-}
-
-public enum GroupSimVersion {
-    public static let current = "0.1.0"
 }

@@ -16,13 +16,25 @@ enum Help {
 
         Usage:
         \(usages.joined(separator: "\n"))
-          groupsim help [COMMAND]
+          groupsim help [COMMAND | format | rules | M1...M30]
 
         Commands:
         \(list.joined(separator: "\n"))
 
+        A scenario FILE may be - to read it from standard input (named <stdin> in messages;
+        the files it names are taken from the working folder).
+
+        Output files: --output PATH writes as the shell's > would, and never damages what it
+        does not own. It refuses a PATH that is one of the inputs (links followed), a folder,
+        or a path whose folder does not exist (exit 2, nothing created); writes pipes and
+        devices in place; writes through a symbolic link to its target; and replaces a
+        regular file atomically (a temporary file in the same folder, renamed over it),
+        keeping its permissions. A write that fails, there or on standard output, is exit 2.
+
         Exit status: 0 every check held; 1 a check failed; 2 a usage error or an invalid scenario.
-        Scenario files are described in SCENARIO-FORMAT.md; examples are in Scenarios/.
+        Scenario files are described in docs/scenario-format.md (`groupsim help format`);
+        the rules M1 to M30 in docs/behaviour.md (`groupsim help rules`, `groupsim help M12`).
+        Examples are in Scenarios/.
 
         """
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GroupSim
+import GroupSimScenarios
 
 /// `groupsim lessons [NAME] [--dir PATH]`: lists the lessons, or runs one (its broken
 /// and fixed scenario files) and narrates it step by step.
@@ -7,33 +8,37 @@ struct LessonsCommand: Subcommand {
     static let name = "lessons"
     static let summary = "learn the group-conversation pitfalls: list the lessons, or run and narrate one"
     static let help = """
-    Usage: groupsim lessons [NAME] [--dir PATH]
+    Usage: groupsim lessons [NAME] [--full] [--dir PATH]
 
-    Without NAME, lists the lessons: name, title and the MESSAGES.md rules each teaches.
-    With NAME, runs the lesson's two scenario files, NAME-broken.yaml and NAME-fixed.yaml,
-    and narrates them: the broken design's story, each step with what every device then
-    shows, the pitfalls it fell into (what happened where, the rule, the fix), and the
-    fixed design with the checks that prove it and why it works.
+    Without NAME, lists the lessons in teaching order, one line each on what you will
+    see, with the rules each teaches. With NAME, runs the lesson's two scenario files,
+    NAME-broken.yaml and NAME-fixed.yaml, and tells them in one screen (at most 60
+    lines): the setting, the broken run step by step with what each device shows at the
+    end, each pitfall once (what happened where, why, the rule, the fix), the fixed
+    design with the checks that prove it, and the command for the next lesson.
 
-    The lesson files are found in Scenarios/lessons, searched for upward from the current
-    directory, then from the groupsim executable's directory (so it works anywhere in a
-    clone of the repository). Options:
-      --dir PATH        read the lesson files from PATH instead
+    The lesson files ship with groupsim (a copy of the repository's Scenarios/lessons made
+    when it is built), so this works from any directory. Options:
+      --full            the complete narration instead: every step with what every
+                        device then shows, the transcripts side by side, every pitfall
+                        in full, and why the fix works
+      --dir PATH        read the lesson files from PATH instead (your own lessons, or
+                        lesson files you are editing)
 
     Exit status: 0 every check of both files held (or the list was printed); 1 a check
     failed; 2 unknown lesson, lessons directory not found, or an invalid lesson file.
 
     """
 
-    /// The lessons directory, relative to a package root.
-    static let relativeDirectory = "Scenarios/lessons"
+    /// The lessons directory inside the shipped `Scenarios/` folder.
+    static let shippedDirectory = "lessons"
 
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: "lessons", valued: ["dir"], flags: [])
+        let parsed = try Arguments(arguments, command: "lessons", valued: ["dir"], flags: ["full"])
         guard parsed.positional.count <= 1 else {
-            throw UsageError("lessons takes at most one lesson name, found \(parsed.positional.count)", hint: "Usage: groupsim lessons [NAME] [--dir PATH]")
+            throw UsageError("lessons takes at most one lesson name, found \(parsed.positional.count)", hint: "Usage: groupsim lessons [NAME] [--full] [--dir PATH]")
         }
         let directory = try Self.directory(given: parsed.value("dir"))
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -50,35 +55,36 @@ struct LessonsCommand: Subcommand {
                                                   whyFixed: "See the fixed design's description above.")
         let broken = try ScenarioParser.load(path: Self.join(directory, lesson.brokenFile), registeredApps: apps.names)
         let fixed = try ScenarioParser.load(path: Self.join(directory, lesson.fixedFile), registeredApps: apps.names)
-        let brokenReport = await broken.run(apps: apps)
-        let fixedReport = await fixed.run(apps: apps)
-        let text = LessonNarration.render(lesson, broken: brokenReport, fixed: fixedReport)
+        let brokenReport = try await broken.run(apps: apps)
+        let fixedReport = try await fixed.run(apps: apps)
+        let text = LessonNarration.render(lesson, broken: brokenReport, fixed: fixedReport, full: parsed.flag("full"))
         return CommandResult(status: brokenReport.passed && fixedReport.passed ? 0 : 1, output: text)
     }
 
-    /// The list: one line per lesson, catalog first, then any other pair of files found.
+    /// The list: one line per lesson in teaching order (the catalog, then any other pair
+    /// of files found), each saying what the learner will see and the rules it teaches.
     static func list(directory: String, files: [String]) -> String {
-        var rows: [(name: String, title: String, rules: String, missing: [String])] = []
+        var rows: [(name: String, preview: String, rules: String, missing: [String])] = []
         for lesson in Lesson.all {
             let missing = [lesson.brokenFile, lesson.fixedFile].filter { !files.contains($0) }
-            rows.append((lesson.name, lesson.title, lesson.rules.joined(separator: ", "), missing))
+            rows.append((lesson.name, lesson.preview, lesson.rules.joined(separator: ", "), missing))
         }
         for name in Lesson.pairs(in: files) where Lesson.named(name) == nil {
             rows.append((name, title(of: name, in: directory), "", []))
         }
         let nameWidth = rows.map(\.name.count).max() ?? 0
-        let titleWidth = rows.map(\.title.count).max() ?? 0
-        var lines = ["Lessons (run one with: groupsim lessons NAME)", ""]
-        for row in rows {
-            var line = "  " + row.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  "
-            line += row.title.padding(toLength: titleWidth, withPad: " ", startingAt: 0) + "  " + row.rules
+        let numberWidth = String(rows.count).count
+        var lines = ["Lessons, in teaching order (run one with: groupsim lessons NAME)", ""]
+        for (index, row) in rows.enumerated() {
+            let number = String(index + 1)
+            var line = "  " + String(repeating: " ", count: numberWidth - number.count) + number + ". "
+            line += row.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  " + row.preview
+            if !row.rules.isEmpty { line += " (\(row.rules))" }
             if !row.missing.isEmpty { line += "  (missing: \(row.missing.joined(separator: ", ")))" }
-            var trimmed = line
-            while trimmed.hasSuffix(" ") { trimmed.removeLast() }
-            lines.append(trimmed)
+            lines.append(line)
         }
         lines.append("")
-        lines.append("\(rows.count) lessons in \(directory)")
+        lines.append("\(rows.count) lessons in \(directory); start with: groupsim lessons \(rows.first?.name ?? "NAME")")
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -89,41 +95,20 @@ struct LessonsCommand: Subcommand {
         return String(first)
     }
 
-    /// `--dir` as given, else `Scenarios/lessons` found upward from the current
-    /// directory, then upward from the executable's directory.
+    /// `--dir` as given, else the lessons that ship with the tool.
     static func directory(given: String?) throws -> String {
-        let manager = FileManager.default
         if let given {
             var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: given, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard FileManager.default.fileExists(atPath: given, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw UsageError("--dir \(given): no such directory")
             }
             return given
         }
-        var starts = [manager.currentDirectoryPath]
-        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent().path { starts.append(executable) }
-        let here = manager.currentDirectoryPath.hasSuffix("/") ? manager.currentDirectoryPath : manager.currentDirectoryPath + "/"
-        for start in starts {
-            guard let found = search(upwardFrom: start) else { continue }
-            // Shown relative to the current directory when it is below it.
-            return found.hasPrefix(here) ? String(found.dropFirst(here.count)) : found
+        guard let shipped = BundledScenarios.path(shippedDirectory) else {
+            throw UsageError("cannot find the lessons that ship with groupsim (\(BundledScenarios.bundleDescription))",
+                             hint: "Keep the resource bundle next to the groupsim executable, or pass --dir PATH/TO/Scenarios/lessons.")
         }
-        throw UsageError("cannot find the lessons directory \(relativeDirectory) in \(manager.currentDirectoryPath) or any directory above it",
-                         hint: "Run groupsim from inside a clone of the GroupSim repository, or pass --dir PATH/TO/Scenarios/lessons.")
-    }
-
-    static func search(upwardFrom start: String) -> String? {
-        var url = URL(fileURLWithPath: start).standardizedFileURL
-        while true {
-            let candidate = url.appendingPathComponent(relativeDirectory).path
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
-                return candidate
-            }
-            let parent = url.deletingLastPathComponent()
-            if parent.path == url.path { return nil }
-            url = parent
-        }
+        return shipped
     }
 
     static func join(_ directory: String, _ file: String) -> String {

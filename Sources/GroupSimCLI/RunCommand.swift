@@ -9,12 +9,14 @@ struct RunCommand: Subcommand {
     static let formats = ["text", "json", "mermaid", "html", "sides"]
 
     static let help = """
-    Usage: groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides] [--output PATH] [--callbacks]
+    Usage: groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides] [--output PATH] [--callbacks] [--summary|--full]
 
-    Simulates the scenario once and prints the timeline, each device's final transcript,
+    FILE may be - to read the scenario from standard input. Simulates the scenario once and prints the timeline, each device's final transcript,
     every check with its result, the pitfalls found (with the rule each comes from and
-    the fix), and a line `trace: HEX`, a digest of the whole event trace. The same file
-    and seed give the same digest on every run and machine.
+    the fix), and a line `trace: HEX`, a digest of the whole run: every event with its
+    content (messages, cloud requests and answers, failures), each device's final view
+    and every check's verdict. The same file and seed give the same digest on every run
+    and machine.
 
     Options:
       --seed N          override the file's seed (default: the file's, else 1)
@@ -28,8 +30,14 @@ struct RunCommand: Subcommand {
                           sides    what each user saw: every device's final transcript side
                                    by side, the live bubble of each session over time, and
                                    where two divergent devices' views parted
-      --output PATH     write the report to PATH instead of standard output
+      --output PATH     write the report to PATH instead of standard output (as the
+                        shell's > would: see "Output files" in groupsim help)
       --callbacks       show the extension's callbacks in the text timeline
+      --summary         text on one screen: each device's live bubble per session, the
+                        checks, and the pitfalls grouped by kind and session
+                        ("lost-update ×12 in poll (M12), first: ...")
+      --full            text with every event, transcript entry and pitfall; by default a
+                        long timeline, transcript section or pitfall list is condensed
 
     Exit status: 0 every check held; 1 a check failed; 2 usage error or invalid scenario.
 
@@ -38,27 +46,31 @@ struct RunCommand: Subcommand {
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: "run", valued: ["seed", "format", "output"], flags: ["callbacks"])
+        let parsed = try Arguments(arguments, command: "run", valued: ["seed", "format", "output"], flags: ["callbacks", "summary", "full"])
         guard parsed.positional.count == 1, let path = parsed.positional.first else {
             throw UsageError(parsed.positional.isEmpty ? "run needs a scenario file" : "run takes one scenario file, found \(parsed.positional.count)",
                              hint: "Usage: groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides] [--output PATH]")
         }
         let seed = try parsed.integer("seed", UInt64.self, in: 0...UInt64.max)
         let format = try parsed.choice("format", Self.formats) ?? "text"
-        let scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
-        let report = await scenario.run(seed: seed, apps: apps)
+        try OutputFile.check(parsed.value("output"), inputs: [path])
+        let scenario = try ScenarioSource.load(path, apps: apps)
+        let report = try await scenario.run(seed: seed, apps: apps)
         let text: String
         switch format {
         case "json": text = JSONReport.render(report)
         case "mermaid": text = MermaidReport.render(report)
         case "html": text = HTMLReport.render(report)
         case "sides": text = SideBySideReport.render(report)
-        default: text = TextReport.render(report, options: .init(showCallbacks: parsed.flag("callbacks")))
+        default:
+            if parsed.flag("summary"), parsed.flag("full") { throw UsageError("--summary and --full contradict each other; give one") }
+            let detail: TextReport.Detail = parsed.flag("summary") ? .summary : parsed.flag("full") ? .full : .scaled
+            text = TextReport.render(report, options: .init(showCallbacks: parsed.flag("callbacks"), detail: detail))
         }
         let status: Int32 = report.passed ? 0 : 1
         if let output = parsed.value("output") {
-            try OutputFile.write(text, to: output)
-            let summary = "wrote \(output); \(report.checks.filter(\.passed).count) of \(report.checks.count) checks held; trace: \(report.digest)\n"
+            try OutputFile.write(text, to: output, inputs: [path])
+            let summary = "wrote \(output); \(report.checkCounts.held) of \(report.checkCounts.total) checks held; trace: \(report.digest)\n"
             return CommandResult(status: status, output: summary)
         }
         return CommandResult(status: status, output: text)
@@ -72,7 +84,7 @@ struct CheckCommand: Subcommand {
     static let help = """
     Usage: groupsim check FILE...
 
-    Validates each scenario file without running it. Prints `FILE: ok` for each valid
+    Validates each scenario file without running it (- reads one from standard input). Prints `FILE: ok` for each valid
     file; errors go to standard error as FILE:LINE:COLUMN: error: WHAT.
 
     Exit status: 0 all files are valid; 2 some file is not.
@@ -86,27 +98,21 @@ struct CheckCommand: Subcommand {
         guard !parsed.positional.isEmpty else {
             throw UsageError("check needs at least one scenario file", hint: "Usage: groupsim check FILE...")
         }
+        guard parsed.positional.filter({ $0 == ScenarioSource.standardInputPath }).count <= 1 else {
+            throw UsageError("check reads standard input (-) once; name it once")
+        }
         var output = ""
         var errors = ""
         for path in parsed.positional {
             do {
-                let scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
-                output += "\(path): ok (\(scenario.name): \(scenario.devices.count) devices, \(scenario.steps.count) steps, \(scenario.checks.count) checks)\n"
+                let scenario = try ScenarioSource.load(path, apps: apps)
+                output += "\(scenario.file): ok (\(scenario.name): \(scenario.devices.count) devices, \(scenario.steps.count) steps, \(scenario.checks.count) checks)\n"
+            } catch let error as UsageError {
+                errors += "groupsim: error: \(error.message)\n"
             } catch {
-                errors += error.description + "\n"
+                errors += "\(error)\n"
             }
         }
-        return CommandResult(status: errors.isEmpty ? 0 : 2, output: output, error: errors)
-    }
-}
-
-/// Writes a report file, turning failures into a usage error instead of a crash.
-enum OutputFile {
-    static func write(_ text: String, to path: String) throws {
-        do {
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
-        } catch {
-            throw UsageError("cannot write \(path): \(error.localizedDescription)")
-        }
+        return CommandResult(status: errors.isEmpty ? 0 : 2, output: output, error: Help.withRules(errors))
     }
 }

@@ -33,14 +33,19 @@ struct ShrinkCommand: Subcommand {
             throw UsageError(parsed.positional.isEmpty ? "shrink needs a scenario file" : "shrink takes one scenario file, found \(parsed.positional.count)",
                              hint: "Usage: groupsim shrink FILE [--seed N] [--output PATH] [--attempts N]")
         }
-        // A scenario file holds seeds up to Int64.max: the shrunk file must carry its seed.
-        let seedOption = try parsed.integer("seed", UInt64.self, in: 0...UInt64(Int64.max))
+        let seedOption = try parsed.integer("seed", UInt64.self, in: 0...UInt64.max)
         let attempts = try parsed.integer("attempts", Int.self, in: 1...1_000_000) ?? 500
-        let scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
+        try OutputFile.check(parsed.value("output"), inputs: [path])
+        let scenario = try ScenarioSource.load(path, apps: apps)
         let seed = seedOption ?? scenario.seed
-        let result = await Shrinker(apps: apps).shrink(scenario, seed: seed, maxAttempts: attempts)
+        let result = try await Shrinker(apps: apps).shrink(scenario, seed: seed, maxAttempts: attempts)
 
         guard let check = result.check else {
+            let unexpected = try await scenario.run(seed: seed, apps: apps).unexpectedFailures
+            if let first = unexpected.first {
+                return CommandResult(status: 1, error: "groupsim: \(path) with seed \(seed): every check held, but \(first.text); "
+                                     + "shrink keeps a failing check, so write one that this run fails (or an error: check) and shrink again\n")
+            }
             return CommandResult(status: 1, error: "groupsim: \(path) with seed \(seed): every check held, so there is no failing run to shrink\n")
         }
         guard result.reproduces else {
@@ -58,7 +63,7 @@ struct ShrinkCommand: Subcommand {
         """
         let text = header + result.yaml
         if let output = parsed.value("output") {
-            try OutputFile.write(text, to: output)
+            try OutputFile.write(text, to: output, inputs: [path])
             return CommandResult(status: 0, output: "wrote \(output): \(sizes); still fails \(ScenarioWriter.check(check))\n")
         }
         return CommandResult(status: 0, output: text)

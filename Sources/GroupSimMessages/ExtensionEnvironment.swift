@@ -8,7 +8,7 @@ public struct ExtensionEnvironment {
     public var device: String { installation.device }
     /// The installation's key-value storage: survives activations, private to the
     /// device, wiped by a reinstall (M2, M22). On iOS the same role is `UserDefaults`.
-    public var storage: InstallStorage { installation.storage }
+    public var storage: LocalStorage { installation.storage }
     /// The app's server (M13).
     public let cloud: SimulatedCloud
     let installation: AppEnvironment

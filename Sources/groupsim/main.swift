@@ -1,8 +1,5 @@
-import Foundation
 import GroupSimCLI
 
-// The whole program: hand the arguments to GroupSimCLI and print what it returns.
-let result = await GroupSimCommand().run(Array(CommandLine.arguments.dropFirst()))
-FileHandle.standardOutput.write(Data(result.output.utf8))
-FileHandle.standardError.write(Data(result.error.utf8))
-exit(result.status)
+// The whole program: hand the arguments to GroupSimCLI, which prints what the command
+// returns and exits with its status.
+await GroupSimProcess.main(Array(CommandLine.arguments.dropFirst()))

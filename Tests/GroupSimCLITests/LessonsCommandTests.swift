@@ -3,8 +3,8 @@ import Testing
 import GroupSim
 import GroupSimCLI
 
-/// `groupsim lessons`: at least eight lessons, each a broken and a fixed scenario file
-/// whose checks hold, narrated step by step (issue 5).
+/// `groupsim lessons`: at least eleven lessons, each a broken and a fixed scenario file
+/// whose checks hold, told in one screen or step by step with --full (issues 5, 12).
 @Suite struct LessonsCommandTests {
     /// Scenarios/lessons of this package, found from this file's path.
     static let directory = CLI.path("Scenarios/lessons")
@@ -14,19 +14,23 @@ import GroupSimCLI
         return names.filter { $0.hasSuffix(".yaml") }.sorted().map { "Scenarios/lessons/" + $0 }
     }
 
-    @Test func listsAtLeastEightLessons() async throws {
+    /// Issue 12: at least eleven lessons, numbered in teaching order, one line each.
+    @Test func listsAtLeastElevenLessonsInTeachingOrder() async throws {
         let result = await CLI.run(["lessons", "--dir", Self.directory])
         #expect(result.status == 0, "\(result.error)")
         let rows = result.output.split(separator: "\n").filter { $0.hasPrefix("  ") }
-        #expect(rows.count >= 8)
-        #expect(Lesson.all.count >= 8)
-        for lesson in Lesson.all {
-            let row = try #require(rows.first { $0.hasPrefix("  \(lesson.name) ") })
-            #expect(row.contains(lesson.title))
-            #expect(row.hasSuffix(lesson.rules.joined(separator: ", ")))
+        #expect(rows.count >= 11)
+        #expect(Lesson.all.count >= 11)
+        for (index, lesson) in Lesson.all.enumerated() {
+            let number = String(index + 1)
+            let prefix = String(repeating: " ", count: String(rows.count).count - number.count) + number + ". " + lesson.name + " "
+            let row = try #require(rows.first { $0.hasPrefix("  " + prefix) }, "\(lesson.name) at \(number)")
+            #expect(row.contains(lesson.preview))
+            #expect(row.hasSuffix("(\(lesson.rules.joined(separator: ", ")))"))
             #expect(!row.contains("missing"))
         }
-        #expect(result.output.contains("\(rows.count) lessons in \(Self.directory)"))
+        for name in ["who-voted", "two-devices", "conditional-write"] { #expect(Lesson.named(name) != nil) }
+        #expect(result.output.contains("\(rows.count) lessons in \(Self.directory); start with: groupsim lessons \(Lesson.all[0].name)"))
     }
 
     /// Every lesson file runs with exit 0, twice with the same digest (DESIGN.md rule 6).
@@ -48,9 +52,9 @@ import GroupSimCLI
         #expect(fixed.checks.contains { $0.check == .noPitfalls }, "\(lesson.fixedFile) should expect no pitfalls")
         #expect(!broken.checks.contains { $0.check == .noPitfalls && name != "session-collapse" })
         #expect(broken.about != nil && fixed.about != nil)
-        let result = await CLI.run(["lessons", name, "--dir", Self.directory])
-        #expect(result.status == 0, "\(result.error)")
-        let text = result.output
+        let full = await CLI.run(["lessons", name, "--full", "--dir", Self.directory])
+        #expect(full.status == 0, "\(full.error)")
+        let text = full.output
         for heading in ["Lesson \(name): \(lesson.title)", "1. The broken design", "2. Step by step", "3. What went wrong",
                         "4. The fixed design", "Why it works: ", "Both designs behaved as their checks say."] {
             #expect(text.contains(heading), "\(name): \(heading)")
@@ -58,23 +62,80 @@ import GroupSimCLI
         #expect(text.contains("step 1: "))
         #expect(text.contains("now:"))
         #expect(!text.contains("FAIL"))
+        // The broken file reports the pitfalls its checks name; the fixed one none.
+        let brokenKinds = broken.checks.flatMap { spec -> [PitfallKind] in
+            if case .pitfalls(let kinds) = spec.check { return kinds }
+            return []
+        }
+        let brokenReport = try await broken.run()
+        #expect(brokenKinds.allSatisfy(brokenReport.pitfalls.map(\.kind).contains), "\(name): \(brokenReport.pitfalls.map(\.kind))")
+        #expect(try await fixed.run().pitfalls.isEmpty)
+    }
+
+    /// Issue 12: by default every lesson fits one screen (at most 60 lines), tells each
+    /// kind of pitfall once (no explanation twice, the parting once), and ends with the
+    /// command for the next lesson.
+    @Test(arguments: Lesson.all.map(\.name))
+    func everyLessonFitsOneScreen(name: String) async throws {
+        let result = await CLI.run(["lessons", name, "--dir", Self.directory])
+        #expect(result.status == 0, "\(result.error)")
+        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count <= LessonNarration.shortLimit, "\(name) prints \(lines.count) lines")
+        for heading in ["1. The setting", "2. What happens", "3. What went wrong", "4. The fix", "Checks that prove it:"] {
+            #expect(result.output.contains(heading), "\(name): \(heading)")
+        }
+        #expect(!result.output.contains("Where the devices' views parted"))
+        #expect(result.output.components(separatedBy: "Where it started").count <= 2)
+        let flat = result.output.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")
+        for sentence in flat.components(separatedBy: ". ") where sentence.count > 60 {
+            #expect(flat.components(separatedBy: sentence).count == 2, "\(name) repeats: \(sentence)")
+        }
+        let lesson = try #require(Lesson.named(name))
+        let last = try #require(lines.last)
+        if let next = lesson.next {
+            #expect(last.hasPrefix("Next: groupsim lessons \(next.name)"))
+        } else {
+            #expect(last == "That was the last lesson. List them all: groupsim lessons")
+        }
+        #expect(lines.first { $0.hasPrefix("Both designs behaved") }?.contains("groupsim lessons \(name) --full") == true)
+    }
+
+    /// Issue 12: the stale-selection fix is a change to the app (`app.selection: newest`),
+    /// not an extra tap in the scenario.
+    @Test func staleSelectionFixIsAnAppChange() throws {
+        let broken = try ScenarioParser.load(path: Self.directory + "/stale-selection-broken.yaml")
+        let fixed = try ScenarioParser.load(path: Self.directory + "/stale-selection-fixed.yaml")
+        #expect(fixed.app.selection == .newest && broken.app.selection == .tapped)
+        #expect(fixed.steps.map(\.action) == broken.steps.map(\.action))
+    }
+
+    /// Every fix a lesson prints names how an extension does it (an API or an app option).
+    @Test(arguments: Lesson.all.map(\.name))
+    func everyFixNamesHowAnExtensionDoesIt(name: String) async throws {
+        let broken = try await (try ScenarioParser.load(path: Self.directory + "/\(name)-broken.yaml")).run()
+        for pitfall in broken.pitfalls {
+            #expect(pitfall.fix.contains("`") || pitfall.fix.contains("summaryText") || pitfall.fix.contains("?key=value"),
+                    "\(name) \(pitfall.kind.rawValue): \(pitfall.fix)")
+        }
     }
 
     /// The narration of the race: each step with what every device then shows (M11, M12).
     @Test func narratesTheRaceStepByStep() async throws {
-        let result = await CLI.run(["lessons", "simultaneous-replies", "--dir", Self.directory])
+        let result = await CLI.run(["lessons", "simultaneous-replies", "--full", "--dir", Self.directory])
         let text = result.output
         #expect(text.contains("   500ms  step 2: bob-phone reply poll (data bob=tomatoes)"))
         #expect(text.contains("bob-phone sent m2 in poll, \"Bob picked tomatoes\" {bob: tomatoes, q: topping}"))
         #expect(text.contains("       bob-phone    poll: m3 from Carol \"Carol picked pickles\" {carol: pickles, q: topping}"))
         #expect(text.contains("- lost-update (M12): Bob's change bob=tomatoes"))
-        #expect(text.contains("Where the devices' views parted:"))
+        // The parting is told once, in the divergence pitfall, not again in its own section.
+        #expect(text.components(separatedBy: "Where it started: ").count == 2)
+        #expect(!text.contains("Where the devices' views parted:"))
         #expect(text.contains("the store's poll record (v3): {bob: tomatoes, carol: pickles, q: topping}"))
     }
 
     /// M15: tapping a bubble sets selectedMessage, and the narration says so.
     @Test func narratesTheSelection() async throws {
-        let result = await CLI.run(["lessons", "stale-selection", "--dir", Self.directory])
+        let result = await CLI.run(["lessons", "stale-selection", "--full", "--dir", Self.directory])
         #expect(result.output.contains("bob-phone's app opens on the tapped bubble: selectedMessage is m1 (M21)"))
         #expect(result.output.contains("! stale-selection: bob-phone built on m1"))
     }
@@ -109,7 +170,7 @@ import GroupSimCLI
         try Self.echo(name: "echo-fixed", expect: "converged: s").write(to: folder.appendingPathComponent("echo-fixed.yaml"), atomically: true, encoding: .utf8)
         let directory = folder.path
         let list = await CLI.run(["lessons", "--dir", directory])
-        #expect(list.output.contains("  echo                  Echo lesson."))
+        #expect(list.output.contains(". echo                  Echo lesson."))
         let run = await CLI.run(["lessons", "echo", "--dir", directory])
         #expect(run.status == 1, "the broken echo's check fails: \(run.output)")
         #expect(run.output.contains("warning: a check did not hold (broken design)"))

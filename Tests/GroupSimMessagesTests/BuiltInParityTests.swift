@@ -38,8 +38,8 @@ final class URLStateController: MSMessagesAppViewController, ComposeRequestHandl
         custom.app.name = "url-state"
         var apps = AppRegistry()
         apps.register("url-state") { URLStateController() }
-        let builtIn = await scenario.run()
-        let controller = await custom.run(apps: apps)
+        let builtIn = try await scenario.run()
+        let controller = try await custom.run(apps: apps)
         #expect(controller.digest == builtIn.digest, "\(file): the controller's run differs from the built-in app's")
         #expect(controller.checks.map(\.passed) == builtIn.checks.map(\.passed))
         #expect(controller.pitfalls.map(\.kind) == builtIn.pitfalls.map(\.kind))

@@ -7,9 +7,9 @@ import Testing
 final class RecordingController: MSMessagesAppViewController, ComposeRequestHandling {
     let recorder: Recorder
     let device: String
-    let storage: InstallStorage
+    let storage: LocalStorage
 
-    init(recorder: Recorder, device: String, storage: InstallStorage) {
+    init(recorder: Recorder, device: String, storage: LocalStorage) {
         self.recorder = recorder
         self.device = device
         self.storage = storage
@@ -97,7 +97,7 @@ func recordingApps(_ recorder: Recorder) -> AppRegistry {
               - { at: 0ms, device: bob-phone, open: compact }
               - { at: 10ms, device: alice-phone, send: { session: poll, data: { q: lunch } } }
             """)
-        let report = await scenario.run(apps: recordingApps(recorder))
+        let report = try await scenario.run(apps: recordingApps(recorder))
         #expect(recorder.lines == [
             "bob-phone willBecomeActive activations=1 style=compact selected=false",
             "bob-phone didBecomeActive",
@@ -110,7 +110,7 @@ func recordingApps(_ recorder: Recorder) -> AppRegistry {
             "bob-phone didReceive ?q=lunch senderIsRemote=true",
         ])
         let alice = try #require(report.outcome.devices.first { $0.name == "alice-phone" })
-        #expect(alice.callbacks == ["willBecomeActive", "didBecomeActive", "didStartSending"])
+        #expect(alice.callbacks == ["willBecomeActive", "didBecomeActive", "userDidCompose", "didStartSending"])
         #expect(alice.sessions.first?.session == "poll")
     }
 
@@ -121,7 +121,7 @@ func recordingApps(_ recorder: Recorder) -> AppRegistry {
         let scenario = try Self.scenario("""
               - { at: 0ms, device: alice-phone, insert: { session: poll, data: { long: "5000" } } }
             """)
-        let report = await scenario.run(apps: recordingApps(recorder))
+        let report = try await scenario.run(apps: recordingApps(recorder))
         #expect(recorder.lines.contains("alice-phone completion MSMessagesErrorDomain 8"))
         #expect(report.outcome.failures.map(\.code) == [.urlExceedsMaxSize])
         #expect(MSMessageErrorCode.urlExceedsMaxSize.rawValue == 8)
@@ -135,7 +135,7 @@ func recordingApps(_ recorder: Recorder) -> AppRegistry {
         let scenario = try Self.scenario("""
               - { at: 0ms, device: alice-phone, send: { session: poll, data: { q: lunch }, direct: true } }
             """)
-        let report = await scenario.run(apps: recordingApps(recorder))
+        let report = try await scenario.run(apps: recordingApps(recorder))
         #expect(recorder.lines.suffix(4) == [
             "alice-phone inserted pendingNow=true",
             "alice-phone own message pending=false",
@@ -160,7 +160,7 @@ func recordingApps(_ recorder: Recorder) -> AppRegistry {
               - { at: 500ms, device: bob-phone, reinstall: true }
               - { at: 600ms, device: bob-phone, open: compact }
             """)
-        _ = await scenario.run(apps: recordingApps(recorder))
+        let report = try await scenario.run(apps: recordingApps(recorder))
         let bob = recorder.lines.filter { $0.hasPrefix("bob-phone") }
         #expect(bob == [
             "bob-phone willBecomeActive activations=1 style=compact selected=false",
@@ -176,6 +176,11 @@ func recordingApps(_ recorder: Recorder) -> AppRegistry {
             "bob-phone willBecomeActive activations=1 style=compact selected=false",
             "bob-phone didBecomeActive",
         ])
+        // The controller's storage is the device's one LocalStorage, which the snapshot
+        // shows: one activation since the reinstall on bob's phone, one on alice's.
+        let devices = report.outcome.devices
+        #expect(devices.first { $0.name == "bob-phone" }?.localStorage == ["activations": "1"])
+        #expect(devices.first { $0.name == "alice-phone" }?.localStorage == ["activations": "1"])
     }
 }
 
@@ -206,7 +211,7 @@ final class SigningController: MSMessagesAppViewController, ComposeRequestHandli
             steps:
               - { at: 0ms, device: alice-phone, send: { session: poll } }
             """, file: "tokens.yaml", registeredApps: apps.names)
-        let report = await scenario.run(apps: apps)
+        let report = try await scenario.run(apps: apps)
         for device in report.outcome.devices {
             let bubble = try #require(device.transcripts.first?.entries.first { $0.kind == .bubble })
             #expect(bubble.text == "Alice asked", "\(device.name)")

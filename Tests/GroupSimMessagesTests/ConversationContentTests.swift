@@ -63,7 +63,7 @@ final class SharingController: MSMessagesAppViewController, ComposeRequestHandli
             steps:
               - { at: 0ms, device: alice-phone, \(kind): { session: s, data: { what: \(what) } } }
             """, file: "sharing.yaml", registeredApps: apps.names)
-        return (recorder, await scenario.run(apps: apps))
+        return (recorder, try await scenario.run(apps: apps))
     }
 
     /// A valid sticker is staged and, on the step's tap, sent; a missing file throws

@@ -5,9 +5,9 @@ import Testing
 
 /// A poll that remembers in the install's storage how many votes this device sent.
 final class TallyController: MSMessagesAppViewController, ComposeRequestHandling {
-    let storage: InstallStorage
+    let storage: LocalStorage
 
-    init(storage: InstallStorage) { self.storage = storage }
+    init(storage: LocalStorage) { self.storage = storage }
 
     func handle(_ request: ComposeRequest) {
         guard let conversation = activeConversation else { return }
@@ -40,13 +40,13 @@ final class TallyController: MSMessagesAppViewController, ComposeRequestHandling
         await harness.open(.compact)
         try await harness.expect(callbacks: ["willBecomeActive", "didBecomeActive"], sent: [], staged: .some(nil), storage: [:])
         await harness.insert("poll", data: ["q": "lunch"])
-        try await harness.expect(callbacks: [], sent: [], staged: "?q=lunch")
+        try await harness.expect(callbacks: ["userDidCompose"], sent: [], staged: "?q=lunch")
         await harness.pressSend()
         try await harness.expect(callbacks: ["didStartSending"], sent: ["?q=lunch"], staged: .some(nil), storage: ["sent": "1"])
         await harness.receive(from: "bob", session: "poll", url: "?bob=pizza&q=lunch")
         try await harness.expect(callbacks: ["didReceive"], sent: [])
         await harness.reply("poll", data: ["me": "sushi"])
-        try await harness.expect(callbacks: ["willTransition", "willSelect", "didSelect", "didTransition",
+        try await harness.expect(callbacks: ["willTransition", "willSelect", "didSelect", "didTransition", "userDidCompose",
                                              "willTransition", "didTransition", "didStartSending"],
                                  sent: ["?bob=pizza&me=sushi&q=lunch"], storage: ["sent": "2"])
         await harness.reinstall()

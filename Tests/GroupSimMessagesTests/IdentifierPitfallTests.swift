@@ -6,9 +6,9 @@ import Testing
 /// A naive controller: it caches its participant identifier in the install's storage and
 /// writes it into the URL as the voter, as if the identifier meant the same everywhere.
 final class NaiveVoterController: MSMessagesAppViewController, ComposeRequestHandling {
-    let storage: InstallStorage
+    let storage: LocalStorage
 
-    init(storage: InstallStorage) { self.storage = storage }
+    init(storage: LocalStorage) { self.storage = storage }
 
     func handle(_ request: ComposeRequest) {
         guard let conversation = activeConversation else { return }
@@ -40,7 +40,7 @@ final class NaiveVoterController: MSMessagesAppViewController, ComposeRequestHan
             expect:
               - pitfalls: [foreign-identifier, stale-identifier]
             """, file: "naive.yaml", registeredApps: apps.names)
-        let report = await scenario.run(apps: apps)
+        let report = try await scenario.run(apps: apps)
         #expect(report.passed, "\(report.checks.map(\.detail))")
         let kinds = report.outcome.sightings.map { "\($0.device) \($0.kind.rawValue)" }
         #expect(kinds == ["bob-phone foreign-identifier", "alice-phone stale-identifier"])

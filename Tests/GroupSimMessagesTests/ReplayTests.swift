@@ -30,9 +30,9 @@ import Testing
 
     @Test func sampledFailureReplaysDrawsAndWritesAFile() async throws {
         let (explorer, _) = try Self.race()
-        let report = await explorer.explore(runs: 50, seed: 3)
+        let report = try await explorer.explore(runs: 50, seed: 3)
         let failure = try #require(report.firstFailure, "no run diverged in \(report.runs)")
-        let replay = await explorer.replay(failure, of: report)
+        let replay = try await explorer.replay(failure, of: report)
         #expect(!replay.passed, "seed \(failure.reference.seed) passed on replay")
         #expect(replay.outcome.seed == failure.reference.seed)
         #expect(replay.outcome.devices.allSatisfy { !$0.sessions.isEmpty })
@@ -43,7 +43,7 @@ import Testing
         #expect(file.contains("name: url-state"))
         #expect(file.contains("seed: \(failure.reference.seed)"))
         let reread = try ScenarioParser.parse(text: file, file: "replay.yaml", registeredApps: explorer.apps.names)
-        #expect(await reread.run(apps: explorer.apps).digest == replay.digest)
+        #expect(try await reread.run(apps: explorer.apps).digest == replay.digest)
 
         let text = ExplorationTextReport.render(report)
         #expect(text.contains("replay: the app \"url-state\" is registered from Swift"), "\(text)")
@@ -57,7 +57,7 @@ import Testing
         let failures = report.failures
         #expect(!failures.isEmpty)
         for failure in failures.prefix(3) {
-            let replay = await explorer.replay(failure, of: report)
+            let replay = try await explorer.replay(failure, of: report)
             #expect(!replay.passed, "order #\(failure.reference.run) passed on replay: \(failure.schedule)")
         }
         #expect(explorer.scenarioFile(replaying: try #require(failures.first), of: report) == nil)

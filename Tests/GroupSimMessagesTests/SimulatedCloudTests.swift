@@ -66,7 +66,7 @@ final class CloudController: MSMessagesAppViewController, ComposeRequestHandling
               - { at: 200ms, device: bob-phone, insert: { session: poll, data: { op: cas, version: "1", value: b } } }
               - { at: 300ms, device: alice-phone, insert: { session: poll, data: { op: fetch } } }
             """, file: "cloud.yaml", registeredApps: apps.names)
-        let report = await scenario.run(apps: apps)
+        let report = try await scenario.run(apps: apps)
         #expect(recorder.lines == [
             "alice-phone saved v1 {value: a}",
             "bob-phone conflict, server has v1 {value: a}",

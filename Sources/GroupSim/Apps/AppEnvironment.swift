@@ -10,13 +10,13 @@ public final class AppEnvironment {
     /// Which installation this is: 0 first, one more per reinstall (M2).
     public let installation: Int
     /// The installation's key-value storage (what `UserDefaults` is on iOS).
-    public let storage: InstallStorage
+    public let storage: LocalStorage
     private var generator: SplitMix64
 
     init(device: String, installation: Int, streams: RandomStreams) {
         self.device = device
         self.installation = installation
-        storage = InstallStorage()
+        storage = LocalStorage()
         generator = streams.stream(.tokens, device, String(installation))
     }
 

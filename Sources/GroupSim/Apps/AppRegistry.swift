@@ -22,7 +22,7 @@ public struct AppRegistry: Sendable {
 
     /// The factory for `spec.name`, or the built-in app's when the name is nil.
     public func factory(for spec: AppSpec) -> Factory? {
-        guard let name = spec.name else { return { BuiltInApp(mode: $0.state) } }
+        guard let name = spec.name else { return { BuiltInApp(spec: $0) } }
         return factories.last { $0.name == name }?.make
     }
 }

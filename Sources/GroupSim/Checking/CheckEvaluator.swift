@@ -12,10 +12,11 @@ public enum CheckEvaluator {
 
     private static func judge(_ check: Check, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall]) -> (Bool, String, String) {
         switch check {
-        case .latest(let deviceName, let session, let from, let data, let caption):
+        case .latest(let deviceName, let session, let from, let written, let caption):
+            let data = accountKeys(written, outcome)
             var text = "latest \(deviceName) \(session)"
             if let from { text += " from=\(from)" }
-            if !data.isEmpty { text += " data=\(StateMap(data))" }
+            if !data.isEmpty { text += " data=\(StateMap(written))" }
             if let caption { text += " caption=\"\(caption)\"" }
             guard let device = outcome.device(deviceName), let view = device.session(session),
                   let shown = states.shown(session, on: device) else {
@@ -33,7 +34,7 @@ public enum CheckEvaluator {
             // so a session with summary lines always has a live bubble (M10).
             let drawn = outcome.device(deviceName)?.session(session)?.summaries ?? []
             let passed = (count == nil || count == drawn.count) && (texts == nil || texts == drawn)
-            return (passed, text, "\(deviceName) draws \(drawn.count) summary line(s) for \(session): \(drawn)")
+            return (passed, text, "\(deviceName) draws \(Plural.count(drawn.count, "summary line")) for \(session): \(drawn)")
         case .converged(let session), .diverged(let session):
             let devices = states.appDevices(for: session)
             var distinct: [StateMap?] = []
@@ -48,12 +49,13 @@ public enum CheckEvaluator {
                 return (converged, "converged \(session)", lines.joined(separator: "; "))
             }
             return (!converged, "diverged \(session)", lines.joined(separator: "; "))
-        case .complete(let session, let data):
+        case .complete(let session, let written):
+            let data = accountKeys(written, outcome)
             let missing = states.appDevices(for: session).filter { !(states.shown(session, on: $0)?.state.contains(data) ?? false) }
             let detail = missing.isEmpty
                 ? "every app device's state has \(StateMap(data))"
                 : "missing on " + missing.map { "\($0.name) (\(states.shown(session, on: $0).map { $0.state.description } ?? "no bubble"))" }.joined(separator: ", ")
-            return (missing.isEmpty, "complete \(session) \(StateMap(data))", detail)
+            return (missing.isEmpty, "complete \(session) \(StateMap(written))", detail)
         case .pitfalls(let kinds):
             let reported = Set(pitfalls.map(\.kind))
             let absent = kinds.filter { !reported.contains($0) }
@@ -73,5 +75,20 @@ public enum CheckEvaluator {
             let detail = failed.isEmpty ? "step \(step) did not fail" : "step \(step) failed with " + failed.map { "\($0.code.name): \($0.reason)" }.joined(separator: "; ")
             return (passed, "error step=\(step) code=\(code.name)", detail)
         }
+    }
+
+    /// Under `app.identity: account`, `$name` in a check's data stands for that person's
+    /// account id, the same on every device (the `app.identity` setting); in the
+    /// other modes the key is per device and a check keeps the text as written.
+    static func accountKeys(_ data: [DataEntry], _ outcome: RunOutcome) -> [DataEntry] {
+        guard outcome.scenario.app.identity == .account, data.contains(where: { $0.key.hasPrefix("$") || $0.value.hasPrefix("$") }) else {
+            return data
+        }
+        let streams = RandomStreams(seed: outcome.seed)
+        func resolved(_ text: String) -> String {
+            guard text.hasPrefix("$"), let person = outcome.scenario.person(String(text.dropFirst())) else { return text }
+            return AppIdentity.accountID(streams, person: person.key)
+        }
+        return data.map { DataEntry(resolved($0.key), resolved($0.value)) }
     }
 }

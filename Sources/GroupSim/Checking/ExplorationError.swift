@@ -12,6 +12,11 @@ public enum ExplorationError: Error, Sendable, Hashable, CustomStringConvertible
     case invalidReport(String)
     /// Reports that are not shards of one exploration.
     case mismatchedReports(String)
+    /// Shard reports of one exploration that do not cover every shard (merge refuses
+    /// them unless asked for a partial merge): what they cover, of how many runs.
+    case missingShards(covered: ExplorationReport.ShardCoverage, requestedRuns: Int)
+    /// The scenario is invalid (`Scenario.validate`): nothing was run.
+    case invalidScenario(ScenarioErrors)
 
     public var description: String {
         switch self {
@@ -21,6 +26,10 @@ public enum ExplorationError: Error, Sendable, Hashable, CustomStringConvertible
             "\(scenario): gave up enumerating delivery orders after simulating \(simulated) schedules (limit \(limit)); explore it with --runs N instead, or raise --limit"
         case .invalidShard(let message), .invalidReport(let message), .mismatchedReports(let message):
             message
+        case .missingShards(let covered, let requested):
+            "\(covered.missingDescription()): the reports cover \(covered.indices.count == 1 ? "shard" : "shards") \(covered) of \(requested) runs"
+        case .invalidScenario(let errors):
+            errors.description
         }
     }
 

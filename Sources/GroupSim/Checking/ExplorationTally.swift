@@ -13,9 +13,19 @@ struct ExplorationTally: Sendable {
     /// The rule each kind cited; the smallest if runs ever disagreed, so order cannot matter.
     private var pitfallRules: [PitfallKind: String] = [:]
     private var stepFailureRuns: [ExploredRun.StepFailureKey: Int] = [:]
+    private var unexpectedRuns: [ExploredRun.StepFailureKey: Int] = [:]
+    private var unexpectedFirst: [ExploredRun.StepFailureKey: Report.RunReference] = [:]
+    /// The text of each unexpected failure's key, and its step's line.
+    private var unexpectedTitles: [ExploredRun.StepFailureKey: (text: String, line: Int?)] = [:]
     /// Sorted by run number, at most `Report.failureSampleLimit`.
     private var failures: [Report.FailingRun] = []
     private var outcomeKeys: Set<String> = []
+    private var cloudConflicts = 0
+    private var conflictRuns = 0
+    private var mostConflicts = 0
+    /// Whether a sum went past `Int.max` (only counts read from reports can get there):
+    /// the sum stopped at `Int.max` and the tally must not be reported.
+    private(set) var overflowed = false
 
     init(checks: Int) {
         checkFailures = Array(repeating: 0, count: checks)
@@ -32,17 +42,37 @@ struct ExplorationTally: Sendable {
         checkFirst = report.checks.map(\.firstFailure)
         for row in report.outcomes {
             let slot = ExploredRun.Slot(device: row.device, session: row.session)
-            for count in row.counts { shown[slot, default: [:]][count.shown, default: 0] += count.runs }
+            for count in row.counts { Self.add(&shown[slot, default: [:]][count.shown, default: 0], count.runs, &overflowed) }
         }
         for pitfall in report.pitfalls {
-            pitfallRuns[pitfall.kind, default: 0] += pitfall.runs
+            Self.add(&pitfallRuns[pitfall.kind, default: 0], pitfall.runs, &overflowed)
             noteRule(pitfall.rule, for: pitfall.kind)
         }
         for failure in report.stepFailures {
-            stepFailureRuns[ExploredRun.StepFailureKey(step: failure.step, device: failure.device, code: failure.code), default: 0] += failure.runs
+            let key = ExploredRun.StepFailureKey(step: failure.step, device: failure.device, code: failure.code)
+            Self.add(&stepFailureRuns[key, default: 0], failure.runs, &overflowed)
+        }
+        for tally in report.unexpectedFailures {
+            guard let key = Self.key(ofUnexpected: tally.text) else { continue }
+            unexpectedRuns[key, default: 0] += tally.failedRuns
+            if let first = tally.firstFailure { unexpectedFirst[key] = first }
+            unexpectedTitles[key] = (tally.text, tally.line)
         }
         failures = report.failures
         outcomeKeys = Set(report.outcomeKeys)
+        cloudConflicts = report.cloudConflicts
+        conflictRuns = report.conflictRuns
+        mostConflicts = report.mostConflicts
+    }
+
+    /// The key an unexpected failure's text was made from (`step 3 on bob-phone failed
+    /// unexpectedly: noBubble`): for merging reports read back from JSON.
+    static func key(ofUnexpected text: String) -> ExploredRun.StepFailureKey? {
+        guard text.hasPrefix("step "), let on = text.range(of: " on "),
+              let failed = text.range(of: " failed unexpectedly: ", options: .backwards) else { return nil }
+        let step = Int(text[text.index(text.startIndex, offsetBy: 5)..<on.lowerBound])
+        return ExploredRun.StepFailureKey(step: step, device: String(text[on.upperBound..<failed.lowerBound]),
+                                          code: String(text[failed.upperBound...]))
     }
 
     mutating func add(_ run: ExploredRun) {
@@ -52,9 +82,15 @@ struct ExplorationTally: Sendable {
             checkFailures[index] += 1
             if checkFirst[index].map({ run.reference.run < $0.run }) ?? true { checkFirst[index] = run.reference }
         }
-        if !run.failedChecks.isEmpty {
+        for key in run.unexpected {
+            unexpectedRuns[key, default: 0] += 1
+            if unexpectedFirst[key].map({ run.reference.run < $0.run }) ?? true { unexpectedFirst[key] = run.reference }
+            if unexpectedTitles[key] == nil { unexpectedTitles[key] = (key.unexpectedText, run.unexpectedLines[key]) }
+        }
+        if !run.failedChecks.isEmpty || !run.unexpected.isEmpty {
             failedRuns += 1
-            insertFailures([Report.FailingRun(reference: run.reference, failedChecks: run.failedChecks, schedule: run.schedule)])
+            insertFailures([Report.FailingRun(reference: run.reference, failedChecks: run.failedChecks,
+                                              unexpected: run.unexpected.map(\.unexpectedText), schedule: run.schedule)])
         }
         for row in run.shown { shown[row.slot, default: [:]][row.shown, default: 0] += 1 }
         for pitfall in run.pitfalls {
@@ -63,27 +99,47 @@ struct ExplorationTally: Sendable {
         }
         for failure in run.stepFailures { stepFailureRuns[failure, default: 0] += 1 }
         outcomeKeys.insert(run.outcomeKey)
+        cloudConflicts += run.cloudConflicts
+        if run.cloudConflicts > 0 { conflictRuns += 1 }
+        mostConflicts = max(mostConflicts, run.cloudConflicts)
     }
 
-    /// Adds another tally's counts: the result is the tally of both sets of runs.
+    /// Adds another tally's counts: the result is the tally of both sets of runs. Every
+    /// sum is overflow-checked: one past `Int.max` sets `overflowed` instead of trapping.
     mutating func merge(_ other: ExplorationTally) {
-        runs += other.runs
-        failedRuns += other.failedRuns
-        stoppedRuns += other.stoppedRuns
+        overflowed = overflowed || other.overflowed
+        Self.add(&runs, other.runs, &overflowed)
+        Self.add(&failedRuns, other.failedRuns, &overflowed)
+        Self.add(&stoppedRuns, other.stoppedRuns, &overflowed)
         for index in checkFailures.indices where other.checkFailures.indices.contains(index) {
-            checkFailures[index] += other.checkFailures[index]
+            Self.add(&checkFailures[index], other.checkFailures[index], &overflowed)
             if let theirs = other.checkFirst[index], checkFirst[index].map({ theirs.run < $0.run }) ?? true {
                 checkFirst[index] = theirs
             }
         }
         for (slot, counts) in other.shown {
-            for (value, count) in counts { shown[slot, default: [:]][value, default: 0] += count }
+            for (value, count) in counts { Self.add(&shown[slot, default: [:]][value, default: 0], count, &overflowed) }
         }
-        for (kind, count) in other.pitfallRuns { pitfallRuns[kind, default: 0] += count }
+        for (kind, count) in other.pitfallRuns { Self.add(&pitfallRuns[kind, default: 0], count, &overflowed) }
         for (kind, rule) in other.pitfallRules { noteRule(rule, for: kind) }
-        for (key, count) in other.stepFailureRuns { stepFailureRuns[key, default: 0] += count }
+        for (key, count) in other.stepFailureRuns { Self.add(&stepFailureRuns[key, default: 0], count, &overflowed) }
+        for (key, count) in other.unexpectedRuns { Self.add(&unexpectedRuns[key, default: 0], count, &overflowed) }
+        for (key, first) in other.unexpectedFirst where unexpectedFirst[key].map({ first.run < $0.run }) ?? true {
+            unexpectedFirst[key] = first
+        }
+        for (key, title) in other.unexpectedTitles where unexpectedTitles[key] == nil { unexpectedTitles[key] = title }
         insertFailures(other.failures)
         outcomeKeys.formUnion(other.outcomeKeys)
+        Self.add(&cloudConflicts, other.cloudConflicts, &overflowed)
+        Self.add(&conflictRuns, other.conflictRuns, &overflowed)
+        mostConflicts = max(mostConflicts, other.mostConflicts)
+    }
+
+    /// `total += amount`, stopping at `Int.max` and noting it in `overflowed`.
+    private static func add(_ total: inout Int, _ amount: Int, _ overflowed: inout Bool) {
+        let (sum, overflow) = total.addingReportingOverflow(amount)
+        total = overflow ? Int.max : sum
+        if overflow { overflowed = true }
     }
 
     private mutating func noteRule(_ rule: String, for kind: PitfallKind) {
@@ -133,8 +189,15 @@ struct ExplorationTally: Sendable {
                 if a.device != b.device { return a.device < b.device }
                 return a.code < b.code
             }
+        report.unexpectedFailures = unexpectedRuns.keys.sorted().map { key in
+            Report.CheckTally(text: unexpectedTitles[key]?.text ?? key.unexpectedText, line: unexpectedTitles[key]?.line,
+                              failedRuns: unexpectedRuns[key] ?? 0, firstFailure: unexpectedFirst[key])
+        }
         report.failures = failures
         report.outcomeKeys = outcomeKeys.sorted()
+        report.cloudConflicts = cloudConflicts
+        report.conflictRuns = conflictRuns
+        report.mostConflicts = mostConflicts
         return report
     }
 }

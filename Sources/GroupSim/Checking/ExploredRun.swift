@@ -8,10 +8,19 @@ struct ExploredRun: Sendable {
     }
 
     /// A failed step, as counted: step number, device and error name.
-    struct StepFailureKey: Sendable, Hashable {
+    struct StepFailureKey: Sendable, Hashable, Comparable {
         var step: Int?
         var device: String
         var code: String
+
+        /// `step 3 on bob-phone failed unexpectedly: noBubble`, as `groupsim run` says it.
+        var unexpectedText: String { "step \(step.map(String.init) ?? "-") on \(device) failed unexpectedly: \(code)" }
+
+        static func < (a: Self, b: Self) -> Bool {
+            if (a.step ?? Int.max) != (b.step ?? Int.max) { return (a.step ?? Int.max) < (b.step ?? Int.max) }
+            if a.device != b.device { return a.device < b.device }
+            return a.code < b.code
+        }
     }
 
     var reference: ExplorationReport.RunReference
@@ -23,11 +32,17 @@ struct ExploredRun: Sendable {
     var pitfalls: [(kind: PitfallKind, rule: String)]
     /// Distinct, in the order they happened.
     var stepFailures: [StepFailureKey]
+    /// The failed steps no `error:` check expects: each fails the run.
+    var unexpected: [StepFailureKey]
+    /// The line of each one's step in the scenario file.
+    var unexpectedLines: [StepFailureKey: Int] = [:]
     /// The whole-run outcome's key: 16 hex digits of a 64-bit FNV-1a hash (`StableHash`)
     /// over every row of `shown`, the same on every machine.
     var outcomeKey: String
     /// For exhaustive exploration: the order, event by event.
     var schedule: [String]
+    /// Conditional writes the store refused in this run (M13).
+    var cloudConflicts: Int
 
     /// - Parameter sessions: the scenario's sessions in the order its steps name them;
     ///   every device gets a row for each (a device that shows none counts as "no bubble").
@@ -37,10 +52,19 @@ struct ExploredRun: Sendable {
         let outcome = report.outcome
         failedChecks = report.checks.indices.filter { !report.checks[$0].passed }
         quiet = outcome.quiet
+        cloudConflicts = outcome.cloudConflicts
         let states = SessionStates(outcome: outcome)
         var names: [ParticipantID: String] = [:]
+        var keys: [String: String] = [:]
         for device in outcome.devices {
             for entry in device.identifiers { names[entry.id] = "<\(entry.person)@\(device.name)>" }
+            for (generation, install) in device.installIDs.enumerated() {
+                keys[install] = generation == 0 ? "<install:\(device.name)>" : "<install \(generation + 1):\(device.name)>"
+            }
+        }
+        if outcome.scenario.app.identity == .account {
+            let streams = RandomStreams(seed: outcome.seed)
+            for person in outcome.scenario.people { keys[AppIdentity.accountID(streams, person: person.key)] = "<account:\(person.key)>" }
         }
         var rows: [(slot: Slot, shown: ExplorationReport.Shown)] = []
         var hash = StableHash.fnv1a64("")
@@ -50,7 +74,7 @@ struct ExploredRun: Sendable {
                 let seen = states.shown(session, on: device)
                 let shown = ExplorationReport.Shown(
                     from: seen?.sender, fromName: seen.map { outcome.scenario.person($0.sender)?.contactName ?? $0.sender },
-                    state: Self.canonical(seen?.state ?? StateMap(), names: names))
+                    state: Self.canonical(seen?.state ?? StateMap(), names: names, keys: keys))
                 rows.append((Slot(device: device.name, session: session), shown))
                 for part in [device.name, session, shown.from ?? "-"] { hash = StableHash.fnv1a64(part + "\u{1F}", startingAt: hash) }
                 for entry in shown.state.entries {
@@ -73,13 +97,21 @@ struct ExploredRun: Sendable {
             if !failures.contains(key) { failures.append(key) }
         }
         stepFailures = failures
+        unexpected = report.unexpectedFailures.map {
+            StepFailureKey(step: $0.failure.step, device: $0.failure.device, code: $0.failure.code.name)
+        }
+        for (key, failure) in zip(unexpected, report.unexpectedFailures) { unexpectedLines[key] = failure.line }
     }
 
     /// `state` with every participant UUID in it written as whose identifier it is on
     /// which device (`<carol@carol-phone>`, M1), or `<unknown id>` when no device holds it
     /// now (another device's, M4, or one minted before a reinstall, M2). UUIDs are minted
     /// from each run's seed, so without this every run would look like a new outcome.
-    static func canonical(_ state: StateMap, names: [ParticipantID: String]) -> StateMap {
+    ///
+    /// Install ids and account ids (`app.identity`) are minted from the seed too: `keys`
+    /// names them (`<install:bob-phone>`, `<account:bob>`).
+    static func canonical(_ state: StateMap, names: [ParticipantID: String], keys: [String: String] = [:]) -> StateMap {
+        let state = keys.isEmpty ? state : StateMap(state.entries.map { DataEntry(keys[$0.key] ?? $0.key, keys[$0.value] ?? $0.value) })
         guard state.entries.contains(where: { $0.key.utf8.count >= 36 || $0.value.utf8.count >= 36 }) else { return state }
         func rewrite(_ text: String) -> String {
             var result = text

@@ -1,10 +1,17 @@
 extension Explorer {
-    /// Runs every distinct delivery order of the scenario once, with its own seed's
-    /// latency, jitter and race draws (`groupsim explore --exhaustive`).
+    /// Runs every distinct order of the scenario's events once (`groupsim explore
+    /// --exhaustive`), with its own seed for everything else (identifiers, the app).
     ///
-    /// Steps keep their virtual time; between two steps, the copies, cloud requests and
-    /// answers in flight run in every order (`OrderRecorder` says exactly which events
-    /// may run when). Each order is simulated from scratch with an `OrderRecorder` that
+    /// What it varies: the copies, cloud requests and answers in flight arrive in every
+    /// order among themselves, whatever their latencies; each step of a race runs at every
+    /// point of its window relative to the race's other steps and to the events in flight;
+    /// and an event whose possible arrival times (its link's latency to latency plus
+    /// jitter after its cause) straddle a step runs on either side of it. What it holds
+    /// fixed: the time of each step outside a race (such steps keep their time order), an
+    /// event that certainly arrives before a step (whatever the draws) runs before it,
+    /// and held copies reach a device that comes back online in send order (M30). So
+    /// every order a random run can take is among those explored (`OrderRecorder` says
+    /// exactly which events may run when). Each order is simulated from scratch with an `OrderRecorder` that
     /// replays a prefix of choices, then keeps choosing events that lead somewhere new,
     /// and records what else could have run at each point. Orders that cannot change what
     /// any device shows are pruned: events on different devices commute (M11), so a
@@ -18,13 +25,15 @@ extension Explorer {
     /// - Parameter limit: refuse when the up-front estimate of distinct orders is larger.
     ///   The estimate comes from the plain run: per interval between steps and per device
     ///   (and the store), the number of orders of the events it saw there, keeping each
-    ///   chain of cloud requests or answers in order (a multinomial); their product bounds
-    ///   the orders of copies in flight together. The search also stops after simulating
-    ///   `limit * 20` schedules.
-    /// - Throws: `ExplorationError.tooManyOrders` (with the estimate) or `.searchTooLong`.
+    ///   chain of cloud requests or answers in order (a multinomial); their product. It
+    ///   leaves out the orders of a race's steps among the events in flight, which the
+    ///   search still explores; the search stops after simulating `limit * 20` schedules.
+    /// - Throws: `ExplorationError.tooManyOrders` (with the estimate), `.searchTooLong`, or
+    ///   `.invalidScenario` (`Scenario.validate`).
     /// - Complexity: one simulation per distinct order when only copies are in flight;
     ///   more with cloud traffic (orders that turn out to repeat explored ones).
     public func exhaustive(limit: Int = Explorer.defaultExhaustiveLimit) async throws(ExplorationError) -> ExplorationReport {
+        try validateScenario()
         let seed = scenario.seed
         let sessions = ExploredRun.sessions(of: scenario)
         let simulationLimit = max(limit, 1) &* 20
@@ -38,7 +47,13 @@ extension Explorer {
         var simulated = 0
         var orders = 0
 
+        var interrupted = false
         while let branch = pending.popLast() {
+            // A cancelled search stops between orders with the orders found so far.
+            if Task.isCancelled {
+                interrupted = true
+                break
+            }
             if !branch.prefix.isEmpty {
                 guard visited.insert(branch.key).inserted else { continue }
             }
@@ -77,7 +92,9 @@ extension Explorer {
             orders += 1
         }
         let template = Self.template(for: scenario, mode: .exhaustive(seed: seed, estimate: estimate, simulated: simulated))
-        return tally.report(template)
+        var report = tally.report(template)
+        report.interrupted = interrupted
+        return report
     }
 
     /// One simulation under an `OrderRecorder`. The simulation (and the recorder's share
@@ -86,17 +103,18 @@ extension Explorer {
     private func simulateOrder(prefix: [Int], visited: Set<OrderKey>) async
         -> (outcome: RunOutcome, decisions: [OrderRecorder.Decision], fresh: [OrderKey], stuckAt: Int?) {
         let simulation = Simulation(scenario: scenario, seed: scenario.seed, apps: apps, recordTrace: false,
-                                    controller: OrderRecorder(scenario: scenario, prefix: prefix, visited: visited))
-        let outcome = await simulation.run()
+                                    controller: OrderRecorder(scenario: scenario, prefix: prefix, visited: visited), validated: true)
+        // Validated before the first order, so a run cannot be refused.
+        let outcome = (try? await simulation.run()) ?? RunOutcome.empty(scenario)
         let recorder = await simulation.scheduleController as? OrderRecorder
         return (outcome, recorder?.decisions ?? [], recorder?.fresh ?? [], recorder?.stuckAt)
     }
 
-    /// The up-front bound on distinct orders from the plain run's decisions: split the
+    /// The up-front estimate of distinct orders from the plain run's decisions: split the
     /// run at its steps; in each interval, each entity (device or store) sees k events,
     /// of which those of one chain keep their order (a device's cloud requests at the
     /// store; the store's answers at a device), so it contributes the multinomial
-    /// k! / (c1! c2! ...) over its chains' lengths. The bound is the product.
+    /// k! / (c1! c2! ...) over its chains' lengths. The estimate is the product.
     static func estimate(_ decisions: [OrderRecorder.Decision], entities: Int) -> Double {
         var bound = 1.0
         var chains: [[String: Int]] = Array(repeating: [:], count: entities)

@@ -2,14 +2,15 @@ extension Explorer {
     /// Replays one failing run of `report` in-process with the trace on: the same seed
     /// (sampled exploration) or the same order of events (exhaustive), with this
     /// explorer's registered apps. The `RunReport` holds every device's transcript;
-    /// `MermaidReport.render` and `HTMLReport.render` draw it.
-    public func replay(_ failure: ExplorationReport.FailingRun, of report: ExplorationReport) async -> RunReport {
+    /// `MermaidReport.render` and `HTMLReport.render` draw it. Throws what
+    /// `Scenario.run` throws for a scenario that does not validate.
+    public func replay(_ failure: ExplorationReport.FailingRun, of report: ExplorationReport) async throws(ScenarioErrors) -> RunReport {
         switch report.mode {
         case .sampled:
-            return await scenario.run(seed: failure.reference.seed, apps: apps)
+            return try await scenario.run(seed: failure.reference.seed, apps: apps)
         case .exhaustive(let seed, _, _):
             let controller = OrderRecorder(scenario: scenario, prefix: [], visited: [], schedule: failure.schedule)
-            return RunReport(outcome: await Simulation(scenario: scenario, seed: seed, apps: apps, controller: controller).run())
+            return RunReport(outcome: try await Simulation(scenario: scenario, seed: seed, apps: apps, controller: controller).run())
         }
     }
 

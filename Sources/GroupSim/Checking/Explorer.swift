@@ -6,7 +6,7 @@
 /// Usable from a Swift Testing property test:
 ///
 /// ```swift
-/// let report = await Explorer(scenario: scenario, apps: apps).explore(runs: 200, seed: 1)
+/// let report = try await Explorer(scenario: scenario, apps: apps).explore(runs: 200, seed: 1)
 /// #expect(report.passed, "replay: seed \(report.firstFailure?.reference.seed ?? 0)")
 /// ```
 ///
@@ -40,73 +40,131 @@ public struct Explorer: Sendable {
     /// Runs the scenario `runs` times (run `i` with `seed(forRun: i, base: seed)`) and
     /// tallies the checks, outcomes and pitfalls.
     ///
+    /// Cancelling the calling task stops it between runs: no run starts after that, and
+    /// the report (marked `interrupted`) covers the runs in run order up to the first one
+    /// not finished, so it does not depend on which worker was where.
+    ///
     /// - Parameters:
     ///   - seed: the base seed; nil uses the scenario's.
     ///   - shard: only the runs `i` with `i % shard.count == shard.index`; merge the
     ///     shards' reports with `ExplorationReport.merge`.
+    ///   - progress: called as runs finish, with how many of this call's runs are done and
+    ///     how many of those failed a check (for a progress line; it does not change the
+    ///     report). Called from the exploring task, at most once per chunk of runs.
+    /// - Throws: `ExplorationError.invalidScenario` when the scenario is invalid
+    ///   (`Scenario.validate`, checked once before any run).
     /// - Complexity: `runs` simulations, `workers` at a time.
-    public func explore(runs: Int, seed: UInt64? = nil, shard: Shard? = nil) async -> ExplorationReport {
+    public func explore(
+        runs: Int, seed: UInt64? = nil, shard: Shard? = nil, progress: (@Sendable (ExplorationProgress) -> Void)? = nil
+    ) async throws(ExplorationError) -> ExplorationReport {
+        try validateScenario()
         let base = seed ?? scenario.seed
         let total = max(0, runs)
         var template = Self.template(for: scenario, mode: .sampled(seed: base, requested: total))
         if let shard, shard.count > 1 {
             template.shard = ExplorationReport.ShardCoverage(count: shard.count, indices: [shard.index])
         }
-        let indices: [Int] = shard.map { Array($0.runs(below: total)) } ?? Array(0..<total)
+        let span = RunSpan(total: total, shard: shard)
         let sessions = ExploredRun.sessions(of: scenario)
         let tally: ExplorationTally
-        if workers <= 1 || indices.count < 2 {
-            tally = await runChunk(indices[...], base: base, sessions: sessions)
+        if progress == nil, workers <= 1 || span.count < 2 {
+            tally = await runChunk(span, 0..<span.count, base: base, sessions: sessions)
         } else {
-            tally = await runConcurrently(indices, base: base, sessions: sessions)
+            tally = await runConcurrently(span, base: base, sessions: sessions, progress: progress)
         }
-        return tally.report(template)
+        var report = tally.report(template)
+        report.interrupted = tally.runs < span.count
+        return report
     }
 
-    /// Splits the runs into chunks and keeps `workers` chunks going at once; the chunks'
-    /// tallies are merged in chunk (run-number) order.
-    private func runConcurrently(_ indices: [Int], base: UInt64, sessions: [String]) async -> ExplorationTally {
-        let chunkSize = max(1, min(64, indices.count / (workers * 4)))
-        let chunks: [ArraySlice<Int>] = stride(from: 0, to: indices.count, by: chunkSize).map {
-            indices[$0..<min($0 + chunkSize, indices.count)]
+    /// The runs of an exploration, by position: run `first + position × step` for each
+    /// position below `count`. Computed, not listed, so 100,000,000 runs take no memory.
+    struct RunSpan: Sendable {
+        var first: Int
+        var step: Int
+        var count: Int
+
+        /// The runs below `total`, or those of `shard`.
+        init(total: Int, shard: Shard?) {
+            first = shard?.index ?? 0
+            step = max(1, shard?.count ?? 1)
+            count = total > first ? (total - first - 1) / step + 1 : 0
         }
-        var tallies = [ExplorationTally?](repeating: nil, count: chunks.count)
+
+        func run(at position: Int) -> Int { first + position * step }
+    }
+
+    /// Splits the runs into chunks and keeps `workers` chunks going at once. A chunk's
+    /// tally is merged as soon as every chunk before it is, so the total is built in run
+    /// order and only the chunks in flight are held.
+    private func runConcurrently(
+        _ span: RunSpan, base: UInt64, sessions: [String], progress: (@Sendable (ExplorationProgress) -> Void)? = nil
+    ) async -> ExplorationTally {
+        let chunkSize = max(1, min(64, span.count / (workers * 4)))
+        let chunkCount = (span.count + chunkSize - 1) / chunkSize
+        func positions(_ chunk: Int) -> Range<Int> { chunk * chunkSize..<min((chunk + 1) * chunkSize, span.count) }
+        var total = ExplorationTally(checks: scenario.checks.count)
         // Structured concurrency only (DESIGN.md rule 5): each child runs whole, independent
         // simulations and the tallies are merged in chunk order, so the report is the same
         // for any number of workers.
         await withTaskGroup(of: (Int, ExplorationTally).self) { group in
             var next = 0
+            var finished: [Int: ExplorationTally] = [:]
+            var merged = 0
+            // After a cancellation, only the runs before the first unfinished one count: a
+            // chunk cut short ends the merging, and chunks after it are left out.
+            var cut = false
             func start() {
                 let number = next
-                let chunk = chunks[number]
                 next += 1
-                group.addTask { (number, await self.runChunk(chunk, base: base, sessions: sessions)) }
+                group.addTask { (number, await self.runChunk(span, positions(number), base: base, sessions: sessions)) }
             }
-            while next < min(workers, chunks.count) { start() }
+            while next < min(workers, chunkCount) { start() }
+            var done = ExplorationProgress(runsDone: 0, runs: span.count, failedRuns: 0)
             while let (number, tally) = await group.next() {
-                tallies[number] = tally
-                if next < chunks.count { start() }
+                done.runsDone += tally.runs
+                done.failedRuns += tally.failedRuns
+                progress?(done)
+                finished[number] = tally
+                while !cut, let ready = finished.removeValue(forKey: merged) {
+                    total.merge(ready)
+                    if ready.runs < positions(merged).count { cut = true }
+                    merged += 1
+                }
+                if next < chunkCount, !Task.isCancelled { start() }
             }
         }
-        var total = ExplorationTally(checks: scenario.checks.count)
-        for tally in tallies { if let tally { total.merge(tally) } }
         return total
     }
 
-    private func runChunk(_ indices: ArraySlice<Int>, base: UInt64, sessions: [String]) async -> ExplorationTally {
+    private func runChunk(_ span: RunSpan, _ positions: Range<Int>, base: UInt64, sessions: [String]) async -> ExplorationTally {
         var tally = ExplorationTally(checks: scenario.checks.count)
-        for index in indices {
+        for position in positions {
+            if Task.isCancelled { break }
+            let index = span.run(at: position)
             let seed = Self.seed(forRun: index, base: base)
-            let outcome = await Simulation(scenario: scenario, seed: seed, apps: apps, recordTrace: false).run()
+            let simulation = Simulation(scenario: scenario, seed: seed, apps: apps, recordTrace: false, controller: nil, validated: true)
+            // Validated before the first run, so a run cannot be refused.
+            guard let outcome = try? await simulation.run() else { continue }
             tally.add(ExploredRun(reference: .init(run: index, seed: seed), report: RunReport(outcome: outcome), sessions: sessions))
         }
         return tally
     }
 
+    /// Refuses an invalid scenario, exactly as its file would be refused.
+    func validateScenario() throws(ExplorationError) {
+        do {
+            try scenario.validate(registeredApps: apps.names)
+        } catch {
+            throw .invalidScenario(error)
+        }
+    }
+
     /// A report with the scenario's facts and no runs: what every tally fills in.
     static func template(for scenario: Scenario, mode: ExplorationReport.Mode) -> ExplorationReport {
         ExplorationReport(
-            scenario: scenario.name, file: scenario.file, mode: mode, shard: nil,
+            scenario: scenario.name, file: scenario.file, fingerprint: scenario.fingerprint, toolVersion: GroupSimVersion.current,
+            mode: mode, shard: nil,
             devices: scenario.devices.map(\.name), sessions: ExploredRun.sessions(of: scenario),
             runs: 0, failedRuns: 0, stoppedRuns: 0, checks: checkTitles(scenario), outcomes: [], pitfalls: [],
             stepFailures: [], failures: [], outcomeKeys: [], app: scenario.app.name)
@@ -115,10 +173,7 @@ public struct Explorer: Sendable {
     /// Each check's one-line text and line, as `groupsim run` prints them. The text
     /// depends only on the check as written, so an empty outcome yields it.
     static func checkTitles(_ scenario: Scenario) -> [ExplorationReport.CheckTally] {
-        let empty = RunOutcome(scenario: scenario, seed: scenario.seed, trace: Trace(), devices: [], failures: [], sightings: [],
-                               changes: [], cloud: [], endTime: .zero, eventCount: 0, copiesDelivered: 0, heldAtEnd: 0,
-                               quiet: true, members: [])
-        return CheckEvaluator.evaluate(empty, pitfalls: []).map {
+        return CheckEvaluator.evaluate(RunOutcome.empty(scenario), pitfalls: []).map {
             ExplorationReport.CheckTally(text: $0.text, line: $0.spec.location?.line, failedRuns: 0, firstFailure: nil)
         }
     }

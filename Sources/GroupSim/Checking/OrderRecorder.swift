@@ -3,11 +3,16 @@
 /// records every choice with the events it could have taken instead, each named
 /// canonically so that equivalent orders get equal names.
 ///
-/// Which events are allowed (steps keep their virtual time): while a user step is
-/// pending, only events due before it may run, and the step runs once none is left; with
-/// no step pending, every event in flight may run. So between two steps, the copies,
-/// cloud requests and answers in flight run in every order, and a step never moves past
-/// a copy that was due before it (the scenario's timing says who saw what when).
+/// Which events are allowed, from each candidate's window (the earliest and latest instant
+/// it could happen at over every latency, jitter and race draw): an event may run unless
+/// another pending one certainly happens before it. Copies, cloud requests and answers in
+/// flight run in every order among themselves. A step waits for every event that
+/// certainly arrives before it (latest before the step's earliest), and an event waits
+/// for every step that certainly comes first (latest at or before the event's earliest).
+/// Steps keep their order unless their windows overlap: a step outside a race has one
+/// instant, so such steps keep their time order; the steps of a race may each run
+/// anywhere in the race's window, so they run in every order among themselves and
+/// relative to the events in flight. Every order a random run can take is allowed.
 ///
 /// Canonical names: a message is `sender#n` (the sender's n-th message), not its run-wide
 /// number, which depends on how sends on different devices interleave; a cloud request
@@ -33,6 +38,8 @@ struct OrderRecorder: ScheduleController {
         /// chain of its own: copies may arrive in any order.
         var chain: String
         var kind: ScheduleCandidate.Kind
+        /// The latest instant it could happen at (nanoseconds).
+        var latest: Int64
         /// Its position in the simulation's candidate list (this run only).
         var position: Int
         var isStep: Bool { kind == .step }
@@ -132,29 +139,30 @@ struct OrderRecorder: ScheduleController {
                 let number = candidate.step ?? 0
                 let entities = globalSteps.contains(number) ? Array(0...cloud) : [device]
                 option = Option(entities: entities, label: "s\(number)", text: "step \(number) on \(candidate.device)",
-                                chain: "step", kind: .step, position: position)
+                                chain: "step", kind: .step, latest: candidate.latest.nanoseconds, position: position)
             case .delivery:
                 let message = candidate.message ?? 0
                 let name = messageLabels[message] ?? "m\(message)"
                 option = offline[device]
                     ? Option(entities: [cloud + 1 + device], label: "h" + name, text: "m\(message) held for \(candidate.device)",
-                             chain: "h" + name, kind: .delivery, position: position)
+                             chain: "h" + name, kind: .delivery, latest: candidate.latest.nanoseconds, position: position)
                     : Option(entities: [device], label: "d" + name, text: "m\(message) to \(candidate.device)",
-                             chain: "d" + name, kind: .delivery, position: position)
+                             chain: "d" + name, kind: .delivery, latest: candidate.latest.nanoseconds, position: position)
             case .cloudRequest:
                 let ordinal = pendingRequests[device].indices.contains(requestSeen[device]) ? pendingRequests[device][requestSeen[device]] : -1
                 requestSeen[device] += 1
                 option = Option(entities: [cloud], label: "q\(device)#\(ordinal)", text: "\(candidate.device)'s cloud request \(ordinal + 1) to the store",
-                                chain: "q\(device)", kind: .cloudRequest, position: position)
+                                chain: "q\(device)", kind: .cloudRequest, latest: candidate.latest.nanoseconds, position: position)
             case .cloudAnswer:
                 let ordinal = pendingAnswers[device].indices.contains(answerSeen[device]) ? pendingAnswers[device][answerSeen[device]] : -1
                 answerSeen[device] += 1
                 option = Option(entities: [device], label: "a\(ordinal)", text: "the store's answer \(ordinal + 1) to \(candidate.device)",
-                                chain: "a", kind: .cloudAnswer, position: position)
+                                chain: "a", kind: .cloudAnswer, latest: candidate.latest.nanoseconds, position: position)
             }
             if allowed[position] { options.append(option) }
         }
-        options = reduced(options)
+        let firstStep = candidates.filter { $0.kind == .step }.map(\.earliest.nanoseconds).min() ?? Int64.max
+        options = reduced(options, firstStep: firstStep)
 
         let depth = decisions.count
         var pick = 0
@@ -179,28 +187,50 @@ struct OrderRecorder: ScheduleController {
         return position
     }
 
-    /// A persistent set (Godefroid): when every allowed event is a copy arriving and
-    /// copies make nothing happen (the built-in app does not answer what it receives),
-    /// nothing outside one device can add an event on it, so trying only that device's
-    /// copies here (the first such device) still reaches every distinct order: the other
-    /// devices' copies commute with them and are ordered when their turn comes.
-    private func reduced(_ options: [Option]) -> [Option] {
+    /// A persistent set (Godefroid): when every allowed event is a copy arriving, each
+    /// certainly before any pending step (`firstStep`, the earliest a pending step could
+    /// run), and copies make nothing happen (the built-in app does not answer what it
+    /// receives), nothing outside one device can add an event on it before they have all
+    /// arrived, so trying only that device's copies here (the first such device) still
+    /// reaches every distinct order: the other devices' copies commute with them and are
+    /// ordered when their turn comes.
+    private func reduced(_ options: [Option], firstStep: Int64) -> [Option] {
         guard deliveriesCreateNothing, let first = options.first,
-              options.allSatisfy({ $0.kind == .delivery }) else { return options }
+              options.allSatisfy({ $0.kind == .delivery && $0.latest < firstStep }) else { return options }
         let device = options.map { $0.entities.first ?? 0 }.min() ?? first.entities.first ?? 0
         return options.filter { $0.entities.first == device }
     }
 
     private func isExplored(_ key: OrderKey) -> Bool { visited.contains(key) || freshSet.contains(key) }
 
-    /// Which candidates may run next (see the type's comment), by position.
+    /// Which candidates may run next (see the type's comment), by position: those that no
+    /// other pending candidate certainly precedes. Linear in the candidates.
     static func allowed(_ candidates: [ScheduleCandidate]) -> [Bool] {
-        guard let step = candidates.firstIndex(where: { $0.kind == .step }) else {
-            return Array(repeating: true, count: candidates.count)
+        var eventLatest = Int64.max
+        var stepLatest = Int64.max
+        // The two steps that come first by (latest, number): a step is compared with the
+        // first of the others.
+        var firstSteps: [(latest: Int64, number: Int, position: Int)] = []
+        for (position, candidate) in candidates.enumerated() {
+            let latest = candidate.latest.nanoseconds
+            guard candidate.kind == .step else {
+                eventLatest = min(eventLatest, latest)
+                continue
+            }
+            stepLatest = min(stepLatest, latest)
+            firstSteps.append((latest, candidate.step ?? 0, position))
+            firstSteps.sort { ($0.latest, $0.number) < ($1.latest, $1.number) }
+            if firstSteps.count > 2 { firstSteps.removeLast() }
         }
-        let due = candidates[step].time
-        var allowed = candidates.indices.map { $0 != step && candidates[$0].time < due }
-        if !allowed.contains(true) { allowed[step] = true }
+        var allowed = candidates.map { candidate -> Bool in
+            let earliest = candidate.earliest.nanoseconds
+            guard candidate.kind == .step else { return stepLatest > earliest }
+            let number = candidate.step ?? 0
+            let other = firstSteps.first { !($0.latest == candidate.latest.nanoseconds && $0.number == number) }
+            let stepFirst = other.map { ($0.latest, $0.number) < (earliest, number) } ?? false
+            return eventLatest >= earliest && !stepFirst
+        }
+        if !allowed.contains(true), !allowed.isEmpty { allowed[0] = true }
         return allowed
     }
 

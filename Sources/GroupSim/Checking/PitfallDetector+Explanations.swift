@@ -19,10 +19,11 @@ extension PitfallDetector {
         case .cloudOverwrite:
             let overwrite = overwriteStory(change, evidence) ?? "Another reply fetched the record before \(who)'s write and wrote its whole map back after it."
             let explanation = "The app keeps the state on a server, but each reply fetches the whole map, changes it on the device and writes the whole map back. \(overwrite) The store kept the last write whole, so \(what) is gone for every device that fetches it: \(shownList(lost, evidence)). A server that overwrites blindly still loses concurrent updates (M13)."
-            let fix = "Make the write atomic at the store: send only the changed keys and merge them there, or compare-and-set on the record's version and retry on conflict (M13; `app.state: cloud-merge`)."
+            let fix = "Make the write atomic at the store: send only the changed keys and merge them there (`app.state: cloud-merge`), or compare-and-set: save only over the version you read (CloudKit's `.ifServerRecordUnchanged` save policy) and, on a `serverRecordChanged` error, re-apply the change to the server's record and save again (`app.state: cloud-cas`) (M13)."
             return (explanation, fix)
-        case .cloudMerge:
-            let explanation = "\(who)'s change \(what) never reached the state these devices would fetch from the store: \(shownList(lost, evidence)). With an atomic merge this happens only when a device shows no bubble of the session or its write never reached the store (M13, M30)."
+        case .cloudMerge, .cloudCAS:
+            let atomic = evidence.outcome.scenario.app.state == .cloudMerge ? "an atomic merge" : "compare-and-set with retry"
+            let explanation = "\(who)'s change \(what) never reached the state these devices would fetch from the store: \(shownList(lost, evidence)). With \(atomic) this happens only when a device shows no bubble of the session or its write never reached the store (M13, M30)."
             let fix = "Check that every device got a bubble of the session (an offline device catches up when it comes back, M30) and that every write reached the store before the run ended."
             return (explanation, fix)
         }
@@ -56,7 +57,9 @@ extension PitfallDetector {
             let sender = evidence.contact(senderPerson(send.device, evidence))
             var sentence = "\(place) the live bubble is m\(survivor) from \(sender), sent by \(send.device) at \(send.time)"
             let seen = evidence.flow.firstSeen(carrier.message, on: send.device)
-            if let seen, seen <= send.time {
+            if let seen, seen <= send.time, !builtOnSelection(send, evidence) {
+                sentence += ": \(send.device) had m\(carrier.message) since \(seen), but m\(survivor) was a new send in \(change.session), built without selecting a bubble, from an empty state (M15: the extension reads only the bubble the user tapped)"
+            } else if let seen, seen <= send.time {
                 let base = evidence.history.live(on: send.device, session: change.session, before: send.traceIndex)
                 let baseState = base.flatMap { evidence.flow.send(of: $0.message) }.map { StateMap(url: $0.url) }
                 if let base, let baseState, !baseState.contains(change.entries) {
@@ -92,6 +95,17 @@ extension PitfallDetector {
         return nil
     }
 
+    /// Whether the app built `send` on a bubble the user had tapped: a reply taps the
+    /// session's live bubble (M21); a send or insert opens the app from the drawer, with
+    /// nothing selected (M20).
+    static func builtOnSelection(_ send: MessageFlow.Send, _ evidence: Evidence) -> Bool {
+        guard let number = send.step, let step = evidence.outcome.scenario.steps.first(where: { $0.number == number }) else { return true }
+        switch step.action {
+        case .send, .insert, .text, .sticker: return false
+        default: return true
+        }
+    }
+
     static func shownList(_ lost: [(device: String, shown: SessionStates.Shown?)], _ evidence: Evidence) -> String {
         lost.map { entry in
             entry.shown.map { "\(entry.device) shows m\($0.message) from \(evidence.contact($0.sender)) with \($0.state)" }
@@ -116,7 +130,7 @@ extension PitfallDetector {
         switch mode {
         case .message:
             return "Each device keeps as live bubble the one that reached it last, and arrival order differs from device to device; a replier even sees the other reply as the survivor, because its own bubble was added when it tapped Send (M11, M12). The app reads its state from that bubble's URL, so the \(groups) groups of devices now disagree about \(session), and nothing reconciles them.\(here)"
-        case .cloudOverwrite, .cloudMerge:
+        case .cloudOverwrite, .cloudMerge, .cloudCAS:
             return "The state lives in the store, but a device with no bubble of \(session) cannot fetch it: the user has nothing to tap (M13, M30).\(here)"
         }
     }
@@ -130,9 +144,18 @@ extension PitfallDetector {
         let send = number.flatMap { evidence.flow.send(of: $0) }
         switch sighting.kind {
         case .foreignIdentifier:
-            let origin = send.map { "\(message) was written on \($0.device) at \($0.time), by an app that put a participant UUID into its URL (a `$name` in data does that)." }
-                ?? "A participant UUID reached \(device) in \(message)'s URL."
-            return "\(origin) Participant identifiers are per device (M1): every device holds its own UUID for each person, and the same person has a different UUID on each of them. So the UUID names nobody on \(device), and whatever the app keyed by it there (a vote, an owner, a turn) is misread or lost (M4)."
+            let minted = sighting.mintedOn.map { minter in
+                minter == device ? "\(device) itself minted the UUID, for another conversation" : "The UUID was minted on \(minter)"
+            } ?? "The UUID was minted on another device"
+            let carried = send.map { sent in
+                sent.device == sighting.mintedOn
+                    ? "\(minted), whose app put it into \(message)'s URL (a `$name` in data does that); \(message) was sent at \(sent.time)."
+                    : "\(minted); \(message), sent by \(sent.device) at \(sent.time), carried it on in its URL, as an app that copies the state it read does."
+            } ?? "\(minted) and reached \(device) in \(message)'s URL."
+            if evidence.outcome.scenario.options.identifiers == .perConversation {
+                return "\(carried) In this scenario identifiers are per conversation as well as per device (`identifiers: per-conversation`, M6): a device holds a different UUID for each person in each conversation, so a UUID minted for one conversation, or on another device, names nobody here, and whatever the app keyed by it on \(device) (a vote, an owner, a turn) is misread or lost (M4)."
+            }
+            return "\(carried) Participant identifiers are per device (M1): every device holds its own UUID for each person, and the same person has a different UUID on each of them. So the UUID names nobody on \(device), and whatever the app keyed by it there (a vote, an owner, a turn) is misread or lost (M4)."
         case .staleIdentifier:
             let reinstall = evidence.outcome.trace.events.last { event in
                 guard event.subject == device, event.time <= sighting.time, case .reinstalled = event.kind else { return false }
@@ -146,8 +169,8 @@ extension PitfallDetector {
         case .droppedURL:
             let sent = send.map { " \(message) left \(device) at \($0.time) with no URL at all," } ?? " The message carries no URL at all,"
             return "On \(device) the app set MSMessage.url to a URL whose scheme is not http, https or data. The setter drops such a URL silently: the old value (nil) stays and no error is raised (M8).\(sent) so no device can read its state when the bubble is tapped, and the next reply starts from an empty state: whatever it held is lost (M7, M15)."
-        case .lostUpdate, .divergence:
-            return "See M12 and M13."
+        case .lostUpdate, .divergence, .unattributed, .doubleCount:
+            return "See M1, M4, M12 and M13."
         }
     }
 
@@ -173,14 +196,14 @@ extension PitfallDetector {
     static func fix(_ kind: PitfallKind) -> String {
         switch kind {
         case .foreignIdentifier:
-            "Never send participant UUIDs between devices: put your own stable user ids (from your server or sign-in) in the URL, and use `$UUID` only in layout text and summaryText, which Messages draws as the contact's name on every device (M5)."
+            "Never send participant UUIDs between devices: put ids every device can resolve in the URL (an install id each installation creates and keeps in UserDefaults, sent in every message, or the account id of your own sign-in; `app.identity: install-id` or `account`), and use `$UUID` only in layout text and summaryText, which Messages draws as the contact's name on every device (M5)."
         case .staleIdentifier:
-            "Do not persist participant identifiers as if they were permanent: map them to your own user ids and expect every one of them to change when the app is reinstalled (M2)."
+            "Do not persist participant identifiers as if they were permanent: key data by the account id of your own sign-in (Sign in with Apple or your server's login; `app.identity: account`), and expect every participant identifier, and anything kept in the app's local storage, to change when the app is reinstalled (M2)."
         case .staleSelection:
-            "Build a reply from fresh state: fetch it from your server when the user acts (M13), or compare the selected message with the newest one didReceive handed you and ask the user to tap the latest bubble."
+            "Build a reply from fresh state: keep the newest message of the session that didReceive(_:conversation:) handed the extension and build on it instead of the stale selectedMessage (`app.selection: newest`), or fetch the state from your server when the user acts (M13; `app.state: cloud-merge`)."
         case .droppedURL:
             "Put the state in query items of a URL with no scheme (`?key=value`, as IceCreamBuilder does) or https, check `message.url` after setting it, and keep the whole URL under 5,000 characters, or insert fails with error 8, urlExceedsMaxSize (M8)."
-        case .lostUpdate, .divergence:
+        case .lostUpdate, .divergence, .unattributed, .doubleCount:
             "Keep the state on a server and merge writes atomically (M13)."
         }
     }

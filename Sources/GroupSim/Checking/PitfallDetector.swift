@@ -1,6 +1,7 @@
 /// Finds the pitfalls of a finished run (SCENARIO-FORMAT.md, "Pitfall kinds").
 ///
-/// `lost-update` and `divergence` are judged on the final states (M12, M13); the others
+/// `lost-update`, `divergence`, `unattributed` and `double-count` are judged on the final
+/// states (M1, M4, M12, M13); the others
 /// were seen while the app read something and are reported once per device and detail.
 /// Every pitfall says where it happened (device, message, time), what was lost or
 /// misread, the rule it comes from and the fix; the wording is in
@@ -9,9 +10,11 @@ public enum PitfallDetector {
     public static func detect(_ outcome: RunOutcome) -> [Pitfall] {
         let evidence = Evidence(outcome: outcome)
         var found: [Pitfall] = []
+        let keys = IdentityKeys(outcome: outcome)
         for session in evidence.states.sessions {
             found += lostUpdates(session, evidence)
             if let divergence = divergence(session, evidence) { found.append(divergence) }
+            found += identityPitfalls(session, evidence, keys: keys)
         }
         found += sighted(evidence)
         return found
@@ -55,16 +58,21 @@ public enum PitfallDetector {
     }
 
     /// A change is lost on a device whose final state neither contains its entries nor
-    /// descends from a state that included it (M12; with a cloud store that overwrites, M13).
+    /// descends from a state that included it (M12; with a cloud store that overwrites, M13),
+    /// unless each of its entries was overwritten there by a later change whose maker had
+    /// seen it: a lost update is a change that its overwriter never saw, and a sender that
+    /// replaces its own earlier value, or one it received, loses nothing.
     static func lostUpdates(_ session: String, _ evidence: Evidence) -> [Pitfall] {
         let states = evidence.states
         let devices = states.appDevices(for: session)
+        let sessionChanges = states.outcome.changes.filter { $0.session == session }
         var found: [Pitfall] = []
-        for change in states.outcome.changes where change.session == session {
+        for change in sessionChanges {
             var lost: [(device: String, shown: SessionStates.Shown?)] = []
             for device in devices {
                 let shown = states.shown(session, on: device)
                 if let shown, shown.provenance.contains(change.id) || shown.state.contains(change.entries) { continue }
+                if let shown, overwrittenKnowingly(change, in: shown.state, among: sessionChanges, evidence) { continue }
                 lost.append((device.name, shown))
             }
             guard !lost.isEmpty else { continue }
@@ -79,6 +87,27 @@ public enum PitfallDetector {
                                  explanation: explanation, fix: fix))
         }
         return found
+    }
+
+    /// Whether every entry of `change` missing from `state` holds there a value written by a
+    /// later change whose maker had seen `change`: made on the same device, or after the
+    /// message that carried `change` reached its device.
+    static func overwrittenKnowingly(_ change: Change, in state: StateMap, among changes: [Change], _ evidence: Evidence) -> Bool {
+        let carrier = evidence.carrier(of: change)
+        for entry in change.entries where state[entry.key] != entry.value {
+            guard let value = state[entry.key] else { return false }
+            let overwriters = changes.filter { later in
+                later.id > change.id && later.entries.contains { $0.key == entry.key && $0.value == value }
+            }
+            let saw = overwriters.contains { later in
+                if later.device == change.device { return true }
+                guard let carrier, let made = later.step.flatMap({ evidence.stepTimes[$0] }),
+                      let seen = evidence.flow.firstSeen(carrier.message, on: later.device) else { return false }
+                return seen <= made
+            }
+            if !saw { return false }
+        }
+        return true
     }
 
     /// Devices that would show different states for the session if tapped now (M12).

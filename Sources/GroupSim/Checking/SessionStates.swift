@@ -33,7 +33,7 @@ struct SessionStates {
         switch outcome.scenario.app.state {
         case .message:
             return Shown(state: view.urlState, provenance: view.provenance, message: view.message, sender: view.senderPerson)
-        case .cloudOverwrite, .cloudMerge:
+        case .cloudOverwrite, .cloudMerge, .cloudCAS:
             let key = view.urlState[BuiltInApp.tokenKey] ?? session
             let entry = outcome.cloud.first { $0.key == key }
             return Shown(state: entry?.state ?? StateMap(), provenance: entry?.provenance ?? Provenance(),

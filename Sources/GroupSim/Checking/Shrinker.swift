@@ -36,10 +36,11 @@ public struct Shrinker: Sendable {
     ///
     /// - Returns: the smallest failing scenario found and its file text; when the run
     ///   fails no check, the scenario unchanged (with the seed) and `check` nil.
-    public func shrink(_ scenario: Scenario, seed: UInt64, maxAttempts: Int = 500) async -> ShrinkResult {
+    /// - Throws: the scenario's problems (`Scenario.validate`); nothing runs then.
+    public func shrink(_ scenario: Scenario, seed: UInt64, maxAttempts: Int = 500) async throws(ScenarioErrors) -> ShrinkResult {
         var original = scenario
         original.seed = seed
-        let report = await original.run(seed: seed, apps: apps)
+        let report = try await original.run(seed: seed, apps: apps)
         guard let failing = report.checks.first(where: { !$0.passed }) else {
             return ShrinkResult(scenario: original, yaml: ScenarioWriter.yaml(original), check: nil, attempts: 0, seed: seed,
                                 reproduces: false)
@@ -135,8 +136,8 @@ extension Shrinker {
             guard let parsed = try? ScenarioParser.parse(text: yaml, file: file, registeredApps: apps.names),
                   parsed.checks.count == 1, let target = parsed.checks.first?.check, target == candidate.target
             else { return nil }
-            let report = await parsed.run(seed: seed, apps: apps)
-            guard let result = report.checks.first, !result.passed, cause.holds(in: report) else { return nil }
+            guard let report = try? await parsed.run(seed: seed, apps: apps),
+                  let result = report.checks.first, !result.passed, cause.holds(in: report) else { return nil }
             return Candidate(scenario: parsed, target: target, yaml: yaml)
         }
 

@@ -22,8 +22,8 @@ extension Device {
             style = requested
             selected = selecting
             if let selecting { noteRead(selecting, in: conversation) }
-            callback("willBecomeActive") { app, view in app.willBecomeActive(view) }
-            callback("didBecomeActive") { app, view in app.didBecomeActive(view) }
+            callback(.willBecomeActive) { app, view in app.willBecomeActive(view) }
+            callback(.didBecomeActive) { app, view in app.didBecomeActive(view) }
         } else if style != requested {
             transition(to: requested)
         }
@@ -31,27 +31,34 @@ extension Device {
     }
 
     /// Taps the session's live bubble: opens the app expanded with it selected when not
-    /// running (M21); when running, selects it and moves to expanded (M21, M24).
+    /// running (M21); when running, selects it and moves to expanded (M21), with the
+    /// willTransition/didTransition pair only when the style changes: a tap while already
+    /// expanded only selects (M24).
     func tapBubble(of session: String, in conversation: String) -> Bool {
         guard let live = transcripts[conversation]?.liveBubble(session: session) else {
             fail(.noBubble, "no bubble of session \(session) on \(name)")
             return false
         }
         guard spec.runsApp else {
-            clickWithoutApp(live.envelope)
+            clickWithoutApp(live)
             return false
         }
         guard app != nil, activeConversation == conversation else {
-            return openApp(in: conversation, style: .expanded, selecting: live.envelope)
+            return openApp(in: conversation, style: .expanded, selecting: live)
         }
-        let message = view(of: live.envelope, sender: live.sender)
-        callback("willTransition") { app, view in app.willTransition(to: .expanded, conversation: view) }
-        callback("willSelect") { app, view in app.willSelect(message, conversation: view) }
-        selected = live.envelope
-        noteRead(live.envelope, in: conversation)
-        callback("didSelect") { app, view in app.didSelect(message, conversation: view) }
-        style = .expanded
-        callback("didTransition") { app, view in app.didTransition(to: .expanded, conversation: view) }
+        let message = view(of: live, sender: senderIdentifier(of: live))
+        let changesStyle = style != .expanded
+        if changesStyle {
+            callback(.willTransition) { app, view in app.willTransition(to: .expanded, conversation: view) }
+        }
+        callback(.willSelect) { app, view in app.willSelect(message, conversation: view) }
+        selected = live
+        noteRead(live, in: conversation)
+        callback(.didSelect) { app, view in app.didSelect(message, conversation: view) }
+        if changesStyle {
+            style = .expanded
+            callback(.didTransition) { app, view in app.didTransition(to: .expanded, conversation: view) }
+        }
         return app != nil
     }
 
@@ -78,49 +85,38 @@ extension Device {
 
     /// Closes the extension: the process ends and keeps nothing in memory (M22).
     func resign() {
-        callback("willResignActive") { app, view in app.willResignActive(view) }
-        callback("didResignActive") { app, view in app.didResignActive(view) }
+        callback(.willResignActive) { app, view in app.willResignActive(view) }
+        callback(.didResignActive) { app, view in app.didResignActive(view) }
         app = nil
         activeConversation = nil
         selected = nil
         composing = nil
         sendWhenStaged = false
         readProvenance = [:]
+        // A new process: an interaction with the closed one does not count (M18).
+        interactionAvailable = false
+        lastInteraction = nil
     }
 
     /// Every style change calls willTransition then didTransition (M24).
     func transition(to newStyle: PresentationStyle) {
         guard app != nil, newStyle != style else { return }
-        callback("willTransition") { app, view in app.willTransition(to: newStyle, conversation: view) }
+        callback(.willTransition) { app, view in app.willTransition(to: newStyle, conversation: view) }
         style = newStyle
-        callback("didTransition") { app, view in app.didTransition(to: newStyle, conversation: view) }
+        callback(.didTransition) { app, view in app.didTransition(to: newStyle, conversation: view) }
     }
 
     // MARK: - Calling the app
 
-    /// Records the callback and calls the app, then carries out what it asked for.
-    /// Does nothing when the app is not running. GroupSim's own entry points
-    /// (`userDidCompose`, `didFetch`, `didStore`) are traced but not counted among the
-    /// framework's callbacks that a `callbacks:` check compares (M19-M24).
-    func callback(_ name: String, _ call: (inout any MessagesApp, Conversation) -> [AppAction]) {
+    /// Records the callback (in the trace and in `callbacks`, which a `callbacks:` check
+    /// compares) and calls the app, then carries out what it asked for. Does nothing when
+    /// the app is not running (M19-M24).
+    func callback(_ name: AppCallback, _ call: (inout any MessagesApp, Conversation) -> [AppAction]) {
         guard app != nil else { return }
-        if Self.isGroupSimEntryPoint(name) {
-            trace(.callback(name))
-        } else {
-            record(name)
-        }
+        callbacks.append(name.rawValue)
+        trace(.callback(name.rawValue))
         let box = conversationViewBox()
         perform(appActions { call(&$0, box.view) })
-    }
-
-    /// `userDidCompose`, `didFetch` or `didStore` (compared directly: this runs on every delivery).
-    static func isGroupSimEntryPoint(_ name: String) -> Bool {
-        name == "userDidCompose" || name == "didFetch" || name == "didStore"
-    }
-
-    func record(_ name: String) {
-        callbacks.append(name)
-        trace(.callback(name))
     }
 
     /// Calls into the app with the instance held outside `self`, so that actions it
@@ -158,7 +154,7 @@ extension Device {
             if action.stagesDraft, error == nil, sendWhenStaged {
                 // The step said the user taps Send once the app has staged its message.
                 sendWhenStaged = false
-                pressSend()
+                pressSend(in: conversation)
             }
         }
     }
@@ -196,7 +192,7 @@ extension Device {
         case .dismiss:
             resign()
         case .fetch(let key):
-            trace(.cloud("fetch \(key)"))
+            trace(.cloud("fetch \(key)"), .cloud(operation: .fetch, record: nil))
             out.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .fetch,
                                                   provenance: Provenance(), change: nil))
         case .store(let key, let write):
@@ -208,7 +204,7 @@ extension Device {
                 composing = pending
                 change = made
             }
-            trace(.cloud("store \(key)"))
+            trace(.cloud("store \(key)"), .cloud(operation: .store(write), record: nil))
             out.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .store(write),
                                                   provenance: readProvenance[key] ?? Provenance(), change: change))
         }
@@ -234,8 +230,9 @@ extension Device {
         return message
     }
 
-    /// Stages the app's message in the input field (M16); the extension moves to compact
-    /// so the field is visible. Returns the error code when the message is refused (M8).
+    /// Stages the app's message in the conversation's input field (M16), replacing that
+    /// conversation's draft only; the extension moves to compact so the field is visible.
+    /// Returns the error code when the message is refused (M8).
     @discardableResult
     func stage(_ message: Message, in conversation: String) -> MessageErrorCode? {
         guard var message = checkedURL(message) else {
@@ -248,30 +245,37 @@ extension Device {
         transition(to: .compact)
         let change = composing?.session == message.session?.name ? composing : nil
         if change != nil { composing = nil }
-        draft = Draft(content: .app(message), conversation: conversation, change: change,
-                      base: message.session.flatMap { readProvenance[$0.name] } ?? Provenance())
-        trace(.staged(session: message.session?.name))
+        drafts[conversation] = Draft(content: .app(message), conversation: conversation, change: change, base: base(of: message))
+        trace(.staged(session: message.session?.name), .message(message))
         return nil
     }
 
-    /// Stages text, a sticker or an attachment line in the input field (M16).
+    /// Stages text, a sticker or an attachment line in the conversation's input field (M16).
     func stageContent(_ content: Envelope.Content, in conversation: String) -> MessageErrorCode? {
         transition(to: .compact)
-        draft = Draft(content: content, conversation: conversation, change: nil, base: Provenance())
+        drafts[conversation] = Draft(content: content, conversation: conversation, change: nil, base: Provenance())
         trace(.staged(session: nil))
         return nil
     }
 
-    /// Direct send (M18): allowed once per user interaction, only while the app is visible.
-    /// Returns the error code a completion handler gets, nil when the send started.
+    /// Direct send (M18): allowed once per user interaction, only while the app is visible,
+    /// and no later than `options.recent-interaction` after that interaction. Returns the
+    /// error code a completion handler gets, nil when the send started.
     @discardableResult
     func directSend(_ content: Envelope.Content, in conversation: String) -> MessageErrorCode? {
         guard app != nil, style != .transcript else {
             fail(.sendWhileNotVisible, "direct send while the app is not visible (M18)")
             return .sendWhileNotVisible
         }
-        guard interactionAvailable else {
+        guard interactionAvailable, let last = lastInteraction else {
             fail(.sendWithoutRecentInteraction, "direct send without a recent user interaction (M18)")
+            return .sendWithoutRecentInteraction
+        }
+        let window = world.options.recentInteraction
+        guard now - last <= window else {
+            fail(.sendWithoutRecentInteraction,
+                 "direct send \(now - last) after the user's last interaction with the extension at \(last); "
+                     + "it counts as recent for \(window) (options.recent-interaction, M18)")
             return .sendWithoutRecentInteraction
         }
         interactionAvailable = false
@@ -284,22 +288,44 @@ extension Device {
         message.isPending = false
         let change = composing?.session == message.session?.name ? composing : nil
         if change != nil { composing = nil }
-        let base = message.session.flatMap { readProvenance[$0.name] } ?? Provenance()
+        let base = base(of: message)
         let sending = message
-        callback("didStartSending") { app, view in app.didStartSending(sending, conversation: view) }
+        callback(.didStartSending) { app, view in app.didStartSending(sending, conversation: view) }
         commit(.app(message), in: conversation, change: change, base: base)
         return nil
+    }
+
+    /// The provenance of the state a message was built on: what the app read, plus the
+    /// live bubble's when the message already holds all of its state (an app that built
+    /// on a newer bubble didReceive handed it, M23).
+    func base(of message: Message) -> Provenance {
+        guard let session = message.session?.name else { return Provenance() }
+        var base = readProvenance[session] ?? Provenance()
+        if world.app.state == .message, let conversation = activeConversation,
+           let live = transcripts[conversation]?.liveBubble(session: session), builtOn(live, message) {
+            base = base.union(live.provenance)
+        }
+        return base
+    }
+
+    /// Whether `message`'s state holds every entry of `envelope`'s (message mode).
+    func builtOn(_ envelope: Envelope, _ message: Message) -> Bool {
+        let shown = StateMap(url: envelope.url)
+        return !shown.isEmpty && StateMap(url: message.url).contains(shown.entries)
     }
 
     /// A reply built on a selected bubble older than the session's live bubble (M15).
     /// Only where the state travels in the message (`app.state: message`): with a cloud
     /// store the app fetches the current state, so an old selection loses nothing (M13).
+    /// Not when the message already holds the live bubble's whole state: the app built on
+    /// the newer bubble (`app.selection: newest`), so the selection undid nothing.
     func checkStaleSelection(_ message: Message) {
         guard world.app.state == .message,
               let session = message.session, let chosen = selected, chosen.message?.session == session,
               let conversation = activeConversation,
-              let live = transcripts[conversation]?.liveBubble(session: session.name), live.envelope.id != chosen.id else { return }
+              let live = transcripts[conversation]?.liveBubble(session: session.name), live.id != chosen.id,
+              !builtOn(live, message) else { return }
         sighting(.staleSelection, message: chosen.id,
-                 "\(name) built on m\(chosen.id), its selectedMessage, but the live bubble of \(session.name) is already m\(live.envelope.id) (M15)")
+                 "\(name) built on m\(chosen.id), its selectedMessage, but the live bubble of \(session.name) is already m\(live.id) (M15)")
     }
 }

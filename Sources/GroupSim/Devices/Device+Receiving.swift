@@ -10,29 +10,44 @@ extension Device {
         switch envelope.content {
         case .app(let message):
             if spec.platform == .ios9 {
-                // Old systems get two plain messages: the image, then a web URL (M26).
-                let drawnAs = message.layout.media ?? message.layout.caption.map { "\"\($0)\"" } ?? "the bubble"
-                transcripts[conversation, default: Transcript()].append(.plain(envelope, text: "[picture of \(drawnAs)]"))
+                // Old systems get plain messages instead (M26): the layout's image, when it
+                // has one, then a web URL. No picture is made up for a layout without one.
+                if let picture = fallbackPicture(of: message, from: envelope) {
+                    transcripts[conversation, default: Transcript()].append(.plain(envelope, text: picture))
+                }
                 if let url = message.url, MessageURL.isWeb(url) {
                     transcripts[conversation, default: Transcript()].append(.plain(envelope, text: url))
                 }
                 return
             }
             let sender = senderIdentifier(of: envelope)
-            if let collapse = transcripts[conversation, default: Transcript()].addBubble(envelope, sender: sender, nilSummary: world.options.nilSummary),
+            learnInstall(of: envelope, sender: sender)
+            if let collapse = transcripts[conversation, default: Transcript()].addBubble(envelope, nilSummary: world.options.nilSummary),
                let session = message.session?.name {
                 trace(.collapsed(session: session, replaced: collapse.replaced.id, summary: collapse.leftSummary))
             }
             if envelope.senderDevice != spec.name, app != nil, activeConversation == conversation, style != .transcript {
-                let received = view(of: envelope, sender: sender)
+                let received = view(of: envelope, sender: senderIdentifier(of: envelope))
                 inspectIdentifiers(in: envelope, conversation: conversation)
-                callback("didReceive") { app, view in app.didReceive(received, conversation: view) }
+                callback(.didReceive) { app, view in app.didReceive(received, conversation: view) }
             }
         case .text:
             transcripts[conversation, default: Transcript()].append(.text(envelope))
         case .sticker:
             transcripts[conversation, default: Transcript()].append(.sticker(envelope))
         }
+    }
+
+    /// What an old system shows for the layout's image (M26): `[picture of pizza.png,
+    /// captioned "Bob is in"]`, the caption bar's text drawn as Messages draws it, `$UUID`
+    /// tokens as contact names (M5); nil when the layout has no image.
+    func fallbackPicture(of message: Message, from envelope: Envelope) -> String? {
+        let layout = message.layout
+        guard let media = layout.media else { return nil }
+        let captions = [layout.caption, layout.subcaption, layout.trailingCaption, layout.trailingSubcaption]
+            .compactMap { $0 }.map { drawTokens($0, minted: envelope.senderMap) }
+        guard !captions.isEmpty else { return "[picture of \(media)]" }
+        return "[picture of \(media), captioned \"\(captions.joined(separator: " "))\"]"
     }
 
     /// The sender as this device identifies them: the local identifier for the owner's own
@@ -76,13 +91,15 @@ extension Device {
         let selectedMessage = selected.map { view(of: $0, sender: senderIdentifier(of: $0)) }
         return Conversation(name: conversation, localParticipantIdentifier: localIdentifier(in: conversation),
                             remoteParticipantIdentifiers: remoteIdentifiers(in: conversation),
-                            selectedMessage: selectedMessage, draft: draft?.message, presentationStyle: style)
+                            selectedMessage: selectedMessage, draft: drafts[conversation]?.message, presentationStyle: style)
     }
 
-    /// One identifier per other member, in a seeded order per device and installation (M6).
+    /// One identifier per other member, in a seeded order per device and installation (M6);
+    /// none once the owner is no longer a member: the others are not their co-participants.
     func remoteIdentifiers(in conversation: String) -> [ParticipantID] {
         if let cached = remoteOrderCache[conversation] { return cached }
-        var ids = (members[conversation] ?? []).filter { $0 != spec.person }.compactMap { identifiers.id(for: $0, in: conversation) }
+        let others = isMember(of: conversation) ? (members[conversation] ?? []).filter { $0 != spec.person } : []
+        var ids = others.compactMap { identifiers.id(for: $0, in: conversation) }
         var generator = world.streams.stream(.order, spec.name, String(identifiers.generation), conversation)
         ids.sort()
         ids.shuffle(using: &generator)
@@ -107,9 +124,20 @@ extension Device {
             if let old = retired.last(where: { $0.person(for: id) != nil }) {
                 sighting(.staleIdentifier, message: envelope.id,
                          "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; it minted that identifier for \(old.person(for: id) ?? "someone") before its reinstall, and it means nothing now (M2)")
-            } else {
+            } else if let own = identifiers.person(for: id) {
+                // Per-conversation mode: this device's own identifier, of another conversation (M6).
+                let other = identifiers.conversation(for: id) ?? ""
                 sighting(.foreignIdentifier, message: envelope.id,
-                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; it was minted on \(envelope.senderDevice) and means nothing on \(name) (M4)")
+                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; \(name) itself minted it for \(own) in conversation \(other), and identifiers are per conversation (M6), so it means nothing in \(conversation)",
+                         mintedOn: name)
+            } else {
+                let minter = world.minter(of: id)
+                let origin = minter.map { "it was minted on \($0.device) (for \($0.person))" } ?? "no device of this run minted it"
+                let carrier = minter?.device == envelope.senderDevice ? "" : ", and \(envelope.senderDevice) passed it on"
+                let rule = world.options.identifiers == .perConversation ? "M4, M6" : "M4"
+                sighting(.foreignIdentifier, message: envelope.id,
+                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; \(origin)\(carrier), and it means nothing on \(name) (\(rule))",
+                         mintedOn: minter?.device)
             }
         }
     }

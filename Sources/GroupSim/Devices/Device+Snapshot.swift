@@ -13,7 +13,7 @@ extension Device {
             drawnTranscripts.append((conversation.name, drawn))
             var seen: [String] = []
             for entry in transcript.entries {
-                guard case .bubble(let envelope, _) = entry, let session = envelope.message?.session?.name, !seen.contains(session),
+                guard case .bubble(let envelope) = entry, let session = envelope.message?.session?.name, !seen.contains(session),
                       let live = transcript.liveBubble(session: session) else { continue }
                 seen.append(session)
                 let summaries = drawn.filter { $0.kind == .summary && $0.session == session }.compactMap(\.text)
@@ -22,16 +22,23 @@ extension Device {
                     return false
                 }.count
                 sessions.append(SessionView(
-                    session: session, conversation: conversation.name, message: live.envelope.id,
-                    senderPerson: live.envelope.senderPerson,
-                    caption: live.envelope.message?.layout.caption.map { drawTokens($0, minted: live.envelope.senderMap) },
-                    urlState: StateMap(url: live.envelope.message?.url), summaries: summaries, summaryCount: total,
-                    provenance: live.envelope.provenance))
+                    session: session, conversation: conversation.name, message: live.id,
+                    senderPerson: live.senderPerson,
+                    caption: live.message?.layout.caption.map { drawTokens($0, minted: live.senderMap) },
+                    urlState: StateMap(url: live.message?.url), summaries: summaries, summaryCount: total,
+                    provenance: live.provenance))
             }
         }
-        return DeviceSnapshot(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
-                              callbacks: callbacks, identifiers: ids, generation: identifiers.generation,
-                              transcripts: drawnTranscripts, sessions: sessions, draft: draft?.message)
+        var snapshot = DeviceSnapshot(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
+                                      callbacks: callbacks, identifiers: ids, generation: identifiers.generation,
+                                      transcripts: drawnTranscripts, sessions: sessions,
+                                      drafts: world.conversations.compactMap { conversation in
+                                          drafts[conversation.name]?.message.map { (conversation.name, $0) }
+                                      })
+        snapshot.localStorage = localStorage.dictionary
+        snapshot.installIDs = installIDs
+        snapshot.identifierMaps = [identifiers] + retired.reversed()
+        return snapshot
     }
 
     /// One transcript entry as this device draws it (M5, M10, M26).
@@ -41,9 +48,10 @@ extension Device {
         var drawn = DrawnEntry(kind: .text, message: envelope.id, session: message?.session?.name,
                                senderPerson: envelope.senderPerson, senderName: world.contactName(envelope.senderPerson))
         switch entry {
-        case .bubble(_, let sender):
+        case .bubble:
             drawn.kind = .bubble
-            drawn.senderIdentifier = sender
+            // Worked out now, not when the bubble arrived: a reinstall renews it (M2, M3).
+            drawn.senderIdentifier = senderIdentifier(of: envelope)
             drawn.text = message?.layout.caption.map { drawTokens($0, minted: envelope.senderMap) }
             drawn.subcaption = message?.layout.subcaption.map { drawTokens($0, minted: envelope.senderMap) }
             drawn.url = message?.url

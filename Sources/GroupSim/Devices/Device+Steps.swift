@@ -9,6 +9,12 @@ extension Device {
             guard openApp(in: conversation, style: .compact, selecting: nil) else { return }
             userComposes(compose, kind: .insert, in: conversation, sendNow: false)
         case .reply(let compose):
+            if spec.platform == .macos {
+                fail(.unknown, "a Mac does not run the iMessage extension, so it cannot reply in session \(compose.session) (M25): "
+                    + "only iOS creates interactive messages, and a click on a bubble on macOS opens its http or https URL in the browser; "
+                    + "reply from one of the person's iOS devices")
+                return
+            }
             guard tapBubble(of: compose.session, in: conversation) else { return }
             userComposes(compose, kind: .reply, in: conversation, sendNow: !compose.direct)
         case .tap(let session):
@@ -20,9 +26,9 @@ extension Device {
             }
             _ = openApp(in: conversation, style: requested, selecting: nil)
         case .pressSend:
-            pressSend()
+            pressSend(in: conversation)
         case .cancel:
-            cancelDraft()
+            cancelDraft(in: conversation)
         case .close:
             guard app != nil else {
                 fail(.unknown, "the app is not running on \(name), so there is nothing to close (M22)")
@@ -38,6 +44,27 @@ extension Device {
         case .offline, .online, .join, .leave:
             // The network and the membership belong to the scheduler; it traces them.
             break
+        }
+    }
+
+    /// Whether the action acts in the conversation (opens the app there, stages, sends or
+    /// taps), which a person who is no longer a member cannot do (M6). Closing the app,
+    /// reinstalling and the network are the device's own business.
+    static func postsTo(_ action: Action) -> Bool {
+        switch action {
+        case .send, .reply, .insert, .pressSend, .cancel, .open, .tap, .text, .sticker: true
+        case .close, .reinstall, .offline, .online, .join, .leave: false
+        }
+    }
+
+    /// Whether the action is a touch in the extension's own view, the interaction a direct
+    /// send needs (M18): the user composing in it (`send`, `reply`, `insert`). Opening it
+    /// from the drawer, tapping a bubble in the transcript, Send and cancel in the input
+    /// field, texts and stickers are touches in Messages, not in the extension.
+    static func interactsWithExtension(_ action: Action) -> Bool {
+        switch action {
+        case .send, .reply, .insert: true
+        case .open, .tap, .pressSend, .cancel, .close, .text, .sticker, .reinstall, .offline, .online, .join, .leave: false
         }
     }
 
@@ -61,7 +88,7 @@ extension Device {
             readProvenance[compose.session] = Provenance()
         }
         sendWhenStaged = sendNow
-        callback("userDidCompose") { app, view in app.userDidCompose(request, conversation: view) }
+        callback(.userDidCompose) { app, view in app.userDidCompose(request, conversation: view) }
     }
 
     /// `$me` and `$bob` in scenario text: as `$UUID` tokens for layout text (M5), or as the
@@ -83,7 +110,7 @@ extension Device {
             let word = String(text[nameStart..<nameEnd])
             let person = word == "me" ? spec.person : word
             if !word.isEmpty, let id = identifiers.id(for: person, in: conversation) {
-                result += (raw ? "" : "$") + id.uuidString
+                result += raw ? identityKey(for: person, id: id) : "$" + id.uuidString
             } else {
                 result += "$" + word
             }
@@ -92,40 +119,85 @@ extension Device {
         return result
     }
 
+    /// What `$person` in data becomes under `app.identity`: the raw participant
+    /// identifier (M4), the install id (this installation's own, or the one last learned
+    /// for that identifier; the raw identifier while none is known), or the account id.
+    func identityKey(for person: String, id: ParticipantID) -> String {
+        switch world.app.identity {
+        case .participantID:
+            return id.uuidString
+        case .account:
+            return AppIdentity.accountID(world.streams, person: person)
+        case .installID:
+            if person == spec.person { return ownInstallID() }
+            return localStorage[AppIdentity.installOfPrefix + id.uuidString] ?? id.uuidString
+        }
+    }
+
+    /// This installation's install id, created the first time it is needed and kept in
+    /// local storage until a reinstall (`app.identity: install-id`).
+    func ownInstallID() -> String {
+        if let id = localStorage[AppIdentity.installKey] { return id }
+        let id = AppIdentity.installID(world.streams, device: spec.name, generation: identifiers.generation)
+        localStorage[AppIdentity.installKey] = id
+        installIDs.append(id)
+        return id
+    }
+
+    /// Records "this install id is the person this device knows as the message's
+    /// senderParticipantIdentifier" (M3) in local storage (`app.identity: install-id`).
+    /// GroupSim records it for every message of the app that reaches a device able to run
+    /// it, as if the app read every bubble; a real extension sees only what didReceive
+    /// hands it while open and the bubbles the user taps (M23, M15), so it learns later.
+    func learnInstall(of envelope: Envelope, sender: ParticipantID) {
+        guard let install = envelope.senderInstall, spec.runsApp else { return }
+        localStorage[AppIdentity.learnedPrefix + install] = sender.uuidString
+        if envelope.senderDevice != spec.name { localStorage[AppIdentity.installOfPrefix + sender.uuidString] = install }
+    }
+
     // MARK: - Sending
 
-    /// The user taps Send on the staged draft (M16, M17).
-    func pressSend() {
-        guard let staged = draft else {
-            fail(.noDraft, "there is no staged message to send on \(name) (M16)")
+    /// The user taps Send on the conversation's staged draft (M16, M17). The extension
+    /// hears of it only when it runs in that conversation.
+    func pressSend(in conversation: String) {
+        guard let staged = drafts[conversation] else {
+            fail(.noDraft, "there is no staged message to send in conversation \(conversation) on \(name) (M16)")
             return
         }
-        draft = nil
+        drafts[conversation] = nil
         guard var sent = staged.message else {
             // Text, a sticker or an attachment: Messages sends it; the app is not told (M17).
             commit(staged.content, in: staged.conversation, change: nil, base: Provenance())
             return
         }
         sent.isPending = false
-        callback("didStartSending") { app, view in app.didStartSending(sent, conversation: view) }
+        if activeConversation == conversation {
+            callback(.didStartSending) { app, view in app.didStartSending(sent, conversation: view) }
+        }
         commit(.app(sent), in: staged.conversation, change: staged.change, base: staged.base)
     }
 
-    /// The user removes the staged draft (M17).
-    func cancelDraft() {
-        guard let staged = draft else {
-            fail(.noDraft, "there is no staged message to cancel on \(name) (M17)")
+    /// The user removes the conversation's staged draft (M17); the extension hears of it
+    /// only when it runs in that conversation.
+    func cancelDraft(in conversation: String) {
+        guard let staged = drafts[conversation] else {
+            fail(.noDraft, "there is no staged message to cancel in conversation \(conversation) on \(name) (M17)")
             return
         }
-        draft = nil
+        drafts[conversation] = nil
         trace(.cancelled)
-        guard let message = staged.message else { return }
-        callback("didCancelSending") { app, view in app.didCancelSending(message, conversation: view) }
+        guard let message = staged.message, activeConversation == conversation else { return }
+        callback(.didCancelSending) { app, view in app.didCancelSending(message, conversation: view) }
     }
 
     /// A message leaves this device: numbered, added to its own transcript at once (M11),
     /// and handed to the network for fan-out (M30).
     func commit(_ content: Envelope.Content, in conversation: String, change pending: PendingChange?, base: Provenance) {
+        guard isMember(of: conversation) else {
+            // An app's own send after its user was removed (M6): nothing leaves.
+            fail(.notMember, "\(name) belongs to \(spec.person), who is not a member of conversation \(conversation) now (M6)")
+            return
+        }
         let id = out.context.nextMessageID
         out.context.nextMessageID += 1
         var provenance = base
@@ -135,12 +207,19 @@ extension Device {
             provenance.insert(made.id)
             change = made
         }
+        var install: String?
+        if world.app.identity == .installID, case .app = content { install = ownInstallID() }
         let envelope = Envelope(id: id, conversation: conversation, senderDevice: spec.name, senderPerson: spec.person,
-                                sentAt: now, content: content, senderMap: identifiers, provenance: provenance, change: change)
-        if case .app(let message) = content {
-            trace(.sent(message: id, session: message.session?.name, url: message.url))
-        } else {
-            trace(.sent(message: id, session: nil, url: nil))
+                                sentAt: now, content: content, senderMap: identifiers, provenance: provenance, change: change,
+                                senderInstall: install)
+        switch content {
+        case .app(let message):
+            trace(.sent(message: id, session: message.session?.name, url: message.url), .message(message))
+        case .text(let text):
+            trace(.sent(message: id, session: nil, url: nil), .text(text))
+        case .sticker(let sticker):
+            trace(.sent(message: id, session: nil, url: nil),
+                  .text("sticker \(sticker.format) \(sticker.bytes) bytes \(sticker.width)x\(sticker.height) \(sticker.stickerDescription)"))
         }
         add(envelope)
         out.outgoing.append(envelope)
@@ -179,9 +258,12 @@ extension Device {
         app = nil
         activeConversation = nil
         selected = nil
-        draft = nil
+        interactionAvailable = false
+        lastInteraction = nil
+        drafts = [:]
         composing = nil
         readProvenance = [:]
+        localStorage.removeAll()
         retired.append(identifiers)
         identifiers = world.mintIdentifiers(device: spec.name, generation: identifiers.generation + 1)
         environment = AppEnvironment(device: spec.name, installation: identifiers.generation, streams: world.streams)

@@ -26,6 +26,11 @@ public actor Device {
     /// `localIdentifier(in:)`'s last answer and the map it came from.
     var lastLocalIdentifier: (map: IdentifierMap, conversation: String, id: ParticipantID)?
 
+    /// The installation's own storage, wiped by a reinstall (M2): the one its app gets.
+    var localStorage: LocalStorage { environment.storage }
+    /// Every install id this device's installations created, oldest first.
+    var installIDs: [String] = []
+
     // What the device shows.
     var transcripts: [String: Transcript] = [:]
 
@@ -34,7 +39,9 @@ public actor Device {
     var style: PresentationStyle = .compact { didSet { lastView = nil } }
     var activeConversation: String? { didSet { lastView = nil } }
     var selected: Envelope? { didSet { lastView = nil } }
-    var draft: Draft? { didSet { lastView = nil } }
+    /// The staged draft of each conversation: the input field belongs to a conversation,
+    /// so staging in one leaves another's draft alone (M16).
+    var drafts: [String: Draft] = [:] { didSet { lastView = nil } }
     /// `conversationView()` as last built, kept until something it shows changes (the
     /// observers above forget it): apps are called on every delivery while they run. In
     /// a box, so that a callback lends it to the app instead of copying all of it.
@@ -42,6 +49,8 @@ public actor Device {
     var callbacks: [String] = []
     /// A user interaction that a direct send may still use (M18).
     var interactionAvailable = false
+    /// When the user last interacted with the extension here; nil once it was closed (M18).
+    var lastInteraction: VirtualTime?
     /// The `send`/`reply` step whose draft the user will send as soon as it is staged.
     var sendWhenStaged = false
     var currentStep: Int?
@@ -81,8 +90,16 @@ public actor Device {
         begin(context)
         currentStep = step.number
         self.sessionIsNew = sessionIsNew
-        interactionAvailable = true
         trace(.step(number: step.number, action: step.summary))
+        if Self.postsTo(step.action), !isMember(of: conversation) {
+            // A removed member's devices no longer take part: nothing they do reaches the group (M6).
+            fail(.notMember, "\(name) belongs to \(spec.person), who is not a member of conversation \(conversation) now (M6)")
+            return finish()
+        }
+        if Self.interactsWithExtension(step.action) {
+            interactionAvailable = true
+            lastInteraction = now
+        }
         performAction(step, conversation: conversation)
         return finish()
     }
@@ -101,14 +118,15 @@ public actor Device {
         let record = response.record
         switch response.request.operation {
         case .fetch:
-            trace(.cloud("fetched \(record.key) v\(record.version)"))
+            trace(.cloud("fetched \(record.key) v\(record.version)"), .cloud(operation: nil, record: record))
             readProvenance[record.key] = response.provenance
-            callback("didFetch") { app, conversation in app.didFetch(record, conversation: conversation) }
+            callback(.didFetch) { app, conversation in app.didFetch(record, conversation: conversation) }
         case .store:
-            trace(.cloud(record.conflict ? "conflict \(record.key) v\(record.version)" : "stored \(record.key) v\(record.version)"))
+            trace(.cloud(record.conflict ? "conflict \(record.key) v\(record.version)" : "stored \(record.key) v\(record.version)"),
+                  .cloud(operation: nil, record: record))
             readProvenance[record.key] = response.provenance
             if !record.conflict, let change = response.request.change, composing?.allocated?.id == change.id { composing = nil }
-            callback("didStore") { app, conversation in app.didStore(record, conversation: conversation) }
+            callback(.didStore) { app, conversation in app.didStore(record, conversation: conversation) }
         }
         return finish()
     }
@@ -119,6 +137,11 @@ public actor Device {
         remoteOrderCache[conversation] = nil
     }
 
+    /// Whether the device's owner is a member of `conversation` now (M6).
+    func isMember(of conversation: String) -> Bool {
+        members[conversation]?.contains(spec.person) ?? false
+    }
+
     /// What the device shows and holds now, for checks and reports.
     func snapshot() -> DeviceSnapshot { makeSnapshot() }
 
@@ -127,6 +150,9 @@ public actor Device {
     private func begin(_ context: DeviceContext) {
         out = DeviceOutput(context: context)
         actionDepth = 0
+        // A failure belongs to a step only while that step runs; what the app does on a
+        // delivery or a cloud answer later is its own action.
+        currentStep = nil
     }
 
     private func finish() -> DeviceOutput {
@@ -137,19 +163,19 @@ public actor Device {
 
     var now: VirtualTime { out.context.now }
 
-    func trace(_ kind: TraceEvent.Kind) {
+    func trace(_ kind: TraceEvent.Kind, _ payload: TraceEvent.Payload? = nil) {
         guard tracing else { return }
-        out.events.append(TraceEvent(time: out.context.now, subject: spec.name, kind: kind))
+        out.events.append(TraceEvent(time: out.context.now, subject: spec.name, kind: kind, payload: payload))
     }
 
     func fail(_ code: MessageErrorCode, _ reason: String) {
-        trace(.failed(step: currentStep, code: code))
+        trace(.failed(step: currentStep, code: code), .failure(reason: reason))
         out.failures.append(StepFailure(step: currentStep, device: spec.name, time: now, code: code, reason: reason))
     }
 
-    func sighting(_ kind: PitfallKind, message: Int?, _ detail: String) {
+    func sighting(_ kind: PitfallKind, message: Int?, _ detail: String, mintedOn: String? = nil) {
         trace(.pitfall(kind, detail: detail))
-        out.sightings.append(PitfallSighting(kind: kind, device: spec.name, time: now, message: message, detail: detail))
+        out.sightings.append(PitfallSighting(kind: kind, device: spec.name, time: now, message: message, detail: detail, mintedOn: mintedOn))
     }
 }
 

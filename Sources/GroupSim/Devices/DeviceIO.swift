@@ -41,6 +41,9 @@ public struct PitfallSighting: Sendable, Hashable {
     public var time: VirtualTime
     public var message: Int?
     public var detail: String
+    /// For a foreign identifier: the device that minted it (M4), which need not be the
+    /// one that sent the message carrying it.
+    public var mintedOn: String?
 }
 
 /// A request from a device's app to the cloud store (M13).

@@ -16,11 +16,25 @@ public struct DeviceSnapshot: Sendable {
     public var transcripts: [(conversation: String, entries: [DrawnEntry])]
     /// Per session with a bubble here: the live bubble and what tapping it would show.
     public var sessions: [SessionView]
-    /// The staged draft, if any (M16).
-    public var draft: Message?
+    /// The staged draft of each conversation that has one, in the scenario's order (M16).
+    public var drafts: [(conversation: String, message: Message)]
+    /// The installation's local storage at the end (wiped by each reinstall): a copy
+    /// of `LocalStorage`'s keys and values.
+    public var localStorage: [String: String] = [:]
+    /// Every install id this device's installations created, oldest first
+    /// (`app.identity: install-id`).
+    public var installIDs: [String] = []
+    /// The current installation's identifier map, then the retired ones (M2).
+    var identifierMaps: [IdentifierMap] = []
 
     /// The local identifier (M1).
     public var localIdentifier: ParticipantID? { identifiers.first?.id }
+
+    /// The first staged draft in the scenario's conversation order, if any (M16).
+    public var draft: Message? { drafts.first?.message }
+
+    /// The staged draft of `conversation`, if any (M16).
+    public func draft(in conversation: String) -> Message? { drafts.first { $0.conversation == conversation }?.message }
 
     public func session(_ name: String) -> SessionView? { sessions.first { $0.session == name } }
 }

@@ -47,6 +47,10 @@ public final class IdentifierMap: Sendable {
     /// The person an identifier of this map stands for, or nil when this map never minted it (M4).
     public func person(for id: ParticipantID) -> String? { byID[id]?.person }
 
+    /// The conversation an identifier of this map was minted for (per-conversation mode,
+    /// M6); empty in per-device mode; nil when this map never minted it.
+    public func conversation(for id: ParticipantID) -> String? { byID[id]?.conversation }
+
     /// The person an identifier stands for in `conversation`; in per-conversation mode an
     /// identifier minted for another conversation is foreign here (M6).
     public func person(for id: ParticipantID, in conversation: String) -> String? {

@@ -9,6 +9,9 @@ final class WorldFacts: Sendable {
     /// The folder of the scenario file, for files it names by a relative path (stickers).
     let scenarioDirectory: String
     private let contactNames: [String: String]
+    /// Every device, and how many installations it can have in this run (one plus its
+    /// `reinstall` steps), for finding which one minted an identifier (M4).
+    private let installations: [(device: String, count: Int)]
 
     init(scenario: Scenario, seed: UInt64) {
         people = scenario.people
@@ -19,6 +22,23 @@ final class WorldFacts: Sendable {
         let file = scenario.file
         scenarioDirectory = file.contains("/") ? String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)]) : "."
         contactNames = Dictionary(scenario.people.map { ($0.key, $0.contactName) }, uniquingKeysWith: { first, _ in first })
+        let steps = scenario.steps
+        installations = scenario.devices.map { device in
+            (device.name, 1 + steps.filter { $0.device == device.name && $0.action == .reinstall }.count)
+        }
+    }
+
+    /// The device installation that minted `id`, and for whom: identifiers are minted from
+    /// the seed, so every installation of the run can be minted again and asked (M1, M2,
+    /// M6). Called only when a device reads an identifier it cannot resolve.
+    func minter(of id: ParticipantID) -> (device: String, generation: Int, person: String, conversation: String)? {
+        for entry in installations {
+            for generation in 0..<entry.count {
+                let map = mintIdentifiers(device: entry.device, generation: generation)
+                if let person = map.person(for: id) { return (entry.device, generation, person, map.conversation(for: id) ?? "") }
+            }
+        }
+        return nil
     }
 
     /// `path` as written in the scenario, resolved against the scenario file's folder.

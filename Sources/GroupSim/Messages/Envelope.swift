@@ -29,9 +29,13 @@ public final class Envelope: Sendable {
     /// The app message's session name, kept apart so that a transcript need not copy the
     /// whole message to find it.
     let sessionName: String?
+    /// The sender installation's install id, which the built-in app sends with every
+    /// message under `app.identity: install-id` (nil otherwise). GroupSim carries it
+    /// beside the URL, so that it is not part of the shared state.
+    let senderInstall: String?
 
     init(id: Int, conversation: String, senderDevice: String, senderPerson: String, sentAt: VirtualTime, content: Content,
-         senderMap: IdentifierMap, provenance: Provenance, change: Change?) {
+         senderMap: IdentifierMap, provenance: Provenance, change: Change?, senderInstall: String? = nil) {
         self.id = id
         self.conversation = conversation
         self.senderDevice = senderDevice
@@ -41,6 +45,7 @@ public final class Envelope: Sendable {
         self.senderMap = senderMap
         self.provenance = provenance
         self.change = change
+        self.senderInstall = senderInstall
         if case .app(let message) = content { sessionName = message.session?.name } else { sessionName = nil }
     }
 

@@ -1,5 +1,5 @@
-/// Every `MSMessageErrorCode` of the Messages framework, with its number and name
-/// (MESSAGES.md, "Error codes (complete)"), plus GroupSim's own `noBubble`.
+/// Every `MSMessageErrorCode` of the Messages framework, with its number and name,
+/// plus GroupSim's own `noBubble`, `noDraft` and `notMember`.
 ///
 /// A step that fails records one of these and the run goes on (SCENARIO-FORMAT.md).
 public enum MessageErrorCode: Int, Error, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -27,6 +27,9 @@ public enum MessageErrorCode: Int, Error, Sendable, Hashable, CaseIterable, Cust
     case noBubble = 1000
     /// GroupSim's own: `press-send` or `cancel` with nothing staged in the input field (M16).
     case noDraft = 1001
+    /// GroupSim's own: a step or an app's send in a conversation its device's owner is not
+    /// a member of (any more): a removed member cannot post (M6).
+    case notMember = 1002
 
     /// The name as MESSAGES.md and scenario `error:` checks spell it.
     public var name: String {
@@ -45,6 +48,7 @@ public enum MessageErrorCode: Int, Error, Sendable, Hashable, CaseIterable, Cust
         case .apiUnavailableInPresentationContext: "apiUnavailableInPresentationContext"
         case .noBubble: "noBubble"
         case .noDraft: "noDraft"
+        case .notMember: "notMember"
         }
     }
 

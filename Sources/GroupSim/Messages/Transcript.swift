@@ -7,8 +7,10 @@
 /// compacted away later, so adding is amortised O(1) however long the transcript grows.
 public struct Transcript: Sendable {
     public enum Entry: Sendable {
-        /// An app message; the sender as this device identifies them (M3).
-        case bubble(Envelope, sender: ParticipantID)
+        /// An app message. The sender identifier is not stored: the device works it out
+        /// whenever it draws the bubble or hands it to the app, so that a reinstall renews
+        /// it on every bubble (M2, M3).
+        case bubble(Envelope)
         /// What a collapsed bubble left behind (M10); `text` is nil for the system's
         /// default description (`nil-summary: default-text`).
         case summary(Envelope, text: String?)
@@ -22,7 +24,7 @@ public struct Transcript: Sendable {
         /// The message behind the entry.
         public var envelope: Envelope {
             switch self {
-            case .bubble(let envelope, _), .summary(let envelope, _), .text(let envelope), .sticker(let envelope),
+            case .bubble(let envelope), .summary(let envelope, _), .text(let envelope), .sticker(let envelope),
                  .plain(let envelope, _):
                 envelope
             }
@@ -42,10 +44,10 @@ public struct Transcript: Sendable {
     public init() {}
 
     /// Adds an app message's bubble at the bottom, collapsing the session's previous bubble (M10).
-    public mutating func addBubble(_ envelope: Envelope, sender: ParticipantID, nilSummary: Options.NilSummary) -> Collapse? {
+    public mutating func addBubble(_ envelope: Envelope, nilSummary: Options.NilSummary) -> Collapse? {
         var collapse: Collapse?
         if let session = envelope.sessionName, let index = live.updateValue(slots.count, forKey: session),
-           case .bubble(let old, _)? = slots[index] {
+           case .bubble(let old)? = slots[index] {
             let summary = old.summaryText
             if summary != nil || nilSummary == .defaultText {
                 slots[index] = .summary(old, text: summary)
@@ -56,7 +58,7 @@ public struct Transcript: Sendable {
                 collapse = Collapse(replaced: old, leftSummary: false)
             }
         }
-        slots.append(.bubble(envelope, sender: sender))
+        slots.append(.bubble(envelope))
         compactIfSparse()
         return collapse
     }
@@ -66,10 +68,10 @@ public struct Transcript: Sendable {
         slots.append(entry)
     }
 
-    /// The session's live bubble: its message and the sender as this device identifies them.
-    public func liveBubble(session: String) -> (envelope: Envelope, sender: ParticipantID)? {
-        guard let index = live[session], case .bubble(let envelope, let sender)? = slots[index] else { return nil }
-        return (envelope, sender)
+    /// The message of the session's live bubble.
+    public func liveBubble(session: String) -> Envelope? {
+        guard let index = live[session], case .bubble(let envelope)? = slots[index] else { return nil }
+        return envelope
     }
 
     /// Every entry still in the transcript, oldest first, before M14's drawing limit.
@@ -95,7 +97,7 @@ public struct Transcript: Sendable {
         tombstones = 0
         live.removeAll(keepingCapacity: true)
         for (index, slot) in slots.enumerated() {
-            if case .bubble(let envelope, _)? = slot, let session = envelope.sessionName {
+            if case .bubble(let envelope)? = slot, let session = envelope.sessionName {
                 live[session] = index
             }
         }

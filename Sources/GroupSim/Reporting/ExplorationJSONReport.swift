@@ -3,17 +3,29 @@
 /// (shard files for `groupsim merge`).
 ///
 /// Seeds are strings (they use all 64 bits); counts are integers; `percent`, `passed`,
-/// `distinctOutcomes` and `replay` are derived and ignored when read back.
+/// `distinctOutcomes`, `replay` and a shard's `missing` (the shards not covered, as
+/// ranges in the syntax of Slurm's `--array`: `2`, `0,2-3`) are derived and ignored when
+/// read back. `fingerprint` and `groupsimVersion` say which scenario text and which GroupSim
+/// explored, so that `merge` joins only shards of the same exploration.
+///
+/// Nothing in it depends on the machine, the wall clock, the number of workers or the
+/// working folder (the file is written as given on the command line): running the same
+/// shard again writes the same bytes, so a retried shard never changes a merged result.
 public enum ExplorationJSONReport {
-    public static let format = "groupsim-exploration-1"
+    public static let format = "groupsim-exploration-2"
+    /// The format before reports carried `fingerprint` and `groupsimVersion`.
+    static let formerFormats = ["groupsim-exploration-1"]
 
     public static func render(_ report: ExplorationReport) -> String { value(report).rendered() + "\n" }
 
     public static func value(_ report: ExplorationReport) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("format", .string(format)),
+            ("version", .int(JSONReport.version)),
             ("scenario", .string(report.scenario)),
             ("file", .string(report.file)),
+            ("fingerprint", .string(report.fingerprint)),
+            ("groupsimVersion", .string(report.toolVersion)),
         ]
         switch report.mode {
         case .sampled(let seed, let requested):
@@ -23,8 +35,11 @@ public enum ExplorationJSONReport {
                         ("estimatedOrders", .int(estimate)), ("simulatedSchedules", .int(simulated))]
         }
         members.append(("shard", report.shard.map { shard in
-            .object([("count", .int(shard.count)), ("indices", .array(shard.indices.map { .int($0) }))])
+            .object([("count", .int(shard.count)), ("indices", .array(shard.indices.map { .int($0) })),
+                     ("missing", .string(shard.missingRanges))])
         } ?? .null))
+        // Only when true, so a whole exploration's report reads as it always did.
+        if report.interrupted { members.append(("interrupted", .bool(true))) }
         members += [
             ("passed", .bool(report.passed)),
             ("runs", .int(report.runs)),
@@ -33,15 +48,8 @@ public enum ExplorationJSONReport {
             ("distinctOutcomes", .int(report.distinctOutcomes)),
             ("devices", .array(report.devices.map(JSONValue.string))),
             ("sessions", .array(report.sessions.map(JSONValue.string))),
-            ("checks", .array(report.checks.map { check in
-                .object([
-                    ("text", .string(check.text)),
-                    ("line", check.line.map { .int($0) } ?? .null),
-                    ("failedRuns", .int(check.failedRuns)),
-                    ("passed", .bool(check.failedRuns == 0)),
-                    ("firstFailure", check.firstFailure.map(reference) ?? .null),
-                ])
-            })),
+            ("checks", .array(report.checks.map(checkTally))),
+            ("unexpectedFailures", .array(report.unexpectedFailures.map(checkTally))),
             ("outcomes", .array(report.outcomes.map { row in
                 .object([
                     ("device", .string(row.device)),
@@ -58,8 +66,14 @@ public enum ExplorationJSONReport {
                 ])
             })),
             ("pitfalls", .array(report.pitfalls.map { pitfall in
-                .object([("kind", .string(pitfall.kind.rawValue)), ("rule", .string(pitfall.rule)), ("runs", .int(pitfall.runs))])
+                .object([
+                    ("kind", .string(pitfall.kind.rawValue)), ("rule", .string(pitfall.rule)),
+                    ("reference", .string(RuleReference.path(pitfall.rule))), ("runs", .int(pitfall.runs)),
+                ])
             })),
+            ("cloudConflicts", .object([
+                ("writes", .int(report.cloudConflicts)), ("runs", .int(report.conflictRuns)), ("most", .int(report.mostConflicts)),
+            ])),
             ("stepFailures", .array(report.stepFailures.map { failure in
                 .object([
                     ("step", failure.step.map { .int($0) } ?? .null),
@@ -73,9 +87,10 @@ public enum ExplorationJSONReport {
                     ("run", .int(failure.reference.run)),
                     ("seed", .string(String(failure.reference.seed))),
                     ("failedChecks", .array(failure.failedChecks.map { .int($0) })),
+                    ("unexpectedFailures", .array(failure.unexpected.map(JSONValue.string))),
                 ]
                 if case .sampled = report.mode {
-                    fields.append(("replay", .string("groupsim run \(report.file) --seed \(failure.reference.seed)")))
+                    fields.append(("replay", .string(report.replayCommand(seed: failure.reference.seed))))
                 } else {
                     fields.append(("schedule", .array(failure.schedule.map(JSONValue.string))))
                 }
@@ -84,6 +99,17 @@ public enum ExplorationJSONReport {
             ("outcomeKeys", .array(report.outcomeKeys.map(JSONValue.string))),
         ]
         return .object(members)
+    }
+
+    /// A check's tally, or an unexpected step failure's (counted as a failed check).
+    static func checkTally(_ check: ExplorationReport.CheckTally) -> JSONValue {
+        .object([
+            ("text", .string(check.text)),
+            ("line", check.line.map { .int($0) } ?? .null),
+            ("failedRuns", .int(check.failedRuns)),
+            ("passed", .bool(check.failedRuns == 0)),
+            ("firstFailure", check.firstFailure.map(reference) ?? .null),
+        ])
     }
 
     static func reference(_ reference: ExplorationReport.RunReference) -> JSONValue {
@@ -104,8 +130,18 @@ public enum ExplorationJSONReport {
 
     public static func parse(_ json: JSONValue) throws(ExplorationError) -> ExplorationReport {
         let root = Fields(json, "the report")
-        guard try root.string("format") == format else {
+        let written = try root.string("format")
+        guard written == format else {
+            if formerFormats.contains(written) {
+                throw .invalidReport("written by an older groupsim (format \"\(written)\", before reports carried a scenario fingerprint); explore the shards again with groupsim \(GroupSimVersion.current)")
+            }
             throw .invalidReport("not an exploration report (format \"\(format)\" expected)")
+        }
+        if let value = root.optional("version") {
+            let version = try Fields.int(value, "version")
+            guard version <= JSONReport.version else {
+                throw .invalidReport("written by a newer groupsim (report version \(version); this one reads up to \(JSONReport.version))")
+            }
         }
         let seed = try root.seed("seed")
         let mode: ExplorationReport.Mode
@@ -124,12 +160,14 @@ public enum ExplorationJSONReport {
                 try Fields.int(item, "shard index")
             })
         }
-        let checks = try root.array("checks").map { item throws(ExplorationError) -> ExplorationReport.CheckTally in
+        let tally = { (item: JSONValue) throws(ExplorationError) -> ExplorationReport.CheckTally in
             let fields = Fields(item, "check")
             return ExplorationReport.CheckTally(
                 text: try fields.string("text"), line: try fields.optional("line").map { value throws(ExplorationError) in try Fields.int(value, "line") },
                 failedRuns: try fields.int("failedRuns"), firstFailure: try fields.optional("firstFailure").map(reference))
         }
+        let checks = try root.array("checks").map(tally)
+        let unexpected = root.optional("unexpectedFailures") == nil ? [] : try root.array("unexpectedFailures").map(tally)
         let outcomes = try root.array("outcomes").map { item throws(ExplorationError) -> ExplorationReport.OutcomeTally in
             let fields = Fields(item, "outcome")
             let counts = try fields.array("counts").map { entry throws(ExplorationError) -> ExplorationReport.OutcomeCount in
@@ -162,15 +200,33 @@ public enum ExplorationJSONReport {
             return ExplorationReport.FailingRun(
                 reference: .init(run: try fields.int("run"), seed: try fields.seed("seed")),
                 failedChecks: try fields.array("failedChecks").map { value throws(ExplorationError) in try Fields.int(value, "failed check") },
+                unexpected: try (fields.optional("unexpectedFailures").map { value throws(ExplorationError) in
+                    try Fields(value, "unexpectedFailures").strings()
+                }) ?? [],
                 schedule: try (fields.optional("schedule").map { value throws(ExplorationError) in try Fields(value, "schedule").strings() }) ?? [])
         }
-        return ExplorationReport(
-            scenario: try root.string("scenario"), file: try root.string("file"), mode: mode, shard: shard,
+        var interrupted = false
+        if let value = root.optional("interrupted") {
+            guard case .bool(let flag) = value else { throw .invalidReport("the report: \"interrupted\" must be true or false") }
+            interrupted = flag
+        }
+        var report = ExplorationReport(
+            scenario: try root.string("scenario"), file: try root.string("file"),
+            fingerprint: try root.string("fingerprint"), toolVersion: try root.string("groupsimVersion"), mode: mode, shard: shard,
             devices: try Fields(try root.required("devices"), "devices").strings(),
             sessions: try Fields(try root.required("sessions"), "sessions").strings(),
             runs: try root.int("runs"), failedRuns: try root.int("failedRuns"), stoppedRuns: try root.int("stoppedRuns"),
-            checks: checks, outcomes: outcomes, pitfalls: pitfalls, stepFailures: stepFailures, failures: failures,
+            checks: checks, unexpectedFailures: unexpected, outcomes: outcomes, pitfalls: pitfalls, stepFailures: stepFailures, failures: failures,
             outcomeKeys: try Fields(try root.required("outcomeKeys"), "outcomeKeys").strings())
+        // Reports written before conflicts were counted have none.
+        if let value = root.optional("cloudConflicts") {
+            let conflicts = Fields(value, "cloudConflicts")
+            report.cloudConflicts = try conflicts.int("writes")
+            report.conflictRuns = try conflicts.int("runs")
+            report.mostConflicts = try conflicts.int("most")
+        }
+        report.interrupted = interrupted
+        return report
     }
 
     static func reference(_ value: JSONValue) throws(ExplorationError) -> ExplorationReport.RunReference {

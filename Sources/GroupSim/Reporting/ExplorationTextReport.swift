@@ -9,17 +9,27 @@ public enum ExplorationTextReport {
         switch report.mode {
         case .sampled(let seed, let requested):
             var heading = "\(report.scenario): \(runs) run\(runs == 1 ? "" : "s") with fresh latency, jitter and race draws (seeds derived from \(seed))"
-            if let shard = report.shard { heading += "; shard \(shard) of \(requested) runs" }
-            lines.append(heading)
+            if let shard = report.shard {
+                heading += "; shard\(shard.indices.count == 1 ? "" : "s") \(shard) of \(requested) runs"
+                lines.append(heading)
+                lines.append("partial: \(shard.missingDescription()), so this is not the whole exploration")
+            } else {
+                lines.append(heading)
+            }
         case .exhaustive(let seed, let estimate, let simulated):
-            lines.append("\(report.scenario): \(runs) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); estimated at most \(estimate); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated, orders that only swap events on different devices pruned)")
+            lines.append("\(report.scenario): \(runs) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); up-front estimate \(estimate); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated, orders that only swap events on different devices pruned)")
         }
         let unit = if case .sampled = report.mode { "runs" } else { "orders" }
+        if report.interrupted {
+            let planned = report.plannedRuns.map { " of \(ExplorationReport.grouped($0))" } ?? ""
+            lines.append("interrupted after \(ExplorationReport.grouped(runs))\(planned) \(unit): the counts below are of those \(unit)")
+        }
         lines.append("")
         lines.append("Checks (\(unit) that failed each)")
-        if report.checks.isEmpty { lines.append("  (none)") }
-        let failedWidth = report.checks.map { String($0.failedRuns).count }.max() ?? 1
-        for check in report.checks {
+        let tallies = report.checks + report.unexpectedFailures
+        if tallies.isEmpty { lines.append("  (none)") }
+        let failedWidth = tallies.map { String($0.failedRuns).count }.max() ?? 1
+        for check in tallies {
             let place = check.line.map { "line \($0): " } ?? ""
             let count = String(repeating: " ", count: failedWidth - String(check.failedRuns).count) + String(check.failedRuns)
             var line = "  \(check.failedRuns == 0 ? "PASS" : "FAIL")  \(count) of \(runs) \(pad("(" + ExplorationReport.percent(check.failedRuns, of: runs) + ")", 8))  \(place)\(check.text)"
@@ -48,6 +58,12 @@ public enum ExplorationTextReport {
         for pitfall in report.pitfalls {
             lines.append("  \(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.runs) of \(runs) (\(ExplorationReport.percent(pitfall.runs, of: runs)))")
         }
+        if report.cloudConflicts > 0 {
+            lines.append("")
+            lines.append("Cloud conflicts (conditional writes the store refused; cloud-cas retries each, M13)")
+            lines.append("  \(report.cloudConflicts) in \(report.conflictRuns) of \(runs) \(unit) (\(ExplorationReport.percent(report.conflictRuns, of: runs))), at most \(report.mostConflicts) in one")
+        }
+        if let footnote = RuleReference.footnote(for: lines.joined(separator: "\n")) { lines.append("  " + footnote) }
         if !report.stepFailures.isEmpty {
             lines.append("")
             lines.append("Failed steps (\(unit) where each failed)")
@@ -58,23 +74,31 @@ public enum ExplorationTextReport {
         }
         if report.stoppedRuns > 0 {
             lines.append("")
-            lines.append("warning: \(report.stoppedRuns) run(s) stopped after \(Simulation.eventLimit) events without going quiet")
+            lines.append("warning: \(Plural.count(report.stoppedRuns, "run")) stopped after \(Simulation.eventLimit) events without going quiet")
         }
         lines.append("")
-        lines.append("\(report.failedRuns) of \(runs) \(unit) failed a check; \(report.distinctOutcomes) distinct outcome\(report.distinctOutcomes == 1 ? "" : "s")")
+        var summary = "\(report.failedRuns) of \(runs) \(unit) failed a check; \(report.distinctOutcomes) distinct outcome\(report.distinctOutcomes == 1 ? "" : "s")"
+        if let shard = report.shard { summary += " (partial: \(shard.missingCount) of \(shard.count) shards missing)" }
+        lines.append(summary)
         if let failure = report.firstFailure {
-            let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil }
+            let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil } + failure.unexpected
             switch report.mode {
             case .sampled:
                 lines.append("first failing run: #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
                 if let app = report.app {
                     lines.append(Self.swiftReplayHint(app: app, seed: failure.reference.seed))
                 } else {
-                    lines.append("replay: groupsim run \(report.file) --seed \(failure.reference.seed)")
+                    lines.append("replay: \(report.replayCommand(seed: failure.reference.seed))")
                 }
             case .exhaustive:
-                lines.append("first failing order: #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
-                lines.append("  order: \(failure.schedule.joined(separator: ", "))")
+                let shown = report.failures.count < report.failedRuns ? "the first \(report.failures.count) of \(report.failedRuns)" : "all \(report.failedRuns)"
+                lines.append("failing orders (\(shown)):")
+                for failure in report.failures {
+                    let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil }
+                        + failure.unexpected
+                    lines.append("  #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
+                    lines.append("    order: \(failure.schedule.joined(separator: ", "))")
+                }
                 if let app = report.app { lines.append(Self.swiftReplayHint(app: app, seed: nil)) }
             }
         }
@@ -84,7 +108,7 @@ public enum ExplorationTextReport {
     /// How to replay a failing run of an app registered from Swift: from the test that
     /// explored it, since a plain `groupsim` does not know the app.
     static func swiftReplayHint(app: String, seed: UInt64?) -> String {
-        let run = seed.map { " or `await scenario.run(seed: \($0), apps: apps)`" } ?? ""
+        let run = seed.map { " or `try await scenario.run(seed: \($0), apps: apps)`" } ?? ""
         return "replay: the app \"\(app)\" is registered from Swift; in your test, `await explorer.replay(report.firstFailure!, of: report)`\(run)"
             + " gives the run with its transcripts (render it with MermaidReport or HTMLReport); `explorer.scenarioFile(replaying:of:)` writes it as a file"
             + " for a command line built with `GroupSimCommand(apps:)`"

@@ -36,7 +36,7 @@ public enum HTMLReport {
         html += section("checks", "Checks", checks(report))
         html += section("pitfalls", "Pitfalls", pitfalls(report))
         if !outcome.failures.isEmpty { html += section("failures", "Failed steps", failures(outcome)) }
-        html += "<footer>trace: <code>\(esc(outcome.digest))</code> · \(outcome.copiesDelivered) copies delivered · quiet at \(outcome.endTime)</footer>\n"
+        html += "<footer>trace: <code>\(esc(report.digest))</code> · \(Plural.count(outcome.copiesDelivered, "copy", plural: "copies")) delivered · quiet at \(outcome.endTime)</footer>\n"
         html += "</body>\n</html>\n"
         return html
     }
@@ -50,14 +50,14 @@ public enum HTMLReport {
     static func header(_ report: RunReport) -> String {
         let outcome = report.outcome
         let scenario = outcome.scenario
-        let held = report.checks.filter(\.passed).count
+        let counts = report.checkCounts
         var html = "<header>\n<h1>\(esc(scenario.name))</h1>\n"
         if let about = scenario.about?.trimmingTrailingNewlines, !about.isEmpty {
             html += "<p class=\"about\">\(esc(about))</p>\n"
         }
         let verdict = report.passed ? "<span class=\"pass\">every check held</span>" : "<span class=\"fail\">a check failed</span>"
         html += "<p class=\"meta\">seed \(outcome.seed) · \(scenario.devices.count) devices · app state: \(esc(scenario.app.state.rawValue)) · "
-        html += "\(verdict) (\(held) of \(report.checks.count)) · \(report.pitfalls.count) pitfall(s)</p>\n"
+        html += "\(verdict) (\(counts.held) of \(counts.total)) · \(Plural.count(report.pitfalls.count, "pitfall"))</p>\n"
         if !outcome.quiet {
             html += "<p class=\"fail\">The run was stopped after \(Simulation.eventLimit) events without going quiet; checks see the state at that point.</p>\n"
         }
@@ -65,12 +65,16 @@ public enum HTMLReport {
     }
 
     static func checks(_ report: RunReport) -> String {
-        guard !report.checks.isEmpty else { return "<p class=\"none\">No checks.</p>\n" }
+        guard !report.checks.isEmpty || !report.unexpectedFailures.isEmpty else { return "<p class=\"none\">No checks.</p>\n" }
         var html = "<table class=\"checks\">\n<thead><tr><th>result</th><th>check</th><th>what was found</th><th>line</th></tr></thead>\n<tbody>\n"
         for check in report.checks {
             let result = check.passed ? "<td class=\"pass\">PASS</td>" : "<td class=\"fail\">FAIL</td>"
             let line = check.spec.location.map { String($0.line) } ?? ""
             html += "<tr>\(result)<td><code>\(esc(check.text))</code></td><td>\(esc(check.detail))</td><td>\(line)</td></tr>\n"
+        }
+        for failure in report.unexpectedFailures {
+            let line = failure.line.map(String.init) ?? ""
+            html += "<tr><td class=\"fail\">FAIL</td><td><code>\(esc(failure.text))</code></td><td>\(esc(failure.detail))</td><td>\(line)</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n"
     }
@@ -86,6 +90,8 @@ public enum HTMLReport {
             html += "<p><strong>Fix.</strong> \(esc(pitfall.fix))</p>\n"
             html += "</article>\n"
         }
+        let cited = report.pitfalls.map { "\($0.rule) \($0.explanation) \($0.fix)" }.joined(separator: " ")
+        if let footnote = RuleReference.footnote(for: cited) { html += "<p class=\"legend\">\(esc(footnote))</p>\n" }
         return html
     }
 

@@ -2,15 +2,34 @@
 /// `passed`), `pitfalls` (each with a `kind`) and `devices` (each with its `transcript`),
 /// as SCENARIO-FORMAT.md promises, plus the timeline and step failures.
 public enum JSONReport {
+    /// The `version` member of the JSON reports of `run`, `explore` and `merge`
+    /// (docs/json-output.md). It goes up when a member changes meaning or goes away; new
+    /// members may appear without a change of version.
+    public static let version = 1
+
     public static func render(_ report: RunReport) -> String { value(report).rendered() + "\n" }
 
     public static func value(_ report: RunReport) -> JSONValue {
+        guard case .object(var members) = body(report) else { return body(report) }
+        members.append(("rules", rules(citedIn: JSONValue.object(members).rendered(indent: nil))))
+        return .object(members)
+    }
+
+    /// Every rule `text` cites, in rule order, with where it is written up:
+    /// `[{"rule": "M12", "reference": "docs/behaviour.md#m12"}]`.
+    public static func rules(citedIn text: String) -> JSONValue {
+        let cited = RuleReference.rules(in: text).sorted { Int($0.dropFirst()) ?? 0 < Int($1.dropFirst()) ?? 0 }
+        return .array(cited.map { .object([("rule", .string($0)), ("reference", .string(RuleReference.path($0)))]) })
+    }
+
+    static func body(_ report: RunReport) -> JSONValue {
         let outcome = report.outcome
         return .object([
+            ("version", .int(version)),
             ("scenario", .string(outcome.scenario.name)),
             ("file", .string(outcome.scenario.file)),
             ("seed", .string(String(outcome.seed))),
-            ("trace", .string(outcome.digest)),
+            ("trace", .string(report.digest)),
             ("passed", .bool(report.passed)),
             ("quiet", .bool(outcome.quiet)),
             ("endTime", .string(outcome.endTime.description)),
@@ -21,6 +40,14 @@ public enum JSONReport {
                     ("passed", .bool(check.passed)),
                     ("detail", .string(check.detail)),
                     ("line", check.spec.location.map { .int($0.line) } ?? .null),
+                ])
+            } + report.unexpectedFailures.map { failure in
+                .object([
+                    ("check", .string("unexpected-failure")),
+                    ("text", .string(failure.text)),
+                    ("passed", .bool(false)),
+                    ("detail", .string(failure.detail)),
+                    ("line", failure.line.map { .int($0) } ?? .null),
                 ])
             })),
             ("pitfalls", .array(report.pitfalls.map(pitfall))),
@@ -50,6 +77,7 @@ public enum JSONReport {
         .object([
             ("kind", .string(pitfall.kind.rawValue)),
             ("rule", .string(pitfall.rule)),
+            ("reference", .string(RuleReference.path(pitfall.rule))),
             ("devices", .array(pitfall.devices.map(JSONValue.string))),
             ("session", .string(pitfall.session)),
             ("message", pitfall.message.map { .string("m\($0)") } ?? .null),

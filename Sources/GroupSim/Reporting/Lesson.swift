@@ -8,16 +8,19 @@
 public struct Lesson: Sendable, Hashable {
     /// The lesson's name on the command line and in its file names.
     public var name: String
-    /// One line for the list.
+    /// The lesson's heading.
     public var title: String
+    /// One line for the list: what the learner will see.
+    public var preview: String
     /// The MESSAGES.md rules it teaches (`M12`).
     public var rules: [String]
     /// Why the fixed design holds up, said after its run.
     public var whyFixed: String
 
-    public init(name: String, title: String, rules: [String], whyFixed: String) {
+    public init(name: String, title: String, preview: String? = nil, rules: [String], whyFixed: String) {
         self.name = name
         self.title = title
+        self.preview = preview ?? title
         self.rules = rules
         self.whyFixed = whyFixed
     }
@@ -29,6 +32,13 @@ public struct Lesson: Sendable, Hashable {
 
     /// The catalog's lesson called `name`, if any.
     public static func named(_ name: String) -> Lesson? { all.first { $0.name == name } }
+
+    /// The lesson to take after this one in the catalog's teaching order; nil for the
+    /// last one and for lessons outside the catalog.
+    public var next: Lesson? {
+        guard let index = Lesson.all.firstIndex(where: { $0.name == name }), index + 1 < Lesson.all.count else { return nil }
+        return Lesson.all[index + 1]
+    }
 
     /// The lesson names a directory's files pair up, sorted: every `X-broken.yaml` that
     /// has an `X-fixed.yaml` next to it.

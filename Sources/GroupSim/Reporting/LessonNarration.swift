@@ -1,13 +1,34 @@
 import Foundation
 
-/// The text `groupsim lessons NAME` prints: the broken design told step by step, what
-/// each device shows after each step, the pitfalls it fell into explained, then the
-/// fixed design, its checks and why it holds up.
+/// The text `groupsim lessons NAME` prints.
+///
+/// By default a lesson fits one screen (`shortLimit` lines): the setting, the broken run
+/// as a short timeline with what each device shows at the end, each kind of pitfall
+/// once (what and where for each, then why, the rule and the fix), the fixed design with
+/// the checks that prove it, and the command for the next lesson. `full: true` prints
+/// the complete narration: every step with what every device then shows, the
+/// transcripts side by side, every pitfall in full, and why the fix works.
 ///
 /// Built from the two runs' reports alone (their traces, final transcripts, checks and
 /// pitfalls), so the same files always give the same narration.
 public enum LessonNarration {
-    public static func render(_ lesson: Lesson, broken: RunReport, fixed: RunReport) -> String {
+    /// The most lines a lesson prints by default.
+    public static let shortLimit = 60
+
+    public static func render(_ lesson: Lesson, broken: RunReport, fixed: RunReport, full: Bool = false) -> String {
+        full ? renderFull(lesson, broken: broken, fixed: fixed) : renderShort(lesson, broken: broken, fixed: fixed)
+    }
+
+    /// The last line of a lesson: the command for the next one.
+    static func nextLine(_ lesson: Lesson) -> String {
+        guard let next = lesson.next else {
+            return Lesson.named(lesson.name) == nil ? "List the lessons: groupsim lessons" : "That was the last lesson. List them all: groupsim lessons"
+        }
+        return "Next: groupsim lessons \(next.name)   (\(next.title))"
+    }
+
+    /// Every step, every device's view after each, every pitfall in full.
+    static func renderFull(_ lesson: Lesson, broken: RunReport, fixed: RunReport) -> String {
         var lines: [String] = []
         let heading = "Lesson \(lesson.name): \(lesson.title) (\(lesson.rules.joined(separator: ", ")))"
         lines.append(heading)
@@ -33,6 +54,9 @@ public enum LessonNarration {
         for record in fixed.outcome.cloud {
             lines += wrapped("the store's \(record.key) record (v\(record.version)): \(record.state)", indent: "     ")
         }
+        if fixed.outcome.cloudConflicts > 0 {
+            lines += wrapped("the store refused \(fixed.outcome.cloudConflicts) conditional write(s), each retried (M13)", indent: "     ")
+        }
         lines.append("")
         lines += checkLines(fixed)
         if !fixed.pitfalls.isEmpty {
@@ -48,7 +72,9 @@ public enum LessonNarration {
             ? "Both designs behaved as their checks say."
             : "warning: a check did not hold (\(broken.passed ? "fixed" : "broken") design); see above."
         lines.append(verdict)
+        if let footnote = RuleReference.footnote(for: lines.joined(separator: "\n")) { lines += wrapped(footnote, indent: "") }
         lines.append("traces: broken \(broken.digest.prefix(16))…, fixed \(fixed.digest.prefix(16))…")
+        lines.append(nextLine(lesson))
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -166,14 +192,22 @@ public enum LessonNarration {
             if request.hasPrefix("store ") {
                 return "the store saves \(sender)'s write of \(request.dropFirst(6)) as \(version)"
             }
+            if request.hasPrefix("refused store ") {
+                return "the store refuses \(sender)'s write of \(request.dropFirst(14)): the record is already at \(version), not the version it read (M13)"
+            }
             return "the store answers \(sender)'s fetch of \(request.dropFirst(6)) with \(version)"
         }
         if text.hasPrefix("fetch ") { return "\(device)'s app asks the store for \(text.dropFirst(6)) (M13)" }
         if text.hasPrefix("store ") {
             let key = text.dropFirst(6)
-            return mode == .cloudMerge
-                ? "\(device)'s app sends only its changed keys of \(key) for the store to merge (M13)"
-                : "\(device)'s app writes its whole \(key) map back to the store (M13)"
+            switch mode {
+            case .cloudMerge: return "\(device)'s app sends only its changed keys of \(key) for the store to merge (M13)"
+            case .cloudCAS: return "\(device)'s app writes its \(key) map back, only if the record is still at the version it read (M13)"
+            case .message, .cloudOverwrite: return "\(device)'s app writes its whole \(key) map back to the store (M13)"
+            }
+        }
+        if text.hasPrefix("conflict ") {
+            return "\(device) gets a conflict and the store's current \(text.dropFirst(9)): its app re-applies its change and writes again (M13)"
         }
         if text.hasPrefix("fetched ") || text.hasPrefix("stored ") { return "\(device) gets the store's answer (\(text))" }
         return "\(device): \(text)"
@@ -265,7 +299,10 @@ public enum LessonNarration {
             lines += wrapped("Why: \(pitfall.explanation)", indent: "     ")
             lines += wrapped("Fix: \(pitfall.fix)", indent: "     ")
         }
-        let partings = SideBySideReport.partings(report, ViewHistory(outcome: report.outcome))
+        // A parting a divergence pitfall already told ("Where it started") is not told again.
+        let partings = SideBySideReport.partings(report, ViewHistory(outcome: report.outcome)).filter { parting in
+            !report.pitfalls.contains { $0.explanation.contains(parting.description) }
+        }
         if !partings.isEmpty {
             lines.append("")
             lines.append("   Where the devices' views parted:")

@@ -1,5 +1,5 @@
 /// Escaping for the renderings that embed user-supplied text (names, captions, summaries,
-/// data, the scenario's name and about): HTML and SVG, and Mermaid.
+/// data, the scenario's name and about): HTML and SVG, Mermaid, and the terminal.
 ///
 /// Every string a scenario file supplies goes through one of these before it reaches a
 /// page or a diagram, so a caption of `<script>alert(1)</script>` shows as text.
@@ -57,5 +57,36 @@ public enum Markup {
             }
         }
         return result
+    }
+
+    /// Text for a terminal or a plain-text file: every control character but newline and
+    /// tab (C0, DEL and C1, so ESC sequences cannot clear, retitle or recolour the
+    /// terminal) and the bidirectional overrides (which reorder what is shown) become a
+    /// visible `\u{1B}`. Text without them comes back unchanged.
+    ///
+    /// `groupsim` passes everything it prints and every `--output` file through this one
+    /// function, so each text rendering can embed user strings as they are.
+    public static func terminal(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: hidesFromTerminal) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 16)
+        for scalar in text.unicodeScalars {
+            if hidesFromTerminal(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// A scalar a terminal would act on rather than show.
+    static func hidesFromTerminal(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A: false
+        case 0x00...0x1F, 0x7F...0x9F: true
+        case 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 }

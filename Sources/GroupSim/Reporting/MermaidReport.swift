@@ -104,6 +104,7 @@ public enum MermaidReport {
             }
         }
         flush()
+        if let footnote = RuleReference.footnote(for: lines.joined(separator: "\n")) { lines.append("    %% " + footnote) }
         return lines.joined(separator: "\n") + "\n"
     }
 }

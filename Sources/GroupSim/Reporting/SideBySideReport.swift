@@ -29,8 +29,12 @@ public enum SideBySideReport {
                 lines += wrap(parting.description, width: 100).enumerated().map { ($0.offset == 0 ? "  - " : "    ") + $0.element }
             }
         }
+        if let footnote = RuleReference.footnote(for: lines.joined(separator: "\n")) {
+            lines.append("")
+            lines.append(footnote)
+        }
         lines.append("")
-        lines.append("trace: \(outcome.digest)")
+        lines.append("trace: \(report.digest)")
         return lines.joined(separator: "\n") + "\n"
     }
 

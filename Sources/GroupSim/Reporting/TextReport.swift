@@ -5,10 +5,34 @@ public enum TextReport {
     public struct Options: Sendable {
         /// Print the callback events in the timeline (they are always in the trace).
         public var showCallbacks: Bool
-        public init(showCallbacks: Bool = false) { self.showCallbacks = showCallbacks }
+        /// How much to print: everything, or condensed where a section grows long.
+        public var detail: Detail
+        public init(showCallbacks: Bool = false, detail: Detail = .scaled) {
+            self.showCallbacks = showCallbacks
+            self.detail = detail
+        }
+    }
+
+    /// How much of a run the text report prints.
+    public enum Detail: Sendable {
+        /// Every section in full while it is short; a long timeline, transcript section or
+        /// pitfall list is condensed (`TextReport+Condensed.swift`), so a real group's run
+        /// fits on a screen or two. The default.
+        case scaled
+        /// Every event, entry and pitfall, however many.
+        case full
+        /// One screen: an overview per device and session, the checks, the pitfalls grouped
+        /// by kind and session (`run --summary`).
+        case summary
     }
 
     public static func render(_ report: RunReport, options: Options = Options()) -> String {
+        if options.detail == .summary { return summary(report) }
+        return build(report, options: options, condensed: options.detail == .scaled)
+    }
+
+    /// The report; with `condensed`, long sections are shortened (`TextReport+Condensed.swift`).
+    static func build(_ report: RunReport, options: Options, condensed: Bool) -> String {
         var lines: [String] = []
         let outcome = report.outcome
         let scenario = outcome.scenario
@@ -18,10 +42,12 @@ public enum TextReport {
         }
         lines.append("")
         lines.append("Timeline")
-        lines += timeline(outcome, options: options)
+        let events = timeline(outcome, options: options)
+        lines += condensed ? condensedTimeline(events) : events
         lines.append("")
         lines.append("Transcripts")
-        lines += transcripts(outcome)
+        let drawn = transcripts(outcome)
+        lines += condensed && drawn.count > transcriptLineLimit ? condensedTranscripts(outcome) : drawn
         if !outcome.failures.isEmpty {
             lines.append("")
             lines.append("Failed steps")
@@ -36,25 +62,41 @@ public enum TextReport {
         }
         lines.append("")
         lines.append("Checks")
-        if report.checks.isEmpty { lines.append("  (none)") }
-        for check in report.checks {
-            let place = check.spec.location.map { "line \($0.line): " } ?? ""
-            lines.append("  \(check.passed ? "PASS" : "FAIL")  \(check.text)")
-            lines.append("        \(place)\(check.detail)")
+        if report.checks.isEmpty && report.unexpectedFailures.isEmpty { lines.append("  (none)") }
+        lines += condensed && report.checks.count > checkLimit ? condensedChecks(report) : checkLines(report)
+        for failure in report.unexpectedFailures {
+            let place = failure.line.map { "line \($0): " } ?? ""
+            lines.append("  FAIL  \(failure.text)")
+            lines.append("        \(place)\(failure.detail)")
         }
         lines.append("")
         lines.append("Pitfalls")
         if report.pitfalls.isEmpty { lines.append("  none") }
-        for pitfall in report.pitfalls {
-            lines.append("  \(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.summary)")
-            lines.append("    why: \(pitfall.explanation)")
-            lines.append("    fix: \(pitfall.fix)")
+        if condensed && report.pitfalls.count > pitfallLimit {
+            lines += groupedPitfalls(report)
+        } else {
+            for pitfall in report.pitfalls {
+                lines.append("  \(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.summary)")
+                lines.append("    why: \(pitfall.explanation)")
+                lines.append("    fix: \(pitfall.fix)")
+            }
         }
         lines.append("")
-        let held = report.checks.filter(\.passed).count
-        lines.append("\(held) of \(report.checks.count) checks held; \(report.pitfalls.count) pitfall(s); \(outcome.copiesDelivered) copies delivered; quiet at \(outcome.endTime)")
-        lines.append("trace: \(outcome.digest)")
-        return lines.joined(separator: "\n") + "\n"
+        let counts = report.checkCounts
+        let conflicts = outcome.cloudConflicts > 0
+            ? "; \(Plural.count(outcome.cloudConflicts, "cloud write")) refused for a moved version" : ""
+        lines.append("\(counts.held) of \(counts.total) checks held; \(Plural.count(report.pitfalls.count, "pitfall")); \(Plural.count(outcome.copiesDelivered, "copy", plural: "copies")) delivered\(conflicts); quiet at \(outcome.endTime)")
+        lines.append("trace: \(report.digest)")
+        return withRuleFootnote(lines).joined(separator: "\n") + "\n"
+    }
+
+    /// `lines` with a line before the last two (the totals and the digest) naming where each
+    /// rule they cite is written up, when they cite any.
+    static func withRuleFootnote(_ lines: [String]) -> [String] {
+        guard let footnote = RuleReference.footnote(for: lines.joined(separator: "\n")) else { return lines }
+        var result = lines
+        result.insert(contentsOf: [footnote, ""], at: max(0, result.count - 2))
+        return result
     }
 
     static func timeline(_ outcome: RunOutcome, options: Options) -> [String] {

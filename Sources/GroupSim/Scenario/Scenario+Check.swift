@@ -55,6 +55,10 @@ public enum PitfallKind: String, Sendable, Hashable, CaseIterable, Comparable {
     case staleIdentifier = "stale-identifier"
     case staleSelection = "stale-selection"
     case droppedURL = "dropped-url"
+    /// A choice keyed by an identifier the device cannot resolve to a member (M1, M4).
+    case unattributed
+    /// One person's choice counted twice, under two of their devices' keys (M1, M3).
+    case doubleCount = "double-count"
 
     /// The MESSAGES.md rule behind it.
     public var rule: String {
@@ -65,6 +69,8 @@ public enum PitfallKind: String, Sendable, Hashable, CaseIterable, Comparable {
         case .staleIdentifier: "M2"
         case .staleSelection: "M15"
         case .droppedURL: "M8"
+        case .unattributed: "M4"
+        case .doubleCount: "M1"
         }
     }
 

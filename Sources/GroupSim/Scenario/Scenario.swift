@@ -130,11 +130,20 @@ public struct NetworkSpec: Sendable, Hashable {
     public var jitter: VirtualDuration
     /// Directional overrides; the last entry that matches a copy's sender and receiver wins.
     public var links: [LinkSpec]
+    /// Whether each sender-to-receiver link delivers in send order (`fifo: true`): a copy
+    /// never overtakes an earlier copy from the same device to the same device, in plain
+    /// runs and in exploration alike. Default false: each copy's delay is drawn on its
+    /// own, so jitter may deliver one sender's newer message before its older one, as
+    /// Messages promises no order and arrival order alone decides what a device shows
+    /// (M11, M30).
+    public var fifo: Bool
 
-    public init(latency: VirtualDuration = .milliseconds(50), jitter: VirtualDuration = .zero, links: [LinkSpec] = []) {
+    public init(latency: VirtualDuration = .milliseconds(50), jitter: VirtualDuration = .zero, links: [LinkSpec] = [],
+                fifo: Bool = false) {
         self.latency = latency
         self.jitter = jitter
         self.links = links
+        self.fifo = fifo
     }
 }
 
@@ -170,6 +179,35 @@ public struct AppSpec: Sendable, Hashable {
         case cloudOverwrite = "cloud-overwrite"
         /// As cloud-overwrite, but the write is an atomic merge at the store (M13).
         case cloudMerge = "cloud-merge"
+        /// As cloud-overwrite, but the write is a compare-and-set on the version read;
+        /// on conflict the app re-reads, re-applies its change and retries (M13).
+        case cloudCAS = "cloud-cas"
+
+        /// Whether the state lives in the cloud store (the URL carries only a token).
+        public var usesCloud: Bool { self != .message }
+    }
+
+    /// What the built-in app writes for `$me` and `$name` in `data`: the key that says
+    /// whose choice an entry is (the `app.identity` setting).
+    public enum Identity: String, Sendable, Hashable, CaseIterable {
+        /// The sender's raw participant identifier: means nothing on other devices (M1, M4).
+        case participantID = "participant-id"
+        /// A random id each installation creates once and keeps in its local storage
+        /// (wiped by a reinstall, M2), sent with every message: attributable everywhere,
+        /// but one per device.
+        case installID = "install-id"
+        /// The app's own sign-in: every device of a person shares one account id.
+        case account
+    }
+
+    /// Which bubble the built-in app builds a reply on where the state travels in the
+    /// message (`app.state: message`; the `app.selection` setting).
+    public enum Selection: String, Sendable, Hashable, CaseIterable {
+        /// selectedMessage, as tapped: stale once newer bubbles arrive (M15).
+        case tapped
+        /// The newest bubble of the session the app was handed: selectedMessage, or a
+        /// later one that didReceive handed it while it was open (M15, M23).
+        case newest
     }
 
     /// A registered app's name; nil for the built-in app.
@@ -177,11 +215,18 @@ public struct AppSpec: Sendable, Hashable {
     public var state: StateMode
     /// One-way delay to the cloud store (default 20ms).
     public var cloudLatency: VirtualDuration
+    /// What `$me`/`$name` in `data` become (default: the raw participant identifier).
+    public var identity: Identity
+    /// Which bubble a reply builds on (default: the tapped one).
+    public var selection: Selection
 
-    public init(name: String? = nil, state: StateMode = .message, cloudLatency: VirtualDuration = .milliseconds(20)) {
+    public init(name: String? = nil, state: StateMode = .message, cloudLatency: VirtualDuration = .milliseconds(20),
+                identity: Identity = .participantID, selection: Selection = .tapped) {
         self.name = name
         self.state = state
         self.cloudLatency = cloudLatency
+        self.identity = identity
+        self.selection = selection
     }
 }
 
@@ -203,10 +248,15 @@ public struct Options: Sendable, Hashable {
     public var identifiers: Identifiers
     /// Summary lines drawn above a session's live bubble (M14, default 3).
     public var summaryLines: Int
+    /// How long after the user's last interaction with the extension a direct send is
+    /// still allowed (M18, undocumented; default 60s). Closing the extension ends it.
+    public var recentInteraction: VirtualDuration
 
-    public init(nilSummary: NilSummary = .remove, identifiers: Identifiers = .perDevice, summaryLines: Int = 3) {
+    public init(nilSummary: NilSummary = .remove, identifiers: Identifiers = .perDevice, summaryLines: Int = 3,
+                recentInteraction: VirtualDuration = .seconds(60)) {
         self.nilSummary = nilSummary
         self.identifiers = identifiers
         self.summaryLines = summaryLines
+        self.recentInteraction = recentInteraction
     }
 }

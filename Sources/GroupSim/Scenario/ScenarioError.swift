@@ -9,6 +9,18 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
     public var message: String
     /// A nearby valid spelling for a misspelt key or name, shown as `did you mean "X"?`.
     public var suggestion: String?
+    /// For a scenario built in Swift: where the problem is, as the path of the key in the
+    /// scenario's file form (`steps[3].device`, `expect[0].latest.session`; indices from
+    /// 0), and the scenario's `file` (`<swift>`). Shown instead of a line and column.
+    public var path: (file: String, path: String)? {
+        get { pathFile.flatMap { file in pathText.map { (file, $0) } } }
+        set {
+            pathFile = newValue?.file
+            pathText = newValue?.path
+        }
+    }
+    private var pathFile: String?
+    private var pathText: String?
 
     public init(_ message: String, at location: SourceLocation?, suggestion: String? = nil) {
         self.message = message
@@ -16,10 +28,21 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
         self.suggestion = suggestion
     }
 
-    /// The full one-line diagnostic.
+    /// An error in a scenario built in Swift, at the path of the key in its file form.
+    public init(_ message: String, file: String, path: String, suggestion: String? = nil) {
+        self.init(message, at: nil, suggestion: suggestion)
+        self.path = (file, path)
+    }
+
+    /// The full one-line diagnostic: `FILE:LINE:COLUMN: error: ...`, or for a scenario
+    /// built in Swift `<swift>:steps[3].device: error: ...`.
     public var description: String {
         var text = ""
-        if let location { text += "\(location): " }
+        if let location {
+            text += "\(location): "
+        } else if let path {
+            text += "\(path.file):\(path.path): "
+        }
         text += "error: \(message)"
         if let suggestion { text += "; did you mean \"\(suggestion)\"?" }
         return text
@@ -27,7 +50,7 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
 }
 
 /// Several scenario errors at once, so a user can fix a file in one pass.
-public struct ScenarioErrors: Error, Sendable, CustomStringConvertible {
+public struct ScenarioErrors: Error, Sendable, Hashable, CustomStringConvertible {
     public var errors: [ScenarioError]
 
     public init(_ errors: [ScenarioError]) { self.errors = errors }

@@ -1,6 +1,6 @@
 extension ScenarioParser.Context {
-    static let sendKeys = ["session", "data", "caption", "subcaption", "summary", "url", "direct"]
-    static let replyKeys = ["session", "data", "caption", "summary", "direct"]
+    static let sendKeys = ScenarioVocabulary.send.keys
+    static let replyKeys = ScenarioVocabulary.reply.keys
 
     /// One action and where the session or person it names is written; nil (reported)
     /// when it is wrong. A keyword in `ScenarioParser.notYetSupported` is reported, and
@@ -67,7 +67,7 @@ extension ScenarioParser.Context {
 
     /// `open: compact` or `open: expanded`; `transcript` cannot be requested (M19).
     private mutating func readStyle(_ node: Node) -> PresentationStyle? {
-        let styles = [PresentationStyle.compact, .expanded].map(\.rawValue)
+        let styles = ScenarioVocabulary.openStyles
         if case .scalar(let scalar) = node.value, scalar.text == PresentationStyle.transcript.rawValue {
             report(
                 "transcript style cannot be requested (M19): it is a per-bubble instance; open compact or expanded",
@@ -196,7 +196,7 @@ extension ScenarioParser.Context {
         let place = "sticker"
         guard let fields = fields(
             node, expected: "a sticker such as { file: pickle.png, description: Pickle }", place: place,
-            allowed: ["file", "format", "bytes", "pixels", "description"]
+            allowed: ScenarioVocabulary.sticker.keys
         ) else { return nil }
         let description = required("description", in: fields, place: place).flatMap { text($0, expected: "a description") }
         if let fileNode = fields["file"] {

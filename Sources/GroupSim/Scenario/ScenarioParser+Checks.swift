@@ -1,14 +1,12 @@
 extension ScenarioParser.Context {
     /// Every check keyword, in the order SCENARIO-FORMAT.md lists them.
-    static let checkKeywords = [
-        "latest", "summaries", "converged", "diverged", "complete", "pitfalls", "no-pitfalls", "callbacks", "error",
-    ]
+    static let checkKeywords = ScenarioVocabulary.checks.map(\.key)
 
-    /// The extension callbacks of MESSAGES.md (M17, M20 to M24), for `callbacks:` checks.
-    static let callbackNames = [
-        "willBecomeActive", "didBecomeActive", "willResignActive", "didResignActive", "willTransition", "didTransition",
-        "willSelect", "didSelect", "didReceive", "didStartSending", "didCancelSending",
-    ]
+    /// The names a `callbacks:` check accepts: every callback the timeline prints.
+    static let callbackNames = AppCallback.names
+
+    /// The keys a check's mapping takes, from `ScenarioVocabulary.check`.
+    static func checkKeys(_ keyword: String) -> [String] { ScenarioVocabulary.check.object(keyword)?.keys ?? [] }
 
     /// `expect:` a list of single-key mappings.
     mutating func readChecks(_ node: Node) -> [CheckSpec] {
@@ -44,7 +42,7 @@ extension ScenarioParser.Context {
         case "latest":
             guard let fields = fields(
                 node, expected: "a mapping such as { device: alice-phone, session: poll }", place: place,
-                allowed: ["device", "session", "from", "data", "caption"]
+                allowed: Self.checkKeys("latest")
             ) else { return nil }
             let device = required("device", in: fields, place: place).flatMap { knownDevice($0) }
             let session = required("session", in: fields, place: place).flatMap { knownSession($0) }
@@ -69,7 +67,7 @@ extension ScenarioParser.Context {
         case "summaries":
             guard let fields = fields(
                 node, expected: "a mapping such as { device: alice-phone, session: poll, count: 2 }", place: place,
-                allowed: ["device", "session", "count", "texts"]
+                allowed: Self.checkKeys("summaries")
             ) else { return nil }
             let device = required("device", in: fields, place: place).flatMap { knownDevice($0) }
             let session = required("session", in: fields, place: place).flatMap { knownSession($0) }
@@ -101,7 +99,7 @@ extension ScenarioParser.Context {
         case "complete":
             guard let fields = fields(
                 node, expected: "a mapping such as { session: poll, data: { bob: tomatoes } }", place: place,
-                allowed: ["session", "data"]
+                allowed: Self.checkKeys("complete")
             ) else { return nil }
             let session = required("session", in: fields, place: place).flatMap { knownSession($0) }
             let data = required("data", in: fields, place: place).flatMap { readData($0, checkingTokens: false) }
@@ -129,7 +127,7 @@ extension ScenarioParser.Context {
         case "callbacks":
             guard let fields = fields(
                 node, expected: "a mapping such as { device: alice-phone, sequence: [willBecomeActive, didBecomeActive] }",
-                place: place, allowed: ["device", "sequence"]
+                place: place, allowed: Self.checkKeys("callbacks")
             ) else { return nil }
             let device = required("device", in: fields, place: place).flatMap { knownDevice($0) }
             let sequence = required("sequence", in: fields, place: place).flatMap { readCallbacks($0) }
@@ -138,7 +136,7 @@ extension ScenarioParser.Context {
 
         case "error":
             guard let fields = fields(
-                node, expected: "a mapping such as { step: 2, code: noBubble }", place: place, allowed: ["step", "code"]
+                node, expected: "a mapping such as { step: 2, code: noBubble }", place: place, allowed: Self.checkKeys("error")
             ) else { return nil }
             let step = required("step", in: fields, place: place).flatMap { readStepNumber($0) }
             let code = required("code", in: fields, place: place).flatMap { readErrorCode($0) }

@@ -41,9 +41,21 @@ extension ScenarioParser {
         /// Where each session began and the conversation it belongs to (see `checkTimeline`).
         var sessionOrigins: [String: SessionOrigin] = [:]
 
-        init(file: String, registeredApps: [String]) {
+        /// For a scenario built in Swift and printed as a file to be validated: the path
+        /// of the key at each place of the printed text, which messages then cite instead
+        /// of a line (`Scenario.validate`).
+        let paths: [Position: String]?
+
+        init(file: String, registeredApps: [String], paths: [Position: String]? = nil) {
             self.file = file
             self.registeredApps = registeredApps
+            self.paths = paths
+        }
+
+        /// How a message refers to another place: `line 4`, or for a scenario built in
+        /// Swift the path of the key there (`people.bob[1]`).
+        func place(_ location: SourceLocation) -> String {
+            paths?[Position(location)] ?? "line \(location.line)"
         }
 
         /// Records one problem.
@@ -72,7 +84,7 @@ extension ScenarioParser {
     }
 
     /// A line and column, ordered as in the file.
-    struct Position: Comparable {
+    struct Position: Hashable, Comparable {
         var line: Int
         var column: Int
 

@@ -26,7 +26,7 @@ extension ScenarioParser.Context {
             }
             if let claim = claims[entry.key] {
                 let first = claim.isPerson ? "is listed twice" : "has the same name as a device"
-                report("person \(Self.quoted(entry.key)) \(first) (line \(claim.location.line))", at: entry.keyLocation)
+                report("person \(Self.quoted(entry.key)) \(first) (\(place(claim.location)))", at: entry.keyLocation)
                 if claim.isPerson { continue }
             } else {
                 claims[entry.key] = Claim(isPerson: true, location: entry.keyLocation)
@@ -40,7 +40,7 @@ extension ScenarioParser.Context {
                 }
                 if let claim = claims[name] {
                     let first = claim.isPerson ? "has the same name as a person" : "is listed twice"
-                    report("device \(Self.quoted(name)) \(first) (line \(claim.location.line))", at: deviceNode.location)
+                    report("device \(Self.quoted(name)) \(first) (\(place(claim.location)))", at: deviceNode.location)
                     if !claim.isPerson { continue }
                 } else {
                     claims[name] = Claim(isPerson: false, location: deviceNode.location)
@@ -64,7 +64,7 @@ extension ScenarioParser.Context {
         case .sequence:
             break
         case .mapping:
-            guard let fields = fields(entry.value, expected: what, place: place, allowed: ["devices", "name"]),
+            guard let fields = fields(entry.value, expected: what, place: place, allowed: ScenarioVocabulary.person.keys),
                   let node = required("devices", in: fields, place: place)
             else {
                 knowsAllDevices = false
@@ -131,12 +131,12 @@ extension ScenarioParser.Context {
             }
             guard let fields = fields(
                 entry.value, expected: "device settings such as { platform: macos, app: missing }",
-                place: "device \(Self.quoted(entry.key))", allowed: ["platform", "app"]
+                place: "device \(Self.quoted(entry.key))", allowed: ScenarioVocabulary.deviceSettings.keys
             ) else { continue }
             var platform: DeviceSpec.Platform?
             if let node = fields.optional("platform") { platform = choice(node, of: DeviceSpec.Platform.self) }
             var hasApp: Bool?
-            if let node = fields.optional("app") { hasApp = word(node, among: ["installed", "missing"]).map { $0 == "installed" } }
+            if let node = fields.optional("app") { hasApp = word(node, among: ScenarioVocabulary.appPresence).map { $0 == "installed" } }
             if let index {
                 if let platform { devices[index].platform = platform }
                 if let hasApp { devices[index].hasApp = hasApp }

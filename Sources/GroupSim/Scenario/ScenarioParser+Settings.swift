@@ -1,14 +1,15 @@
 extension ScenarioParser.Context {
     // MARK: network
 
-    /// `network: {latency, jitter, links}`; every key optional, defaults as `NetworkSpec`.
+    /// `network: {latency, jitter, links, fifo}`; every key optional, defaults as `NetworkSpec`.
     mutating func readNetwork(_ node: Node) -> NetworkSpec {
         var network = NetworkSpec()
         guard let fields = fields(
-            node, expected: "network settings such as { latency: 80ms }", place: "network", allowed: ["latency", "jitter", "links"]
+            node, expected: "network settings such as { latency: 80ms }", place: "network", allowed: ScenarioVocabulary.network.keys
         ) else { return network }
         if let node = fields.optional("latency"), let latency = duration(node) { network.latency = latency }
         if let node = fields.optional("jitter"), let jitter = duration(node) { network.jitter = jitter }
+        if let node = fields.optional("fifo"), let fifo = flag(node) { network.fifo = fifo }
         if let node = fields.optional("links"),
            let items = list(node, expected: "a list of links such as [{ from: bob, to: alice, latency: 10ms }]") {
             network.links = items.compactMap { readLink($0) }
@@ -21,7 +22,7 @@ extension ScenarioParser.Context {
         let place = "a link"
         guard let fields = fields(
             node, expected: "a link such as { from: bob, to: alice, latency: 10ms }", place: place,
-            allowed: ["from", "to", "latency", "jitter"]
+            allowed: ScenarioVocabulary.link.keys
         ) else { return nil }
         let from = required("from", in: fields, place: place).flatMap { endpoint($0) }
         let to = required("to", in: fields, place: place).flatMap { endpoint($0) }
@@ -57,11 +58,12 @@ extension ScenarioParser.Context {
 
     // MARK: app
 
-    /// `app: {name, state, cloud-latency}`. `name` must be one of the registered apps.
+    /// `app: {name, state, cloud-latency, identity, selection}`. `name` must be one of the
+    /// registered apps.
     mutating func readApp(_ node: Node) -> AppSpec {
         var app = AppSpec()
         guard let fields = fields(
-            node, expected: "app settings such as { state: cloud-merge }", place: "app", allowed: ["name", "state", "cloud-latency"]
+            node, expected: "app settings such as { state: cloud-merge }", place: "app", allowed: ScenarioVocabulary.app.keys
         ) else { return app }
         if let node = fields.optional("name"), let name = name(node, expected: "an app name") {
             if registeredApps.contains(name) {
@@ -78,17 +80,20 @@ extension ScenarioParser.Context {
         }
         if let node = fields.optional("state"), let state = choice(node, of: AppSpec.StateMode.self) { app.state = state }
         if let node = fields.optional("cloud-latency"), let latency = duration(node) { app.cloudLatency = latency }
+        if let node = fields.optional("identity"), let identity = choice(node, of: AppSpec.Identity.self) { app.identity = identity }
+        if let node = fields.optional("selection"), let selection = choice(node, of: AppSpec.Selection.self) { app.selection = selection }
         return app
     }
 
     // MARK: options
 
-    /// `options: {nil-summary, identifiers, summary-lines}` (MESSAGES.md M10, M6, M14).
+    /// `options: {nil-summary, identifiers, summary-lines, recent-interaction}` (M10, M6,
+    /// M14, M18).
     mutating func readOptions(_ node: Node) -> Options {
         var options = Options()
         guard let fields = fields(
             node, expected: "options such as { nil-summary: default-text }", place: "options",
-            allowed: ["nil-summary", "identifiers", "summary-lines"]
+            allowed: ScenarioVocabulary.options.keys
         ) else { return options }
         if let node = fields.optional("nil-summary"), let value = choice(node, of: Options.NilSummary.self) {
             options.nilSummary = value
@@ -98,6 +103,9 @@ extension ScenarioParser.Context {
         }
         if let node = fields.optional("summary-lines"), let value = count(node, expected: "a non-negative integer such as 3") {
             options.summaryLines = value
+        }
+        if let node = fields.optional("recent-interaction"), let value = duration(node) {
+            options.recentInteraction = value
         }
         return options
     }

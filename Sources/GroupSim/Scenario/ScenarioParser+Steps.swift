@@ -1,15 +1,12 @@
 extension ScenarioParser.Context {
     /// Every action keyword, in the order SCENARIO-FORMAT.md lists them (the order of suggestions).
-    static let actionKeywords = [
-        "send", "reply", "insert", "press-send", "cancel", "open", "tap", "close", "text", "sticker",
-        "reinstall", "offline", "online", "join", "leave",
-    ]
+    static let actionKeywords = ScenarioVocabulary.actions.map(\.key)
 
     /// Actions on the whole device rather than one conversation: they take no `conversation:`.
-    static let deviceActions: Set<String> = ["reinstall", "offline", "online"]
+    static let deviceActions = Set(ScenarioVocabulary.deviceActions)
 
-    static let stepKeys = ["at", "after", "device", "conversation"] + actionKeywords + ["race"]
-    static let raceStepKeys = ["device", "conversation"] + actionKeywords
+    static let stepKeys = ScenarioVocabulary.step.keys
+    static let raceStepKeys = ScenarioVocabulary.raceStep.keys
 
     // MARK: steps
 
@@ -89,7 +86,7 @@ extension ScenarioParser.Context {
     private mutating func readRace(_ node: Node, time: VirtualTime?, location: SourceLocation) -> Race? {
         let place = "race"
         guard let fields = fields(
-            node, expected: "a race such as { within: 5ms, steps: [...] }", place: place, allowed: ["within", "steps"]
+            node, expected: "a race such as { within: 5ms, steps: [...] }", place: place, allowed: ScenarioVocabulary.race.keys
         ) else {
             knowsStepCount = false
             knowsAllSessions = false

@@ -75,7 +75,7 @@ extension ScenarioParser.Context {
         guard origin.conversation != conversation else { return }
         report(
             "session \(Self.quoted(session)) belongs to conversation \(Self.quoted(origin.conversation)) "
-                + "(created at line \(origin.location.line)), not \(Self.quoted(conversation))",
+                + "(created at \(place(origin.location))), not \(Self.quoted(conversation))",
             at: location
         )
     }

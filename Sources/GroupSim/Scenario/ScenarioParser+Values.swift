@@ -53,7 +53,7 @@ extension ScenarioParser.Context {
     mutating func reportUnknown(_ what: String, _ name: String, at location: SourceLocation, candidates: [String]) {
         var message = "unknown \(what) \(Self.quoted(name))"
         let suggestion = Suggestion.nearest(to: name, in: candidates)
-        if suggestion == nil, !candidates.isEmpty, candidates.count <= 12 {
+        if suggestion == nil, !candidates.isEmpty, candidates.count <= 16 {
             message += "; expected \(Self.alternatives(candidates))"
         }
         report(message, at: location, suggestion: suggestion)

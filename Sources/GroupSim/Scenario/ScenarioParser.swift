@@ -56,7 +56,12 @@ public enum ScenarioParser {
     ///   - registeredApps: the names an `app: {name: ...}` may use (apps registered from Swift).
     /// - Throws: every problem found, in file order (by line, then column).
     public static func parse(_ root: Node, file: String, registeredApps: [String] = []) throws(ScenarioErrors) -> Scenario {
-        var context = Context(file: file, registeredApps: registeredApps)
+        try parse(root, file: file, registeredApps: registeredApps, paths: nil)
+    }
+
+    /// `parse(_:file:registeredApps:)`, citing places by `paths` (a scenario built in Swift).
+    static func parse(_ root: Node, file: String, registeredApps: [String], paths: [Position: String]?) throws(ScenarioErrors) -> Scenario {
+        var context = Context(file: file, registeredApps: registeredApps, paths: paths)
         let scenario = context.scenario(from: root)
         let errors = context.errorsInFileOrder()
         if let scenario, errors.isEmpty { return scenario }
@@ -118,10 +123,7 @@ public enum ScenarioParser {
 }
 
 extension ScenarioParser.Context {
-    static let topLevelKeys = [
-        "name", "about", "seed", "people", "devices", "conversation", "conversations",
-        "network", "app", "options", "steps", "expect",
-    ]
+    static let topLevelKeys = ScenarioVocabulary.scenario.keys
 
     /// Checks every section of the file; returns the scenario when nothing was wrong.
     mutating func scenario(from root: Node) -> Scenario? {

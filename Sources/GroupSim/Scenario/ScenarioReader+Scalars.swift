@@ -244,7 +244,8 @@ extension ScenarioReader.Parser {
 
     /// Types a plain scalar: `true`/`false`, an integer, a decimal, or else a string.
     ///
-    /// - Throws: for an integer beyond Int64, or a decimal beyond Double.
+    /// - Throws: for an integer beyond Int64 (and, when not negative, beyond UInt64), or a
+    ///   decimal beyond Double.
     func typedPlain(_ text: String, at location: SourceLocation) throws(ScenarioError) -> Scalar {
         if text == "true" || text == "false" {
             return Scalar(text: text, kind: .bool(text == "true"), style: .plain)
@@ -258,10 +259,10 @@ extension ScenarioReader.Parser {
             }
         guard isNumber else { return Scalar(text: text, kind: .string, style: .plain) }
         if parts.count == 1 {
+            // Above Int64 but within UInt64 (a seed such as 18446744073709551615): kept
+            // as plain text, which the parser reads as a seed or calls too large for a count.
+            if Int64(text) == nil, UInt64(text) != nil { return Scalar(text: text, kind: .string, style: .plain) }
             guard let value = Int64(text) else {
-                // Past Int64 but within UInt64: a seed (`seed:` reads it; other integer
-                // settings report it as too large), so written replay files read back.
-                if UInt64(text) != nil { return Scalar(text: text, kind: .string, style: .plain) }
                 throw ScenarioError(
                     "number too large: \(text) does not fit in a 64-bit integer; quote it to use it as text",
                     at: location)

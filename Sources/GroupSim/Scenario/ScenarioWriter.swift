@@ -4,8 +4,8 @@
 /// from source locations, the file name and step numbers (the parser numbers steps in
 /// file order). That holds for every scenario the parser can produce; a scenario built in
 /// Swift that breaks one of the parser's rules (a person with no devices, an empty text
-/// message, a `reply` with a `url`) prints as a file the parser rejects or, for the
-/// fields a `reply` cannot take, leaves those fields out.
+/// message, a `reply` with a `url`) prints as a file the parser rejects, with the
+/// parser's message for it: `Scenario.validate` relies on that.
 ///
 /// The layout follows the files in `Scenarios/`: top-level sections as block mappings,
 /// each step as a block mapping with an absolute `at:` time, actions and checks as
@@ -97,6 +97,7 @@ public enum ScenarioWriter {
         var lines: [String] = []
         if network.latency != defaults.latency { lines.append("  latency: \(duration(network.latency))") }
         if network.jitter != defaults.jitter { lines.append("  jitter: \(duration(network.jitter))") }
+        if network.fifo != defaults.fifo { lines.append("  fifo: \(network.fifo)") }
         if !network.links.isEmpty {
             lines.append("  links:")
             for link in network.links {
@@ -115,6 +116,8 @@ public enum ScenarioWriter {
         if let name = app.name { lines.append("  name: \(scalar(name))") }
         if app.state != defaults.state { lines.append("  state: \(app.state.rawValue)") }
         if app.cloudLatency != defaults.cloudLatency { lines.append("  cloud-latency: \(duration(app.cloudLatency))") }
+        if app.identity != defaults.identity { lines.append("  identity: \(app.identity.rawValue)") }
+        if app.selection != defaults.selection { lines.append("  selection: \(app.selection.rawValue)") }
         return lines.isEmpty ? [] : ["app:"] + lines
     }
 
@@ -124,6 +127,9 @@ public enum ScenarioWriter {
         if options.nilSummary != defaults.nilSummary { lines.append("  nil-summary: \(options.nilSummary.rawValue)") }
         if options.identifiers != defaults.identifiers { lines.append("  identifiers: \(options.identifiers.rawValue)") }
         if options.summaryLines != defaults.summaryLines { lines.append("  summary-lines: \(options.summaryLines)") }
+        if options.recentInteraction != defaults.recentInteraction {
+            lines.append("  recent-interaction: \(duration(options.recentInteraction))")
+        }
         return lines.isEmpty ? [] : ["options:"] + lines
     }
 
@@ -163,10 +169,8 @@ public enum ScenarioWriter {
     /// The value of an action's key, on one line.
     private static func action(_ action: Action) -> String {
         switch action {
-        case .send(let compose), .insert(let compose):
-            compose.fields(reply: false)
-        case .reply(let compose):
-            compose.fields(reply: true)
+        case .send(let compose), .insert(let compose), .reply(let compose):
+            compose.fields()
         case .pressSend, .cancel, .close, .reinstall, .offline, .online:
             "true"
         case .open(let style):
@@ -249,14 +253,15 @@ public enum ScenarioWriter {
 }
 
 extension Compose {
-    /// The flow mapping of a `send`, `insert` or `reply` (`reply` takes no subcaption or url).
-    fileprivate func fields(reply: Bool) -> String {
+    /// The flow mapping of a `send`, `insert` or `reply` (every field that is set: the
+    /// parser refuses a `reply` with a subcaption or url, as it should).
+    fileprivate func fields() -> String {
         var fields = [("session", ScenarioWriter.scalar(session))]
         if !data.isEmpty { fields.append(("data", ScenarioWriter.dataMapping(data))) }
         if let caption { fields.append(("caption", ScenarioWriter.scalar(caption))) }
-        if !reply, let subcaption { fields.append(("subcaption", ScenarioWriter.scalar(subcaption))) }
+        if let subcaption { fields.append(("subcaption", ScenarioWriter.scalar(subcaption))) }
         if let summary { fields.append(("summary", ScenarioWriter.scalar(summary))) }
-        if !reply, let url { fields.append(("url", ScenarioWriter.scalar(url))) }
+        if let url { fields.append(("url", ScenarioWriter.scalar(url))) }
         if direct { fields.append(("direct", "true")) }
         return ScenarioWriter.mapping(fields)
     }

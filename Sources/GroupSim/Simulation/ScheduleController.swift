@@ -1,8 +1,10 @@
 /// Chooses which enabled event runs next, for exploring schedules other than the one
 /// virtual time gives (`groupsim explore --exhaustive`).
 ///
-/// Called once per event with the candidates in (time, sequence) order; returning 0
-/// always reproduces the plain run. An index out of range is taken as 0.
+/// Called once per event with the candidates in (time, sequence) order: every pending
+/// delivery and cloud message, and every pending step, each with the window of instants it
+/// could happen at over all latency, jitter and race draws. Returning 0 always reproduces
+/// the plain run. An index out of range is taken as 0.
 public protocol ScheduleController: Sendable {
     mutating func choose(among candidates: [ScheduleCandidate]) -> Int
 }
@@ -10,7 +12,7 @@ public protocol ScheduleController: Sendable {
 /// One event that could run next.
 public struct ScheduleCandidate: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable {
-        /// The earliest pending user action (actions keep their order).
+        /// A pending user action.
         case step
         /// A copy of a message reaching a device.
         case delivery
@@ -29,4 +31,10 @@ public struct ScheduleCandidate: Sendable, Hashable {
     public var step: Int?
     /// When virtual time would have run it.
     public var time: VirtualTime
+    /// The earliest it could happen, over every latency, jitter and race draw: a step's
+    /// time (a race's step: the race's), an event's cause's earliest plus the least delay.
+    public var earliest: VirtualTime
+    /// The latest it could happen: a race's step, the end of the race window; an event,
+    /// its cause's latest plus the most delay (latency plus jitter).
+    public var latest: VirtualTime
 }

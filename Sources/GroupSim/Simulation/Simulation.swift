@@ -23,11 +23,27 @@ public actor Simulation {
     private let apps: AppRegistry
     private let recordTrace: Bool
     private var controller: (any ScheduleController)?
+    /// Whoever made this simulation checked the scenario already (exploration, per run).
+    private let validated: Bool
+    /// Where `run()` stands: a simulation runs once; later calls get the same result.
+    private var progress = Progress.notStarted
+
+    private enum Progress {
+        case notStarted
+        /// Callers that asked while the one run was under way, waiting for its result.
+        case running(waiting: [CheckedContinuation<Result<RunOutcome, ScenarioErrors>, Never>])
+        case finished(Result<RunOutcome, ScenarioErrors>)
+    }
 
     private var queue = EventQueue<Event>()
     /// Every step in the order it runs (time, then file order); only the next one waits in
     /// the queue, under the sequence number reserved for it at the start.
-    private var plannedSteps: [(time: VirtualTime, event: Event)] = []
+    private var plannedSteps: [(time: VirtualTime, event: Event, window: TimeWindow)] = []
+    /// Under a schedule controller: when each pending event could happen at the earliest
+    /// and the latest, whatever the latency, jitter and race draws (by sequence number),
+    /// and the window of the event being run, which the events it causes inherit.
+    private var windows: [UInt64: TimeWindow] = [:]
+    private var cause = TimeWindow(earliest: 0, latest: 0)
     private var nextPlannedStep = 0
     private var firstStepSequence: UInt64 = 0
     private var devices: [Device] = []
@@ -44,6 +60,7 @@ public actor Simulation {
     private var sightings: [PitfallSighting] = []
     private var changes: [Change] = []
     private var copiesDelivered = 0
+    private var cloudConflicts = 0
     private var eventCount = 0
 
     /// - Parameters:
@@ -54,6 +71,14 @@ public actor Simulation {
     ///     (schedule exploration); nil runs in (time, sequence) order.
     public init(scenario: Scenario, seed: UInt64? = nil, apps: AppRegistry = AppRegistry(), recordTrace: Bool = true,
                 controller: (any ScheduleController)? = nil) {
+        self.init(scenario: scenario, seed: seed, apps: apps, recordTrace: recordTrace, controller: controller, validated: false)
+    }
+
+    /// - Parameter validated: true when the caller has run `scenario.validate` already
+    ///   (exploration and benchmarks, which run one scenario many times).
+    package init(scenario: Scenario, seed: UInt64?, apps: AppRegistry, recordTrace: Bool, controller: (any ScheduleController)?,
+         validated: Bool) {
+        self.validated = validated
         self.controller = controller
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
@@ -69,12 +94,48 @@ public actor Simulation {
     public var scheduleController: (any ScheduleController)? { controller }
 
     /// Runs the scenario to quiescence (no message or cloud request in flight).
-    public func run() async -> RunOutcome {
+    ///
+    /// A simulation runs once: a second call (also one made while the first is under
+    /// way) returns the first call's outcome, the same in every respect.
+    ///
+    /// - Throws: the scenario's problems, exactly as a scenario file with them would be
+    ///   refused (`Scenario.validate`); nothing runs then.
+    public func run() async throws(ScenarioErrors) -> RunOutcome {
+        switch progress {
+        case .finished(let result):
+            return try result.get()
+        case .running:
+            let result = await withCheckedContinuation { continuation in
+                if case .running(let current) = progress { progress = .running(waiting: current + [continuation]) }
+            }
+            return try result.get()
+        case .notStarted:
+            progress = .running(waiting: [])
+            let result: Result<RunOutcome, ScenarioErrors>
+            do throws(ScenarioErrors) {
+                if !validated { try scenario.validate(registeredApps: apps.names) }
+                result = .success(await simulate())
+            } catch {
+                result = .failure(error)
+            }
+            if case .running(let waiting) = progress {
+                for continuation in waiting { continuation.resume(returning: result) }
+            }
+            progress = .finished(result)
+            return try result.get()
+        }
+    }
+
+    /// The one run: builds the world and steps it until nothing is in flight.
+    private func simulate() async -> RunOutcome {
         build()
         while let entry = nextEvent() {
             eventCount += 1
             if eventCount > Self.eventLimit { break }
             context.now = max(context.now, entry.time)
+            if controller != nil {
+                cause = windows.removeValue(forKey: entry.sequence) ?? TimeWindow(earliest: entry.time.nanoseconds, latest: entry.time.nanoseconds)
+            }
             switch entry.payload {
             case .step(let step, let conversation):
                 await perform(step, conversation: conversation)
@@ -89,10 +150,12 @@ public actor Simulation {
             case .cloudArrive(let request):
                 guard let cloud, let receiver = deviceIndex[request.device] else { continue }
                 let response = await cloud.handle(request)
+                if response.record.conflict { cloudConflicts += 1 }
                 let operation = if case .store = request.operation { response.record.conflict ? "refused store" : "store" } else { "fetch" }
                 record(TraceEvent(time: context.now, subject: "cloud",
-                                  kind: .cloud("\(operation) \(request.key) from \(request.device) -> v\(response.record.version)")))
-                queue.schedule(.cloudAnswer(response, to: receiver), at: context.now + scenario.app.cloudLatency)
+                                  kind: .cloud("\(operation) \(request.key) from \(request.device) -> v\(response.record.version)"),
+                                  payload: .cloud(operation: request.operation, record: response.record)))
+                enqueue(.cloudAnswer(response, to: receiver), after: scenario.app.cloudLatency)
             case .cloudAnswer(let response, let receiver):
                 apply(await devices[receiver].receive(response, context: context))
             }
@@ -106,11 +169,13 @@ public actor Simulation {
             }
         }
         let quiet = eventCount <= Self.eventLimit
-        return RunOutcome(scenario: scenario, seed: seed, trace: trace, devices: snapshots, failures: failures,
-                          sightings: sightings, changes: changes, cloud: records, endTime: context.now,
-                          eventCount: min(eventCount, Self.eventLimit), copiesDelivered: copiesDelivered,
-                          heldAtEnd: network.held.map(\.count).reduce(0, +), quiet: quiet,
-                          members: scenario.conversations.map { ($0.name, members[$0.name] ?? []) })
+        var outcome = RunOutcome(scenario: scenario, seed: seed, trace: trace, devices: snapshots, failures: failures,
+                                 sightings: sightings, changes: changes, cloud: records, endTime: context.now,
+                                 eventCount: min(eventCount, Self.eventLimit), copiesDelivered: copiesDelivered,
+                                 heldAtEnd: network.held.map(\.count).reduce(0, +), quiet: quiet,
+                                 members: scenario.conversations.map { ($0.name, members[$0.name] ?? []) })
+        outcome.cloudConflicts = cloudConflicts
+        return outcome
     }
 
     /// The next event: the earliest, or the controller's choice among the enabled ones:
@@ -119,7 +184,7 @@ public actor Simulation {
     /// earlier runs at the current instant.
     private func nextEvent() -> EventQueue<Event>.Entry? {
         let entry = controller == nil ? queue.next() : chosenEvent()
-        if let entry, case .step = entry.payload { scheduleNextStep() }
+        if controller == nil, let entry, case .step = entry.payload { scheduleNextStep() }
         return entry
     }
 
@@ -127,21 +192,27 @@ public actor Simulation {
     private func chosenEvent() -> EventQueue<Event>.Entry? {
         guard var chooser = controller else { return queue.next() }
         let pending = queue.pending
+        let firstOnLink = scenario.network.fifo ? oldestCopyPerLink(pending) : [:]
         var candidates: [(sequence: UInt64, candidate: ScheduleCandidate)] = []
-        var stepOffered = false
         for entry in pending {
+            let window = windows[entry.sequence] ?? TimeWindow(earliest: entry.time.nanoseconds, latest: entry.time.nanoseconds)
+            let earliest = VirtualTime(nanoseconds: window.earliest), latest = VirtualTime(nanoseconds: window.latest)
             switch entry.payload {
             case .step(let step, _):
-                guard !stepOffered else { continue }
-                stepOffered = true
-                candidates.append((entry.sequence, ScheduleCandidate(kind: .step, device: step.device, message: nil, step: step.number, time: entry.time)))
+                candidates.append((entry.sequence, ScheduleCandidate(kind: .step, device: step.device, message: nil, step: step.number,
+                                                                      time: entry.time, earliest: earliest, latest: latest)))
             case .deliver(let envelope, let receiver):
+                // FIFO links: only the oldest copy in flight on its link may arrive next.
+                if let link = link(of: envelope, to: receiver), let oldest = firstOnLink[link], oldest != envelope.id { continue }
                 candidates.append((entry.sequence, ScheduleCandidate(kind: .delivery, device: scenario.devices[receiver].name,
-                                                                      message: envelope.id, step: nil, time: entry.time)))
+                                                                      message: envelope.id, step: nil, time: entry.time,
+                                                                      earliest: earliest, latest: latest)))
             case .cloudArrive(let request):
-                candidates.append((entry.sequence, ScheduleCandidate(kind: .cloudRequest, device: request.device, message: nil, step: nil, time: entry.time)))
+                candidates.append((entry.sequence, ScheduleCandidate(kind: .cloudRequest, device: request.device, message: nil, step: nil,
+                                                                      time: entry.time, earliest: earliest, latest: latest)))
             case .cloudAnswer(let response, _):
-                candidates.append((entry.sequence, ScheduleCandidate(kind: .cloudAnswer, device: response.request.device, message: nil, step: nil, time: entry.time)))
+                candidates.append((entry.sequence, ScheduleCandidate(kind: .cloudAnswer, device: response.request.device, message: nil,
+                                                                      step: nil, time: entry.time, earliest: earliest, latest: latest)))
             }
         }
         guard !candidates.isEmpty else { return nil }
@@ -149,6 +220,21 @@ public actor Simulation {
         controller = chooser
         let index = candidates.indices.contains(choice) ? choice : 0
         return queue.remove(sequence: candidates[index].sequence)
+    }
+
+    /// The link a copy travels on: sender and receiver as one index.
+    private func link(of envelope: Envelope, to receiver: Int) -> Int? {
+        deviceIndex[envelope.senderDevice].map { $0 * devices.count + receiver }
+    }
+
+    /// Per link, the id of the oldest copy in flight on it (message ids grow in send order).
+    private func oldestCopyPerLink(_ pending: [EventQueue<Event>.Entry]) -> [Int: Int] {
+        var oldest: [Int: Int] = [:]
+        for entry in pending {
+            guard case .deliver(let envelope, let receiver) = entry.payload, let link = link(of: envelope, to: receiver) else { continue }
+            oldest[link] = min(oldest[link] ?? envelope.id, envelope.id)
+        }
+        return oldest
     }
 
     // MARK: - Building the world
@@ -166,30 +252,43 @@ public actor Simulation {
 
     /// Schedules every step at its time; a race's inner steps at the race's time plus a
     /// seeded offset in [0, within), one stream per race. Steps at the same instant run in
-    /// file order (SCENARIO-FORMAT.md).
+    /// file order. Under a schedule controller every step waits in the queue from the
+    /// start, with its window: its time, or for a race's step the whole race window.
     private func schedule(_ timeline: [TimelineItem], streams: RandomStreams) {
-        var timed: [(time: VirtualTime, step: Step)] = []
+        var timed: [(time: VirtualTime, step: Step, window: TimeWindow)] = []
         var raceNumber = 0
         for item in timeline {
             switch item {
             case .step(let step):
-                timed.append((step.time, step))
+                timed.append((step.time, step, TimeWindow(earliest: step.time.nanoseconds, latest: step.time.nanoseconds)))
             case .race(let race):
                 raceNumber += 1
                 var generator = streams.stream(.race, String(raceNumber))
                 let within = UInt64(max(0, race.within.nanoseconds))
+                let window = TimeWindow(earliest: race.time.nanoseconds, latest: race.time.nanoseconds)
+                    .shifted(by: 0, spread: max(0, race.within.nanoseconds - 1))
                 for step in race.steps {
                     let offset = Int64(generator.next(below: within))
-                    timed.append((race.time + VirtualDuration(nanoseconds: offset), step))
+                    timed.append((race.time + VirtualDuration(nanoseconds: offset), step, window))
                 }
             }
         }
         let fallback = scenario.conversations.first?.name ?? ConversationSpec.defaultName
         for entry in timed.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }) {
-            plannedSteps.append((entry.element.time, .step(entry.element.step, conversation: entry.element.step.conversation ?? fallback)))
+            let step = entry.element.step
+            plannedSteps.append((entry.element.time, .step(step, conversation: step.conversation ?? fallback), entry.element.window))
         }
         firstStepSequence = queue.reserveSequences(plannedSteps.count)
-        scheduleNextStep()
+        if controller == nil {
+            scheduleNextStep()
+        } else {
+            // Exploration may run any pending step whose window allows it: all wait in the queue.
+            for (index, planned) in plannedSteps.enumerated() {
+                queue.schedule(planned.event, at: planned.time, reserved: firstStepSequence + UInt64(index))
+                windows[firstStepSequence + UInt64(index)] = planned.window
+            }
+            nextPlannedStep = plannedSteps.count
+        }
     }
 
     /// Puts the next planned step in the queue under the sequence number reserved for it.
@@ -224,13 +323,21 @@ public actor Simulation {
             // Held copies arrive in their original (send) order when the device is back (M30).
             let held = network.held[index].sorted { $0.id < $1.id }
             network.held[index] = []
-            for envelope in held { queue.schedule(.deliver(envelope, to: index), at: context.now) }
+            for envelope in held { enqueue(.deliver(envelope, to: index), after: .zero) }
             let waiting = network.outbox[index]
             network.outbox[index] = []
             for envelope in waiting { fanOut(envelope, from: index) }
         case .join(let person), .leave(let person):
             recordStep(step, on: subject)
             var list = members[conversation] ?? []
+            let owner = scenario.devices[index].person
+            guard list.contains(owner) else {
+                // Only a member changes the membership; a removed one no longer can (M6).
+                record(TraceEvent(time: context.now, subject: subject, kind: .failed(step: step.number, code: .notMember)))
+                failures.append(StepFailure(step: step.number, device: subject, time: context.now, code: .notMember,
+                                            reason: "\(subject) belongs to \(owner), who is not a member of conversation \(conversation) now (M6)"))
+                return
+            }
             if case .join = step.action {
                 if !list.contains(person) { list.append(person) }
                 record(TraceEvent(time: context.now, subject: subject, kind: .joined(person: person)))
@@ -272,17 +379,34 @@ public actor Simulation {
             }
         }
         for request in output.cloudRequests {
-            queue.schedule(.cloudArrive(request), at: context.now + scenario.app.cloudLatency)
+            enqueue(.cloudArrive(request), after: scenario.app.cloudLatency)
         }
     }
 
     /// Sends a copy to every other device of every member, the sender's own other devices
-    /// included, each with its own delay (M30).
+    /// included, each with its own delay (M30), in send order per link with `network.fifo`.
     private func fanOut(_ envelope: Envelope, from sender: Int) {
         for receiver in memberDevices(of: envelope.conversation) where receiver != sender {
-            let delay = network.delay(from: sender, to: receiver)
-            queue.schedule(.deliver(envelope, to: receiver), at: context.now + delay)
+            if controller == nil {
+                queue.schedule(.deliver(envelope, to: receiver), at: network.arrival(from: sender, to: receiver, sentAt: context.now))
+            } else {
+                // Exploration: the controller picks the order; on a FIFO network it is offered
+                // only each link's oldest copy (`chosenEvent`).
+                let delay = network.delay(from: sender, to: receiver)
+                let bounds = network.bounds(from: sender, to: receiver)
+                enqueue(.deliver(envelope, to: receiver), after: delay, earliest: bounds.earliest, latest: bounds.latest)
+            }
         }
+    }
+
+    /// Schedules an event caused by the one being run, `delay` from now. Under a schedule
+    /// controller it also records the event's window: the cause's, moved by the least and
+    /// the most the delay could be (by default `delay` exactly).
+    private func enqueue(_ event: Event, after delay: VirtualDuration, earliest: Int64? = nil, latest: Int64? = nil) {
+        let sequence = queue.schedule(event, at: context.now + delay)
+        guard controller != nil else { return }
+        let low = earliest ?? delay.nanoseconds
+        windows[sequence] = cause.shifted(by: low, spread: max(0, (latest ?? delay.nanoseconds) - low))
     }
 
     /// The devices of the conversation's members, in member order and each person's
@@ -323,5 +447,20 @@ extension Step {
         case .join(let person): "join \(person)"
         case .leave(let person): "leave \(person)"
         }
+    }
+}
+
+/// The earliest and latest instants (nanoseconds) an event could happen at, over every
+/// latency, jitter and race draw: what exhaustive exploration orders events by.
+struct TimeWindow: Sendable, Hashable {
+    var earliest: Int64
+    var latest: Int64
+
+    /// The window of something `delay` to `delay + spread` after this; saturates at the end of time.
+    func shifted(by delay: Int64, spread: Int64) -> TimeWindow {
+        let (low, lowOverflow) = earliest.addingReportingOverflow(delay)
+        let (high, highOverflow) = latest.addingReportingOverflow(delay)
+        let (wide, wideOverflow) = (highOverflow ? Int64.max : high).addingReportingOverflow(spread)
+        return TimeWindow(earliest: lowOverflow ? Int64.max : low, latest: highOverflow || wideOverflow ? Int64.max : wide)
     }
 }

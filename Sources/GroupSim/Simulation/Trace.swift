@@ -1,8 +1,10 @@
 /// One thing that happened in a run, at a virtual instant, on a device (or the network,
 /// or the cloud store).
 ///
-/// Its `canonicalText` is the stable form the digest is computed over (DESIGN.md rule 6):
-/// only integers, names from the scenario and identifiers minted from the seed.
+/// The digest is computed over a canonical encoding of every event (`encode(into:)`): its
+/// time, subject and kind with their fields, and its typed `payload`, each field
+/// length-prefixed so that no two different events encode alike. Only integers, names
+/// and texts from the scenario and the app, and identifiers minted from the seed.
 public struct TraceEvent: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         /// A user action began (1-based step number, file order).
@@ -41,15 +43,66 @@ public struct TraceEvent: Sendable, Hashable {
         case note(String)
     }
 
+    /// What an event carries beyond its kind's fields, typed: the content a reader of the
+    /// trace (and its digest) needs to tell two runs apart.
+    public enum Payload: Sendable, Hashable {
+        /// The app's message as staged or sent: URL, layout and summary (M7).
+        case message(Message)
+        /// A cloud request as the app made it (`record` nil), or the store's record as it
+        /// answered: content, version and whether a conditional write was refused (M13).
+        case cloud(operation: CloudRequest.Operation?, record: CloudRecord?)
+        /// Why a step or app action failed.
+        case failure(reason: String)
+        /// What a plain text message or a sticker says.
+        case text(String)
+    }
+
     public var time: VirtualTime
     /// The device, `network` or `cloud`.
     public var subject: String
     public var kind: Kind
+    public var payload: Payload?
 
-    public init(time: VirtualTime, subject: String, kind: Kind) {
+    public init(time: VirtualTime, subject: String, kind: Kind, payload: Payload? = nil) {
         self.time = time
         self.subject = subject
         self.kind = kind
+        self.payload = payload
+    }
+
+    /// Feeds the event's canonical encoding to `encoder`.
+    func encode(into encoder: inout CanonicalEncoder) {
+        encoder.int(time.nanoseconds)
+        encoder.string(subject)
+        encoder.string(kindText)
+        switch payload {
+        case nil:
+            encoder.string("-")
+        case .message(let message):
+            encoder.string("message")
+            encoder.message(message)
+        case .cloud(let operation, let record):
+            encoder.string("cloud")
+            switch operation {
+            case nil: encoder.string("-")
+            case .fetch: encoder.string("fetch")
+            case .store(let write): encoder.write(write)
+            }
+            if let record {
+                encoder.string(record.key)
+                encoder.optionalState(record.state)
+                encoder.int(Int64(record.version))
+                encoder.int(record.conflict ? 1 : 0)
+            } else {
+                encoder.string("-")
+            }
+        case .failure(let reason):
+            encoder.string("failure")
+            encoder.string(reason)
+        case .text(let text):
+            encoder.string("text")
+            encoder.string(text)
+        }
     }
 
     /// `t=500000000 bob-phone sent m2 session=poll url=?bob=tomatoes&q=topping`.
@@ -92,14 +145,93 @@ public struct Trace: Sendable {
 
     public mutating func append(contentsOf more: [TraceEvent]) { events.append(contentsOf: more) }
 
-    /// SHA-256 over the canonical text of every event, one per line (DESIGN.md rule 6).
-    /// The same scenario and seed give the same digest on every run and machine.
+    /// SHA-256 over the canonical encoding of every event. The same scenario and seed give
+    /// the same digest on every run and machine. `RunOutcome.digest` and `RunReport.digest`
+    /// go on to cover the final state and the verdicts.
     public var digest: String {
-        var hasher = SHA256()
-        for event in events {
-            hasher.update(event.canonicalText)
-            hasher.update(CollectionOfOne(UInt8(ascii: "\n")))
-        }
-        return hasher.hexDigest
+        var encoder = CanonicalEncoder()
+        encode(into: &encoder)
+        return encoder.hexDigest
     }
+
+    func encode(into encoder: inout CanonicalEncoder) {
+        encoder.int(Int64(events.count))
+        for event in events { event.encode(into: &encoder) }
+    }
+}
+
+/// Feeds typed values to SHA-256 unambiguously: every field is a tag-free, length-prefixed
+/// byte string (integers as their decimal text), so two different sequences of fields
+/// never give the same bytes.
+struct CanonicalEncoder {
+    private var hasher = SHA256()
+
+    mutating func string(_ text: String) {
+        let bytes = Array(text.utf8)
+        var length = UInt64(bytes.count).bigEndian
+        withUnsafeBytes(of: &length) { hasher.update($0) }
+        hasher.update(bytes)
+    }
+
+    mutating func int(_ value: Int64) { string(String(value)) }
+
+    mutating func optional(_ text: String?) {
+        if let text {
+            string("+")
+            string(text)
+        } else {
+            string("-")
+        }
+    }
+
+    mutating func state(_ state: StateMap) {
+        int(Int64(state.entries.count))
+        for entry in state.entries {
+            string(entry.key)
+            string(entry.value)
+        }
+    }
+
+    mutating func optionalState(_ state: StateMap?) {
+        if let state {
+            string("+")
+            self.state(state)
+        } else {
+            string("-")
+        }
+    }
+
+    mutating func message(_ message: Message) {
+        optional(message.session?.name)
+        optional(message.url)
+        let layout = message.layout
+        for field in [layout.image, layout.mediaFileURL, layout.imageTitle, layout.imageSubtitle, layout.caption,
+                      layout.subcaption, layout.trailingCaption, layout.trailingSubcaption] {
+            optional(field)
+        }
+        optional(message.summaryText)
+        optional(message.accessibilityLabel)
+        int(message.shouldExpire ? 1 : 0)
+    }
+
+    mutating func write(_ write: CloudWrite) {
+        switch write {
+        case .overwrite(let state):
+            string("overwrite")
+            self.state(state)
+        case .merge(let entries):
+            string("merge")
+            int(Int64(entries.count))
+            for entry in entries {
+                string(entry.key)
+                string(entry.value)
+            }
+        case .conditional(let expected, let state):
+            string("conditional")
+            int(Int64(expected))
+            self.state(state)
+        }
+    }
+
+    var hexDigest: String { hasher.hexDigest }
 }

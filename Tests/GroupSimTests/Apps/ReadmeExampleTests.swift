@@ -32,7 +32,7 @@ func runPoll() async throws -> RunReport {
         expect:
           - diverged: lunch
         """, file: "poll.yaml", registeredApps: apps.names)
-    let report = await scenario.run(seed: 7, apps: apps)
+    let report = try await scenario.run(seed: 7, apps: apps)
     for pitfall in report.pitfalls {
         print(pitfall.kind.rawValue, pitfall.rule, pitfall.summary)     // lost-update M12 ...
     }

@@ -23,7 +23,7 @@ import Testing
           - converged: poll
           - complete: { session: poll, data: { bob: tomatoes, carol: pickles } }
         """, file: "poll-race.yaml")
-    let report = await Explorer(scenario: scenario, workers: 2).explore(runs: 300, seed: 1)
+    let report = try await Explorer(scenario: scenario, workers: 2).explore(runs: 300, seed: 1)
     for check in report.checks where check.failedRuns > 0 {
         Issue.record("""
             \(check.text) failed in \(check.failedRuns) of \(report.runs) runs; \
@@ -56,9 +56,9 @@ import Testing
         // The literal's lines carry the 8 spaces of indentation its closing quotes remove.
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasPrefix("        ") ? $0.dropFirst(8) : $0 }
         let scenario = try ScenarioParser.parse(text: lines.joined(separator: "\n"), file: "poll-race.yaml")
-        let report = await Explorer(scenario: scenario, workers: 2).explore(runs: 100, seed: 1)
+        let report = try await Explorer(scenario: scenario, workers: 2).explore(runs: 100, seed: 1)
         let failure = try #require(report.firstFailure)
-        let replay = await scenario.run(seed: failure.reference.seed)
+        let replay = try await scenario.run(seed: failure.reference.seed)
         #expect(!replay.passed, "replay: groupsim run poll-race.yaml --seed \(failure.reference.seed)")
     }
 }

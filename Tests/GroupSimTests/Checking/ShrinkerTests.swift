@@ -53,9 +53,9 @@ import Testing
     @Test func sixDevicesShrinkToAtMostThreeThatStillFail() async throws {
         let scenario = try ScenarioParser.parse(text: Self.sixDevices, file: "six.yaml")
         #expect(scenario.devices.count == 6)
-        #expect(await scenario.run().passed == false)
+        #expect(try await scenario.run().passed == false)
 
-        let result = await Shrinker().shrink(scenario, seed: 3)
+        let result = try await Shrinker().shrink(scenario, seed: 3)
         #expect(result.check == Self.completeCheck)
         #expect(result.reproduces)
         #expect(result.scenario.devices.count <= 3)
@@ -66,7 +66,7 @@ import Testing
 
         let reread = try ScenarioParser.parse(text: result.yaml, file: "shrunk.yaml")
         #expect(reread.seed == 3)
-        let report = await reread.run()
+        let report = try await reread.run()
         #expect(report.checks.map(\.spec.check) == [Self.completeCheck])
         #expect(report.checks.first?.passed == false)
         // Still a lost update (M12): both racing replies are kept, not removed to fail trivially.
@@ -77,15 +77,15 @@ import Testing
 
     @Test func shrinkingIsDeterministic() async throws {
         let scenario = try ScenarioParser.parse(text: Self.sixDevices, file: "six.yaml")
-        let first = await Shrinker().shrink(scenario, seed: 3)
-        let second = await Shrinker().shrink(scenario, seed: 3)
+        let first = try await Shrinker().shrink(scenario, seed: 3)
+        let second = try await Shrinker().shrink(scenario, seed: 3)
         #expect(first.yaml == second.yaml)
         #expect(first.attempts == second.attempts)
     }
 
     @Test func lowersLatenciesAndDropsUnneededLinks() async throws {
         let scenario = try ScenarioParser.parse(text: Self.sixDevices, file: "six.yaml")
-        let result = await Shrinker().shrink(scenario, seed: 3)
+        let result = try await Shrinker().shrink(scenario, seed: 3)
         #expect(result.scenario.network.links.isEmpty)
         #expect(result.scenario.network.latency < scenario.network.latency)
     }
@@ -93,7 +93,7 @@ import Testing
     @Test func aRunThatFailsNothingIsNotShrunk() async throws {
         var scenario = try ScenarioParser.parse(text: Self.sixDevices, file: "six.yaml")
         scenario.checks.removeLast()
-        let result = await Shrinker().shrink(scenario, seed: 3)
+        let result = try await Shrinker().shrink(scenario, seed: 3)
         #expect(result.check == nil)
         #expect(!result.reproduces)
         #expect(result.attempts == 0)
@@ -102,10 +102,10 @@ import Testing
 
     @Test func respectsTheAttemptCap() async throws {
         let scenario = try ScenarioParser.parse(text: Self.sixDevices, file: "six.yaml")
-        let result = await Shrinker().shrink(scenario, seed: 3, maxAttempts: 4)
+        let result = try await Shrinker().shrink(scenario, seed: 3, maxAttempts: 4)
         #expect(result.attempts <= 4)
         #expect(result.check == Self.completeCheck)
-        let report = await (try ScenarioParser.parse(text: result.yaml, file: "shrunk.yaml")).run()
+        let report = try await (try ScenarioParser.parse(text: result.yaml, file: "shrunk.yaml")).run()
         #expect(report.checks.first?.passed == false)
     }
 
@@ -129,7 +129,7 @@ import Testing
               - error: { step: 5, code: noBubble }
             """
         let scenario = try ScenarioParser.parse(text: text, file: "wrong-error.yaml")
-        let result = await Shrinker().shrink(scenario, seed: 1)
+        let result = try await Shrinker().shrink(scenario, seed: 1)
         guard case .error(let step, let code)? = result.check else {
             Issue.record("expected an error check, found \(String(describing: result.check))")
             return
@@ -139,7 +139,7 @@ import Testing
         let kept = result.scenario.steps.first { $0.number == step }
         #expect(kept?.device == "carol-phone")
         #expect(kept?.action == .pressSend)
-        let report = await (try ScenarioParser.parse(text: result.yaml, file: "shrunk.yaml")).run()
+        let report = try await (try ScenarioParser.parse(text: result.yaml, file: "shrunk.yaml")).run()
         #expect(report.checks.first?.passed == false)
         #expect(report.outcome.failures.contains { $0.step == step && $0.code == .noDraft })
     }
@@ -150,12 +150,12 @@ import Testing
         var scenario = try ScenarioParser.parse(text: Self.sixDevices, file: "six.yaml")
         let check = Check.latest(device: "carol-phone", session: "poll", from: "bob", data: [], caption: nil)
         scenario.checks = [CheckSpec(check)]
-        let original = await scenario.run(seed: 3)
+        let original = try await scenario.run(seed: 3)
         try #require(original.checks.first?.passed == false)
 
-        let result = await Shrinker().shrink(scenario, seed: 3)
+        let result = try await Shrinker().shrink(scenario, seed: 3)
         #expect(result.check == check)
-        let report = await (try ScenarioParser.parse(text: result.yaml, file: "shrunk.yaml")).run()
+        let report = try await (try ScenarioParser.parse(text: result.yaml, file: "shrunk.yaml")).run()
         #expect(report.checks.first?.passed == false)
         let bobSent = report.outcome.trace.events.contains { event in
             guard case .sent(_, "poll"?, _) = event.kind else { return false }

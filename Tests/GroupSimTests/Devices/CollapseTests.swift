@@ -146,10 +146,13 @@ import GroupSim
     }
 
     /// M15 with M13: with the state in a cloud store the app fetches the current state, so
-    /// an old selection is not a pitfall and nothing is lost.
+    /// an old selection is not a pitfall and nothing is lost. (Carol's tap at 100ms finds
+    /// no bubble yet: the send waits for its cloud write first, so the copy arrives at
+    /// 130ms; the test expects that failure.)
     @Test func m15OldSelectionIsHarmlessWithACloudStore() async throws {
         let text = Self.tapThenWait.replacingOccurrences(of: "steps:", with: "app: { state: cloud-merge }\nsteps:") + """
         expect:
+          - error: { step: 2, code: noBubble }
           - no-pitfalls: true
           - complete: { session: poll, data: { q: topping, bob: tomatoes, carol: pickles } }
 

@@ -77,7 +77,9 @@ import GroupSim
 
         """
         let report = try await Fixture.run(text)
-        #expect(Self.callbacks(report, "alice-phone") == ["willBecomeActive", "didBecomeActive", "didCancelSending", "didStartSending"])
+        #expect(Self.callbacks(report, "alice-phone") == [
+            "willBecomeActive", "didBecomeActive", "userDidCompose", "didCancelSending", "userDidCompose", "didStartSending",
+        ])
         #expect(report.outcome.device("alice-phone")?.draft == nil)
         #expect(report.lines("bob-phone") == ["bubble m1"])
     }
@@ -103,9 +105,30 @@ import GroupSim
                 == ["willBecomeActive", "didBecomeActive", "willTransition", "didTransition", "willTransition", "didTransition"])
     }
 
+    /// M21, M24: a tap while the app runs selects the bubble; the transition pair comes
+    /// only with a style change, so a tap while already expanded fires none.
+    @Test func m21M24TapWhileExpandedChangesNoStyle() async throws {
+        func taps(opening style: String) -> String {
+            Self.pair + """
+            steps:
+              - { at: 0ms, device: alice-phone, send: { session: a } }
+              - { at: 100ms, device: bob-phone, open: \(style) }
+              - { at: 200ms, device: bob-phone, tap: a }
+              - { at: 300ms, device: bob-phone, tap: a }
+
+            """
+        }
+        let expanded = try await Fixture.run(taps(opening: "expanded"))
+        #expect(Self.callbacks(expanded, "bob-phone") == ["willBecomeActive", "didBecomeActive", "willSelect", "didSelect", "willSelect", "didSelect"])
+        let compact = try await Fixture.run(taps(opening: "compact"))
+        #expect(Self.callbacks(compact, "bob-phone") == [
+            "willBecomeActive", "didBecomeActive", "willTransition", "willSelect", "didSelect", "didTransition", "willSelect", "didSelect",
+        ])
+    }
+
     /// M20: open from the drawer: compact, nothing selected. M21: tap while not running opens
-    /// expanded with the bubble selected; tap while running selects with transitions.
-    /// M22: close ends the process.
+    /// expanded with the bubble selected; a second tap, already expanded, only selects: no
+    /// style change, so no transition pair (M24). M22: close ends the process.
     @Test func m20M21M22OpenTapClose() async throws {
         let text = Self.pair + """
         steps:
@@ -122,7 +145,7 @@ import GroupSim
             device: bob-phone
             close: true
         expect:
-          - callbacks: { device: bob-phone, sequence: [willBecomeActive, didBecomeActive, willTransition, willSelect, didSelect, didTransition, willResignActive, didResignActive] }
+          - callbacks: { device: bob-phone, sequence: [willBecomeActive, didBecomeActive, willSelect, didSelect, willResignActive, didResignActive] }
 
         """
         let report = try await Fixture.run(text)
@@ -241,11 +264,44 @@ import GroupSim
         #expect(watch?.reason.contains("M25") == true)
     }
 
-    /// M26: iOS 9 receives two plain messages: a picture of the bubble, then the web URL.
+    /// M26: iOS 9 receives plain messages instead: the layout's image, then the web URL.
+    /// This layout has no image, so no picture is made up: only the URL arrives.
     @Test func m26OldSystemsGetPlainMessages() async throws {
         let report = try await Fixture.run(Self.text)
-        #expect(report.transcript("bob-old").map(\.text) == ["[picture of \"Lunch?\"]", "https://example.com/p?q=lunch"])
+        #expect(report.transcript("bob-old").map(\.text) == ["https://example.com/p?q=lunch"])
         #expect(report.transcript("bob-old").allSatisfy { $0.kind == .plain })
+    }
+
+    /// M26 with M5: the picture of a layout's image carries its caption as Messages draws
+    /// it, `$UUID` tokens as contact names; without an image there is no picture at all.
+    @Test func m26FallbackDrawsNamesAndInventsNoPicture() async throws {
+        struct Pictures: MessagesApp {
+            mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] {
+                let image = request.session.name == "pic" ? "pizza.png" : nil
+                return [.insert(Message(session: request.session, url: "https://example.com/\(request.session.name)",
+                                        layout: TemplateLayout(image: image, caption: request.caption)))]
+            }
+        }
+        var apps = AppRegistry()
+        apps.register("pictures") { _ in Pictures() }
+        let text = """
+        name: fallback
+        app: { name: pictures }
+        people:
+          alice: [alice-phone]
+          bob: [bob-old]
+        devices:
+          bob-old: { platform: ios9 }
+        steps:
+          - { at: 0ms, device: alice-phone, send: { session: pic, caption: "$me asks $bob" } }
+          - { at: 10ms, device: alice-phone, send: { session: bare, caption: "$me asks again" } }
+
+        """
+        let report = try await Fixture.run(text, apps: apps)
+        #expect(report.transcript("bob-old").map(\.text) == [
+            "[picture of pizza.png, captioned \"Alice asks Bob\"]", "https://example.com/pic", "https://example.com/bare",
+        ])
+        #expect(report.transcript("bob-old").allSatisfy { $0.text?.contains("$") == false })
     }
 
     /// M27: a device without the app draws the layout and cannot run the extension.

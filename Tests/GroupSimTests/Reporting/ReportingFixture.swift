@@ -10,7 +10,7 @@ enum ReportingFixture {
     /// Runs a scenario file of the repository (`Scenarios/pickles-race.yaml`).
     static func run(file relative: String) async throws -> RunReport {
         let scenario = try ScenarioParser.load(path: root.appendingPathComponent(relative).path)
-        return await scenario.run()
+        return try await scenario.run()
     }
 
     static func picklesRace() async throws -> RunReport { try await run(file: "Scenarios/pickles-race.yaml") }

@@ -50,9 +50,16 @@ import Testing
         ("network: { latency: 9999999999999m }\nsteps: []\n",
          #"t.yaml:6:21: error: duration "9999999999999m" is too large (the limit is about 292 years)"#),
         // app, options
+        ("app: { identity: install-ids, selection: latest }\nsteps: []\n",
+         """
+         t.yaml:6:18: error: expected participant-id, install-id or account, found "install-ids"; did you mean "install-id"?
+         t.yaml:6:42: error: expected tapped or newest, found "latest"
+         """),
+        ("app: { state: cloud-cass }\nsteps: []\n",
+         #"t.yaml:6:15: error: expected message, cloud-overwrite, cloud-merge or cloud-cas, found "cloud-cass"; did you mean "cloud-cas"?"#),
         ("app: { state: cloud-overwrit }\noptions: { identifiers: per-conversaton }\nsteps: []\n",
          """
-         t.yaml:6:15: error: expected message, cloud-overwrite or cloud-merge, found "cloud-overwrit"; did you mean "cloud-overwrite"?
+         t.yaml:6:15: error: expected message, cloud-overwrite, cloud-merge or cloud-cas, found "cloud-overwrit"; did you mean "cloud-overwrite"?
          t.yaml:7:25: error: expected per-device or per-conversation, found "per-conversaton"; did you mean "per-conversation"?
          """),
         // steps: times

@@ -25,7 +25,7 @@ public protocol PollStore: AnyObject {
 }
 
 /// The few methods of `UserDefaults` the poll uses: `UserDefaults` meets it with an empty
-/// extension on iOS, GroupSim's `InstallStorage` in the tests.
+/// extension on iOS, GroupSim's `LocalStorage` in the tests.
 public protocol PollDefaults: AnyObject {
     func string(forKey key: String) -> String?
     func set(_ value: String?, forKey key: String)

@@ -49,7 +49,7 @@ extension PollRecord {
 }
 
 /// The install's storage meets the app's `UserDefaults` protocol as is.
-extension InstallStorage: PollDefaults {}
+extension LocalStorage: PollDefaults {}
 
 /// The two variants under the names the scenarios use.
 func lunchApps() -> AppRegistry {

@@ -34,7 +34,7 @@ func lunchRace(app: String, state: String, small: Bool = false) throws -> Scenar
     @Test func urlVariantLosesVotesInARace() async throws {
         let scenario = try lunchRace(app: "lunch", state: "message")
         let apps = lunchApps()
-        let report = await Explorer(scenario: scenario, apps: apps).explore(runs: 200, seed: 1)
+        let report = try await Explorer(scenario: scenario, apps: apps).explore(runs: 200, seed: 1)
         let lost = report.pitfalls.first { $0.kind == .lostUpdate }?.runs ?? 0
         let diverged = report.pitfalls.first { $0.kind == .divergence }?.runs ?? 0
         let failure = try #require(report.firstFailure, "the race never lost a vote in \(report.runs) runs")
@@ -46,7 +46,7 @@ func lunchRace(app: String, state: String, small: Bool = false) throws -> Scenar
         #expect(diverged > 0)
 
         // Replay the failing run in-process: the same seed gives the same failure.
-        let replay = await scenario.run(seed: failure.reference.seed, apps: apps)
+        let replay = try await scenario.run(seed: failure.reference.seed, apps: apps)
         #expect(!replay.passed)
         #expect(replay.pitfalls.contains { $0.kind == .lostUpdate })
     }
@@ -70,7 +70,7 @@ func lunchRace(app: String, state: String, small: Bool = false) throws -> Scenar
         await harness.open(.compact)
         try await harness.expect(callbacks: ["willBecomeActive", "didBecomeActive"])
         await harness.send("poll", data: ["q": "lunch"])
-        try await harness.expect(callbacks: ["didStartSending"], sent: ["?q=lunch"], staged: .some(nil))
+        try await harness.expect(callbacks: ["userDidCompose", "didStartSending"], sent: ["?q=lunch"], staged: .some(nil))
         await harness.receive(from: "bob", session: "poll", url: "?bob=pizza&q=lunch")
         try await harness.expect(callbacks: ["didReceive"])
         await harness.reply("poll", data: ["me": "sushi"])

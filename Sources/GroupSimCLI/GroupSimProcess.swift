@@ -1,0 +1,39 @@
+import Foundation
+import GroupSim
+
+/// `groupsim` as a process: runs one command line and hands its output to the system.
+///
+/// - Standard output that cannot be written (a full disk, `> /dev/full`) is exit status 2
+///   with a message on standard error, never a crash and never 0.
+/// - A reader that went away (`groupsim explore ... | head -1`) ends the process quietly,
+///   by SIGPIPE, as it ends any program.
+/// - SIGINT and SIGTERM interrupt an exploration with a partial report (`Interrupts`).
+public enum GroupSimProcess {
+    /// Runs `arguments` (without the program name) as the whole process: prints what the
+    /// command returns and exits with its status.
+    public static func main(_ arguments: [String], command: GroupSimCommand = GroupSimCommand()) async -> Never {
+        // Failed writes come back as errors (EPIPE, EFBIG) to be handled below, instead
+        // of signals that end the process before it can say anything.
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
+        let result = await Interrupts.$enabled.withValue(true) { await command.run(arguments) }
+        deliver(result)
+    }
+
+    /// Writes the output and the errors, then exits with the command's status.
+    static func deliver(_ result: CommandResult) -> Never {
+        if let failure = OutputFile.writeAll(Array(result.output.utf8), to: STDOUT_FILENO) {
+            if failure == EPIPE {
+                _ = OutputFile.writeAll(Array(result.error.utf8), to: STDERR_FILENO)
+                signal(SIGPIPE, SIG_DFL)
+                raise(SIGPIPE)
+                exit(128 + SIGPIPE)
+            }
+            let message = "groupsim: error: cannot write to standard output: \(OutputFile.reason(failure))\n"
+            _ = OutputFile.writeAll(Array((result.error + message).utf8), to: STDERR_FILENO)
+            exit(2)
+        }
+        _ = OutputFile.writeAll(Array(result.error.utf8), to: STDERR_FILENO)
+        exit(result.status)
+    }
+}

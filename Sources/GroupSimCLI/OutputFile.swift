@@ -1,0 +1,177 @@
+import Foundation
+import GroupSim
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes `--output PATH` the way the shell's `>` would, without ever destroying what the
+/// tool does not own:
+///
+/// - an output that is one of the inputs (the same file once links are followed) is
+///   refused: "the output would overwrite the input S.yaml";
+/// - a symbolic link is written through to its target, so the link stays;
+/// - a regular file is replaced atomically: the text goes to a temporary file in the same
+///   folder, which takes the original's permissions and is then renamed over it, so a
+///   reader never sees half a report and two runs writing one path leave one whole report;
+///   a new file gets the permissions `>` would give it (0666 less the umask);
+/// - a named pipe or a device (`>(gzip > r.gz)`, `/dev/stdout`) is opened and written in
+///   place, never replaced;
+/// - a folder, or a path whose folder does not exist, is refused and nothing is created.
+///
+/// Every failure is a `UsageError` (exit status 2) that names the path and the reason.
+enum OutputFile {
+    /// How many links are followed before giving up, as the system does (ELOOP).
+    static let linkLimit = 40
+    static let hint = "Choose another --output path."
+
+    /// Checks, before any work is done, that `path` could be written: not an input, not
+    /// a folder, in a folder that exists. `write` checks again when it writes.
+    static func check(_ path: String?, inputs: [String]) throws {
+        guard let path else { return }
+        _ = try writable(path, inputs: inputs)
+    }
+
+    static func write(_ text: String, to path: String, inputs: [String] = []) throws {
+        let target = try writable(path, inputs: inputs)
+        let bytes = Array(Markup.terminal(text).utf8)
+        var info = stat()
+        if lstat(target, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                throw UsageError("cannot write \(path): it is a folder", hint: hint)
+            case S_IFREG:
+                try replace(target, shown: path, with: bytes, keeping: info)
+            default:
+                try writeInPlace(target, shown: path, bytes)
+            }
+            return
+        }
+        try replace(target, shown: path, with: bytes, keeping: nil)
+    }
+
+    /// The file `path` leads to once links are followed, after the checks every write
+    /// needs: not one of `inputs`, not a folder, and a folder to create it in.
+    private static func writable(_ path: String, inputs: [String]) throws -> String {
+        guard !path.isEmpty else { throw UsageError("--output needs a path") }
+        for input in inputs where input != "-" && sameFile(input, path) {
+            throw UsageError("the output would overwrite the input \(input)", hint: hint)
+        }
+        let target = try resolveLinks(path)
+        var info = stat()
+        if lstat(target, &info) == 0 {
+            guard info.st_mode & S_IFMT != S_IFDIR else { throw UsageError("cannot write \(path): it is a folder", hint: hint) }
+            return target
+        }
+        let code = errno
+        guard code == ENOENT else { throw UsageError("cannot write \(path): \(reason(code))", hint: hint) }
+        let folder = parent(of: target)
+        var folderInfo = stat()
+        guard stat(folder, &folderInfo) == 0, folderInfo.st_mode & S_IFMT == S_IFDIR else {
+            throw UsageError("cannot write \(path): the folder \(folder) does not exist", hint: hint)
+        }
+        return target
+    }
+
+    /// Both paths name one existing file (the same device and inode, links followed).
+    static func sameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat()
+        var b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
+    /// `path` with every symbolic link along its last component followed; a link to
+    /// nothing gives the path it points to, which the write then creates, as `>` does.
+    static func resolveLinks(_ path: String) throws -> String {
+        var current = path
+        for _ in 0..<linkLimit {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return current }
+            // A link that leads to a pipe or a device (`/dev/stdout` -> `/proc/self/fd/1`
+            // -> `pipe:[…]`, a name no folder holds) is opened as it is, as `>` opens it.
+            var followed = stat()
+            if stat(current, &followed) == 0, followed.st_mode & S_IFMT != S_IFREG, followed.st_mode & S_IFMT != S_IFDIR {
+                return current
+            }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count >= 0 else { throw UsageError("cannot write \(path): \(reason(errno))", hint: hint) }
+            let destination = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = destination.hasPrefix("/") ? destination : parent(of: current) + "/" + destination
+        }
+        throw UsageError("cannot write \(path): \(reason(ELOOP))", hint: hint)
+    }
+
+    /// The folder holding `path` (`.` for a bare name).
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let folder = String(path[..<slash])
+        return folder.isEmpty ? "/" : folder
+    }
+
+    /// Writes a temporary file beside `target` and renames it over `target`.
+    private static func replace(_ target: String, shown path: String, with bytes: [UInt8], keeping original: stat?) throws {
+        let folder = parent(of: target)
+        let name = target.split(separator: "/").last.map(String.init) ?? "output"
+        var temporary = ""
+        var descriptor: Int32 = -1
+        for _ in 0..<16 {
+            temporary = "\(folder)/.\(name).groupsim-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if descriptor >= 0 || errno != EEXIST { break }
+        }
+        guard descriptor >= 0 else { throw UsageError("cannot write \(path): \(reason(errno))", hint: hint) }
+        var failure: Int32?
+        if let original {
+            // The replacement keeps the original's permissions (and, for root, its owner).
+            if fchmod(descriptor, original.st_mode & 0o7777) != 0 { failure = errno }
+            if failure == nil, geteuid() == 0 { _ = fchown(descriptor, original.st_uid, original.st_gid) }
+        }
+        if failure == nil { failure = writeAll(bytes, to: descriptor) }
+        if failure == nil, fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        if failure == nil, rename(temporary, target) != 0 { failure = errno }
+        if let failure {
+            unlink(temporary)
+            throw UsageError("cannot write \(path): \(reason(failure))", hint: hint)
+        }
+    }
+
+    /// Opens a pipe or device that is already there and writes into it.
+    private static func writeInPlace(_ target: String, shown path: String, _ bytes: [UInt8]) throws {
+        let descriptor = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw UsageError("cannot write \(path): \(reason(errno))", hint: hint) }
+        let failure = writeAll(bytes, to: descriptor)
+        close(descriptor)
+        if let failure { throw UsageError("cannot write \(path): \(reason(failure))", hint: hint) }
+    }
+
+    /// Writes every byte, retrying short and interrupted writes; the `errno` of a failure.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { buffer in
+                systemWrite(descriptor, buffer.baseAddress, buffer.count)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if written == 0 { return EIO }
+            offset += written
+        }
+        return nil
+    }
+
+    /// The system's words for an `errno`: "No space left on device".
+    static func reason(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}
+
+/// The system's `write(2)`, under a name that `OutputFile.write` does not hide.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}

@@ -1,0 +1,42 @@
+import Foundation
+import GroupSim
+
+/// Where a command reads its scenario: a file, or standard input for `-`.
+///
+/// A scenario from standard input is named `<stdin>` in messages, and the files it names
+/// by a relative path (stickers) are taken from the working folder.
+enum ScenarioSource {
+    /// The scenario path that means standard input.
+    static let standardInputPath = "-"
+    /// The name messages give a scenario read from standard input.
+    static let standardInputName = "<stdin>"
+    /// The most bytes read from standard input: a scenario is far smaller, and a stream
+    /// without end (`< /dev/zero`) is refused instead of read until memory runs out.
+    static let standardInputLimit = 64 * 1_024 * 1_024
+
+    static func load(_ path: String, apps: AppRegistry) throws -> Scenario {
+        guard path == standardInputPath else {
+            return try ScenarioParser.load(path: path, registeredApps: apps.names)
+        }
+        let bytes = try readStandardInput()
+        return try ScenarioParser.parse(bytes: bytes, file: standardInputName, registeredApps: apps.names)
+    }
+
+    /// Everything on standard input, up to `standardInputLimit` bytes.
+    static func readStandardInput() throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1_024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw UsageError("cannot read the scenario from standard input: \(OutputFile.reason(errno))")
+            }
+            if count == 0 { return bytes }
+            bytes += buffer[..<count]
+            guard bytes.count <= standardInputLimit else {
+                throw UsageError("the scenario on standard input is larger than \(standardInputLimit / 1_024 / 1_024) MB")
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Testing
+@testable import GroupSim
+
+/// Issue 12: `app.state: cloud-cas`, the built-in app's compare-and-set with retry (M13).
+@Suite struct CloudCASTests {
+    /// Both replies fetch v1; Bob's conditional write lands as v2, Carol's is refused with
+    /// the current record, and her app re-applies her vote to it and lands v3.
+    @Test func conflictIsRetriedAndNothingIsLost() async throws {
+        let checks = "expect:\n  - converged: poll\n  - complete: { session: poll, data: { q: topping, bob: tomatoes, carol: pickles } }\n  - no-pitfalls: true\n"
+        let report = try await Fixture.run(CloudStoreTests.race("cloud-cas") + checks)
+        #expect(report.passed, "\(report.checks.map(\.detail))")
+        #expect(report.outcome.cloudConflicts == 1)
+        #expect(report.outcome.cloud.first?.version == 3)
+        let store = report.outcome.trace.events.compactMap { event -> String? in
+            guard event.subject == "cloud", case .cloud(let text) = event.kind else { return nil }
+            return text
+        }
+        #expect(store.contains("refused store poll from carol-phone -> v2"))
+        #expect(store.last == "store poll from carol-phone -> v3")
+        let text = TextReport.render(report)
+        #expect(text.contains("1 cloud write refused for a moved version"))
+    }
+
+    /// Over many seeds with jitter, compare-and-set never loses a vote (M13), and the
+    /// retries are counted.
+    @Test func casConvergesOverManySeeds() async throws {
+        let scenario = ExplorerTests.pollRace(.cloudCAS, checks: [.converged(session: "poll"), .complete(session: "poll", data: ExplorerTests.everyPick)])
+        let report = try await Explorer(scenario: scenario, workers: 2).explore(runs: 200, seed: 3)
+        for check in report.checks where check.failedRuns > 0 {
+            Issue.record("\(check.text) failed in \(check.failedRuns) runs; first failing seed \(check.firstFailure?.seed ?? 0)")
+        }
+        #expect(!report.pitfalls.contains { $0.kind == .lostUpdate })
+        #expect(report.cloudConflicts >= report.conflictRuns && report.conflictRuns > 0)
+    }
+
+    /// A refused write's answer carries the current record; the built-in app retries on it.
+    @Test func builtInAppRetriesOnTheServersRecord() {
+        var app = BuiltInApp(mode: .cloudCAS)
+        let view = Conversation(name: "group", localParticipantIdentifier: ParticipantID(bits: 1, 2), remoteParticipantIdentifiers: [],
+                                selectedMessage: nil, draft: nil, presentationStyle: .expanded)
+        let request = ComposeRequest(kind: .reply, session: Session(name: "poll"), isNewSession: false, data: [DataEntry("carol", "pickles")])
+        #expect(app.userDidCompose(request, conversation: view) == [.fetch(key: "poll")])
+        let first = app.didFetch(CloudRecord(key: "poll", state: StateMap([DataEntry("q", "topping")]), version: 1), conversation: view)
+        #expect(first == [.store(key: "poll", write: .conditional(expectedVersion: 1, state: StateMap([DataEntry("q", "topping"), DataEntry("carol", "pickles")])))])
+        let server = StateMap([DataEntry("q", "topping"), DataEntry("bob", "tomatoes")])
+        let retry = app.didStore(CloudRecord(key: "poll", state: server, version: 2, conflict: true), conversation: view)
+        var merged = server
+        merged["carol"] = "pickles"
+        #expect(retry == [.store(key: "poll", write: .conditional(expectedVersion: 2, state: merged))])
+        let sent = app.didStore(CloudRecord(key: "poll", state: merged, version: 3), conversation: view)
+        guard case .insert(let message)? = sent.first else {
+            Issue.record("expected an insert, got \(sent)")
+            return
+        }
+        #expect(message.url == "?session=poll")
+    }
+}
