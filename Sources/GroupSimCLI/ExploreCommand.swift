@@ -53,6 +53,7 @@ struct ExploreCommand: Subcommand {
       --progress        show progress on standard error (runs done, runs/s, failures so
                         far, time left) even when it is not a terminal
       --quiet           show no progress and no warnings on standard error
+    \(ScenarioInput.help)
 
     FILE may be - to read the scenario from standard input.
 
@@ -66,8 +67,8 @@ struct ExploreCommand: Subcommand {
     for SIGTERM). A second Ctrl-C ends it at once.
 
     Exit status: 0 every check held in every run; 1 a check failed in some run; 2 usage
-    error, invalid scenario, or a scenario too large for --exhaustive; 130 or 143
-    interrupted.
+    error, invalid scenario, a scenario over the --max-copies budget (checked for one
+    run), or a scenario too large for --exhaustive; 130 or 143 interrupted.
 
     """
 
@@ -78,8 +79,9 @@ struct ExploreCommand: Subcommand {
     }
 
     func execute(_ arguments: [String], progress sink: ProgressSink) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: "explore", valued: ["runs", "seed", "limit", "format", "workers", "shard", "output"],
-                                   flags: ["exhaustive", "progress", "quiet"])
+        let parsed = try Arguments(arguments, command: "explore",
+                                   valued: ["runs", "seed", "limit", "format", "workers", "shard", "output"] + ScenarioInput.valued,
+                                   flags: ["exhaustive", "progress", "quiet"] + ScenarioInput.flags)
         guard parsed.positional.count == 1, let path = parsed.positional.first else {
             throw UsageError(parsed.positional.isEmpty ? "explore needs a scenario file" : "explore takes one scenario file, found \(parsed.positional.count)",
                              hint: Self.usage)
@@ -111,7 +113,7 @@ struct ExploreCommand: Subcommand {
         }
 
         try OutputFile.check(parsed.value("output"), inputs: [path])
-        let scenario = try ScenarioSource.load(path, apps: apps)
+        let scenario = try ScenarioInput.load(path, parsed, apps: apps)
         let explorer = Explorer(scenario: scenario, apps: apps, workers: workers)
         // The first SIGINT or SIGTERM cancels the exploration, which stops starting runs
         // and reports the runs before it; the exit status then says which signal it was.

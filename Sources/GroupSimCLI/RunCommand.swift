@@ -38,15 +38,18 @@ struct RunCommand: Subcommand {
                         ("lost-update ×12 in poll (M12), first: ...")
       --full            text with every event, transcript entry and pitfall; by default a
                         long timeline, transcript section or pitfall list is condensed
+    \(ScenarioInput.help)
 
-    Exit status: 0 every check held; 1 a check failed; 2 usage error or invalid scenario.
+    Exit status: 0 every check held; 1 a check failed; 2 usage error, invalid scenario, or a
+    scenario over the --max-copies budget.
 
     """
 
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: "run", valued: ["seed", "format", "output"], flags: ["callbacks", "summary", "full"])
+        let parsed = try Arguments(arguments, command: "run", valued: ["seed", "format", "output"] + ScenarioInput.valued,
+                                   flags: ["callbacks", "summary", "full"] + ScenarioInput.flags)
         guard parsed.positional.count == 1, let path = parsed.positional.first else {
             throw UsageError(parsed.positional.isEmpty ? "run needs a scenario file" : "run takes one scenario file, found \(parsed.positional.count)",
                              hint: "Usage: groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides] [--output PATH]")
@@ -54,7 +57,7 @@ struct RunCommand: Subcommand {
         let seed = try parsed.integer("seed", UInt64.self, in: 0...UInt64.max)
         let format = try parsed.choice("format", Self.formats) ?? "text"
         try OutputFile.check(parsed.value("output"), inputs: [path])
-        let scenario = try ScenarioSource.load(path, apps: apps)
+        let scenario = try ScenarioInput.load(path, parsed, apps: apps)
         let report = try await scenario.run(seed: seed, apps: apps)
         let text: String
         switch format {
@@ -82,10 +85,14 @@ struct CheckCommand: Subcommand {
     static let name = "check"
     static let summary = "validate scenario files without running them"
     static let help = """
-    Usage: groupsim check FILE...
+    Usage: groupsim check FILE... [--max-copies N] [--all-errors]
 
     Validates each scenario file without running it (- reads one from standard input). Prints `FILE: ok` for each valid
-    file; errors go to standard error as FILE:LINE:COLUMN: error: WHAT.
+    file; errors go to standard error as FILE:LINE:COLUMN: error: WHAT. A file over the
+    memory budget is an error too, as `run` would refuse it.
+
+    Options:
+    \(ScenarioInput.help)
 
     Exit status: 0 all files are valid; 2 some file is not.
 
@@ -94,18 +101,20 @@ struct CheckCommand: Subcommand {
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: "check", valued: [], flags: [])
+        let parsed = try Arguments(arguments, command: "check", valued: ScenarioInput.valued, flags: ScenarioInput.flags)
         guard !parsed.positional.isEmpty else {
             throw UsageError("check needs at least one scenario file", hint: "Usage: groupsim check FILE...")
         }
         guard parsed.positional.filter({ $0 == ScenarioSource.standardInputPath }).count <= 1 else {
             throw UsageError("check reads standard input (-) once; name it once")
         }
+        let limits = ScenarioInput.limits(parsed)
+        let budget = try ScenarioInput.budget(parsed)
         var output = ""
         var errors = ""
         for path in parsed.positional {
             do {
-                let scenario = try ScenarioSource.load(path, apps: apps)
+                let scenario = try ScenarioInput.load(path, limits: limits, budget: budget, apps: apps)
                 output += "\(scenario.file): ok (\(scenario.name): \(scenario.devices.count) devices, \(scenario.steps.count) steps, \(scenario.checks.count) checks)\n"
             } catch let error as UsageError {
                 errors += "groupsim: error: \(error.message)\n"

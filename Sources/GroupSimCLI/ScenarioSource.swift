@@ -12,14 +12,14 @@ enum ScenarioSource {
     static let standardInputName = "<stdin>"
     /// The most bytes read from standard input: a scenario is far smaller, and a stream
     /// without end (`< /dev/zero`) is refused instead of read until memory runs out.
-    static let standardInputLimit = 64 * 1_024 * 1_024
+    static let standardInputLimit = ScenarioLimits.default.maximumFileBytes
 
-    static func load(_ path: String, apps: AppRegistry) throws -> Scenario {
+    static func load(_ path: String, apps: AppRegistry, limits: ScenarioLimits = .default) throws -> Scenario {
         guard path == standardInputPath else {
-            return try ScenarioParser.load(path: path, registeredApps: apps.names)
+            return try ScenarioParser.load(path: path, registeredApps: apps.names, limits: limits)
         }
         let bytes = try readStandardInput()
-        return try ScenarioParser.parse(bytes: bytes, file: standardInputName, registeredApps: apps.names)
+        return try ScenarioParser.parse(bytes: bytes, file: standardInputName, registeredApps: apps.names, limits: limits)
     }
 
     /// Everything on standard input, up to `standardInputLimit` bytes.

@@ -19,6 +19,7 @@ struct ShrinkCommand: Subcommand {
       --seed N          the run to shrink (default: the file's seed, else 1)
       --output PATH     write the scenario file to PATH and print a summary instead
       --attempts N      the most candidate scenarios to try (default 500)
+    \(ScenarioInput.help)
 
     Exit status: 0 a failing run was shrunk; 1 the run failed no check, so there is
     nothing to shrink; 2 usage error or invalid scenario.
@@ -28,7 +29,8 @@ struct ShrinkCommand: Subcommand {
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: Self.name, valued: ["seed", "output", "attempts"], flags: [])
+        let parsed = try Arguments(arguments, command: Self.name, valued: ["seed", "output", "attempts"] + ScenarioInput.valued,
+                                   flags: ScenarioInput.flags)
         guard parsed.positional.count == 1, let path = parsed.positional.first else {
             throw UsageError(parsed.positional.isEmpty ? "shrink needs a scenario file" : "shrink takes one scenario file, found \(parsed.positional.count)",
                              hint: "Usage: groupsim shrink FILE [--seed N] [--output PATH] [--attempts N]")
@@ -36,7 +38,7 @@ struct ShrinkCommand: Subcommand {
         let seedOption = try parsed.integer("seed", UInt64.self, in: 0...UInt64.max)
         let attempts = try parsed.integer("attempts", Int.self, in: 1...1_000_000) ?? 500
         try OutputFile.check(parsed.value("output"), inputs: [path])
-        let scenario = try ScenarioSource.load(path, apps: apps)
+        let scenario = try ScenarioInput.load(path, parsed, apps: apps)
         let seed = seedOption ?? scenario.seed
         let result = try await Shrinker(apps: apps).shrink(scenario, seed: seed, maxAttempts: attempts)
 

@@ -10,7 +10,7 @@ public enum MessageErrorCode: Int, Error, Sendable, Hashable, CaseIterable, Cust
     /// Not a local file URL.
     case improperFileURL = 4
     case stickerFileImproperFileAttributes = 5
-    /// Over 500 KB (M28, M29).
+    /// 500 KB (512,000 bytes) or more: a sticker must be less than 500 KB (M28, M29).
     case stickerFileImproperFileSize = 6
     /// Not PNG, APNG, GIF or JPEG, or not 300 to 618 pixels square (M28, M29).
     case stickerFileImproperFileFormat = 7

@@ -36,10 +36,13 @@ public struct Sticker: Sendable, Hashable {
         public var pixels: Int { points * Sticker.scale }
     }
 
-    /// The largest file size accepted, in bytes: 500 KB read as 500 × 1,024 = 512,000
-    /// bytes. A file of exactly this size passes; one byte more fails with
+    /// The size limit in bytes: a sticker must be less than 500 KB, read as
+    /// 500 × 1,024 = 512,000 bytes. A file of this size or more fails with
     /// `stickerFileImproperFileSize` (6) (M28, M29).
-    public static let maximumFileSize = 500 * 1024
+    public static let fileSizeLimit = 500 * 1024
+
+    /// The largest file size accepted, in bytes: one less than `fileSizeLimit` (511,999).
+    public static let maximumFileSize = fileSizeLimit - 1
 
     /// The accepted side of the square, in pixels at @3x: 100 to 206 points (M28).
     public static let pixelRange = 300...618
@@ -55,7 +58,7 @@ public struct Sticker: Sendable, Hashable {
     public let stickerDescription: String
     /// What the content is; for a loaded file, what its bytes are, whatever its name says.
     public let format: ImageHeader.Format
-    /// The file size in bytes, at most `maximumFileSize`.
+    /// The file size in bytes, less than `fileSizeLimit`.
     public let bytes: Int
     /// Width in pixels at @3x; equal to `height`.
     public let width: Int
@@ -97,12 +100,12 @@ extension Sticker {
     ///
     /// Checks run in this order and the first failure wins:
     /// 1. `format` is not `png`, `apng`, `gif`, `jpeg` or `jpg` (any case):
-    ///    `improperFileType` (3). An unknown format name is a wrong file type; content
-    ///    that is not an image is `stickerFileImproperFileFormat` (7), see `load`.
+    ///    `stickerFileImproperFileFormat` (7), the code for a format other than PNG, APNG,
+    ///    GIF or JPEG, as for a file whose content is none of them (see `load`).
     /// 2. `isAnimated` for a PNG or JPEG: `stickerFileImproperFileFormat` (7), since
     ///    animated stickers are APNG or GIF (M28).
     /// 3. `bytes` negative: `stickerFileImproperFileAttributes` (5).
-    /// 4. `bytes` over `maximumFileSize` (500 × 1,024): `stickerFileImproperFileSize` (6).
+    /// 4. `bytes` of `fileSizeLimit` (500 × 1,024 = 512,000) or more: `stickerFileImproperFileSize` (6).
     /// 5. Not square, or a side outside 300...618: `stickerFileImproperFileFormat` (7).
     /// 6. `description` over 150 characters: `stickerFileImproperFileAttributes` (5).
     ///    Apple does not say which code this gets; the description is an attribute of the
@@ -116,7 +119,7 @@ extension Sticker {
         description: String
     ) -> Result<Sticker, MessageErrorCode> {
         guard let imageFormat = imageFormat(named: format) else {
-            return .failure(.improperFileType)
+            return .failure(.stickerFileImproperFileFormat)
         }
         guard !isAnimated || imageFormat == .apng || imageFormat == .gif else {
             return .failure(.stickerFileImproperFileFormat)
@@ -166,45 +169,34 @@ extension Sticker {
     /// Checks run in this order and the first failure wins:
     /// 1. Not a file URL (an `http` URL, say): `improperFileURL` (4).
     /// 2. Nothing at the path, or a symbolic link to nothing: `fileNotFound` (1).
-    /// 3. Its attributes (type, size) cannot be read: `stickerFileImproperFileAttributes` (5).
-    /// 4. A directory: `fileUnreadable` (2).
-    /// 5. Neither a regular file nor a directory (a FIFO, socket or device):
-    ///    `improperFileType` (3). Such a file is never opened, so a FIFO cannot block.
-    /// 6. No read permission: `fileUnreadable` (2).
-    /// 7. Over `maximumFileSize` (500 × 1,024 bytes): `stickerFileImproperFileSize` (6),
-    ///    before anything is read.
-    /// 8. The read fails: `fileUnreadable` (2).
-    /// 9. Content that `ImageHeader.read` does not recognize as a whole PNG, APNG, GIF or
+    /// 3. A directory: `fileUnreadable` (2).
+    /// 4. Neither a regular file nor a directory (a FIFO, socket or device):
+    ///    `improperFileType` (3). Such a file is opened without blocking and never read,
+    ///    so a FIFO cannot hang the run.
+    /// 5. No read permission, or the read fails: `fileUnreadable` (2).
+    /// 6. `fileSizeLimit` (500 × 1,024 = 512,000) bytes or more: `stickerFileImproperFileSize`
+    ///    (6). At most that many bytes are ever read, whatever size the file reports, so
+    ///    `/proc/self/pagemap` (which reports 0) fails at once instead of filling memory.
+    /// 7. Content that `ImageHeader.read` does not recognize as a whole PNG, APNG, GIF or
     ///    JPEG: `stickerFileImproperFileFormat` (7).
-    /// 10. Not square, or a side outside 300...618 pixels: `stickerFileImproperFileFormat` (7).
-    /// 11. `description` over 150 characters: `stickerFileImproperFileAttributes` (5), as
-    ///     in `described`.
+    /// 8. Not square, or a side outside 300...618 pixels: `stickerFileImproperFileFormat` (7).
+    /// 9. `description` over 150 characters: `stickerFileImproperFileAttributes` (5), as
+    ///    in `described`.
     ///
     /// The content decides the format: a GIF named `cat.png` loads as a GIF, and a file
     /// with an image extension but other content fails with 7. Symbolic links are followed.
     public static func load(fileURL: URL, description: String) -> Result<Sticker, MessageErrorCode> {
         guard fileURL.isFileURL else { return .failure(.improperFileURL) }
-        let path = fileURL.resolvingSymlinksInPath().path
-        let fileManager = FileManager.default
-        guard fileManager.fileExists(atPath: path) else { return .failure(.fileNotFound) }
-
-        guard let attributes = try? fileManager.attributesOfItem(atPath: path),
-              let type = attributes[.type] as? FileAttributeType,
-              let size = (attributes[.size] as? NSNumber)?.intValue
-        else { return .failure(.stickerFileImproperFileAttributes) }
-        switch type {
-        case .typeRegular: break
-        case .typeDirectory: return .failure(.fileUnreadable)
-        default: return .failure(.improperFileType)
+        let contents: [UInt8]
+        switch BoundedFile.read(fileURL.path, limit: maximumFileSize) {
+        case .success(let bytes): contents = bytes
+        case .failure(.notFound): return .failure(.fileNotFound)
+        case .failure(.notAFile(.directory)): return .failure(.fileUnreadable)
+        case .failure(.notAFile): return .failure(.improperFileType)
+        case .failure(.unreadable): return .failure(.fileUnreadable)
+        case .failure(.tooLarge): return .failure(.stickerFileImproperFileSize)
         }
-        guard fileManager.isReadableFile(atPath: path) else { return .failure(.fileUnreadable) }
-        guard size <= maximumFileSize else { return .failure(.stickerFileImproperFileSize) }
-
-        guard let contents = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
-            return .failure(.fileUnreadable)
-        }
-        guard contents.count <= maximumFileSize else { return .failure(.stickerFileImproperFileSize) }
-        guard let header = ImageHeader.read(Array(contents)) else {
+        guard let header = ImageHeader.read(contents) else {
             return .failure(.stickerFileImproperFileFormat)
         }
         return validated(

@@ -61,11 +61,13 @@ struct Network: Sendable {
     }
 
     /// The delay of the next copy from `sender` to `receiver`: latency plus a jitter draw.
+    /// A scenario file keeps both within 365 days; one built in Swift with larger values
+    /// gets a delay held at `Int64.max` nanoseconds rather than a crash.
     mutating func delay(from sender: Int, to receiver: Int) -> VirtualDuration {
         let index = sender * deviceCount + receiver
         let jitter = links[index].jitter
-        let draw = jitter > 0 ? Int64(links[index].generator.next(below: jitter)) : 0
-        return VirtualDuration(nanoseconds: links[index].latency + draw)
+        let draw = jitter > 0 ? Int64(clamping: links[index].generator.next(below: jitter)) : 0
+        return VirtualDuration(nanoseconds: VirtualDuration.saturatingSum(links[index].latency, draw))
     }
 
     /// When a copy sent at `now` from `sender` reaches `receiver`: `now` plus the link's

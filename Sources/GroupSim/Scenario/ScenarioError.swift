@@ -50,10 +50,26 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
 }
 
 /// Several scenario errors at once, so a user can fix a file in one pass.
+///
+/// A parse with an error limit (the command line's default is 20, lifted by
+/// `--all-errors`) keeps the first errors in file order and only counts the rest, which
+/// `description` ends with as `and N more errors`, as compilers do.
 public struct ScenarioErrors: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The errors reported in full, in file order.
     public var errors: [ScenarioError]
+    /// How many more errors the file has past `errors`; 0 when every one is listed.
+    public var omittedCount: Int
 
-    public init(_ errors: [ScenarioError]) { self.errors = errors }
+    public init(_ errors: [ScenarioError], omittedCount: Int = 0) {
+        self.errors = errors
+        self.omittedCount = omittedCount
+    }
 
-    public var description: String { errors.map(\.description).joined(separator: "\n") }
+    public var description: String {
+        var lines = errors.map(\.description)
+        if omittedCount > 0 {
+            lines.append("and \(omittedCount) more error\(omittedCount == 1 ? "" : "s") (--all-errors prints every one)")
+        }
+        return lines.joined(separator: "\n")
+    }
 }

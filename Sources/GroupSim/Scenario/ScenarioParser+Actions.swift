@@ -148,6 +148,8 @@ extension ScenarioParser.Context {
             if entry.key.isEmpty {
                 report("a data key must not be empty", at: entry.keyLocation)
                 valid = false
+            } else if !withinTextLimit(entry.key, at: entry.keyLocation) {
+                valid = false
             }
             guard let value = text(entry.value, expected: "a value for \(Self.quoted(entry.key)) such as topping") else {
                 valid = false
@@ -184,8 +186,10 @@ extension ScenarioParser.Context {
     private mutating func checkTokens(in text: String, at location: SourceLocation, field: String) {
         guard knowsAllPeople else { return }
         for name in Self.tokenNames(in: text) where name != "me" && personIndex[name] == nil {
-            let suggestion = Suggestion.nearest(to: name, in: ["me"] + people.map(\.key)).map { "$" + $0 }
-            report("unknown person \(Self.quoted("$" + name)) in \(field)", at: location, suggestion: suggestion)
+            report(
+                "unknown person \(Self.quoted("$" + name)) in \(field)", at: location, nearestTo: name, in: [["me"], personKeys],
+                prefix: "$"
+            )
         }
     }
 
@@ -209,7 +213,12 @@ extension ScenarioParser.Context {
                 )
                 valid = false
             }
-            let path = name(fileNode, expected: "a file path such as pickle.png")
+            // A path may be longer than a name: it is text (up to the text limit), not empty.
+            var path = text(fileNode, expected: "a file path such as pickle.png")
+            if path?.isEmpty == true {
+                expected("a file path such as pickle.png", found: fileNode)
+                path = nil
+            }
             guard valid, let path, let description else { return nil }
             return .file(path: path, description: description)
         }

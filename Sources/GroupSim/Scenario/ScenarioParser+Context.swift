@@ -10,15 +10,24 @@ extension ScenarioParser {
     struct Context {
         let file: String
         let registeredApps: [String]
+        let limits: ScenarioLimits
         private(set) var errors: [ScenarioError] = []
+        /// For each entry of `errors`, the suggestion still to look up, if any: looked up
+        /// only for the errors that are reported in full (see `errorsInFileOrder`).
+        private var pendingSuggestions: [PendingSuggestion?] = []
 
         /// Every person, in file order.
         var people: [Person] = []
+        /// Their keys, in the same order: the candidates of "did you mean", kept as one
+        /// list so that a suggestion never rebuilds it.
+        var personKeys: [String] = []
         var personIndex: [String: Int] = [:]
         var knowsAllPeople = true
 
         /// Every device, in the order people and their devices are listed.
         var devices: [DeviceSpec] = []
+        /// Their names, in the same order (see `personKeys`).
+        var deviceNames: [String] = []
         var deviceIndex: [String: Int] = [:]
         var knowsAllDevices = true
 
@@ -46,9 +55,10 @@ extension ScenarioParser {
         /// of a line (`Scenario.validate`).
         let paths: [Position: String]?
 
-        init(file: String, registeredApps: [String], paths: [Position: String]? = nil) {
+        init(file: String, registeredApps: [String], limits: ScenarioLimits = .default, paths: [Position: String]? = nil) {
             self.file = file
             self.registeredApps = registeredApps
+            self.limits = limits
             self.paths = paths
         }
 
@@ -61,26 +71,85 @@ extension ScenarioParser {
         /// Records one problem.
         mutating func report(_ message: String, at location: SourceLocation?, suggestion: String? = nil) {
             errors.append(ScenarioError(message, at: location, suggestion: suggestion))
+            pendingSuggestions.append(nil)
+        }
+
+        /// Records one problem whose suggestion is the nearest of `lists` to `word`,
+        /// looked up only if the problem is reported in full. `prefix` goes before the
+        /// suggestion (`$` for tokens); `otherwise` ends the message when nothing is near.
+        mutating func report(
+            _ message: String, at location: SourceLocation, nearestTo word: String, in lists: [[String]],
+            prefix: String = "", otherwise: String? = nil
+        ) {
+            errors.append(ScenarioError(message, at: location))
+            pendingSuggestions.append(PendingSuggestion(word: word, lists: lists, prefix: prefix, otherwise: otherwise))
         }
 
         /// The problems by line, then column (those with no place first); problems at the
-        /// same place keep the order they were found in; exact repeats are dropped.
-        func errorsInFileOrder() -> [ScenarioError] {
-            let ordered = errors.enumerated().sorted { lhs, rhs in
-                let left = Self.sortKey(lhs.element.location), right = Self.sortKey(rhs.element.location)
-                return left != right ? left < right : lhs.offset < rhs.offset
+        /// same place keep the order they were found in; exact repeats are dropped. With a
+        /// `limit`, only the first `limit` are returned, with the number left out: the
+        /// suggestions are looked up for those only, so a file with thousands of misspelt
+        /// names costs time linear in its size.
+        func errorsInFileOrder(limit: Int? = nil) -> (errors: [ScenarioError], omitted: Int) {
+            let ordered = errors.indices.sorted { lhs, rhs in
+                let left = Self.sortKey(errors[lhs].location), right = Self.sortKey(errors[rhs].location)
+                return left != right ? left < right : lhs < rhs
             }
-            var result: [ScenarioError] = []
-            for (_, error) in ordered where result.last != error {
-                result.append(error)
+            var kept: [Int] = []
+            for index in ordered {
+                if let last = kept.last, errors[last] == errors[index], pendingSuggestions[last]?.word == pendingSuggestions[index]?.word {
+                    continue
+                }
+                kept.append(index)
             }
-            return result
+            let shown = limit.map { min(max(0, $0), kept.count) } ?? kept.count
+            // One prepared index per list: a list a suggestion captured is a snapshot of an
+            // append-only namespace, so the snapshots of one size share their storage.
+            var indices: [ListKey: Suggestion.Index] = [:]
+            func prepared(_ list: [String]) -> Suggestion.Index {
+                let key = ListKey(list)
+                if let index = indices[key] { return index }
+                let index = Suggestion.Index(list)
+                indices[key] = index
+                return index
+            }
+            let result = kept.prefix(shown).map { index in
+                var error = errors[index]
+                if let pending = pendingSuggestions[index] {
+                    if let near = Suggestion.nearest(to: pending.word, in: pending.lists.map(prepared)) {
+                        error.suggestion = pending.prefix + near
+                    } else if let otherwise = pending.otherwise {
+                        error.message += otherwise
+                    }
+                }
+                return error
+            }
+            return (result, kept.count - shown)
         }
 
         private static func sortKey(_ location: SourceLocation?) -> Position {
             guard let location else { return Position(line: 0, column: 0) }
             return Position(line: location.line, column: location.column)
         }
+    }
+
+    /// Identifies a list of candidates by its storage and size, to prepare it once.
+    struct ListKey: Hashable {
+        var address: Int
+        var count: Int
+
+        init(_ list: [String]) {
+            address = list.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) }
+            count = list.count
+        }
+    }
+
+    /// A "did you mean" still to look up: the misspelt word and the namespaces to search.
+    struct PendingSuggestion {
+        var word: String
+        var lists: [[String]]
+        var prefix: String
+        var otherwise: String?
     }
 
     /// A line and column, ordered as in the file.

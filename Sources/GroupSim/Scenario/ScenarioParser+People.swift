@@ -24,6 +24,11 @@ extension ScenarioParser.Context {
                 knowsAllDevices = false
                 continue
             }
+            guard withinNameLimit(entry.key, at: entry.keyLocation) else {
+                knowsAllPeople = false
+                knowsAllDevices = false
+                continue
+            }
             if let claim = claims[entry.key] {
                 let first = claim.isPerson ? "is listed twice" : "has the same name as a device"
                 report("person \(Self.quoted(entry.key)) \(first) (\(place(claim.location)))", at: entry.keyLocation)
@@ -48,9 +53,11 @@ extension ScenarioParser.Context {
                 names.append(name)
                 deviceIndex[name] = devices.count
                 devices.append(DeviceSpec(name: name, person: entry.key))
+                deviceNames.append(name)
             }
             personIndex[entry.key] = people.count
             people.append(Person(key: entry.key, contactName: contactName, devices: names))
+            personKeys.append(entry.key)
         }
     }
 
@@ -102,7 +109,7 @@ extension ScenarioParser.Context {
         guard let key = name(node, expected: "a person") else { return nil }
         if personIndex[key] != nil { return key }
         if knowsAllPeople {
-            reportUnknown("person", key, at: node.location, candidates: people.map(\.key))
+            reportUnknown("person", key, at: node.location, candidates: personKeys)
         }
         return nil
     }
@@ -112,7 +119,7 @@ extension ScenarioParser.Context {
         guard let name = name(node, expected: "a device name") else { return nil }
         if deviceIndex[name] != nil { return name }
         if knowsAllDevices {
-            reportUnknown("device", name, at: node.location, candidates: devices.map(\.name))
+            reportUnknown("device", name, at: node.location, candidates: deviceNames)
         }
         return nil
     }
@@ -127,7 +134,7 @@ extension ScenarioParser.Context {
         for entry in entries {
             let index = deviceIndex[entry.key]
             if index == nil, knowsAllDevices {
-                reportUnknown("device", entry.key, at: entry.keyLocation, candidates: devices.map(\.name))
+                reportUnknown("device", entry.key, at: entry.keyLocation, candidates: deviceNames)
             }
             guard let fields = fields(
                 entry.value, expected: "device settings such as { platform: macos, app: missing }",
@@ -171,6 +178,10 @@ extension ScenarioParser.Context {
                     knowsAllConversations = false
                     continue
                 }
+                guard withinNameLimit(entry.key, at: entry.keyLocation) else {
+                    knowsAllConversations = false
+                    continue
+                }
                 let place = "conversation \(Self.quoted(entry.key))"
                 if let members = members(of: entry.key, entry.value, place: place) {
                     conversations.append(ConversationSpec(name: entry.key, members: members))
@@ -196,15 +207,16 @@ extension ScenarioParser.Context {
             report("\(place) has no members; list at least one person", at: node.location)
         }
         var members: [String] = []
+        var listed: Set<String> = []
         for item in items {
             guard let key = knownPerson(item) else {
                 conversationsWithUnreadMembers.insert(conversation)
                 continue
             }
-            if members.contains(key) {
-                report("\(key) is listed twice in \(place)", at: item.location)
-            } else {
+            if listed.insert(key).inserted {
                 members.append(key)
+            } else {
+                report("\(key) is listed twice in \(place)", at: item.location)
             }
         }
         return members

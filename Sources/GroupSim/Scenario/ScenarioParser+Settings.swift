@@ -51,7 +51,7 @@ extension ScenarioParser.Context {
         if personIndex[name] != nil { return .person(name) }
         if deviceIndex[name] != nil { return .device(name) }
         if knowsAllPeople, knowsAllDevices {
-            reportUnknown("person or device", name, at: node.location, candidates: people.map(\.key) + devices.map(\.name))
+            reportUnknown("person or device", name, at: node.location, in: [personKeys, deviceNames])
         }
         return nil
     }

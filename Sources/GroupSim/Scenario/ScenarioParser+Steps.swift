@@ -65,18 +65,19 @@ extension ScenarioParser.Context {
             report("give either at: or after:, not both", at: later.keyLocation)
             return nil
         case let (at?, nil):
+            // A duration is at most ScenarioLimits.maximumDuration, which is also the latest time.
             return duration(at.value).map { VirtualTime(nanoseconds: $0.nanoseconds) }
         case let (nil, after?):
             guard let delay = duration(after.value) else { return nil }
-            let (sum, overflow) = previous.nanoseconds.addingReportingOverflow(delay.nanoseconds)
-            if overflow {
+            let time = previous + delay
+            guard time <= ScenarioLimits.maximumTime else {
                 report(
-                    "time too large: the previous step's \(previous) plus \(delay) exceeds about 292 years",
+                    "time too late: the previous step's \(previous) plus \(delay) is past the latest step time, \(ScenarioLimits.maximumTime) (365 days)",
                     at: after.value.location
                 )
                 return nil
             }
-            return VirtualTime(nanoseconds: sum)
+            return time
         }
     }
 

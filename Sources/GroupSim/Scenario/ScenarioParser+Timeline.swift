@@ -83,8 +83,9 @@ extension ScenarioParser.Context {
     /// Reports `unknown session "NAME"` unless a step that could not be read may create it.
     mutating func reportUnknownSession(_ session: String, at location: SourceLocation) {
         guard knowsAllSessions else { return }
-        let suggestion = Suggestion.nearest(to: session, in: sessionNames)
-        let message = "unknown session \(Self.quoted(session))" + (suggestion == nil ? "; no send or insert creates it" : "")
-        report(message, at: location, suggestion: suggestion)
+        report(
+            "unknown session \(Self.quoted(session))", at: location, nearestTo: session, in: [sessionNames],
+            otherwise: "; no send or insert creates it"
+        )
     }
 }

@@ -51,12 +51,14 @@ extension ScenarioParser.Context {
     /// Reports `unknown WHAT "NAME"` with the nearest candidate, or the candidates
     /// themselves when none is near and they are few.
     mutating func reportUnknown(_ what: String, _ name: String, at location: SourceLocation, candidates: [String]) {
-        var message = "unknown \(what) \(Self.quoted(name))"
-        let suggestion = Suggestion.nearest(to: name, in: candidates)
-        if suggestion == nil, !candidates.isEmpty, candidates.count <= 16 {
-            message += "; expected \(Self.alternatives(candidates))"
-        }
-        report(message, at: location, suggestion: suggestion)
+        reportUnknown(what, name, at: location, in: [candidates])
+    }
+
+    /// As `reportUnknown(_:_:at:candidates:)` over several lists of candidates, in order.
+    mutating func reportUnknown(_ what: String, _ name: String, at location: SourceLocation, in lists: [[String]]) {
+        let count = lists.reduce(0) { $0 + $1.count }
+        let otherwise = (1...16).contains(count) ? "; expected \(Self.alternatives(lists.flatMap { $0 }))" : nil
+        report("unknown \(what) \(Self.quoted(name))", at: location, nearestTo: name, in: lists, otherwise: otherwise)
     }
 
     // MARK: Collections
@@ -107,22 +109,53 @@ extension ScenarioParser.Context {
     // MARK: Scalars
 
     /// The text of any scalar but an empty one: `42` and `true` give "42" and "true".
+    /// Longer than `limits.maximumTextBytes` (1 MiB) is an error.
     mutating func text(_ node: Node, expected what: String) -> String? {
         guard case .scalar(let scalar) = node.value, scalar.kind != .null else {
             expected(what, found: node)
             return nil
         }
+        guard withinTextLimit(scalar.text, at: node.location) else { return nil }
         return scalar.text
     }
 
     /// Like `text`, but the empty string is an error too: for names of people, devices,
-    /// sessions and conversations.
+    /// sessions and conversations, which are at most `limits.maximumNameLength` (200)
+    /// characters.
     mutating func name(_ node: Node, expected what: String) -> String? {
         guard case .scalar(let scalar) = node.value, scalar.kind != .null, !scalar.text.isEmpty else {
             expected(what, found: node)
             return nil
         }
+        guard withinNameLimit(scalar.text, at: node.location) else { return nil }
         return scalar.text
+    }
+
+    /// Whether a name is within `limits.maximumNameLength` characters; reports it when not.
+    mutating func withinNameLimit(_ name: String, at location: SourceLocation) -> Bool {
+        let limit = limits.maximumNameLength
+        // Counting stops past the limit: a huge name costs no more than a short one.
+        guard name.utf8.count > limit, name.prefix(limit + 1).count > limit else { return true }
+        report("name \(Self.quoted(name)) is longer than the limit of \(limit) characters", at: location)
+        return false
+    }
+
+    /// Whether a text is within `limits.maximumTextBytes` bytes; reports it when not.
+    mutating func withinTextLimit(_ text: String, at location: SourceLocation) -> Bool {
+        let limit = limits.maximumTextBytes
+        guard text.utf8.count > limit else { return true }
+        report(
+            "text of \(text.utf8.count) bytes is longer than the limit of \(Self.bytes(limit)) (\(limit) bytes)",
+            at: location
+        )
+        return false
+    }
+
+    /// `1 MiB`, `64 MiB`, `512 KiB` or `300 bytes`, for messages about limits.
+    static func bytes(_ count: Int) -> String {
+        if count >= 1_048_576, count % 1_048_576 == 0 { return "\(count / 1_048_576) MiB" }
+        if count >= 1_024, count % 1_024 == 0 { return "\(count / 1_024) KiB" }
+        return "\(count) bytes"
     }
 
     /// `true` or `false`, written plain.
@@ -173,24 +206,31 @@ extension ScenarioParser.Context {
         return allDigits ? .outOfRange : .notAnInteger
     }
 
-    /// A non-negative integer that fits an `Int`.
-    mutating func count(_ node: Node, expected what: String) -> Int? {
+    /// A whole number within `range` (by default 0 to `ScenarioLimits.maximumCount`); out
+    /// of it is an error naming the range.
+    mutating func count(_ node: Node, expected what: String, in range: ClosedRange<Int> = 0...ScenarioLimits.maximumCount) -> Int? {
         switch Self.integer(node) {
-        case .value(let value) where value >= 0:
-            return Int(exactly: value) ?? tooLarge(node, what)
-        case .value:
-            report("expected \(what), found \(Self.found(node)), which is negative", at: node.location)
-            return nil
+        case .value(let value):
+            if let number = Int(exactly: value), range.contains(number) { return number }
+            return outOfRange(node, what, range)
         case .outOfRange:
-            return tooLarge(node, what)
+            return outOfRange(node, what, range)
         case .notAnInteger:
             expected(what, found: node)
             return nil
         }
     }
 
+    private mutating func outOfRange<Value>(_ node: Node, _ what: String, _ range: ClosedRange<Int>) -> Value? {
+        report(
+            "expected \(what), found \(Self.found(node)), which is out of range; the allowed range is \(range.lowerBound) to \(range.upperBound)",
+            at: node.location
+        )
+        return nil
+    }
+
     private mutating func tooLarge<Value>(_ node: Node, _ what: String) -> Value? {
-        report("expected \(what), found \(Self.found(node)), which is too large", at: node.location)
+        report("expected \(what), found \(Self.found(node)), which is too large (the largest is \(UInt64.max))", at: node.location)
         return nil
     }
 
@@ -296,15 +336,16 @@ extension ScenarioParser.Context {
             expected(what, found: node)
             return nil
         }
+        let range = "the allowed range is 0ms to \(ScenarioLimits.maximumDuration) (365 days)"
         switch Self.readDuration(scalar.text) {
-        case .value(let duration):
+        case .value(let duration) where duration <= ScenarioLimits.maximumDuration:
             return duration
+        case .value, .tooLarge:
+            report("duration \(Self.found(node)) is too large; \(range)", at: node.location)
         case .malformed:
             expected(what, found: node)
         case .negative:
-            report("expected \(what), found \(Self.found(node)), which is negative", at: node.location)
-        case .tooLarge:
-            report("duration \(Self.found(node)) is too large (the limit is about 292 years)", at: node.location)
+            report("expected \(what), found \(Self.found(node)), which is negative; \(range)", at: node.location)
         case .tooPrecise:
             report("duration \(Self.found(node)) is finer than a nanosecond", at: node.location)
         }

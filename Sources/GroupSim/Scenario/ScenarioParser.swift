@@ -54,71 +54,94 @@ public enum ScenarioParser {
     ///   - root: the tree `ScenarioReader` produced.
     ///   - file: the file name that diagnostics and `Scenario.file` carry.
     ///   - registeredApps: the names an `app: {name: ...}` may use (apps registered from Swift).
-    /// - Throws: every problem found, in file order (by line, then column).
-    public static func parse(_ root: Node, file: String, registeredApps: [String] = []) throws(ScenarioErrors) -> Scenario {
-        try parse(root, file: file, registeredApps: registeredApps, paths: nil)
+    ///   - limits: the caps on names, texts and the number of errors reported in full.
+    /// - Throws: every problem found, in file order (by line, then column); past
+    ///   `limits.errorLimit`, only counted.
+    public static func parse(
+        _ root: Node, file: String, registeredApps: [String] = [], limits: ScenarioLimits = .default
+    ) throws(ScenarioErrors) -> Scenario {
+        try parse(root, file: file, registeredApps: registeredApps, limits: limits, paths: nil)
     }
 
-    /// `parse(_:file:registeredApps:)`, citing places by `paths` (a scenario built in Swift).
-    static func parse(_ root: Node, file: String, registeredApps: [String], paths: [Position: String]?) throws(ScenarioErrors) -> Scenario {
-        var context = Context(file: file, registeredApps: registeredApps, paths: paths)
+    /// `parse(_:file:registeredApps:limits:)`, citing places by `paths` (a scenario built in Swift).
+    static func parse(
+        _ root: Node, file: String, registeredApps: [String], limits: ScenarioLimits = .default, paths: [Position: String]?
+    ) throws(ScenarioErrors) -> Scenario {
+        var context = Context(file: file, registeredApps: registeredApps, limits: limits, paths: paths)
         let scenario = context.scenario(from: root)
-        let errors = context.errorsInFileOrder()
+        let (errors, omitted) = context.errorsInFileOrder(limit: limits.errorLimit)
         if let scenario, errors.isEmpty { return scenario }
-        throw ScenarioErrors(errors.isEmpty ? [ScenarioError("invalid scenario", at: root.location)] : errors)
+        if errors.isEmpty { throw ScenarioErrors([ScenarioError("invalid scenario", at: root.location)]) }
+        throw ScenarioErrors(errors, omittedCount: omitted)
     }
 
     /// Reads and parses a scenario file on disk.
     ///
     /// Diagnostics name the file by `path` as given. An unreadable file is one error with
-    /// no location: `cannot read PATH: REASON`.
-    public static func load(path: String, registeredApps: [String] = []) throws(ScenarioErrors) -> Scenario {
-        switch contents(ofFile: path) {
+    /// no location: `cannot read PATH: REASON`. At most `limits.maximumFileBytes` (64 MiB)
+    /// plus one byte are read; a longer file is refused without reading the rest.
+    public static func load(
+        path: String, registeredApps: [String] = [], limits: ScenarioLimits = .default
+    ) throws(ScenarioErrors) -> Scenario {
+        switch contents(ofFile: path, limit: limits.maximumFileBytes) {
         case .success(let bytes):
-            return try parse(bytes: bytes, file: path, registeredApps: registeredApps)
+            return try parse(bytes: bytes, file: path, registeredApps: registeredApps, limits: limits)
         case .failure(let error):
             throw ScenarioErrors([error])
         }
     }
 
     /// Reads and parses scenario text; `file` names it in diagnostics.
-    public static func parse(text: String, file: String, registeredApps: [String] = []) throws(ScenarioErrors) -> Scenario {
+    public static func parse(
+        text: String, file: String, registeredApps: [String] = [], limits: ScenarioLimits = .default
+    ) throws(ScenarioErrors) -> Scenario {
         let root: Node
         do {
             root = try ScenarioReader.read(text, file: file)
         } catch {
             throw ScenarioErrors([error])
         }
-        return try parse(root, file: file, registeredApps: registeredApps)
+        return try parse(root, file: file, registeredApps: registeredApps, limits: limits)
     }
 
     /// Reads and parses a scenario file's bytes (UTF-8 is checked by the reader); `file`
     /// names it in diagnostics.
-    public static func parse(bytes: [UInt8], file: String, registeredApps: [String] = []) throws(ScenarioErrors) -> Scenario {
+    public static func parse(
+        bytes: [UInt8], file: String, registeredApps: [String] = [], limits: ScenarioLimits = .default
+    ) throws(ScenarioErrors) -> Scenario {
+        guard bytes.count <= limits.maximumFileBytes else {
+            throw ScenarioErrors([tooLarge(file, limit: limits.maximumFileBytes)])
+        }
         let root: Node
         do {
             root = try ScenarioReader.read(bytes: bytes, file: file)
         } catch {
             throw ScenarioErrors([error])
         }
-        return try parse(root, file: file, registeredApps: registeredApps)
+        return try parse(root, file: file, registeredApps: registeredApps, limits: limits)
     }
 
-    /// The bytes of the file at `path`, or the `cannot read PATH: REASON` error.
-    private static func contents(ofFile path: String) -> Result<[UInt8], ScenarioError> {
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
+    /// The bytes of the file at `path`, at most `limit`, or the `cannot read PATH: REASON`
+    /// error. A pipe (`<(…)`) is read too; a device or `/proc` file stops at the limit.
+    private static func contents(ofFile path: String, limit: Int) -> Result<[UInt8], ScenarioError> {
         let reason: String
-        if !manager.fileExists(atPath: path, isDirectory: &isDirectory) {
-            reason = "no such file"
-        } else if isDirectory.boolValue {
-            reason = "it is a directory"
-        } else if let data = manager.contents(atPath: path) {
-            return .success([UInt8](data))
-        } else {
-            reason = manager.isReadableFile(atPath: path) ? "the file could not be read" : "permission denied"
+        switch BoundedFile.read(path, limit: limit, allowSpecial: true) {
+        case .success(let bytes): return .success(bytes)
+        case .failure(.notFound): reason = "no such file"
+        case .failure(.notAFile): reason = "it is a directory"
+        case .failure(.unreadable):
+            reason = FileManager.default.isReadableFile(atPath: path) ? "the file could not be read" : "permission denied"
+        case .failure(.tooLarge): return .failure(tooLarge(path, limit: limit))
         }
         return .failure(ScenarioError("cannot read \(path): \(reason)", at: nil))
+    }
+
+    /// The error for a scenario file over the size limit, at its first line.
+    private static func tooLarge(_ file: String, limit: Int) -> ScenarioError {
+        ScenarioError(
+            "the file is larger than the limit of \(Context.bytes(limit)) (\(limit) bytes) for a scenario",
+            at: SourceLocation(file: file, line: 1, column: 1)
+        )
     }
 }
 

@@ -268,7 +268,7 @@ public actor Simulation {
                 let window = TimeWindow(earliest: race.time.nanoseconds, latest: race.time.nanoseconds)
                     .shifted(by: 0, spread: max(0, race.within.nanoseconds - 1))
                 for step in race.steps {
-                    let offset = Int64(generator.next(below: within))
+                    let offset = Int64(clamping: generator.next(below: within))
                     timed.append((race.time + VirtualDuration(nanoseconds: offset), step, window))
                 }
             }

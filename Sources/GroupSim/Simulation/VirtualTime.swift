@@ -13,7 +13,16 @@ public struct VirtualDuration: Sendable, Hashable, Comparable, CustomStringConve
     public static func seconds(_ value: Int64) -> VirtualDuration { .init(nanoseconds: value * 1_000_000_000) }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
-    public static func + (lhs: Self, rhs: Self) -> Self { .init(nanoseconds: lhs.nanoseconds &+ rhs.nanoseconds) }
+    /// The sum, held at `Int64.min...Int64.max` nanoseconds instead of overflowing (a
+    /// scenario file's durations are far smaller; see `ScenarioLimits`).
+    public static func + (lhs: Self, rhs: Self) -> Self { .init(nanoseconds: saturatingSum(lhs.nanoseconds, rhs.nanoseconds)) }
+
+    /// `lhs + rhs`, or the nearest bound of `Int64` when the sum does not fit.
+    static func saturatingSum(_ lhs: Int64, _ rhs: Int64) -> Int64 {
+        let (sum, overflow) = lhs.addingReportingOverflow(rhs)
+        guard overflow else { return sum }
+        return rhs > 0 ? .max : .min
+    }
 
     /// `80ms`, `1500ms`, `2m`, `250us`, `2250.5us`, `7ns`: see `format`.
     public var description: String { Self.format(nanoseconds) }
@@ -48,8 +57,17 @@ public struct VirtualTime: Sendable, Hashable, Comparable, CustomStringConvertib
     public static let zero = VirtualTime(nanoseconds: 0)
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
-    public static func + (lhs: Self, rhs: VirtualDuration) -> Self { .init(nanoseconds: lhs.nanoseconds &+ rhs.nanoseconds) }
-    public static func - (lhs: Self, rhs: Self) -> VirtualDuration { .init(nanoseconds: lhs.nanoseconds &- rhs.nanoseconds) }
+    /// The later instant, held at `Int64.max` nanoseconds instead of overflowing (or
+    /// wrapping to a time before the start): a run can never go back in time.
+    public static func + (lhs: Self, rhs: VirtualDuration) -> Self {
+        .init(nanoseconds: VirtualDuration.saturatingSum(lhs.nanoseconds, rhs.nanoseconds))
+    }
+    /// The time between two instants, held at the bounds of `Int64` nanoseconds.
+    public static func - (lhs: Self, rhs: Self) -> VirtualDuration {
+        let (difference, overflow) = lhs.nanoseconds.subtractingReportingOverflow(rhs.nanoseconds)
+        guard overflow else { return .init(nanoseconds: difference) }
+        return .init(nanoseconds: rhs.nanoseconds < 0 ? .max : .min)
+    }
 
     /// The instant for people: exact when short (`500ms`, `1500ms`), else milliseconds
     /// truncated to the microsecond (`100.392ms`). The trace digest uses nanoseconds.

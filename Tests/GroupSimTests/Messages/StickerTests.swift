@@ -239,18 +239,40 @@ import Testing
         }
     }
 
-    @Test("M29: 3 improperFileType for a FIFO, which is never opened")
+    @Test("M29: 3 improperFileType for a FIFO, which is never read, so an empty pipe cannot hang the run")
     func rejectsFIFO() throws {
         try withScratchDirectory("fifo") { directory in
             let url = directory.url.appendingPathComponent("pipe.png")
             try #require(mkfifo(url.path, 0o600) == 0)
             #expect(Sticker.load(fileURL: url, description: "").failureCode == .improperFileType)
+            // Through a symbolic link too: links are followed, then the kind decides.
+            let link = directory.url.appendingPathComponent("link.png")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: url)
+            #expect(Sticker.load(fileURL: link, description: "").failureCode == .improperFileType)
         }
     }
 
-    @Test("M28, M29: 500 KB exactly loads; one byte over is 6 stickerFileImproperFileSize", arguments: [
-        (Sticker.maximumFileSize, nil),
-        (Sticker.maximumFileSize + 1, MessageErrorCode.stickerFileImproperFileSize),
+    @Test("Bounded read: a file that reports a small size but goes on is read only up to the limit")
+    func readsAtMostTheLimit() throws {
+        // A regular file that grows past what its attributes said when checked cannot be
+        // made portably; a FIFO with a writer stands in for "reports 0, reads forever"
+        // (as /proc/self/pagemap does) for the reader that accepts special files.
+        try withScratchDirectory("bounded") { directory in
+            let url = try directory.write(Array(repeating: 7, count: 2_000), named: "long.bin")
+            #expect(BoundedFile.read(url.path, limit: 1_999) == .failure(.tooLarge))
+            #expect(BoundedFile.read(url.path, limit: 2_000) == .success(Array(repeating: 7, count: 2_000)))
+            let big = try directory.write(Array(repeating: 0, count: Sticker.fileSizeLimit + 10_000), named: "big.png")
+            #expect(Sticker.load(fileURL: big, description: "").failureCode == .stickerFileImproperFileSize)
+            #expect(BoundedFile.read(directory.url.path, limit: 10) == .failure(.notAFile(.directory)))
+            #expect(BoundedFile.read(directory.url.appendingPathComponent("none").path, limit: 10) == .failure(.notFound))
+        }
+    }
+
+    @Test("M28, M29: 511,999 bytes load; 500 KiB (512,000 bytes) and more are 6 stickerFileImproperFileSize", arguments: [
+        (511_999, nil),
+        (512_000, MessageErrorCode.stickerFileImproperFileSize),
+        (512_001, MessageErrorCode.stickerFileImproperFileSize),
+        (700_000, MessageErrorCode.stickerFileImproperFileSize),
     ])
     func loadsUpToMaximumSize(size: Int, expected: MessageErrorCode?) throws {
         try withScratchDirectory("size-\(size)") { directory in
@@ -324,9 +346,10 @@ extension StickerTests {
             DescribedCase(name: "M28: animated gif passes", format: "Gif", isAnimated: true),
             DescribedCase(name: "M28: jpeg passes", format: "jpeg"),
             DescribedCase(name: "M28: jpg passes", format: "jpg"),
-            DescribedCase(name: "M29: 3 for webp", format: "webp", expected: .improperFileType),
-            DescribedCase(name: "M29: 3 for an empty format", format: "", expected: .improperFileType),
-            DescribedCase(name: "M29: 3 for png with a dot", format: ".png", expected: .improperFileType),
+            DescribedCase(name: "M29: 7 for webp", format: "webp", expected: .stickerFileImproperFileFormat),
+            DescribedCase(name: "M29: 7 for bmp", format: "bmp", expected: .stickerFileImproperFileFormat),
+            DescribedCase(name: "M29: 7 for an empty format", format: "", expected: .stickerFileImproperFileFormat),
+            DescribedCase(name: "M29: 7 for png with a dot", format: ".png", expected: .stickerFileImproperFileFormat),
             DescribedCase(
                 name: "M28, M29: 7 for an animated png", isAnimated: true, expected: .stickerFileImproperFileFormat
             ),
@@ -336,9 +359,12 @@ extension StickerTests {
             ),
             DescribedCase(name: "M29: 5 for a negative size", bytes: -1, expected: .stickerFileImproperFileAttributes),
             DescribedCase(name: "M28: 0 bytes passes the size check", bytes: 0),
-            DescribedCase(name: "M28: exactly 500 KB passes", bytes: 500 * 1024),
+            DescribedCase(name: "M28: one byte under 500 KiB passes", bytes: 511_999),
             DescribedCase(
-                name: "M28, M29: 6 one byte over 500 KB", bytes: 500 * 1024 + 1, expected: .stickerFileImproperFileSize
+                name: "M28, M29: 6 for exactly 500 KiB (512,000 bytes)", bytes: 512_000, expected: .stickerFileImproperFileSize
+            ),
+            DescribedCase(
+                name: "M28, M29: 6 one byte over 500 KiB", bytes: 512_001, expected: .stickerFileImproperFileSize
             ),
             DescribedCase(
                 name: "M28, M29: 7 for 299 pixels", width: 299, height: 299, expected: .stickerFileImproperFileFormat
@@ -362,8 +388,8 @@ extension StickerTests {
                 expected: .stickerFileImproperFileAttributes
             ),
             DescribedCase(
-                name: "M29: the format name is checked before the size", format: "bmp", bytes: 600_000,
-                expected: .improperFileType
+                name: "M29: the format name is checked before the size", format: "bmp", bytes: 600_000, width: 10,
+                height: 10, expected: .stickerFileImproperFileFormat
             ),
             DescribedCase(
                 name: "M29: the file size is checked before the pixels", bytes: 600_000, width: 10, height: 10,

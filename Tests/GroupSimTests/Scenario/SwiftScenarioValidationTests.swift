@@ -161,7 +161,7 @@ import Testing
             case .unknownLinkEndpoint: #"<swift>:network.links[0].to: error: unknown person or device "alise"; did you mean "alice"?"#
             case .linkToItself:
                 "<swift>:network.links[0].to: error: a link from bob-phone to itself carries nothing: a device never receives its own copies"
-            case .negativeJitter: #"<swift>:network.jitter: error: expected a duration such as 80ms, found "-5ms", which is negative"#
+            case .negativeJitter: #"<swift>:network.jitter: error: expected a duration such as 80ms, found "-5ms", which is negative; the allowed range is 0ms to 525600m (365 days)"#
             case .raceWithinZero:
                 "<swift>:steps[1].race.within: error: a race's within must be longer than 0ms: each step starts at an offset drawn from [0, within)"
             case .emptyRace: "<swift>:steps[1].race.steps: error: a race needs at least one step"

@@ -1,0 +1,43 @@
+import GroupSim
+
+/// Reads the scenario file of `run`, `check`, `explore` and `shrink` with the options they
+/// share: `--max-copies N` (the memory budget a scenario is checked against before it
+/// runs) and `--all-errors` (print every error of an invalid file, not only the first 20).
+enum ScenarioInput {
+    /// The options that take a value.
+    static let valued = ["max-copies"]
+    /// The options that take none.
+    static let flags = ["all-errors"]
+
+    /// The help lines of the shared options, for each command's help.
+    static let help = """
+      --max-copies N    the memory budget: refuse (exit 2) a scenario whose run would deliver
+                        more copies, or use more memory, than N copies would (default
+                        \(ScenarioBudget.grouped(ScenarioBudget.defaultMaximumCopies)), about 8 GB)
+      --all-errors      print every error of an invalid file, not only the first \(ScenarioLimits.defaultErrorLimit)
+    """
+
+    /// The command line's limits: the first 20 errors, or all with `--all-errors`.
+    static func limits(_ parsed: Arguments) -> ScenarioLimits {
+        ScenarioLimits(errorLimit: parsed.flag("all-errors") ? nil : ScenarioLimits.defaultErrorLimit)
+    }
+
+    /// The budget `--max-copies` sets, or the default.
+    static func budget(_ parsed: Arguments) throws -> ScenarioBudget {
+        let copies = try parsed.integer("max-copies", Int.self, in: 0...Int(Int32.max) * 1_000) ?? ScenarioBudget.defaultMaximumCopies
+        return ScenarioBudget(maximumCopies: copies)
+    }
+
+    /// Reads and validates the file at `path` (`-`: standard input), then checks it against
+    /// the budget.
+    static func load(_ path: String, _ parsed: Arguments, apps: AppRegistry) throws -> Scenario {
+        try load(path, limits: limits(parsed), budget: budget(parsed), apps: apps)
+    }
+
+    /// As `load(_:_:apps:)` with the options already read.
+    static func load(_ path: String, limits: ScenarioLimits, budget: ScenarioBudget, apps: AppRegistry) throws -> Scenario {
+        let scenario = try ScenarioSource.load(path, apps: apps, limits: limits)
+        try budget.check(scenario)
+        return scenario
+    }
+}
