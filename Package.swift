@@ -26,15 +26,18 @@ let package = Package(
     products: [
         .library(name: "GroupSim", targets: ["GroupSim"]),
         .library(name: "GroupSimCLI", targets: ["GroupSimCLI"]),
+        .library(name: "GroupSimMessages", targets: ["GroupSimMessages"]),
         .executable(name: "groupsim", targets: ["groupsim"]),
     ],
     targets: [
         .target(name: "GroupSim"),
+        .target(name: "GroupSimMessages", dependencies: ["GroupSim"]),
         .target(name: "GroupSimScenarios", path: ".", exclude: notScenarios, sources: ["Sources/GroupSimScenarios"],
                 resources: [.copy("Scenarios")]),
-        .target(name: "GroupSimCLI", dependencies: ["GroupSim", "GroupSimScenarios"]),
+        .target(name: "GroupSimCLI", dependencies: ["GroupSim", "GroupSimMessages", "GroupSimScenarios"]),
         .executableTarget(name: "groupsim", dependencies: ["GroupSimCLI"]),
         .testTarget(name: "GroupSimTests", dependencies: ["GroupSim"]),
+        .testTarget(name: "GroupSimMessagesTests", dependencies: ["GroupSimMessages", "GroupSim"]),
         .testTarget(
             name: "GroupSimCLITests",
             dependencies: ["GroupSimCLI", "GroupSim"]

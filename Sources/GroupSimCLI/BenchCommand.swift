@@ -1,10 +1,11 @@
 import Foundation
 import GroupSim
+import GroupSimMessages
 import GroupSimScenarios
 
-/// `groupsim bench [--quick] [--scenario PATH] [--only a|b|c|e] [--messages N] [--scale]`:
+/// `groupsim bench [--quick] [--scenario PATH] [--only a|b|c|e|f] [--messages N] [--scale]`:
 /// measures the simulation on this machine and prints its figures (issue 4, item 7;
-/// issue 9, item 6).
+/// issue 9, item 6; (f) issue 10).
 ///
 /// (a) message copies delivered per second in a group of 32 devices where each sends
 /// 1,000 session messages; (b) runs per second of a scenario file (simulation, checks
@@ -12,16 +13,17 @@ import GroupSimScenarios
 /// one core); (c) the bare event
 /// loop: the same schedule of events on an `EventQueue` with no devices; (d) the ratio
 /// of (a) to (c); (e) runs per second of the same scenario with a custom app written in
-/// Swift (`BenchPollApp`) in place of the built-in app. `--scale` times generated groups
-/// of 10 to 1,000 devices and a day in a 32-person group instead. Wall-clock timing
-/// lives here, in the command-line target, never in
+/// Swift (`BenchPollApp`) in place of the built-in app; (f) the same with a registered
+/// `MSMessagesAppViewController` subclass, and the ratio of (b) to (f). `--scale` times
+/// generated groups of 10 to 1,000 devices and a day in a 32-person group instead.
+/// Wall-clock timing lives here, in the command-line target, never in
 /// the library (DESIGN.md rule 1). Benchmarks measure and print; nothing here fails
 /// on a slow machine.
 struct BenchCommand: Subcommand {
     static let name = "bench"
     static let summary = "measure copies delivered, runs and bare events per second on this machine"
 
-    static let usage = "Usage: groupsim bench [--quick] [--scenario PATH] [--only a|b|c|e] [--messages N]\n       groupsim bench --scale [--quick] [--only 10|100|1000|day]"
+    static let usage = "Usage: groupsim bench [--quick] [--scenario PATH] [--only a|b|c|e|f] [--messages N]\n       groupsim bench --scale [--quick] [--only 10|100|1000|day]"
 
     static let help = """
     \(usage)
@@ -39,6 +41,11 @@ struct BenchCommand: Subcommand {
       (e) custom MessagesApp: runs per second of the scenario of (b) with a custom
           app written in Swift against the MessagesApp protocol (a poll keeping its
           state in the URL) in place of the built-in app, and its ratio to (b)
+      (f) custom controller: runs per second of the same scenario with the app
+          replaced by a registered MSMessagesAppViewController subclass that keeps the
+          state in the URL as the built-in app does, and the ratio (b)/(f): how much
+          slower a developer's own controller runs than the built-in app (target: at
+          most 2)
     Each of (a), (b), (c) and (e) is the fastest of three repeats.
     Targets, release build (`swift run -c release groupsim bench`): (a) at least
     2,500,000 per second and at least a quarter of (c); (b) at least 15,000 per
@@ -61,8 +68,8 @@ struct BenchCommand: Subcommand {
     Options:
       --quick           a small size, for tests: 4 devices x 20 messages, 20 runs;
                         with --scale, groups of 3 and 10 devices and a 32-person hour
-      --scenario PATH   the scenario (b) and (e) run
-      --only FIGURE     measure one figure only (for profiling): a, b, c or e; with
+      --scenario PATH   the scenario (b), (e) and (f) run
+      --only FIGURE     measure one figure only (for profiling): a, b, c, e or f; with
                         --scale, 10, 100, 1000 or day
       --messages N      messages each device sends in (a) and (c) (default 1,000)
       --scale           the generated groups and the day instead of (a) to (e)
@@ -84,7 +91,7 @@ struct BenchCommand: Subcommand {
         if parsed.flag("scale") { return try await scale(parsed) }
         var size = parsed.flag("quick") ? Size.quick : Size.full
         if let messages = try parsed.integer("messages", Int.self, in: 1...1_000_000) { size.messages = messages }
-        let only = try parsed.choice("only", ["a", "b", "c", "e"])
+        let only = try parsed.choice("only", ["a", "b", "c", "e", "f"])
         let scenario: Scenario
         let path: String
         if let given = parsed.value("scenario") {
@@ -144,6 +151,20 @@ struct BenchCommand: Subcommand {
                 + " = \(Self.count(measured.rate)) runs/s"
             if let builtIn {
                 line += ", \(String(format: "%.3f", builtIn.rate > 0 ? measured.rate / builtIn.rate : 0)) of (b) (target >= 0.500)"
+            }
+            lines.append(line)
+        }
+        if only == nil || only == "f" {
+            var custom = scenario
+            custom.app.name = URLPollController.name
+            var registered = apps
+            registered.register(URLPollController.name) { URLPollController() }
+            try custom.validate(registeredApps: registered.names)
+            let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(custom, count: size.runs, apps: registered) }
+            var line = "(f) custom controller runs/s: \(Self.count(measured.work)) runs in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) runs/s"
+                + " (\(path) with an MSMessagesAppViewController subclass keeping the state in the URL)"
+            if let builtIn, measured.rate > 0 {
+                line += "; ratio (b)/(f): \(String(format: "%.2f", builtIn.rate / measured.rate)) (target <= 2)"
             }
             lines.append(line)
         }

@@ -1044,7 +1044,7 @@ groupsim shrink FILE [--seed N] [--output PATH] [--attempts N]
 groupsim test [PATH...] [--explore N] [--seed N] [--junit PATH] [--format text|github]
 groupsim schema [--output PATH]
 groupsim lessons [NAME] [--full] [--dir PATH]
-groupsim bench [--quick] [--scenario PATH] [--only a|b|c|e] [--messages N]
+groupsim bench [--quick] [--scenario PATH] [--only a|b|c|e|f] [--messages N]
 groupsim bench --scale [--quick] [--only 10|100|1000|day]
 groupsim help [COMMAND | format | rules | M1...M30]
 ```

@@ -30,6 +30,10 @@ import GroupSimCLI
         #expect(result.output.contains("(a) copies delivered: 240 in "))
         #expect(result.output.contains("(b) runs of \(CLI.path("Scenarios/pickles-race.yaml")): 20 in "))
         #expect(result.output.contains("(c) bare event loop: 320 events in "))
+        // (f): the same 20 runs with a registered MSMessagesAppViewController, and the ratio.
+        #expect((Self.figure(result.output, line: "(f)", before: "runs/s (") ?? 0) > 0, "\(result.output)")
+        #expect(result.output.contains("(f) custom controller runs/s: 20 runs in "))
+        #expect(result.output.contains("; ratio (b)/(f): "))
     }
 
     @Test func onlyPrintsOneFigure() async {
@@ -38,7 +42,7 @@ import GroupSimCLI
         #expect(result.output.split(separator: "\n").filter { $0.hasPrefix("(") }.map { String($0.prefix(3)) } == ["(c)"])
     }
 
-    @Test(arguments: [["bench", "extra.yaml"], ["bench", "--only", "f"], ["bench", "--messages", "0"], ["bench", "--scenario", "missing.yaml"]])
+    @Test(arguments: [["bench", "extra.yaml"], ["bench", "--only", "g"], ["bench", "--messages", "0"], ["bench", "--scenario", "missing.yaml"]])
     func usageErrorsExitTwo(_ arguments: [String]) async {
         let result = await CLI.run(arguments)
         #expect(result.status == 2)

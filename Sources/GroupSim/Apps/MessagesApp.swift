@@ -34,6 +34,17 @@ public protocol MessagesApp {
     /// The cloud store answered a `.store` (M13): `record` is what it now holds. For a
     /// refused `.conditional` write `record.conflict` is true and nothing was written.
     mutating func didStore(_ record: CloudRecord, conversation: Conversation) -> [AppAction]
+    /// The device carried out one action this app returned: `error` is nil on success, or
+    /// the code a completion handler would get (M8, M16, M18). Called once per returned
+    /// action, in order, after the action and everything it set off (and before a
+    /// `send`/`reply` step's tap on Send, M16). Only apps whose `wantsActionResults` is
+    /// true are told.
+    mutating func didComplete(_ action: AppAction, error: MessageErrorCode?, conversation: Conversation) -> [AppAction]
+    /// Whether the device should call `didComplete` (false by default: it costs a call per action).
+    var wantsActionResults: Bool { get }
+    /// The app was created on a device: `environment` is that device's installation
+    /// (storage, tokens), the same object for every activation until a reinstall.
+    mutating func didLaunch(in environment: AppEnvironment)
 }
 
 extension MessagesApp {
@@ -51,6 +62,9 @@ extension MessagesApp {
     public mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] { [] }
     public mutating func didFetch(_ record: CloudRecord, conversation: Conversation) -> [AppAction] { [] }
     public mutating func didStore(_ record: CloudRecord, conversation: Conversation) -> [AppAction] { [] }
+    public mutating func didComplete(_ action: AppAction, error: MessageErrorCode?, conversation: Conversation) -> [AppAction] { [] }
+    public var wantsActionResults: Bool { false }
+    public mutating func didLaunch(in environment: AppEnvironment) {}
 }
 
 /// What an app asks the simulated system to do.
@@ -59,6 +73,16 @@ public enum AppAction: Sendable, Hashable {
     case insert(Message)
     /// Send without the input field (M18): once per user interaction, only while visible.
     case send(Message)
+    /// Stage plain text in the input field (M16).
+    case insertText(String)
+    /// Send plain text directly (M18).
+    case sendText(String)
+    /// Stage a validated sticker in the input field (M16, M28).
+    case insertSticker(Sticker)
+    /// Send a validated sticker directly (M18, M28).
+    case sendSticker(Sticker)
+    /// Stage a file attachment, drawn as a line naming the file (GroupSim draws no files).
+    case insertAttachment(name: String)
     /// Ask for `compact` or `expanded`; asking for `transcript` is refused (M19).
     case requestPresentationStyle(PresentationStyle)
     /// Close the extension (M22).
@@ -67,6 +91,24 @@ public enum AppAction: Sendable, Hashable {
     case fetch(key: String)
     /// Write a record of the cloud store; the answer comes to `didStore` (M13).
     case store(key: String, write: CloudWrite)
+}
+
+extension AppAction {
+    /// Whether this action sends directly, without the input field (M18).
+    public var isDirectSend: Bool {
+        switch self {
+        case .send, .sendText, .sendSticker: true
+        default: false
+        }
+    }
+
+    /// Whether this action stages a draft in the input field (M16).
+    public var stagesDraft: Bool {
+        switch self {
+        case .insert, .insertText, .insertSticker, .insertAttachment: true
+        default: false
+        }
+    }
 }
 
 /// How a write changes a cloud record (M13).

@@ -216,6 +216,9 @@ public struct ExplorationReport: Sendable, Hashable {
     /// A 64-bit key (hex) of each distinct whole-run outcome, sorted: what devices show
     /// for every session. Kept so that merged shards count distinct outcomes exactly.
     public var outcomeKeys: [String]
+    /// The registered app the scenario names (`app: { name: ... }`), nil for the built-in
+    /// app: such a run replays from Swift, where the app is registered.
+    public var app: String? = nil
     /// Conditional writes the cloud store refused, over every run: under `app.state:
     /// cloud-cas` each is one retry the race cost (M13).
     public var cloudConflicts: Int = 0

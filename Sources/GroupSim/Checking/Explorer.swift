@@ -167,7 +167,7 @@ public struct Explorer: Sendable {
             mode: mode, shard: nil,
             devices: scenario.devices.map(\.name), sessions: ExploredRun.sessions(of: scenario),
             runs: 0, failedRuns: 0, stoppedRuns: 0, checks: checkTitles(scenario), outcomes: [], pitfalls: [],
-            stepFailures: [], failures: [], outcomeKeys: [])
+            stepFailures: [], failures: [], outcomeKeys: [], app: scenario.app.name)
     }
 
     /// Each check's one-line text and line, as `groupsim run` prints them. The text

@@ -53,6 +53,8 @@ struct OrderRecorder: ScheduleController {
 
     /// Choices to replay (indices into each decision's options).
     let prefix: [Int]
+    /// An order to replay by the texts of its events (`ExplorationReport.FailingRun.schedule`).
+    private let replaying: [String]?
     private(set) var decisions: [Decision] = []
     /// Prefix keys explored before this run (read only: shared, never copied).
     private let visited: Set<OrderKey>
@@ -90,8 +92,11 @@ struct OrderRecorder: ScheduleController {
 
     /// - Parameter reducing: false offers every allowed event at every point (tests
     ///   compare the pruned search with that brute force).
-    init(scenario: Scenario, prefix: [Int], visited: Set<OrderKey>, reducing: Bool = true) {
+    /// - Parameter schedule: an order to follow event by event, by the texts a failing
+    ///   run's `schedule` lists (replay); nil explores.
+    init(scenario: Scenario, prefix: [Int], visited: Set<OrderKey>, reducing: Bool = true, schedule: [String]? = nil) {
         self.prefix = prefix
+        replaying = schedule
         self.visited = visited
         key = OrderKey(for: scenario)
         deviceNames = scenario.devices.map(\.name)
@@ -161,7 +166,9 @@ struct OrderRecorder: ScheduleController {
 
         let depth = decisions.count
         var pick = 0
-        if depth < prefix.count {
+        if let replaying {
+            if depth < replaying.count { pick = options.firstIndex { $0.text == replaying[depth] } ?? 0 }
+        } else if depth < prefix.count {
             pick = options.indices.contains(prefix[depth]) ? prefix[depth] : 0
             if options.indices.contains(pick) { key = key.extended(with: options[pick]) }
         } else if stuckAt == nil, !options.isEmpty {

@@ -15,7 +15,9 @@ extension Device {
                 fail(.unknown, "no app is registered under the scenario's app name")
                 return false
             }
-            app = makeApp(world.app)
+            var made = makeApp(world.app)
+            made.didLaunch(in: environment)
+            app = made
             activeConversation = conversation
             style = requested
             selected = selecting
@@ -128,52 +130,85 @@ extension Device {
         return actions
     }
 
-    /// Carries out an app's actions in order. Apps that keep asking from their own
-    /// callbacks are cut off after a fixed depth, with a failure, instead of looping.
+    /// Carries out an app's actions in order, telling an app that wants them each action's
+    /// result (`didComplete`). Apps that keep asking from their own callbacks are cut off
+    /// after a fixed depth, with a failure, instead of looping.
     func perform(_ actions: [AppAction]) {
         guard !actions.isEmpty else { return }
         actionDepth += 1
         defer { actionDepth -= 1 }
+        let reporting = app?.wantsActionResults ?? false
         guard actionDepth <= 16 else {
             fail(.unknown, "the app kept asking for actions from its own callbacks; stopped after 16 levels")
+            if reporting { for action in actions { report(action, error: .unknown) } }
             return
         }
         for action in actions {
             guard app != nil, let conversation = activeConversation else {
                 // The app dismissed itself earlier in this list: it is no longer visible.
-                if case .send = action { fail(.sendWhileNotVisible, "direct send after the app was dismissed: it is not visible (M18)") }
+                if action.isDirectSend { fail(.sendWhileNotVisible, "direct send after the app was dismissed: it is not visible (M18)") }
                 continue
             }
-            switch action {
-            case .insert(let message):
-                stage(message, in: conversation)
-            case .send(let message):
-                directSend(message, in: conversation)
-            case .requestPresentationStyle(let requested):
-                if requested == .transcript {
-                    fail(.unknown, "the app asked for the transcript style, which cannot be requested (M19)")
-                } else {
-                    transition(to: requested)
-                }
-            case .dismiss:
-                resign()
-            case .fetch(let key):
-                trace(.cloud("fetch \(key)"), .cloud(operation: .fetch, record: nil))
-                out.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .fetch,
-                                                      provenance: Provenance(), change: nil))
-            case .store(let key, let write):
-                var change: Change?
-                if var pending = composing, pending.session == key {
-                    let made = pending.allocated ?? allocateChange(pending)
-                    pending.allocated = made
-                    composing = pending
-                    change = made
-                }
-                trace(.cloud("store \(key)"), .cloud(operation: .store(write), record: nil))
-                out.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .store(write),
-                                                      provenance: readProvenance[key] ?? Provenance(), change: change))
+            let error = carryOut(action, in: conversation)
+            if reporting { report(action, error: error) }
+            if action.stagesDraft, error == nil, sendWhenStaged {
+                // The step said the user taps Send once the app has staged its message.
+                sendWhenStaged = false
+                pressSend(in: conversation)
             }
         }
+    }
+
+    /// Tells the app one action's result and carries out what it asks for in turn.
+    private func report(_ action: AppAction, error: MessageErrorCode?) {
+        guard app != nil else { return }
+        let box = conversationViewBox()
+        perform(appActions { $0.didComplete(action, error: error, conversation: box.view) })
+    }
+
+    /// Carries out one action; returns the error code a completion handler would get.
+    private func carryOut(_ action: AppAction, in conversation: String) -> MessageErrorCode? {
+        switch action {
+        case .insert(let message):
+            return stage(message, in: conversation)
+        case .send(let message):
+            return directSend(.app(message), in: conversation)
+        case .insertText(let text):
+            return stageContent(.text(text), in: conversation)
+        case .sendText(let text):
+            return directSend(.text(text), in: conversation)
+        case .insertSticker(let sticker):
+            return stageContent(.sticker(sticker), in: conversation)
+        case .sendSticker(let sticker):
+            return directSend(.sticker(sticker), in: conversation)
+        case .insertAttachment(let name):
+            return stageContent(.text("[attachment \(name)]"), in: conversation)
+        case .requestPresentationStyle(let requested):
+            if requested == .transcript {
+                fail(.unknown, "the app asked for the transcript style, which cannot be requested (M19)")
+                return .unknown
+            }
+            transition(to: requested)
+        case .dismiss:
+            resign()
+        case .fetch(let key):
+            trace(.cloud("fetch \(key)"), .cloud(operation: .fetch, record: nil))
+            out.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .fetch,
+                                                  provenance: Provenance(), change: nil))
+        case .store(let key, let write):
+            // The write carries the user's current change, whatever record the app names.
+            var change: Change?
+            if var pending = composing {
+                let made = pending.allocated ?? allocateChange(pending)
+                pending.allocated = made
+                composing = pending
+                change = made
+            }
+            trace(.cloud("store \(key)"), .cloud(operation: .store(write), record: nil))
+            out.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .store(write),
+                                                  provenance: readProvenance[key] ?? Provenance(), change: change))
+        }
+        return nil
     }
 
     // MARK: - Staging and direct send (M8, M16, M18)
@@ -197,11 +232,12 @@ extension Device {
 
     /// Stages the app's message in the conversation's input field (M16), replacing that
     /// conversation's draft only; the extension moves to compact so the field is visible.
-    /// Sends at once when the step said the user taps Send.
-    func stage(_ message: Message, in conversation: String) {
+    /// Returns the error code when the message is refused (M8).
+    @discardableResult
+    func stage(_ message: Message, in conversation: String) -> MessageErrorCode? {
         guard var message = checkedURL(message) else {
             sendWhenStaged = false
-            return
+            return .urlExceedsMaxSize
         }
         message.isPending = true
         message.id = nil
@@ -209,34 +245,45 @@ extension Device {
         transition(to: .compact)
         let change = composing?.session == message.session?.name ? composing : nil
         if change != nil { composing = nil }
-        drafts[conversation] = Draft(message: message, conversation: conversation, change: change, base: base(of: message))
+        drafts[conversation] = Draft(content: .app(message), conversation: conversation, change: change, base: base(of: message))
         trace(.staged(session: message.session?.name), .message(message))
-        if sendWhenStaged {
-            sendWhenStaged = false
-            pressSend(in: conversation)
-        }
+        return nil
+    }
+
+    /// Stages text, a sticker or an attachment line in the conversation's input field (M16).
+    func stageContent(_ content: Envelope.Content, in conversation: String) -> MessageErrorCode? {
+        transition(to: .compact)
+        drafts[conversation] = Draft(content: content, conversation: conversation, change: nil, base: Provenance())
+        trace(.staged(session: nil))
+        return nil
     }
 
     /// Direct send (M18): allowed once per user interaction, only while the app is visible,
-    /// and no later than `options.recent-interaction` after that interaction.
-    func directSend(_ message: Message, in conversation: String) {
+    /// and no later than `options.recent-interaction` after that interaction. Returns the
+    /// error code a completion handler gets, nil when the send started.
+    @discardableResult
+    func directSend(_ content: Envelope.Content, in conversation: String) -> MessageErrorCode? {
         guard app != nil, style != .transcript else {
             fail(.sendWhileNotVisible, "direct send while the app is not visible (M18)")
-            return
+            return .sendWhileNotVisible
         }
         guard interactionAvailable, let last = lastInteraction else {
             fail(.sendWithoutRecentInteraction, "direct send without a recent user interaction (M18)")
-            return
+            return .sendWithoutRecentInteraction
         }
         let window = world.options.recentInteraction
         guard now - last <= window else {
             fail(.sendWithoutRecentInteraction,
                  "direct send \(now - last) after the user's last interaction with the extension at \(last); "
                      + "it counts as recent for \(window) (options.recent-interaction, M18)")
-            return
+            return .sendWithoutRecentInteraction
         }
         interactionAvailable = false
-        guard var message = checkedURL(message) else { return }
+        guard case .app(let unchecked) = content else {
+            commit(content, in: conversation, change: nil, base: Provenance())
+            return nil
+        }
+        guard var message = checkedURL(unchecked) else { return .urlExceedsMaxSize }
         checkStaleSelection(message)
         message.isPending = false
         let change = composing?.session == message.session?.name ? composing : nil
@@ -245,6 +292,7 @@ extension Device {
         let sending = message
         callback(.didStartSending) { app, view in app.didStartSending(sending, conversation: view) }
         commit(.app(message), in: conversation, change: change, base: base)
+        return nil
     }
 
     /// The provenance of the state a message was built on: what the app read, plus the

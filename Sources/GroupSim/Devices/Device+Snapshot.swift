@@ -38,9 +38,9 @@ extension Device {
                                       callbacks: callbacks, identifiers: ids, generation: identifiers.generation,
                                       transcripts: drawnTranscripts, sessions: sessions,
                                       drafts: world.conversations.compactMap { conversation in
-                                          drafts[conversation.name].map { (conversation.name, $0.message) }
+                                          drafts[conversation.name]?.message.map { (conversation.name, $0) }
                                       })
-        snapshot.localStorage = localStorage
+        snapshot.localStorage = localStorage.dictionary
         snapshot.installIDs = installIDs
         snapshot.identifierMaps = [identifiers] + retired.reversed()
         return snapshot

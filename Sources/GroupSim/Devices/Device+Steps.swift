@@ -165,7 +165,11 @@ extension Device {
             return
         }
         drafts[conversation] = nil
-        var sent = staged.message
+        guard var sent = staged.message else {
+            // Text, a sticker or an attachment: Messages sends it; the app is not told (M17).
+            commit(staged.content, in: staged.conversation, change: nil, base: Provenance())
+            return
+        }
         sent.isPending = false
         if activeConversation == conversation {
             callback(.didStartSending) { app, view in app.didStartSending(sent, conversation: view) }
@@ -182,9 +186,8 @@ extension Device {
         }
         drafts[conversation] = nil
         trace(.cancelled)
-        if activeConversation == conversation {
-            callback(.didCancelSending) { app, view in app.didCancelSending(staged.message, conversation: view) }
-        }
+        guard let message = staged.message, activeConversation == conversation else { return }
+        callback(.didCancelSending) { app, view in app.didCancelSending(message, conversation: view) }
     }
 
     /// A message leaves this device: numbered, added to its own transcript at once (M11),
@@ -263,6 +266,7 @@ extension Device {
         localStorage.removeAll()
         retired.append(identifiers)
         identifiers = world.mintIdentifiers(device: spec.name, generation: identifiers.generation + 1)
+        environment = AppEnvironment(device: spec.name, installation: identifiers.generation, streams: world.streams)
         remoteOrderCache = [:]
         trace(.reinstalled(local: localIdentifier(in: world.conversations.first?.name ?? "")))
     }

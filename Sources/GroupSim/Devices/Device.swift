@@ -26,8 +26,8 @@ public actor Device {
     /// `localIdentifier(in:)`'s last answer and the map it came from.
     var lastLocalIdentifier: (map: IdentifierMap, conversation: String, id: ParticipantID)?
 
-    /// The installation's own storage, wiped by a reinstall (M2).
-    var localStorage = LocalStorage()
+    /// The installation's own storage, wiped by a reinstall (M2): the one its app gets.
+    var localStorage: LocalStorage { environment.storage }
     /// Every install id this device's installations created, oldest first.
     var installIDs: [String] = []
 
@@ -61,6 +61,8 @@ public actor Device {
     var actionDepth = 0
     /// Whether the session of the step being performed has never been used before.
     var sessionIsNew = false
+    /// This installation's storage and tokens, handed to every app instance (M2, M22).
+    var environment: AppEnvironment
 
     var out = DeviceOutput(context: DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1))
 
@@ -75,7 +77,11 @@ public actor Device {
         self.host = host
         self.identifiers = world.mintIdentifiers(device: spec.name, generation: 0)
         self.members = Dictionary(uniqueKeysWithValues: world.conversations.map { ($0.name, $0.members) })
+        self.environment = AppEnvironment(device: spec.name, installation: 0, streams: world.streams)
     }
+
+    /// The key-value storage of the app's current installation on this device.
+    func storageContents() -> [DataEntry] { environment.storage.contents }
 
     // MARK: - Entry points called by the scheduler
 
@@ -119,7 +125,7 @@ public actor Device {
             trace(.cloud(record.conflict ? "conflict \(record.key) v\(record.version)" : "stored \(record.key) v\(record.version)"),
                   .cloud(operation: nil, record: record))
             readProvenance[record.key] = response.provenance
-            if !record.conflict, composing?.session == record.key { composing = nil }
+            if !record.conflict, let change = response.request.change, composing?.allocated?.id == change.id { composing = nil }
             callback(.didStore) { app, conversation in app.didStore(record, conversation: conversation) }
         }
         return finish()
@@ -182,11 +188,18 @@ final class ConversationBox: Sendable {
 
 /// A message staged in the input field (M16) and the state change it will carry.
 struct Draft: Sendable {
-    var message: Message
+    /// What the input field holds: an app message, text, a sticker or an attachment line.
+    var content: Envelope.Content
     var conversation: String
     var change: PendingChange?
     /// The provenance of the state it was built on.
     var base: Provenance
+
+    /// The staged app message, if the draft is one.
+    var message: Message? {
+        if case .app(let message) = content { return message }
+        return nil
+    }
 }
 
 /// The entries a compose intent changes, until a sent message or a cloud write carries them.

@@ -21,8 +21,9 @@ public struct DeviceSnapshot: Sendable {
     private var sessionIndex: [String: Int]
     /// The staged draft of each conversation that has one, in the scenario's order (M16).
     public var drafts: [(conversation: String, message: Message)]
-    /// The installation's local storage at the end (wiped by each reinstall).
-    public var localStorage: LocalStorage = LocalStorage()
+    /// The installation's local storage at the end (wiped by each reinstall): a copy
+    /// of `LocalStorage`'s keys and values.
+    public var localStorage: [String: String] = [:]
     /// Every install id this device's installations created, oldest first
     /// (`app.identity: install-id`).
     public var installIDs: [String] = []

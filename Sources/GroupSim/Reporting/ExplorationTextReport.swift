@@ -85,7 +85,11 @@ public enum ExplorationTextReport {
             switch report.mode {
             case .sampled:
                 lines.append("first failing run: #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
-                lines.append("replay: \(report.replayCommand(seed: failure.reference.seed))")
+                if let app = report.app {
+                    lines.append(Self.swiftReplayHint(app: app, seed: failure.reference.seed))
+                } else {
+                    lines.append("replay: \(report.replayCommand(seed: failure.reference.seed))")
+                }
             case .exhaustive:
                 let shown = report.failures.count < report.failedRuns ? "the first \(report.failures.count) of \(report.failedRuns)" : "all \(report.failedRuns)"
                 lines.append("failing orders (\(shown)):")
@@ -95,9 +99,19 @@ public enum ExplorationTextReport {
                     lines.append("  #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
                     lines.append("    order: \(failure.schedule.joined(separator: ", "))")
                 }
+                if let app = report.app { lines.append(Self.swiftReplayHint(app: app, seed: nil)) }
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// How to replay a failing run of an app registered from Swift: from the test that
+    /// explored it, since a plain `groupsim` does not know the app.
+    static func swiftReplayHint(app: String, seed: UInt64?) -> String {
+        let run = seed.map { " or `try await scenario.run(seed: \($0), apps: apps)`" } ?? ""
+        return "replay: the app \"\(app)\" is registered from Swift; in your test, `await explorer.replay(report.firstFailure!, of: report)`\(run)"
+            + " gives the run with its transcripts (render it with MermaidReport or HTMLReport); `explorer.scenarioFile(replaying:of:)` writes it as a file"
+            + " for a command line built with `GroupSimCommand(apps:)`"
     }
 
     /// `from Bob`, or `no bubble`.

@@ -48,6 +48,8 @@ public struct RandomStreams: Sendable, Hashable {
     /// The purposes GroupSim draws for.
     public enum Purpose: String, Sendable {
         case latency, race, identifiers, order, exploration, cloud
+        /// Tokens an app draws from its `AppEnvironment` (one stream per device and installation).
+        case tokens
     }
 
     /// The generator for `purpose` and `parts`.

@@ -102,7 +102,7 @@ import Testing
         let report = try await Fixture.run(text)
         let bob = try #require(report.outcome.device("bob-phone"))
         #expect(bob.installIDs.count == 1)
-        #expect(bob.localStorage.isEmpty, "a reinstall wipes the storage: \(bob.localStorage.keys)")
+        #expect(bob.localStorage.isEmpty, "a reinstall wipes the storage: \(bob.localStorage.keys.sorted())")
         let alice = try #require(report.outcome.device("alice-phone"))
         let bobInstall = try #require(bob.installIDs.first)
         #expect(alice.localStorage[AppIdentity.learnedPrefix + bobInstall] == alice.identifiers.first { $0.person == "bob" }?.id.uuidString)
@@ -112,12 +112,16 @@ import Testing
     }
 
     @Test func localStorageIsASortedKeyValueStore() {
-        var storage = LocalStorage()
+        let storage = LocalStorage()
         storage["b"] = "2"
         storage["a"] = "1"
         #expect(storage.keys == ["a", "b"] && storage["a"] == "1")
         storage["a"] = nil
         #expect(storage.keys == ["b"])
+        storage.set("3", forKey: "c")
+        #expect(storage.string(forKey: "c") == "3" && storage.contents == [DataEntry("b", "2"), DataEntry("c", "3")])
+        storage.removeObject(forKey: "b")
+        #expect(storage.keys == ["c"])
         storage.removeAll()
         #expect(storage.isEmpty)
     }

@@ -1,0 +1,27 @@
+import Foundation
+import GroupSim
+import GroupSimMessages
+
+/// The built-in app's `message` mode written as a developer would, against the Messages
+/// API: the tapped bubble's state plus the user's change travels in the URL. `groupsim
+/// bench` runs it as figure (e), to compare a registered controller with the built-in app.
+final class URLPollController: MSMessagesAppViewController, ComposeRequestHandling {
+    /// The name figure (e) registers it under.
+    static let name = "url-poll"
+
+    func handle(_ request: ComposeRequest) {
+        guard let conversation = activeConversation else { return }
+        let selected = request.isNewSession ? nil : conversation.selectedMessage
+        var state = StateMap(url: selected?.url?.absoluteString)
+        if let url = request.url { state.apply(StateMap(url: url).entries) }
+        state.apply(request.data)
+        let message = MSMessage(session: selected?.session ?? MSSession())
+        message.url = URL(string: state.url(base: request.url.map(MessageURL.base(of:)) ?? ""))
+        let layout = MSMessageTemplateLayout()
+        layout.caption = request.caption
+        layout.subcaption = request.subcaption
+        message.layout = layout
+        message.summaryText = request.summary
+        conversation.insert(message)
+    }
+}

@@ -1,0 +1,24 @@
+import GroupSim
+
+/// What a registered controller's factory gets on each activation: the device it runs
+/// on, the installation's storage, the cloud, and seeded tokens. Hand the parts your
+/// controller needs to it through your own small protocols (its sources stay portable).
+public struct ExtensionEnvironment {
+    /// The device's name in the scenario.
+    public var device: String { installation.device }
+    /// The installation's key-value storage: survives activations, private to the
+    /// device, wiped by a reinstall (M2, M22). On iOS the same role is `UserDefaults`.
+    public var storage: LocalStorage { installation.storage }
+    /// The app's server (M13).
+    public let cloud: SimulatedCloud
+    let installation: AppEnvironment
+
+    init(installation: AppEnvironment, cloud: SimulatedCloud) {
+        self.installation = installation
+        self.cloud = cloud
+    }
+
+    /// A token of 16 hex digits drawn from the run's seed for this device and
+    /// installation: inject it where your app calls `UUID()` on iOS, so runs replay.
+    public func makeToken() -> String { installation.makeToken() }
+}

@@ -1,0 +1,4 @@
+import GroupSim
+
+/// GroupSim's own style type, named apart from Apple's so both read clearly here.
+typealias PresentationStyleValue = GroupSim.PresentationStyle

@@ -1,0 +1,103 @@
+import Foundation
+import GroupSim
+
+/// `MSMessage`: an interactive message, as the app builds it or as this device sees it (M7).
+///
+/// The `url` setter keeps only no scheme, http, https or data: any other scheme is
+/// silently dropped and the old value stays, as on iOS (M8); GroupSim reports it as the
+/// `dropped-url` pitfall when the message is inserted or sent. `senderParticipantIdentifier`
+/// and `isPending` are set by the system: at insert for the app's own message, and as this
+/// device knows the sender for messages it received or selected (M3, M17).
+open class MSMessage {
+    open private(set) var session: MSSession?
+    /// The query items of the URL are the usual place for the app's state.
+    open var url: URL? {
+        get {
+            if let cached = cachedURL { return cached }
+            let made = urlText.flatMap { URL(string: $0) }
+            cachedURL = made
+            return made
+        }
+        set {
+            guard let newValue else {
+                urlText = nil
+                cachedURL = nil
+                droppedURL = nil
+                return
+            }
+            let text = newValue.absoluteString
+            if MessageURL.isAccepted(text) {
+                urlText = text
+                cachedURL = newValue
+                droppedURL = nil
+            } else {
+                droppedURL = text
+            }
+        }
+    }
+    open var layout: MSMessageLayout?
+    /// Drawn as a summary line when a newer message of the session replaces this one (M10).
+    open var summaryText: String?
+    open var accessibilityLabel: String?
+    open var shouldExpire: Bool = false
+    /// The sender as this device identifies them (M3). All zeros on a message the app has
+    /// made and not yet inserted (nil in Objective-C).
+    open var senderParticipantIdentifier: UUID { sender ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+    /// True for a message the app made, until the user taps Send (`didStartSending`) or a
+    /// direct send starts; false for messages the device sent or received (M17).
+    open internal(set) var isPending: Bool = false
+    open var error: (any Error)?
+
+    var urlText: String?
+    private var cachedURL: URL?
+    /// A URL the setter refused, kept so that GroupSim can report the dropped URL (M8).
+    var droppedURL: String?
+    var sender: UUID?
+    /// GroupSim's run-wide number of the sent message this object stands for.
+    var messageID: Int?
+
+    /// A message that starts a new session when sent (M20); pending until sent.
+    public init() {
+        isPending = true
+    }
+
+    /// A message that replaces the session's bubble when sent (M10); pending until sent.
+    public init(session: MSSession) {
+        self.session = session
+        isPending = true
+    }
+
+    /// The app's view of a message GroupSim holds.
+    init(_ message: Message, session: MSSession?) {
+        self.session = session
+        urlText = message.url
+        layout = MSMessageTemplateLayout(message.layout)
+        summaryText = message.summaryText
+        accessibilityLabel = message.accessibilityLabel
+        shouldExpire = message.shouldExpire
+        sender = message.senderParticipantIdentifier.map(UUID.init(_:))
+        isPending = message.isPending
+        error = message.error.map { MSMessageErrorCode($0).error }
+        messageID = message.id
+    }
+
+    /// The message GroupSim carries, in `sessionName`'s session.
+    func simulated(sessionName: String?) -> Message {
+        Message(session: sessionName.map(Session.init(name:)), url: droppedURL ?? urlText,
+                layout: layout?.drawnTemplate ?? TemplateLayout(), summaryText: summaryText,
+                accessibilityLabel: accessibilityLabel, shouldExpire: shouldExpire)
+    }
+}
+
+extension UUID {
+    /// The Foundation form of a participant identifier (M1).
+    init(_ id: ParticipantID) {
+        func byte(_ value: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> (56 - 8 * index)) }
+        let high = id.high
+        let low = id.low
+        self.init(uuid: (byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3),
+                         byte(high, 4), byte(high, 5), byte(high, 6), byte(high, 7),
+                         byte(low, 0), byte(low, 1), byte(low, 2), byte(low, 3),
+                         byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)))
+    }
+}

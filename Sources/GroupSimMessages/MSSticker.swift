@@ -1,0 +1,27 @@
+import Foundation
+import GroupSim
+
+/// `MSSticker`: an image file sent as a sticker, validated when it is made (M28, M29).
+open class MSSticker {
+    /// The sticker's file.
+    open private(set) var imageFileURL: URL
+    /// What VoiceOver reads; at most 150 characters (M28).
+    open private(set) var localizedDescription: String
+
+    let sticker: Sticker
+
+    /// Reads and validates the file: a local PNG, APNG, GIF or JPEG under 500 KB, 300 to
+    /// 618 pixels square (M28). Throws an `NSError` in `MSMessagesErrorDomain` whose code
+    /// is the `MSMessageErrorCode` (M29): `improperFileURL` for a URL that is not a local
+    /// file, `fileNotFound`, `stickerFileImproperFileSize`, `stickerFileImproperFileFormat`...
+    public init(contentsOfFileURL fileURL: URL, localizedDescription: String) throws {
+        switch Sticker.load(fileURL: fileURL, description: localizedDescription) {
+        case .success(let sticker):
+            self.sticker = sticker
+        case .failure(let code):
+            throw MSMessageErrorCode(code).error
+        }
+        imageFileURL = fileURL
+        self.localizedDescription = localizedDescription
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// Keeps `Examples/LunchPoll` building: its sources, written only against Apple's
+/// Messages API, type-check against the GroupSimMessages module this package just built,
+/// in Swift 5 and Swift 6 language modes with no warning; its tests type-check too; and
+/// a misspelt override is an error, as with Apple's SDK. Type-checking with `swiftc`
+/// against the built modules takes seconds, where building the example package again
+/// would rebuild GroupSim. Everything is written inside a temporary folder.
+@Suite struct ExampleBuildTests {
+    /// The package's root, from this file's path.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The folder holding the built `GroupSimMessages.swiftmodule`: next to the test
+    /// bundle, or the package's `.build/debug/Modules`.
+    static func modulesFolder() -> String? {
+        var candidates: [URL] = []
+        if let executable = CommandLine.arguments.first {
+            var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+            for _ in 0..<4 {
+                candidates.append(folder.appendingPathComponent("Modules"))
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        candidates.append(root.appendingPathComponent(".build/debug/Modules"))
+        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("GroupSimMessages.swiftmodule").path) }?.path
+    }
+
+    static func swiftFiles(in folder: String) throws -> [String] {
+        let url = root.appendingPathComponent(folder)
+        return try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".swift") }.sorted()
+            .map { url.appendingPathComponent($0).path }
+    }
+
+    /// Runs `swiftc` with `arguments`; returns its exit status and everything it printed.
+    static func swiftc(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swiftc"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("groupsim-example-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test(arguments: ["5", "6"])
+    func exampleSourcesTypeCheckWithoutWarnings(languageMode: String) throws {
+        let modules = try #require(Self.modulesFolder(), "no built GroupSimMessages.swiftmodule found")
+        let temporary = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let sources = try Self.swiftFiles(in: "Examples/LunchPoll/Sources/LunchPoll")
+        #expect(sources.count >= 3)
+        let result = try Self.swiftc(["-typecheck", "-swift-version", languageMode, "-package-name", "LunchPoll",
+                                      "-I", modules, "-module-cache-path", temporary.appendingPathComponent("cache").path] + sources)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(!result.output.contains("warning:"), "\(result.output)")
+    }
+
+    @Test func exampleTestsTypeCheckAgainstTheExample() throws {
+        let modules = try #require(Self.modulesFolder(), "no built GroupSimMessages.swiftmodule found")
+        let temporary = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let cache = temporary.appendingPathComponent("cache").path
+        let module = try Self.swiftc(["-emit-module", "-module-name", "LunchPoll", "-parse-as-library", "-swift-version", "6",
+                                      "-package-name", "LunchPoll", "-I", modules, "-module-cache-path", cache,
+                                      "-emit-module-path", temporary.appendingPathComponent("LunchPoll.swiftmodule").path]
+                                     + Self.swiftFiles(in: "Examples/LunchPoll/Sources/LunchPoll"))
+        #expect(module.status == 0, "\(module.output)")
+        let tests = try Self.swiftc(["-typecheck", "-swift-version", "6", "-package-name", "LunchPoll", "-I", modules,
+                                     "-I", temporary.path, "-module-cache-path", cache]
+                                    + Self.swiftFiles(in: "Examples/LunchPoll/Tests/LunchPollTests"))
+        #expect(tests.status == 0, "\(tests.output)")
+        #expect(!tests.output.contains("warning:"), "\(tests.output)")
+    }
+
+    /// `override` on a callback that does not exist is an error, as with Apple's SDK.
+    @Test func misspeltOverrideDoesNotCompile() throws {
+        let modules = try #require(Self.modulesFolder(), "no built GroupSimMessages.swiftmodule found")
+        let temporary = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let file = temporary.appendingPathComponent("Misspelt.swift")
+        try """
+            import GroupSimMessages
+
+            final class PollViewController: MSMessagesAppViewController {
+                override func didRecieve(_ message: MSMessage, conversation: MSConversation) {}
+            }
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let result = try Self.swiftc(["-typecheck", "-swift-version", "6", "-I", modules,
+                                      "-module-cache-path", temporary.appendingPathComponent("cache").path, file.path])
+        #expect(result.status != 0)
+        #expect(result.output.contains("does not override any method from its superclass"), "\(result.output)")
+    }
+}
