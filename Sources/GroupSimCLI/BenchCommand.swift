@@ -17,7 +17,7 @@ import GroupSimScenarios
 /// `MSMessagesAppViewController` subclass, and the ratio of (b) to (f). `--scale` times
 /// generated groups of 10 to 1,000 devices and a day in a 32-person group instead.
 /// Wall-clock timing lives here, in the command-line target, never in
-/// the library (DESIGN.md rule 1). Benchmarks measure and print; nothing here fails
+/// the library (determinism rule 1, README). Benchmarks measure and print; nothing here fails
 /// on a slow machine.
 struct BenchCommand: Subcommand {
     static let name = "bench"

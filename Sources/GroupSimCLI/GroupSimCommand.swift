@@ -4,7 +4,7 @@ import GroupSim
 /// program name) and it returns what to print and the exit status, touching nothing else
 /// but the files it is asked to read or write (and standard input, for a scenario named `-`).
 ///
-/// Exit status (SCENARIO-FORMAT.md): 0 every check held; 1 a check failed; 2 a usage
+/// Exit status (docs/scenario-format.md): 0 every check held; 1 a check failed; 2 a usage
 /// error or an invalid scenario, with the message on standard error.
 public struct GroupSimCommand: Sendable {
     /// Every subcommand, in the order `groupsim help` lists them. A new command is one

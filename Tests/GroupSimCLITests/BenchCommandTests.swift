@@ -4,7 +4,7 @@ import GroupSimCLI
 
 /// `groupsim bench` prints its four figures (issue 4, item 7). Benchmarks measure and
 /// print; these tests run the quick size and check that each figure is there and
-/// positive, never what it is (DESIGN.md: no tests with time limits).
+/// positive, never what it is (README: no tests with time limits).
 @Suite struct BenchCommandTests {
     /// The number before `unit` on the line that starts with `label`, commas removed.
     static func figure(_ output: String, line label: String, before unit: String) -> Double? {

@@ -2,7 +2,7 @@ import Testing
 import GroupSimCLI
 
 /// Bad input exits 2 with a message that says where and what to fix, and never starts a
-/// simulation (SCENARIO-FORMAT.md).
+/// simulation (docs/scenario-format.md).
 @Suite struct InvalidInputTests {
     static let valid = """
     name: t

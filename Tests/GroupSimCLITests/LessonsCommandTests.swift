@@ -33,7 +33,7 @@ import GroupSimCLI
         #expect(result.output.contains("\(rows.count) lessons in \(Self.directory); start with: groupsim lessons \(Lesson.all[0].name)"))
     }
 
-    /// Every lesson file runs with exit 0, twice with the same digest (DESIGN.md rule 6).
+    /// Every lesson file runs with exit 0, twice with the same digest (determinism rule 6, README).
     @Test(arguments: Self.lessonFiles)
     func everyLessonFileHolds(file: String) async throws {
         let first = await CLI.run(["run", CLI.path(file)])

@@ -3,7 +3,7 @@ import Testing
 import GroupSimCLI
 
 @Suite struct RunCommandTests {
-    /// Every scenario in Scenarios/ runs twice with the same digest (DESIGN.md rule 6) and
+    /// Every scenario in Scenarios/ runs twice with the same digest (determinism rule 6, README) and
     /// all its checks hold (exit 0).
     @Test(arguments: CLI.scenarioFiles)
     func everyScenarioIsDeterministicAndHolds(file: String) async throws {

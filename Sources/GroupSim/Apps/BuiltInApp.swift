@@ -1,5 +1,5 @@
 /// The app GroupSim runs when a scenario names none: a map of string keys to string
-/// values per session, kept where `app.state` says (SCENARIO-FORMAT.md).
+/// values per session, kept where `app.state` says (docs/scenario-format.md).
 ///
 /// - `message`: the whole map travels in the URL; a reply reads the tapped bubble's map,
 ///   applies its change and sends the whole new map (IceCreamBuilder's design; loses

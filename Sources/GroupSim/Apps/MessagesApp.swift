@@ -2,7 +2,7 @@
 ///
 /// Implement the callbacks you need; each returns the actions the app wants done
 /// (insert a message, send directly, change style, dismiss, talk to the cloud store)
-/// instead of doing I/O itself, so the simulation stays deterministic (DESIGN.md rule 5).
+/// instead of doing I/O itself, so the simulation stays deterministic (determinism rule 5, README).
 /// Every callback gets the `Conversation` as this device sees it right now.
 ///
 /// GroupSim creates a fresh instance each time the extension becomes active and drops it

@@ -1,4 +1,4 @@
-/// Evaluates a scenario's checks on a finished, quiet run (SCENARIO-FORMAT.md, "Checks").
+/// Evaluates a scenario's checks on a finished, quiet run (docs/scenario-format.md, "Checks").
 public enum CheckEvaluator {
     public static func evaluate(_ outcome: RunOutcome, pitfalls: [Pitfall]) -> [CheckResult] {
         let states = SessionStates(outcome: outcome)

@@ -5,7 +5,7 @@
 /// Every list is sorted by a rule that depends only on the counts and the scenario, never
 /// on which run finished first, so the same exploration gives the same report with one
 /// worker or many, and `merge` of shard reports gives exactly the report of the whole
-/// (DESIGN.md rule 4). Render it with `ExplorationTextReport` or `ExplorationJSONReport`;
+/// (determinism rule 4, README). Render it with `ExplorationTextReport` or `ExplorationJSONReport`;
 /// `ExplorationJSONReport.parse` reads the JSON back for merging.
 public struct ExplorationReport: Sendable, Hashable {
     /// How the runs were chosen.
@@ -148,7 +148,7 @@ public struct ExplorationReport: Sendable, Hashable {
     /// A pitfall kind and how many runs reported it at least once.
     public struct PitfallTally: Sendable, Hashable {
         public var kind: PitfallKind
-        /// The MESSAGES.md rule the runs cited (`lost-update` is M12 with state in the
+        /// The docs/behaviour.md rule the runs cited (`lost-update` is M12 with state in the
         /// message, M13 with a cloud store that overwrites).
         public var rule: String
         public var runs: Int
@@ -159,7 +159,7 @@ public struct ExplorationReport: Sendable, Hashable {
         /// 1-based step number; nil for an app's own action.
         public var step: Int?
         public var device: String
-        /// The error name from MESSAGES.md, or `noBubble`.
+        /// The error name from docs/behaviour.md, or `noBubble`.
         public var code: String
         public var runs: Int
     }

@@ -12,7 +12,7 @@
 ///
 /// Determinism: run `i` depends only on the scenario and `seed(forRun: i, base:)`, and the
 /// report's counts are order-free, so any number of workers and any split into shards
-/// give the same report (DESIGN.md rules 2 and 4). Workers are child tasks of a task
+/// give the same report (determinism rules 2 and 4, README). Workers are child tasks of a task
 /// group (structured concurrency, rule 5); each run is its own `Simulation` actor.
 public struct Explorer: Sendable {
     public var scenario: Scenario
@@ -104,7 +104,7 @@ public struct Explorer: Sendable {
         let chunkCount = (span.count + chunkSize - 1) / chunkSize
         func positions(_ chunk: Int) -> Range<Int> { chunk * chunkSize..<min((chunk + 1) * chunkSize, span.count) }
         var total = ExplorationTally(checks: scenario.checks.count)
-        // Structured concurrency only (DESIGN.md rule 5): each child runs whole, independent
+        // Structured concurrency only (determinism rule 5, README): each child runs whole, independent
         // simulations and the tallies are merged in chunk order, so the report is the same
         // for any number of workers.
         await withTaskGroup(of: (Int, ExplorationTally).self) { group in

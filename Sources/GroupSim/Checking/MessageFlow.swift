@@ -2,7 +2,7 @@
 /// session, every copy's arrival (M11, M30), and every round trip to the cloud store (M13).
 ///
 /// Built from `Trace` events only, in trace order, so every list here is deterministic
-/// (DESIGN.md rule 4). Explanations, the side-by-side view and the diagrams read it.
+/// (determinism rule 4, README). Explanations, the side-by-side view and the diagrams read it.
 /// Building is O(events); lookups by message are O(1).
 public struct MessageFlow: Sendable {
     /// A message leaving its device (M11: it collapses its session there at once).

@@ -1,7 +1,7 @@
 /// A pitfall the run fell into: what happened where, the rule it comes from, and the fix.
 public struct Pitfall: Sendable, Hashable {
     public var kind: PitfallKind
-    /// The MESSAGES.md rule (`M12`).
+    /// The docs/behaviour.md rule (`M12`).
     public var rule: String
     /// The devices it happened on.
     public var devices: [String]

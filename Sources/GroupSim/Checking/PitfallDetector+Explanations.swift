@@ -1,5 +1,5 @@
 /// The words of every pitfall: what happened where (device, message, time), what was
-/// lost or misread, the MESSAGES.md rule, and the fix. Written for someone who has never
+/// lost or misread, the docs/behaviour.md rule, and the fix. Written for someone who has never
 /// heard of MSSession.
 extension PitfallDetector {
     // MARK: - Lost update (M12, M13)

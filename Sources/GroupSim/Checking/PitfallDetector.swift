@@ -1,4 +1,4 @@
-/// Finds the pitfalls of a finished run (SCENARIO-FORMAT.md, "Pitfall kinds").
+/// Finds the pitfalls of a finished run (docs/scenario-format.md, "Pitfall kinds").
 ///
 /// `lost-update`, `divergence`, `unattributed` and `double-count` are judged on the final
 /// states (M1, M4, M12, M13); the others

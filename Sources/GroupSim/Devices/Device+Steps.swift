@@ -1,5 +1,5 @@
 extension Device {
-    /// Carries out one user action (SCENARIO-FORMAT.md, "Steps"; rules cited per case).
+    /// Carries out one user action (docs/scenario-format.md, "Steps"; rules cited per case).
     func performAction(_ step: Step, conversation: String) {
         switch step.action {
         case .send(let compose):

@@ -2,7 +2,7 @@
 ///
 /// Devices are actors that share the executor of the `Simulation` that owns them, so
 /// only one device runs at any moment and a call from the scheduler costs no thread hop
-/// (DESIGN.md rule 5). A device never schedules anything itself: each entry point takes
+/// (determinism rule 5, README). A device never schedules anything itself: each entry point takes
 /// a `DeviceContext` and returns a `DeviceOutput` of what it wants done.
 public actor Device {
     public nonisolated let spec: DeviceSpec
@@ -85,7 +85,7 @@ public actor Device {
 
     // MARK: - Entry points called by the scheduler
 
-    /// Runs one user action (SCENARIO-FORMAT.md, "Steps").
+    /// Runs one user action (docs/scenario-format.md, "Steps").
     func perform(_ step: Step, conversation: String, sessionIsNew: Bool, context: DeviceContext) -> DeviceOutput {
         begin(context)
         currentStep = step.number

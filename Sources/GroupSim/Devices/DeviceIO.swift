@@ -1,6 +1,6 @@
 /// What the scheduler hands a device with each call: the instant and the run-wide counters.
 ///
-/// Devices are sans-IO (DESIGN.md rule 5): they never schedule or send anything
+/// Devices are sans-IO (determinism rule 5, README): they never schedule or send anything
 /// themselves; they return a `DeviceOutput` and the scheduler acts on it.
 struct DeviceContext: Sendable {
     var now: VirtualTime
@@ -24,7 +24,7 @@ struct DeviceOutput: Sendable {
     init(context: DeviceContext) { self.context = context }
 }
 
-/// A step that failed: its number, the device, the code and why (SCENARIO-FORMAT.md).
+/// A step that failed: its number, the device, the code and why (docs/scenario-format.md).
 public struct StepFailure: Sendable, Hashable {
     /// 1-based step number in file order; nil when no step caused it (an app's own action).
     public var step: Int?

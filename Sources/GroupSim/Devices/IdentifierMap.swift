@@ -16,7 +16,7 @@ public final class IdentifierMap: Sendable {
 
     /// Mints identifiers for every person in every conversation for `device`'s installation
     /// `generation`. Each identifier is drawn from its own stream, so adding a person or a
-    /// conversation never changes the others (DESIGN.md rule 2).
+    /// conversation never changes the others (determinism rule 2, README).
     init(device: String, generation: Int, people: [String], conversations: [String], perConversation: Bool, streams: RandomStreams) {
         self.generation = generation
         self.perConversation = perConversation

@@ -1,7 +1,7 @@
 /// Every `MSMessageErrorCode` of the Messages framework, with its number and name,
 /// plus GroupSim's own `noBubble`, `noDraft` and `notMember`.
 ///
-/// A step that fails records one of these and the run goes on (SCENARIO-FORMAT.md).
+/// A step that fails records one of these and the run goes on (docs/scenario-format.md).
 public enum MessageErrorCode: Int, Error, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case unknown = -1
     case fileNotFound = 1
@@ -31,7 +31,7 @@ public enum MessageErrorCode: Int, Error, Sendable, Hashable, CaseIterable, Cust
     /// a member of (any more): a removed member cannot post (M6).
     case notMember = 1002
 
-    /// The name as MESSAGES.md and scenario `error:` checks spell it.
+    /// The name as docs/behaviour.md and scenario `error:` checks spell it.
     public var name: String {
         switch self {
         case .unknown: "unknown"

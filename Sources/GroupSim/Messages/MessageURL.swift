@@ -76,7 +76,7 @@ public enum MessageURL {
 
 /// The built-in app's shared state: string keys to string values, kept as URL query
 /// items (IceCreamBuilder's design, M12). Keys are kept sorted, so the same state always
-/// gives the same URL (DESIGN.md rule 4).
+/// gives the same URL (determinism rule 4, README).
 public struct StateMap: Sendable, Hashable, CustomStringConvertible {
     public private(set) var entries: [DataEntry] = []
 

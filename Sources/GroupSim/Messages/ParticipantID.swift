@@ -1,6 +1,6 @@
 /// A participant identifier: a UUID standing for a person as seen on one device (M1).
 ///
-/// GroupSim mints these from the seed (DESIGN.md rule 2), never from `UUID()`. The same
+/// GroupSim mints these from the seed (determinism rule 2, README), never from `UUID()`. The same
 /// person has a different one on every device, and a reinstall replaces a device's whole
 /// set (M2). A UUID minted on one device means nothing on another (M4).
 public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvertible {

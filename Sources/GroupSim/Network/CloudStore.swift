@@ -52,7 +52,7 @@ public actor CloudStore {
                              provenance: entry?.provenance ?? Provenance())
     }
 
-    /// Every record, sorted by key (DESIGN.md rule 4).
+    /// Every record, sorted by key (determinism rule 4, README).
     func contents() -> [(key: String, entry: Entry)] {
         records.keys.sorted().compactMap { key in records[key].map { (key, $0) } }
     }

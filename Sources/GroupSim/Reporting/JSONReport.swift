@@ -1,6 +1,6 @@
 /// `--format json`: one object with `seed`, `trace`, `checks` (each with a boolean
 /// `passed`), `pitfalls` (each with a `kind`) and `devices` (each with its `transcript`),
-/// as SCENARIO-FORMAT.md promises, plus the timeline and step failures.
+/// as docs/scenario-format.md promises, plus the timeline and step failures.
 public enum JSONReport {
     /// The `version` member of the JSON reports of `run`, `explore` and `merge`
     /// (docs/json-output.md). It goes up when a member changes meaning or goes away; new

@@ -2,7 +2,7 @@
 /// shards merged by `groupsim merge`), strict about everything else.
 ///
 /// Objects keep their members in file order and a duplicate key is an error, so a value
-/// read back renders exactly as it was written (DESIGN.md rule 4). Numbers must be whole
+/// read back renders exactly as it was written (determinism rule 4, README). Numbers must be whole
 /// and fit in 64 bits: GroupSim writes seeds and times as strings and counts as integers.
 extension JSONValue {
     /// What went wrong reading JSON, and where (1-based line and column).

@@ -1,5 +1,5 @@
 /// A JSON value with object keys in insertion order, rendered the same way every time
-/// (DESIGN.md rule 4). Written here so output never depends on a dictionary's order.
+/// (determinism rule 4, README). Written here so output never depends on a dictionary's order.
 public indirect enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)

@@ -3,7 +3,7 @@
 ///
 /// The files live in a lessons directory (`Scenarios/lessons/` in the repository) as
 /// `NAME-broken.yaml` and `NAME-fixed.yaml`; their `about:` text tells the story, and
-/// this type adds the title, the MESSAGES.md rules and why the fix works. The catalog
+/// this type adds the title, the docs/behaviour.md rules and why the fix works. The catalog
 /// is `Lesson.all`, in teaching order (`Lesson+Catalog.swift`).
 public struct Lesson: Sendable, Hashable {
     /// The lesson's name on the command line and in its file names.
@@ -12,7 +12,7 @@ public struct Lesson: Sendable, Hashable {
     public var title: String
     /// One line for the list: what the learner will see.
     public var preview: String
-    /// The MESSAGES.md rules it teaches (`M12`).
+    /// The docs/behaviour.md rules it teaches (`M12`).
     public var rules: [String]
     /// Why the fixed design holds up, said after its run.
     public var whyFixed: String

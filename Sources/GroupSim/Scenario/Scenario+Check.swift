@@ -9,7 +9,7 @@ public struct CheckSpec: Sendable, Hashable {
     }
 }
 
-/// A check (SCENARIO-FORMAT.md, "Checks: expect"). Optional fields are checked only when given.
+/// A check (docs/scenario-format.md, "Checks: expect"). Optional fields are checked only when given.
 public enum Check: Sendable, Hashable {
     /// The session's live bubble on `device` was sent by person `from`, its state contains
     /// every `data` entry, and its drawn caption equals `caption`.
@@ -60,7 +60,7 @@ public enum PitfallKind: String, Sendable, Hashable, CaseIterable, Comparable {
     /// One person's choice counted twice, under two of their devices' keys (M1, M3).
     case doubleCount = "double-count"
 
-    /// The MESSAGES.md rule behind it.
+    /// The docs/behaviour.md rule behind it.
     public var rule: String {
         switch self {
         case .lostUpdate: "M12"

@@ -42,7 +42,7 @@ public struct Step: Sendable, Hashable {
     }
 }
 
-/// What the user does (SCENARIO-FORMAT.md, "Steps").
+/// What the user does (docs/scenario-format.md, "Steps").
 public enum Action: Sendable, Hashable {
     /// Open the app if needed, compose in the session, insert, tap Send (or direct send).
     case send(Compose)

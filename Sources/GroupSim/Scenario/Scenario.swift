@@ -1,9 +1,9 @@
 /// A validated scenario: people and their devices, the conversations, the network, the
 /// app, a timeline of user actions and the checks that must hold at the end.
 ///
-/// Made by `ScenarioParser` from a scenario file (SCENARIO-FORMAT.md) or built directly
+/// Made by `ScenarioParser` from a scenario file (docs/scenario-format.md) or built directly
 /// in Swift. Every array keeps file order, which is the order the simulation uses
-/// wherever order matters (DESIGN.md rule 4: never a dictionary's order).
+/// wherever order matters (determinism rule 4, README: never a dictionary's order).
 public struct Scenario: Sendable, Hashable {
     public var name: String
     public var about: String?
@@ -104,7 +104,7 @@ public struct DeviceSpec: Sendable, Hashable {
         self.hasApp = hasApp
     }
 
-    /// Whether the extension can run here: iOS with the app installed (SCENARIO-FORMAT.md, `converged`).
+    /// Whether the extension can run here: iOS with the app installed (docs/scenario-format.md, `converged`).
     public var runsApp: Bool { platform == .ios && hasApp }
 }
 
@@ -171,7 +171,7 @@ public struct LinkSpec: Sendable, Hashable {
 
 /// The app under test (`app:`).
 public struct AppSpec: Sendable, Hashable {
-    /// Where the built-in app keeps the shared state (SCENARIO-FORMAT.md, `app.state`).
+    /// Where the built-in app keeps the shared state (docs/scenario-format.md, `app.state`).
     public enum StateMode: String, Sendable, Hashable, CaseIterable {
         /// The whole map travels in the message URL; loses updates under races (M12).
         case message
@@ -230,7 +230,7 @@ public struct AppSpec: Sendable, Hashable {
     }
 }
 
-/// The undocumented behaviours (MESSAGES.md), default first.
+/// The undocumented behaviours (docs/behaviour.md), default first.
 public struct Options: Sendable, Hashable {
     /// What takes a collapsed bubble's place when it had no summary text (M10).
     public enum NilSummary: String, Sendable, Hashable, CaseIterable {

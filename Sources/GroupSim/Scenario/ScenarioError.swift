@@ -1,6 +1,6 @@
 /// An invalid scenario file: where, what, and how to fix it.
 ///
-/// Rendered as `FILE:LINE:COLUMN: error: MESSAGE` (see SCENARIO-FORMAT.md). An invalid
+/// Rendered as `FILE:LINE:COLUMN: error: MESSAGE` (see docs/scenario-format.md). An invalid
 /// file never starts a simulation; the command line exits with status 2.
 public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where the problem is; nil only for problems with no place (an unreadable file).

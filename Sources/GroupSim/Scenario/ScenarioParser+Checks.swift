@@ -1,5 +1,5 @@
 extension ScenarioParser.Context {
-    /// Every check keyword, in the order SCENARIO-FORMAT.md lists them.
+    /// Every check keyword, in the order docs/scenario-format.md lists them.
     static let checkKeywords = ScenarioVocabulary.checks.map(\.key)
 
     /// The names a `callbacks:` check accepts: every callback the timeline prints.
@@ -163,7 +163,7 @@ extension ScenarioParser.Context {
         return texts.count == items.count ? texts : nil
     }
 
-    /// `sequence:` callback names (MESSAGES.md), in order.
+    /// `sequence:` callback names (docs/behaviour.md), in order.
     private mutating func readCallbacks(_ node: Node) -> [String]? {
         guard let items = list(node, expected: "a list of callbacks such as [willBecomeActive, didBecomeActive]") else { return nil }
         var names: [String] = []

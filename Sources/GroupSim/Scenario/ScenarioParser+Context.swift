@@ -6,7 +6,7 @@ extension ScenarioParser {
     /// Each `knowsAll…` flag turns false when part of a section could not be read;
     /// "unknown name" errors against that section are then left out, because the name
     /// may well be among the unread part and the real error is already reported.
-    /// Dictionaries here serve lookups only; nothing iterates them (DESIGN.md rule 4).
+    /// Dictionaries here serve lookups only; nothing iterates them (determinism rule 4, README).
     struct Context {
         let file: String
         let registeredApps: [String]

@@ -1,5 +1,5 @@
 extension ScenarioParser.Context {
-    /// Every action keyword, in the order SCENARIO-FORMAT.md lists them (the order of suggestions).
+    /// Every action keyword, in the order docs/scenario-format.md lists them (the order of suggestions).
     static let actionKeywords = ScenarioVocabulary.actions.map(\.key)
 
     /// Actions on the whole device rather than one conversation: they take no `conversation:`.

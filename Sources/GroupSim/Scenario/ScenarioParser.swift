@@ -1,6 +1,6 @@
 import Foundation
 
-/// Validates a scenario file (SCENARIO-FORMAT.md) into a typed `Scenario`.
+/// Validates a scenario file (docs/scenario-format.md) into a typed `Scenario`.
 ///
 /// `ScenarioReader` turns text into a `Node` tree; the parser checks every key, type
 /// and name against the format and builds the `Scenario`. It collects as many
@@ -9,7 +9,7 @@ import Foundation
 /// An error that follows from another one (a step naming a device of a person whose
 /// device list could not be read) is left out rather than reported twice.
 ///
-/// Where SCENARIO-FORMAT.md is silent, the parser decides as follows:
+/// Where docs/scenario-format.md is silent, the parser decides as follows:
 /// - An optional key written with nothing after it (`network:` alone) counts as
 ///   leaving the key out. A required key written that way is an error.
 /// - Text fields (names, captions, data values) accept any scalar and keep its text
@@ -38,7 +38,7 @@ import Foundation
 ///   The text is kept as written; the simulation resolves tokens (M4, M5).
 /// - `complete` requires `data`; `pitfalls` requires at least one kind (use
 ///   `no-pitfalls: true` to expect none); `summaries` with both `count` and `texts`
-///   requires them to agree; `callbacks` names are those of MESSAGES.md.
+///   requires them to agree; `callbacks` names are those of docs/behaviour.md.
 /// - A sticker's format, size and description length are not checked here: the
 ///   simulation reports them as step errors (M28, M29), which `error:` checks expect.
 public enum ScenarioParser {

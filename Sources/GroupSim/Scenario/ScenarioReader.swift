@@ -1,4 +1,4 @@
-/// Reads scenario files: turns text in the strict YAML subset of SCENARIO-FORMAT.md
+/// Reads scenario files: turns text in the strict YAML subset of docs/scenario-format.md
 /// into a `Node` tree in which every value remembers where it started.
 ///
 /// The reader checks the file format only; `ScenarioParser` checks what the keys and

@@ -1,4 +1,4 @@
-/// Prints a `Scenario` back as a scenario file (SCENARIO-FORMAT.md).
+/// Prints a `Scenario` back as a scenario file (docs/scenario-format.md).
 ///
 /// `ScenarioParser.parse(text:file:)` reads the text back into an equal scenario, apart
 /// from source locations, the file name and step numbers (the parser numbers steps in

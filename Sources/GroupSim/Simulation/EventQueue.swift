@@ -1,4 +1,4 @@
-/// A priority queue of events ordered by (time, sequence) (DESIGN.md rule 3).
+/// A priority queue of events ordered by (time, sequence) (determinism rule 3, README).
 ///
 /// Events at the same instant come out in the order they were scheduled: the sequence
 /// number is assigned at `schedule` and never reused. A binary min-heap: `schedule` and

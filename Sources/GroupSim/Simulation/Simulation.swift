@@ -1,7 +1,7 @@
 /// One run of a scenario with one seed: builds the world, runs the event loop on virtual
 /// time until nothing is in flight, and returns what happened.
 ///
-/// The loop pops events in (time, sequence) order (DESIGN.md rule 3) and awaits one
+/// The loop pops events in (time, sequence) order (determinism rule 3, README) and awaits one
 /// device call at a time; devices and the cloud store share this actor's executor, so
 /// only one of them runs at any moment and the same seed always gives the same trace.
 public actor Simulation {

@@ -1,4 +1,4 @@
-/// The seeded generator behind every random draw (DESIGN.md rule 2).
+/// The seeded generator behind every random draw (determinism rule 2, README).
 ///
 /// SplitMix64 (Steele, Lea, Flood 2014): 64 bits of state, a full period, and good
 /// enough statistics for latencies and orders. Never seeded from the system.
@@ -35,7 +35,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
 }
 
 /// Independent random streams derived from one seed, one per purpose, so that a new draw
-/// in one place never shifts the draws of another (DESIGN.md rule 2).
+/// in one place never shifts the draws of another (determinism rule 2, README).
 ///
 /// A stream is named by a purpose and any number of parts (a device name, an
 /// installation number): the same seed and name give the same stream in every run, on

@@ -1,4 +1,4 @@
-/// Hashes that are the same in every process and on every machine (DESIGN.md rule 6),
+/// Hashes that are the same in every process and on every machine (determinism rule 6, README),
 /// unlike `Hasher`, which Swift seeds per process.
 public enum StableHash {
     /// FNV-1a over the UTF-8 bytes: used to name random streams, not for digests.

@@ -25,7 +25,7 @@ public struct TraceEvent: Sendable, Hashable {
         case queued(message: Int)
         /// A session's previous bubble left its place (M10).
         case collapsed(session: String, replaced: Int, summary: Bool)
-        /// A step failed with a code (MESSAGES.md error codes).
+        /// A step failed with a code (docs/behaviour.md error codes).
         case failed(step: Int?, code: MessageErrorCode)
         /// The app was uninstalled and reinstalled: a new identifier set (M2).
         case reinstalled(local: ParticipantID)

@@ -1,4 +1,4 @@
-/// A length of virtual time, in nanoseconds (DESIGN.md rule 1: time is virtual).
+/// A length of virtual time, in nanoseconds (determinism rule 1, README: time is virtual).
 ///
 /// Scenario files write durations with a unit (`250ms`, `1.5s`, `2m`); `description`
 /// prints an exact form back that a scenario file reads as the same duration.

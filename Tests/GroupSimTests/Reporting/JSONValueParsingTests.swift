@@ -2,7 +2,7 @@ import Testing
 import GroupSim
 
 /// Reading JSON back (shard reports for `groupsim merge`): what `JSONValue` renders
-/// parses to the same value, member order included (DESIGN.md rule 4).
+/// parses to the same value, member order included (determinism rule 4, README).
 @Suite struct JSONValueParsingTests {
     static let sample = JSONValue.object([
         ("zebra", .int(-42)),

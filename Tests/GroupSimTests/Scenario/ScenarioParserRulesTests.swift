@@ -1,7 +1,7 @@
 import Testing
 @testable import GroupSim
 
-/// The rules of SCENARIO-FORMAT.md section by section, and the parser's choices where it is silent.
+/// The rules of docs/scenario-format.md section by section, and the parser's choices where it is silent.
 @Suite struct ScenarioParserRulesTests {
     /// Bodies after `ParserFixture.header` (which is lines 1 to 5) and their exact diagnostics.
     @Test(arguments: [

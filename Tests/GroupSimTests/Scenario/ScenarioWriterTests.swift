@@ -3,7 +3,7 @@ import Testing
 @testable import GroupSim
 
 /// `ScenarioWriter` prints scenarios that `ScenarioParser` reads back unchanged
-/// (SCENARIO-FORMAT.md is the contract both sides keep).
+/// (docs/scenario-format.md is the contract both sides keep).
 @Suite struct ScenarioWriterTests {
     /// Every scenario file shipped under Scenarios/, lessons included.
     static let scenarioFiles: [String] = {

@@ -3,7 +3,7 @@ import Testing
 
 /// `EventQueue.reserveSequences` and `schedule(_:at:reserved:)`: events scheduled late
 /// under reserved numbers come out exactly as if they had been scheduled at once, which
-/// is what lets the simulation keep its steps outside the heap (DESIGN.md rule 3).
+/// is what lets the simulation keep its steps outside the heap (determinism rule 3, README).
 @Suite struct EventQueueReservationTests {
     /// A seeded mix of steps (known up front) and deliveries (scheduled as steps run).
     static func pops(reserving: Bool, seed: UInt64) -> [(time: Int64, sequence: UInt64, payload: String)] {

@@ -2,7 +2,7 @@ import Testing
 @testable import GroupSim
 
 @Suite struct PrimitivesTests {
-    /// FIPS 180-4 test vectors: the trace digest must be real SHA-256 (DESIGN.md rule 6).
+    /// FIPS 180-4 test vectors: the trace digest must be real SHA-256 (determinism rule 6, README).
     @Test(arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
@@ -18,7 +18,7 @@ import Testing
         #expect(hasher.hexDigest == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
-    /// SplitMix64's published first outputs for seed 0 (DESIGN.md rule 2).
+    /// SplitMix64's published first outputs for seed 0 (determinism rule 2, README).
     @Test func splitMixMatchesTheReference() {
         var generator = SplitMix64(seed: 0)
         #expect(generator.next() == 0xE220_A839_7B1D_CDAF)
@@ -34,7 +34,7 @@ import Testing
         #expect(generator.next(below: 0) == 0)
     }
 
-    /// A draw in one stream never shifts another (DESIGN.md rule 2).
+    /// A draw in one stream never shifts another (determinism rule 2, README).
     @Test func streamsAreIndependent() {
         let streams = RandomStreams(seed: 9)
         var latency = streams.stream(.latency, "a", "b")
@@ -50,7 +50,7 @@ import Testing
         #expect(otherSeed.next() != first)
     }
 
-    /// Events come out by time, then in the order they were scheduled (DESIGN.md rule 3).
+    /// Events come out by time, then in the order they were scheduled (determinism rule 3, README).
     @Test func eventQueueOrdersByTimeThenSequence() {
         var queue = EventQueue<String>()
         queue.schedule("c", at: VirtualTime(nanoseconds: 5))
