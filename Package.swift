@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "GroupSimCLI", dependencies: ["GroupSim", "GroupSimMessages", "GroupSimScenarios"]),
         .executableTarget(name: "groupsim", dependencies: ["GroupSimCLI"]),
         .testTarget(name: "GroupSimTests", dependencies: ["GroupSim"]),
-        .testTarget(name: "GroupSimMessagesTests", dependencies: ["GroupSimMessages", "GroupSim"]),
+        .testTarget(name: "GroupSimMessagesTests", dependencies: ["GroupSimMessages", "GroupSim", "GroupSimCLI"]),
         .testTarget(
             name: "GroupSimCLITests",
             dependencies: ["GroupSimCLI", "GroupSim"]

@@ -4,12 +4,13 @@ import GroupSimMessages
 
 /// The built-in app's `message` mode written as a developer would, against the Messages
 /// API: the tapped bubble's state plus the user's change travels in the URL. `groupsim
-/// bench` runs it as figure (e), to compare a registered controller with the built-in app.
-final class URLPollController: MSMessagesAppViewController, ComposeRequestHandling {
-    /// The name figure (e) registers it under.
-    static let name = "url-poll"
+/// bench` runs it as figure (f), to compare a registered controller with the built-in app;
+/// `BuiltInParityTests` proves it gives the built-in app's trace.
+package final class URLPollController: MSMessagesAppViewController, ComposeRequestHandling {
+    /// The name figure (f) registers it under.
+    package static let name = "url-poll"
 
-    func handle(_ request: ComposeRequest) {
+    package func handle(_ request: ComposeRequest) {
         guard let conversation = activeConversation else { return }
         let selected = request.isNewSession ? nil : conversation.selectedMessage
         var state = StateMap(url: selected?.url?.absoluteString)

@@ -1,26 +1,8 @@
 import Foundation
 import GroupSim
+import GroupSimCLI
 import GroupSimMessages
 import Testing
-
-/// The built-in app's `message` mode, written against the Messages API.
-final class URLStateController: MSMessagesAppViewController, ComposeRequestHandling {
-    func handle(_ request: ComposeRequest) {
-        guard let conversation = activeConversation else { return }
-        let selected = request.isNewSession ? nil : conversation.selectedMessage
-        var state = StateMap(url: selected?.url?.absoluteString)
-        if let url = request.url { state.apply(StateMap(url: url).entries) }
-        state.apply(request.data)
-        let message = MSMessage(session: selected?.session ?? MSSession())
-        message.url = URL(string: state.url(base: request.url.map(MessageURL.base(of:)) ?? ""))
-        let layout = MSMessageTemplateLayout()
-        layout.caption = request.caption
-        layout.subcaption = request.subcaption
-        message.layout = layout
-        message.summaryText = request.summary
-        conversation.insert(message)
-    }
-}
 
 /// A controller that keeps its state in the URL runs exactly as the built-in app does:
 /// the same trace, event for event, so every rule the built-in app follows holds for it
@@ -37,7 +19,7 @@ final class URLStateController: MSMessagesAppViewController, ComposeRequestHandl
         var custom = scenario
         custom.app.name = "url-state"
         var apps = AppRegistry()
-        apps.register("url-state") { URLStateController() }
+        apps.register("url-state") { URLPollController() }
         let builtIn = try await scenario.run()
         let controller = try await custom.run(apps: apps)
         #expect(controller.digest == builtIn.digest, "\(file): the controller's run differs from the built-in app's")

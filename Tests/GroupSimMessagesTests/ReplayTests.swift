@@ -1,4 +1,5 @@
 import GroupSim
+import GroupSimCLI
 import GroupSimMessages
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 @Suite struct ReplayTests {
     static func race() throws -> (Explorer, Scenario) {
         var apps = AppRegistry()
-        apps.register("url-state") { URLStateController() }
+        apps.register("url-state") { URLPollController() }
         let scenario = try ScenarioParser.parse(text: """
             name: url-race
             people: { alice: [alice-phone], bob: [bob-phone], carol: [carol-phone] }
