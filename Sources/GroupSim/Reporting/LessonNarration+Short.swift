@@ -2,11 +2,7 @@
 /// explanation said twice.
 extension LessonNarration {
     static func renderShort(_ lesson: Lesson, broken: RunReport, fixed: RunReport) -> String {
-        var lines: [String] = []
-        let heading = "Lesson \(lesson.name): \(lesson.title) (\(lesson.rules.joined(separator: ", ")))"
-        lines.append(heading)
-        lines.append(String(repeating: "=", count: heading.count))
-        lines.append("")
+        var lines = heading(lesson)
         lines.append("1. The setting (\(broken.outcome.scenario.file))")
         lines += about(broken.outcome.scenario)
         lines.append("")

@@ -27,13 +27,15 @@ public enum LessonNarration {
         return "Next: groupsim lessons \(next.name)   (\(next.title))"
     }
 
+    /// The lesson's title, underlined, and a blank line: how both narrations begin.
+    static func heading(_ lesson: Lesson) -> [String] {
+        let heading = "Lesson \(lesson.name): \(lesson.title) (\(lesson.rules.joined(separator: ", ")))"
+        return [heading, String(repeating: "=", count: heading.count), ""]
+    }
+
     /// Every step, every device's view after each, every pitfall in full.
     static func renderFull(_ lesson: Lesson, broken: RunReport, fixed: RunReport) -> String {
-        var lines: [String] = []
-        let heading = "Lesson \(lesson.name): \(lesson.title) (\(lesson.rules.joined(separator: ", ")))"
-        lines.append(heading)
-        lines.append(String(repeating: "=", count: heading.count))
-        lines.append("")
+        var lines = heading(lesson)
         lines.append("1. The broken design (\(broken.outcome.scenario.file))")
         lines += about(broken.outcome.scenario)
         lines.append("")
