@@ -41,17 +41,8 @@ public enum ExplorationHTMLReport {
     public static func render(_ report: ExplorationReport, failing: [FailingOutcome]? = nil) -> String {
         let runs = report.runs
         let unit = if case .sampled = report.mode { "runs" } else { "orders" }
-        var html = """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-        <title>\(esc(report.scenario)) · exploration · GroupSim</title>
-        <style>\(HTMLReport.style)\(style)</style>
-        </head>
-        <body>
+        var html = HTMLReport.pageStart(title: "\(report.scenario) · exploration · GroupSim", style: HTMLReport.style + style)
+        html += """
         <header>
         <h1>\(esc(report.scenario)): exploration</h1>
 

@@ -16,19 +16,7 @@ public enum HTMLReport {
         let scenario = outcome.scenario
         let history = ViewHistory(outcome: outcome)
         let flow = MessageFlow(trace: outcome.trace)
-        var html = """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-        <title>\(esc(scenario.name)) · GroupSim</title>
-        <style>\(style)</style>
-        </head>
-        <body>
-
-        """
+        var html = pageStart(title: "\(scenario.name) · GroupSim", style: style)
         html += header(report)
         html += section("flow", "Message flow", flowDiagram(outcome, flow: flow))
         html += section("transcripts", "What each device shows at the end", transcripts(outcome))
@@ -45,6 +33,24 @@ public enum HTMLReport {
 
     static func section(_ id: String, _ title: String, _ body: String) -> String {
         "<section id=\"\(id)\">\n<h2>\(title)</h2>\n\(body)</section>\n"
+    }
+
+    /// The start of a self-contained page up to `<body>`: no scripts, and a content
+    /// security policy that lets nothing load (styles inline, pictures as data URLs).
+    static func pageStart(title: String, style: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+        <title>\(esc(title))</title>
+        <style>\(style)</style>
+        </head>
+        <body>
+
+        """
     }
 
     static func header(_ report: RunReport) -> String {
