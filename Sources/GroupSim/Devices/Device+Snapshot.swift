@@ -1,7 +1,7 @@
 extension Device {
     func makeSnapshot() -> DeviceSnapshot {
         let firstConversation = world.conversations.first?.name ?? ConversationSpec.defaultName
-        var ids: [(person: String, id: ParticipantID)] = [(spec.person, localIdentifier(in: firstConversation))]
+        var ids: [(person: String, id: ParticipantID)] = [(spec.person, ownIdentifier(in: firstConversation))]
         for person in world.people where person.key != spec.person {
             if let id = identifiers.id(for: person.key, in: firstConversation) { ids.append((person.key, id)) }
         }

@@ -1,19 +1,14 @@
 /// One simulated device: its own identifiers, transcripts and extension (M1, M19).
 ///
-/// Devices are actors that share the executor of the `Simulation` that owns them, so
-/// only one device runs at any moment and a call from the scheduler costs no thread hop
-/// (determinism rule 5, README). A device never schedules anything itself: each entry point takes
-/// a `DeviceContext` and returns a `DeviceOutput` of what it wants done.
-public actor Device {
-    public nonisolated let spec: DeviceSpec
-    public nonisolated var name: String { spec.name }
-    public nonisolated var person: String { spec.person }
-
-    /// The actor whose executor this device runs on.
-    /// Unowned: the host owns this actor, and a strong reference back would keep both alive
-    /// after the run (a leak per run, which exploration multiplies).
-    private nonisolated unowned let host: any Actor
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { host.unownedExecutor }
+/// A device is a value-type state machine that the `Simulation` actor owns and steps in
+/// place (determinism rule 5, README): each entry point takes one input (a step, a
+/// delivered copy, a cloud answer) with a `DeviceContext`, and returns a `DeviceOutput`
+/// of everything it wants done (copies to send, cloud requests, trace events, failures,
+/// sightings). It never awaits, schedules or reads a file itself.
+struct Device {
+    let spec: DeviceSpec
+    var name: String { spec.name }
+    var person: String { spec.person }
 
     let world: WorldFacts
     let makeApp: AppRegistry.Factory?
@@ -69,12 +64,11 @@ public actor Device {
     /// Whether `trace` keeps events: false when the run keeps no trace (benchmarks).
     let tracing: Bool
 
-    init(spec: DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, host: any Actor, tracing: Bool = true) {
+    init(spec: DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool = true) {
         self.spec = spec
         self.tracing = tracing
         self.world = world
         self.makeApp = makeApp
-        self.host = host
         self.identifiers = world.mintIdentifiers(device: spec.name, generation: 0)
         self.members = Dictionary(uniqueKeysWithValues: world.conversations.map { ($0.name, $0.members) })
         self.environment = AppEnvironment(device: spec.name, installation: 0, streams: world.streams)
@@ -86,7 +80,7 @@ public actor Device {
     // MARK: - Entry points called by the scheduler
 
     /// Runs one user action (docs/scenario-format.md, "Steps").
-    func perform(_ step: Step, conversation: String, sessionIsNew: Bool, context: DeviceContext) -> DeviceOutput {
+    mutating func perform(_ step: Step, conversation: String, sessionIsNew: Bool, context: DeviceContext) -> DeviceOutput {
         begin(context)
         currentStep = step.number
         self.sessionIsNew = sessionIsNew
@@ -105,7 +99,7 @@ public actor Device {
     }
 
     /// A copy of a message reaches this device (M11, M23).
-    func receive(_ envelope: Envelope, context: DeviceContext) -> DeviceOutput {
+    mutating func receive(_ envelope: Envelope, context: DeviceContext) -> DeviceOutput {
         begin(context)
         trace(.delivered(message: envelope.id, from: envelope.senderDevice))
         add(envelope)
@@ -113,7 +107,7 @@ public actor Device {
     }
 
     /// The cloud store answered one of this device's requests (M13).
-    func receive(_ response: CloudResponse, context: DeviceContext) -> DeviceOutput {
+    mutating func receive(_ response: CloudResponse, context: DeviceContext) -> DeviceOutput {
         begin(context)
         let record = response.record
         switch response.request.operation {
@@ -132,7 +126,7 @@ public actor Device {
     }
 
     /// The members of `conversation` changed (M6: the list changes while the extension runs).
-    func updateMembers(_ newMembers: [String], of conversation: String) {
+    mutating func updateMembers(_ newMembers: [String], of conversation: String) {
         members[conversation] = newMembers
         remoteOrderCache[conversation] = nil
     }
@@ -147,7 +141,7 @@ public actor Device {
 
     // MARK: - Plumbing
 
-    private func begin(_ context: DeviceContext) {
+    private mutating func begin(_ context: DeviceContext) {
         out = DeviceOutput(context: context)
         actionDepth = 0
         // A failure belongs to a step only while that step runs; what the app does on a
@@ -155,7 +149,7 @@ public actor Device {
         currentStep = nil
     }
 
-    private func finish() -> DeviceOutput {
+    private mutating func finish() -> DeviceOutput {
         let result = out
         out = DeviceOutput(context: result.context)
         return result
@@ -163,17 +157,17 @@ public actor Device {
 
     var now: VirtualTime { out.context.now }
 
-    func trace(_ kind: TraceEvent.Kind, _ payload: TraceEvent.Payload? = nil) {
+    mutating func trace(_ kind: TraceEvent.Kind, _ payload: TraceEvent.Payload? = nil) {
         guard tracing else { return }
         out.events.append(TraceEvent(time: out.context.now, subject: spec.name, kind: kind, payload: payload))
     }
 
-    func fail(_ code: MessageErrorCode, _ reason: String) {
+    mutating func fail(_ code: MessageErrorCode, _ reason: String) {
         trace(.failed(step: currentStep, code: code), .failure(reason: reason))
         out.failures.append(StepFailure(step: currentStep, device: spec.name, time: now, code: code, reason: reason))
     }
 
-    func sighting(_ kind: PitfallKind, message: Int?, _ detail: String, mintedOn: String? = nil) {
+    mutating func sighting(_ kind: PitfallKind, message: Int?, _ detail: String, mintedOn: String? = nil) {
         trace(.pitfall(kind, detail: detail))
         out.sightings.append(PitfallSighting(kind: kind, device: spec.name, time: now, message: message, detail: detail, mintedOn: mintedOn))
     }

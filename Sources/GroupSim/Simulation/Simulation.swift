@@ -1,9 +1,10 @@
 /// One run of a scenario with one seed: builds the world, runs the event loop on virtual
 /// time until nothing is in flight, and returns what happened.
 ///
-/// The loop pops events in (time, sequence) order (determinism rule 3, README) and awaits one
-/// device call at a time; devices and the cloud store share this actor's executor, so
-/// only one of them runs at any moment and the same seed always gives the same trace.
+/// The loop pops events in (time, sequence) order (determinism rule 3, README) and hands
+/// each to the one value it concerns: a device or the cloud store, both plain state
+/// machines this actor owns and steps in place, with no await per event. Only one of them
+/// runs at any moment, so the same seed always gives the same trace.
 public actor Simulation {
     /// A run stops, reported as not quiet, after this many events: an app that keeps
     /// talking to the cloud forever must not hang the tool.
@@ -49,7 +50,7 @@ public actor Simulation {
     private var devices: [Device] = []
     private var deviceIndex: [String: Int] = [:]
     private var network: Network
-    private var cloud: CloudStore?
+    private var cloud = CloudStore()
     private var members: [String: [String]]
     /// `memberDevices(of:)` by conversation.
     private var memberDevicesCache: [String: [Int]] = [:]
@@ -114,7 +115,7 @@ public actor Simulation {
             let result: Result<RunOutcome, ScenarioErrors>
             do throws(ScenarioErrors) {
                 if !validated { try scenario.validate(registeredApps: apps.names) }
-                result = .success(await simulate())
+                result = .success(simulate())
             } catch {
                 result = .failure(error)
             }
@@ -127,7 +128,7 @@ public actor Simulation {
     }
 
     /// The one run: builds the world and steps it until nothing is in flight.
-    private func simulate() async -> RunOutcome {
+    private func simulate() -> RunOutcome {
         build()
         while let entry = nextEvent() {
             eventCount += 1
@@ -138,18 +139,18 @@ public actor Simulation {
             }
             switch entry.payload {
             case .step(let step, let conversation):
-                await perform(step, conversation: conversation)
+                perform(step, conversation: conversation)
             case .deliver(let envelope, let receiver):
                 if network.offline[receiver] {
                     network.held[receiver].append(envelope)
                     record(TraceEvent(time: context.now, subject: devices[receiver].name, kind: .held(message: envelope.id)))
                 } else {
                     copiesDelivered += 1
-                    apply(await devices[receiver].receive(envelope, context: context))
+                    apply(devices[receiver].receive(envelope, context: context))
                 }
             case .cloudArrive(let request):
-                guard let cloud, let receiver = deviceIndex[request.device] else { continue }
-                let response = await cloud.handle(request)
+                guard let receiver = deviceIndex[request.device] else { continue }
+                let response = cloud.handle(request)
                 if response.record.conflict { cloudConflicts += 1 }
                 let operation = if case .store = request.operation { response.record.conflict ? "refused store" : "store" } else { "fetch" }
                 record(TraceEvent(time: context.now, subject: "cloud",
@@ -157,16 +158,12 @@ public actor Simulation {
                                   payload: .cloud(operation: request.operation, record: response.record)))
                 enqueue(.cloudAnswer(response, to: receiver), after: scenario.app.cloudLatency)
             case .cloudAnswer(let response, let receiver):
-                apply(await devices[receiver].receive(response, context: context))
+                apply(devices[receiver].receive(response, context: context))
             }
         }
-        var snapshots: [DeviceSnapshot] = []
-        for device in devices { snapshots.append(await device.snapshot()) }
-        var records: [CloudEntry] = []
-        if let cloud {
-            for (key, entry) in await cloud.contents() {
-                records.append(CloudEntry(key: key, state: entry.state, version: entry.version, provenance: entry.provenance))
-            }
+        let snapshots = devices.map { $0.snapshot() }
+        let records = cloud.contents().map { key, entry in
+            CloudEntry(key: key, state: entry.state, version: entry.version, provenance: entry.provenance)
         }
         let quiet = eventCount <= Self.eventLimit
         var outcome = RunOutcome(scenario: scenario, seed: seed, trace: trace, devices: snapshots, failures: failures,
@@ -243,10 +240,9 @@ public actor Simulation {
         let world = WorldFacts(scenario: scenario, seed: seed)
         let factory = apps.factory(for: scenario.app)
         for (index, spec) in scenario.devices.enumerated() {
-            devices.append(Device(spec: spec, world: world, makeApp: factory, host: self, tracing: recordTrace))
+            devices.append(Device(spec: spec, world: world, makeApp: factory, tracing: recordTrace))
             deviceIndex[spec.name] = index
         }
-        cloud = CloudStore(host: self)
         schedule(scenario.timeline, streams: world.streams)
     }
 
@@ -308,7 +304,7 @@ public actor Simulation {
         record(TraceEvent(time: context.now, subject: subject, kind: .step(number: step.number, action: step.summary)))
     }
 
-    private func perform(_ step: Step, conversation: String) async {
+    private func perform(_ step: Step, conversation: String) {
         guard let index = deviceIndex[step.device] else { return }
         let subject = devices[index].name
         switch step.action {
@@ -347,7 +343,7 @@ public actor Simulation {
             }
             members[conversation] = list
             memberDevicesCache[conversation] = nil
-            for device in devices { await device.updateMembers(list, of: conversation) }
+            for index in devices.indices { devices[index].updateMembers(list, of: conversation) }
         default:
             var isNew = false
             switch step.action {
@@ -356,7 +352,7 @@ public actor Simulation {
             default:
                 break
             }
-            apply(await devices[index].perform(step, conversation: conversation, sessionIsNew: isNew, context: context))
+            apply(devices[index].perform(step, conversation: conversation, sessionIsNew: isNew, context: context))
         }
     }
 
