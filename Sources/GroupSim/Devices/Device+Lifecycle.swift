@@ -193,7 +193,7 @@ extension Device {
             resign()
         case .fetch(let key):
             trace(.cloud("fetch \(key)"), .cloud(operation: .fetch, record: nil))
-            out.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .fetch,
+            effects.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .fetch,
                                                   provenance: Provenance(), change: nil))
         case .store(let key, let write):
             // The write carries the user's current change, whatever record the app names.
@@ -205,7 +205,7 @@ extension Device {
                 change = made
             }
             trace(.cloud("store \(key)"), .cloud(operation: .store(write), record: nil))
-            out.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .store(write),
+            effects.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .store(write),
                                                   provenance: readProvenance[key] ?? Provenance(), change: change))
         }
         return nil

@@ -7,11 +7,14 @@ extension Device {
         let conversation = envelope.conversation
         // The transcript is changed in place in the dictionary: a copy taken out and put
         // back would share its storage and copy every entry on each append.
+        // Every copy of a message comes through here: the message is read where it is
+        // needed, not bound (a bound copy retains and releases each of its fields).
         switch envelope.content {
-        case .app(let message):
+        case .app:
             if spec.platform == .ios9 {
                 // Old systems get plain messages instead (M26): the layout's image, when it
                 // has one, then a web URL. No picture is made up for a layout without one.
+                let message = envelope.message ?? Message()
                 if let picture = fallbackPicture(of: message, from: envelope) {
                     transcripts[conversation, default: Transcript()].append(.plain(envelope, text: picture))
                 }
@@ -20,13 +23,12 @@ extension Device {
                 }
                 return
             }
-            let sender = senderIdentifier(of: envelope)
-            learnInstall(of: envelope, sender: sender)
+            learnInstall(of: envelope)
             if let collapse = transcripts[conversation, default: Transcript()].addBubble(envelope, nilSummary: world.options.nilSummary),
-               let session = message.session?.name {
+               let session = envelope.sessionName {
                 trace(.collapsed(session: session, replaced: collapse.replaced.id, summary: collapse.leftSummary))
             }
-            if envelope.senderDevice != spec.name, app != nil, activeConversation == conversation, style != .transcript {
+            if app != nil, activeConversation == conversation, style != .transcript, envelope.senderDevice != spec.name {
                 let received = view(of: envelope, sender: senderIdentifier(of: envelope))
                 inspectIdentifiers(in: envelope, conversation: conversation)
                 callback(.didReceive) { app, view in app.didReceive(received, conversation: view) }

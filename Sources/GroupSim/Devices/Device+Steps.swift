@@ -149,8 +149,9 @@ extension Device {
     /// GroupSim records it for every message of the app that reaches a device able to run
     /// it, as if the app read every bubble; a real extension sees only what didReceive
     /// hands it while open and the bubbles the user taps (M23, M15), so it learns later.
-    mutating func learnInstall(of envelope: Envelope, sender: ParticipantID) {
+    mutating func learnInstall(of envelope: Envelope) {
         guard let install = envelope.senderInstall, spec.runsApp else { return }
+        let sender = senderIdentifier(of: envelope)
         localStorage[AppIdentity.learnedPrefix + install] = sender.uuidString
         if envelope.senderDevice != spec.name { localStorage[AppIdentity.installOfPrefix + sender.uuidString] = install }
     }
@@ -198,8 +199,8 @@ extension Device {
             fail(.notMember, "\(name) belongs to \(spec.person), who is not a member of conversation \(conversation) now (M6)")
             return
         }
-        let id = out.context.nextMessageID
-        out.context.nextMessageID += 1
+        let id = effects.context.nextMessageID
+        effects.context.nextMessageID += 1
         var provenance = base
         var change: Change?
         if let pending {
@@ -222,15 +223,15 @@ extension Device {
                   .text("sticker \(sticker.format) \(sticker.bytes) bytes \(sticker.width)x\(sticker.height) \(sticker.stickerDescription)"))
         }
         add(envelope)
-        out.outgoing.append(envelope)
+        effects.outgoing.append(envelope)
     }
 
     /// Gives a pending change its number and records it.
     mutating func allocateChange(_ pending: PendingChange) -> Change {
-        let change = Change(id: out.context.nextChangeID, step: pending.step, device: spec.name, person: spec.person,
+        let change = Change(id: effects.context.nextChangeID, step: pending.step, device: spec.name, person: spec.person,
                             session: pending.session, entries: pending.entries)
-        out.context.nextChangeID += 1
-        out.changes.append(change)
+        effects.context.nextChangeID += 1
+        effects.changes.append(change)
         return change
     }
 

@@ -59,7 +59,10 @@ struct Device {
     /// This installation's storage and tokens, handed to every app instance (M2, M22).
     var environment: AppEnvironment
 
-    var out = DeviceOutput(context: DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1))
+    /// The effects of the one input being handled, in the buffer its caller lent for the
+    /// call: swapped in when the call begins and back out when it ends, so between calls
+    /// the device holds no output, and a caller reuses one buffer for a whole run.
+    var effects = DeviceOutput(context: DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1))
 
     /// Whether `trace` keeps events: false when the run keeps no trace (benchmarks).
     let tracing: Bool
@@ -79,36 +82,37 @@ struct Device {
 
     // MARK: - Entry points called by the scheduler
 
-    /// Runs one user action (docs/scenario-format.md, "Steps").
-    mutating func perform(_ step: Step, conversation: String, sessionIsNew: Bool, context: DeviceContext) -> DeviceOutput {
-        begin(context)
+    /// Runs one user action (docs/scenario-format.md, "Steps"), adding its effects to `output`.
+    mutating func perform(_ step: Step, conversation: String, sessionIsNew: Bool, into output: inout DeviceOutput) {
+        begin(&output)
+        defer { finish(&output) }
         currentStep = step.number
         self.sessionIsNew = sessionIsNew
         trace(.step(number: step.number, action: step.summary))
         if Self.postsTo(step.action), !isMember(of: conversation) {
             // A removed member's devices no longer take part: nothing they do reaches the group (M6).
             fail(.notMember, "\(name) belongs to \(spec.person), who is not a member of conversation \(conversation) now (M6)")
-            return finish()
+            return
         }
         if Self.interactsWithExtension(step.action) {
             interactionAvailable = true
             lastInteraction = now
         }
         performAction(step, conversation: conversation)
-        return finish()
     }
 
-    /// A copy of a message reaches this device (M11, M23).
-    mutating func receive(_ envelope: Envelope, context: DeviceContext) -> DeviceOutput {
-        begin(context)
+    /// A copy of a message reaches this device (M11, M23); its effects go to `output`.
+    mutating func receive(_ envelope: Envelope, into output: inout DeviceOutput) {
+        begin(&output)
+        defer { finish(&output) }
         trace(.delivered(message: envelope.id, from: envelope.senderDevice))
         add(envelope)
-        return finish()
     }
 
-    /// The cloud store answered one of this device's requests (M13).
-    mutating func receive(_ response: CloudResponse, context: DeviceContext) -> DeviceOutput {
-        begin(context)
+    /// The cloud store answered one of this device's requests (M13); effects go to `output`.
+    mutating func receive(_ response: CloudResponse, into output: inout DeviceOutput) {
+        begin(&output)
+        defer { finish(&output) }
         let record = response.record
         switch response.request.operation {
         case .fetch:
@@ -122,7 +126,6 @@ struct Device {
             if !record.conflict, let change = response.request.change, composing?.allocated?.id == change.id { composing = nil }
             callback(.didStore) { app, conversation in app.didStore(record, conversation: conversation) }
         }
-        return finish()
     }
 
     /// The members of `conversation` changed (M6: the list changes while the extension runs).
@@ -141,35 +144,35 @@ struct Device {
 
     // MARK: - Plumbing
 
-    private mutating func begin(_ context: DeviceContext) {
-        out = DeviceOutput(context: context)
+    /// Takes the caller's buffer for the call (its context says the instant and the counters).
+    private mutating func begin(_ output: inout DeviceOutput) {
+        swap(&effects, &output)
         actionDepth = 0
         // A failure belongs to a step only while that step runs; what the app does on a
         // delivery or a cloud answer later is its own action.
         currentStep = nil
     }
 
-    private mutating func finish() -> DeviceOutput {
-        let result = out
-        out = DeviceOutput(context: result.context)
-        return result
+    /// Hands the buffer back, with the call's effects added.
+    private mutating func finish(_ output: inout DeviceOutput) {
+        swap(&effects, &output)
     }
 
-    var now: VirtualTime { out.context.now }
+    var now: VirtualTime { effects.context.now }
 
     mutating func trace(_ kind: TraceEvent.Kind, _ payload: TraceEvent.Payload? = nil) {
         guard tracing else { return }
-        out.events.append(TraceEvent(time: out.context.now, subject: spec.name, kind: kind, payload: payload))
+        effects.events.append(TraceEvent(time: effects.context.now, subject: spec.name, kind: kind, payload: payload))
     }
 
     mutating func fail(_ code: MessageErrorCode, _ reason: String) {
         trace(.failed(step: currentStep, code: code), .failure(reason: reason))
-        out.failures.append(StepFailure(step: currentStep, device: spec.name, time: now, code: code, reason: reason))
+        effects.failures.append(StepFailure(step: currentStep, device: spec.name, time: now, code: code, reason: reason))
     }
 
     mutating func sighting(_ kind: PitfallKind, message: Int?, _ detail: String, mintedOn: String? = nil) {
         trace(.pitfall(kind, detail: detail))
-        out.sightings.append(PitfallSighting(kind: kind, device: spec.name, time: now, message: message, detail: detail, mintedOn: mintedOn))
+        effects.sightings.append(PitfallSighting(kind: kind, device: spec.name, time: now, message: message, detail: detail, mintedOn: mintedOn))
     }
 }
 

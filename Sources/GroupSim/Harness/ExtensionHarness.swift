@@ -90,7 +90,7 @@ public actor ExtensionHarness {
                                 senderPerson: person, sentAt: context.now, content: .app(message),
                                 senderMap: world.mintIdentifiers(device: sender, generation: 0), provenance: Provenance(), change: nil)
         context.nextMessageID += 1
-        collect(driven.receive(envelope, context: context))
+        collect { $0.receive(envelope, into: &$1) }
     }
 
     /// Moves virtual time on.
@@ -107,7 +107,7 @@ public actor ExtensionHarness {
             context.now = context.now + scenario.app.cloudLatency
             let response = cloud.handle(request)
             context.now = context.now + scenario.app.cloudLatency
-            collect(driven.receive(response, context: context))
+            collect { $0.receive(response, into: &$1) }
         }
     }
 
@@ -176,10 +176,14 @@ public actor ExtensionHarness {
             break
         }
         let step = Step(number: stepNumber, time: context.now, device: device, action: action)
-        collect(driven.perform(step, conversation: scenario.conversations[0].name, sessionIsNew: isNew, context: context))
+        let conversation = scenario.conversations[0].name
+        collect { $0.perform(step, conversation: conversation, sessionIsNew: isNew, into: &$1) }
     }
 
-    private func collect(_ output: DeviceOutput) {
+    /// Makes one call into the device and takes in what it did.
+    private func collect(_ call: (inout Device, inout DeviceOutput) -> Void) {
+        var output = DeviceOutput(context: context)
+        call(&driven, &output)
         context = output.context
         let callbacks = driven.callbacks
         effects.callbacks += callbacks.dropFirst(callbacksSeen)

@@ -56,6 +56,8 @@ public actor Simulation {
     private var memberDevicesCache: [String: [Int]] = [:]
     private var usedSessions: Set<String> = []
     private var context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
+    /// The one buffer every device call adds its effects to; emptied after each call.
+    private var output = DeviceOutput(context: DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1))
     private var trace = Trace()
     private var failures: [StepFailure] = []
     private var sightings: [PitfallSighting] = []
@@ -146,7 +148,9 @@ public actor Simulation {
                     record(TraceEvent(time: context.now, subject: devices[receiver].name, kind: .held(message: envelope.id)))
                 } else {
                     copiesDelivered += 1
-                    apply(devices[receiver].receive(envelope, context: context))
+                    output.context = context
+                    devices[receiver].receive(envelope, into: &output)
+                    absorbOutput()
                 }
             case .cloudArrive(let request):
                 guard let receiver = deviceIndex[request.device] else { continue }
@@ -158,7 +162,9 @@ public actor Simulation {
                                   payload: .cloud(operation: request.operation, record: response.record)))
                 enqueue(.cloudAnswer(response, to: receiver), after: scenario.app.cloudLatency)
             case .cloudAnswer(let response, let receiver):
-                apply(devices[receiver].receive(response, context: context))
+                output.context = context
+                devices[receiver].receive(response, into: &output)
+                absorbOutput()
             }
         }
         let snapshots = devices.map { $0.snapshot() }
@@ -352,16 +358,26 @@ public actor Simulation {
             default:
                 break
             }
-            apply(devices[index].perform(step, conversation: conversation, sessionIsNew: isNew, context: context))
+            output.context = context
+            devices[index].perform(step, conversation: conversation, sessionIsNew: isNew, into: &output)
+            absorbOutput()
         }
     }
 
     // MARK: - Acting on what a device asked for
 
-    private func apply(_ output: DeviceOutput) {
+    /// Takes the context back from the device call just made, acts on what it asked for
+    /// and empties the buffer for the next call.
+    private func absorbOutput() {
         context = output.context
+        // Most calls (deliveries with the trace off) ask for nothing more.
+        guard !output.isEmpty else { return }
+        apply(output)
+        output.removeAll()
+    }
+
+    private func apply(_ output: DeviceOutput) {
         if recordTrace { trace.append(contentsOf: output.events) }
-        // Most calls (deliveries) bring none of these: skip the stored properties' access.
         if !output.failures.isEmpty { failures.append(contentsOf: output.failures) }
         if !output.sightings.isEmpty { sightings.append(contentsOf: output.sightings) }
         if !output.changes.isEmpty { changes.append(contentsOf: output.changes) }
