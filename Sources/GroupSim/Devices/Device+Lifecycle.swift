@@ -246,7 +246,7 @@ extension Device {
         let change = composing?.session == message.session?.name ? composing : nil
         if change != nil { composing = nil }
         drafts[conversation] = Draft(content: .app(message), conversation: conversation, change: change, base: base(of: message))
-        trace(.staged(session: message.session?.name), .message(message))
+        if tracing { trace(.staged(session: message.session?.name), .message(message)) }
         return nil
     }
 
@@ -310,7 +310,7 @@ extension Device {
 
     /// Whether `message`'s state holds every entry of `envelope`'s (message mode).
     func builtOn(_ envelope: Envelope, _ message: Message) -> Bool {
-        let shown = StateMap(url: envelope.url)
+        let shown = envelope.state
         return !shown.isEmpty && StateMap(url: message.url).contains(shown.entries)
     }
 

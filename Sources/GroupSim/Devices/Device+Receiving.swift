@@ -25,7 +25,7 @@ extension Device {
             }
             learnInstall(of: envelope)
             if let collapse = transcripts[conversation, default: Transcript()].addBubble(envelope, nilSummary: world.options.nilSummary),
-               let session = envelope.sessionName {
+               tracing, let session = envelope.sessionName {
                 trace(.collapsed(session: session, replaced: collapse.replaced.id, summary: collapse.leftSummary))
             }
             if app != nil, activeConversation == conversation, style != .transcript, envelope.senderDevice != spec.name {
@@ -55,8 +55,10 @@ extension Device {
     /// The sender as this device identifies them: the local identifier for the owner's own
     /// messages, including those from the owner's other devices (M3), else the remote one.
     func senderIdentifier(of envelope: Envelope) -> ParticipantID {
-        if envelope.senderPerson == spec.person { return ownIdentifier(in: envelope.conversation) }
-        return identifiers.id(for: envelope.senderPerson, in: envelope.conversation) ?? ownIdentifier(in: envelope.conversation)
+        let fromOwner = envelope.senderPosition >= 0 ? envelope.senderPosition == position : envelope.senderPerson == spec.person
+        if fromOwner { return ownIdentifier(in: envelope.conversation) }
+        return identifiers.id(forPersonAt: envelope.senderPosition, person: envelope.senderPerson, in: envelope.conversation)
+            ?? ownIdentifier(in: envelope.conversation)
     }
 
     mutating func localIdentifier(in conversation: String) -> ParticipantID {
@@ -70,7 +72,7 @@ extension Device {
     /// The owner's identifier in `conversation`, looked up (`localIdentifier` keeps it).
     func ownIdentifier(in conversation: String) -> ParticipantID {
         // Every person of the scenario has an identifier in every map, so this always succeeds.
-        identifiers.id(for: spec.person, in: conversation) ?? ParticipantID(bits: 0, 0)
+        identifiers.id(forPersonAt: position, person: spec.person, in: conversation) ?? ParticipantID(bits: 0, 0)
     }
 
     /// The message as this device's app sees it (M3, M17).

@@ -212,8 +212,10 @@ extension Device {
         if world.app.identity == .installID, case .app = content { install = ownInstallID() }
         let envelope = Envelope(id: id, conversation: conversation, senderDevice: spec.name, senderPerson: spec.person,
                                 sentAt: now, content: content, senderMap: identifiers, provenance: provenance, change: change,
-                                senderInstall: install)
+                                senderInstall: install, senderPosition: position)
         switch content {
+        case _ where !tracing:
+            break
         case .app(let message):
             trace(.sent(message: id, session: message.session?.name, url: message.url), .message(message))
         case .text(let text):
@@ -241,9 +243,9 @@ extension Device {
         switch spec {
         case .described(let format, let bytes, let pixels, let description):
             result = Sticker.described(format: format, bytes: bytes, pixels: pixels, description: description)
-        case .file(let path, let description):
-            // A relative path is relative to the scenario file, as a reader of the file expects.
-            result = Sticker.load(path: world.resolve(path), description: description)
+        case .file:
+            // Read and checked before the run, with the path taken from the scenario's folder.
+            result = world.stickerFiles[spec] ?? .failure(.fileNotFound)
         }
         switch result {
         case .success(let sticker):

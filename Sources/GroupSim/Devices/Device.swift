@@ -11,6 +11,8 @@ struct Device {
     var person: String { spec.person }
 
     let world: WorldFacts
+    /// The owner's position in the scenario's people (-1 if not listed).
+    let position: Int
     let makeApp: AppRegistry.Factory?
 
     // Identifiers (M1, M2, M6).
@@ -71,6 +73,7 @@ struct Device {
         self.spec = spec
         self.tracing = tracing
         self.world = world
+        self.position = world.personIndex[spec.person] ?? -1
         self.makeApp = makeApp
         self.identifiers = world.mintIdentifiers(device: spec.name, generation: 0)
         self.members = Dictionary(uniqueKeysWithValues: world.conversations.map { ($0.name, $0.members) })
@@ -105,7 +108,7 @@ struct Device {
     mutating func receive(_ envelope: Envelope, into output: inout DeviceOutput) {
         begin(&output)
         defer { finish(&output) }
-        trace(.delivered(message: envelope.id, from: envelope.senderDevice))
+        if tracing { trace(.delivered(message: envelope.id, from: envelope.senderDevice)) }
         add(envelope)
     }
 
@@ -160,6 +163,8 @@ struct Device {
 
     var now: VirtualTime { effects.context.now }
 
+    /// Adds an event to the call's effects (nothing with the trace off: callers on the
+    /// paths every copy takes ask `tracing` first, so as not to build the event's fields).
     mutating func trace(_ kind: TraceEvent.Kind, _ payload: TraceEvent.Payload? = nil) {
         guard tracing else { return }
         effects.events.append(TraceEvent(time: effects.context.now, subject: spec.name, kind: kind, payload: payload))

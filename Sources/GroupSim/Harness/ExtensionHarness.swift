@@ -88,7 +88,8 @@ public actor ExtensionHarness {
         let message = Message(session: Session(name: session), url: url, layout: TemplateLayout(caption: caption), summaryText: summary)
         let envelope = Envelope(id: context.nextMessageID, conversation: scenario.conversations[0].name, senderDevice: sender,
                                 senderPerson: person, sentAt: context.now, content: .app(message),
-                                senderMap: world.mintIdentifiers(device: sender, generation: 0), provenance: Provenance(), change: nil)
+                                senderMap: world.mintIdentifiers(device: sender, generation: 0), provenance: Provenance(), change: nil,
+                                senderPosition: world.personIndex[person] ?? -1)
         context.nextMessageID += 1
         collect { $0.receive(envelope, into: &$1) }
     }

@@ -24,6 +24,9 @@ public actor Simulation {
     private let apps: AppRegistry
     private let recordTrace: Bool
     private var controller: (any ScheduleController)?
+    /// Whether a schedule controller picks the events (asked per event: cheaper than
+    /// looking into the existential).
+    private let exploring: Bool
     /// Whoever made this simulation checked the scenario already (exploration, per run).
     private let validated: Bool
     /// Where `run()` stands: a simulation runs once; later calls get the same result.
@@ -83,6 +86,7 @@ public actor Simulation {
          validated: Bool) {
         self.validated = validated
         self.controller = controller
+        exploring = controller != nil
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
         self.apps = apps
@@ -136,7 +140,7 @@ public actor Simulation {
             eventCount += 1
             if eventCount > Self.eventLimit { break }
             context.now = max(context.now, entry.time)
-            if controller != nil {
+            if exploring {
                 cause = windows.removeValue(forKey: entry.sequence) ?? TimeWindow(earliest: entry.time.nanoseconds, latest: entry.time.nanoseconds)
             }
             switch entry.payload {
@@ -186,8 +190,8 @@ public actor Simulation {
     /// actions keep their order). Time never goes backwards: a chosen event that was due
     /// earlier runs at the current instant.
     private func nextEvent() -> EventQueue<Event>.Entry? {
-        let entry = controller == nil ? queue.next() : chosenEvent()
-        if controller == nil, let entry, case .step = entry.payload { scheduleNextStep() }
+        let entry = exploring ? chosenEvent() : queue.next()
+        if !exploring, let entry, case .step = entry.payload { scheduleNextStep() }
         return entry
     }
 
@@ -281,7 +285,7 @@ public actor Simulation {
             plannedSteps.append((entry.element.time, .step(step, conversation: step.conversation ?? fallback), entry.element.window))
         }
         firstStepSequence = queue.reserveSequences(plannedSteps.count)
-        if controller == nil {
+        if !exploring {
             scheduleNextStep()
         } else {
             // Exploration may run any pending step whose window allows it: all wait in the queue.
@@ -399,7 +403,7 @@ public actor Simulation {
     /// included, each with its own delay (M30), in send order per link with `network.fifo`.
     private func fanOut(_ envelope: Envelope, from sender: Int) {
         for receiver in memberDevices(of: envelope.conversation) where receiver != sender {
-            if controller == nil {
+            if !exploring {
                 queue.schedule(.deliver(envelope, to: receiver), at: network.arrival(from: sender, to: receiver, sentAt: context.now))
             } else {
                 // Exploration: the controller picks the order; on a FIFO network it is offered
@@ -416,7 +420,7 @@ public actor Simulation {
     /// the most the delay could be (by default `delay` exactly).
     private func enqueue(_ event: Event, after delay: VirtualDuration, earliest: Int64? = nil, latest: Int64? = nil) {
         let sequence = queue.schedule(event, at: context.now + delay)
-        guard controller != nil else { return }
+        guard exploring else { return }
         let low = earliest ?? delay.nanoseconds
         windows[sequence] = cause.shifted(by: low, spread: max(0, (latest ?? delay.nanoseconds) - low))
     }
