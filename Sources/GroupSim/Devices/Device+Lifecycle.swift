@@ -113,7 +113,7 @@ extension Device {
     /// the app is not running (M19-M24).
     mutating func callback(_ name: AppCallback, _ call: (inout any MessagesApp, Conversation) -> [AppAction]) {
         guard app != nil else { return }
-        callbacks.append(name.rawValue)
+        callbacks.append(name)
         trace(.callback(name.rawValue))
         let box = conversationViewBox()
         perform(appActions { call(&$0, box.view) })

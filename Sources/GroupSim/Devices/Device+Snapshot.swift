@@ -35,7 +35,7 @@ extension Device {
             }
         }
         var snapshot = DeviceSnapshot(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
-                                      callbacks: callbacks, identifiers: ids, generation: identifiers.generation,
+                                      callbacks: callbacks.map(\.rawValue), identifiers: ids, generation: identifiers.generation,
                                       transcripts: drawnTranscripts, sessions: sessions,
                                       drafts: world.conversations.compactMap { conversation in
                                           drafts[conversation.name]?.message.map { (conversation.name, $0) }

@@ -43,7 +43,7 @@ struct Device {
     /// observers above forget it): apps are called on every delivery while they run. In
     /// a box, so that a callback lends it to the app instead of copying all of it.
     var lastView: ConversationBox?
-    var callbacks: [String] = []
+    var callbacks: [AppCallback] = []
     /// A user interaction that a direct send may still use (M18).
     var interactionAvailable = false
     /// When the user last interacted with the extension here; nil once it was closed (M18).

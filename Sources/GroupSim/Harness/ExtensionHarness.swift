@@ -187,7 +187,7 @@ public actor ExtensionHarness {
         call(&driven, &output)
         context = output.context
         let callbacks = driven.callbacks
-        effects.callbacks += callbacks.dropFirst(callbacksSeen)
+        effects.callbacks += callbacks.dropFirst(callbacksSeen).map(\.rawValue)
         callbacksSeen = callbacks.count
         for envelope in output.outgoing {
             if case .app(let message) = envelope.content { effects.sent.append(message.url ?? "") }
