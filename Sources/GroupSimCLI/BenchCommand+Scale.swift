@@ -28,9 +28,11 @@ extension BenchCommand {
             let workload = BenchWorkload.scaleGroup(devices: devices)
             let measured = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in try await BenchWorkload.exploreOnce(workload.scenario, apps: apps) }
             let perCopy = workload.copies > 0 ? measured.seconds * 1e9 / Double(workload.copies) : 0
+            let cpuPerCopy = workload.copies > 0 ? measured.cpuSeconds * 1e9 / Double(workload.copies) : 0
             nanosecondsPerCopy[devices] = perCopy
             lines.append("scale \(devices) devices: \(Self.count(Double(workload.copies))) copies, \(Self.count(Double(workload.sessions))) sessions"
-                         + " in \(Self.seconds(measured.seconds)) = \(Self.count(perCopy)) ns/copy; peak memory \(Self.memory(Self.peakMemory()))")
+                         + " in \(Self.seconds(measured.seconds)) = \(Self.count(perCopy)) ns/copy; peak memory \(Self.memory(Self.peakMemory()))"
+                         + "; on CPU time \(Self.seconds(measured.cpuSeconds)) = \(Self.count(cpuPerCopy)) ns/copy")
         }
         if let smallest = size.groups.first, let largest = size.groups.last, smallest != largest,
            let small = nanosecondsPerCopy[smallest], let large = nanosecondsPerCopy[largest], small > 0 {
@@ -43,7 +45,8 @@ extension BenchCommand {
             let speed = measured.seconds > 0 ? simulated / measured.seconds : 0
             lines.append("day: \(size.dayPeople) people x 3 devices, \(Self.count(Double(workload.sends))) messages, \(Self.count(Double(workload.copies))) copies,"
                          + " \(Self.count(Double(workload.sessions))) sessions: \(Self.count(simulated)) s simulated in \(Self.seconds(measured.seconds))"
-                         + " = \(Self.count(speed))x real time (target >= 100,000); peak memory \(Self.memory(Self.peakMemory()))")
+                         + " = \(Self.count(speed))x real time (target >= 100,000); peak memory \(Self.memory(Self.peakMemory()))"
+                         + "; on CPU time \(Self.seconds(measured.cpuSeconds)) = \(Self.count(measured.cpuSeconds > 0 ? simulated / measured.cpuSeconds : 0))x")
         }
         return CommandResult(status: 0, output: lines.joined(separator: "\n") + "\n")
     }

@@ -3,7 +3,7 @@ extension Device {
 
     /// Opens the app from the drawer in `style` (M20), or changes style if it is already
     /// open here (M24). Returns false, with the step failed, where the app cannot run.
-    func openApp(in conversation: String, style requested: PresentationStyle, selecting: Envelope?) -> Bool {
+    mutating func openApp(in conversation: String, style requested: PresentationStyle, selecting: Envelope?) -> Bool {
         guard spec.runsApp else {
             let why = spec.hasApp ? "\(spec.platform.rawValue) devices cannot run the extension (M25, M26)" : "the app is not installed on \(name) (M27)"
             fail(.unknown, why)
@@ -34,7 +34,7 @@ extension Device {
     /// running (M21); when running, selects it and moves to expanded (M21), with the
     /// willTransition/didTransition pair only when the style changes: a tap while already
     /// expanded only selects (M24).
-    func tapBubble(of session: String, in conversation: String) -> Bool {
+    mutating func tapBubble(of session: String, in conversation: String) -> Bool {
         guard let live = transcripts[conversation]?.liveBubble(session: session) else {
             fail(.noBubble, "no bubble of session \(session) on \(name)")
             return false
@@ -65,7 +65,7 @@ extension Device {
     /// A click on a bubble where the extension cannot run: macOS opens an http or https
     /// URL in the browser (M25); a watch hands replies off to the iPhone (M25); a device
     /// without the app only draws the layout (M27).
-    func clickWithoutApp(_ envelope: Envelope) {
+    mutating func clickWithoutApp(_ envelope: Envelope) {
         let url = envelope.message?.url
         switch spec.platform {
         case .macos:
@@ -84,7 +84,7 @@ extension Device {
     }
 
     /// Closes the extension: the process ends and keeps nothing in memory (M22).
-    func resign() {
+    mutating func resign() {
         callback(.willResignActive) { app, view in app.willResignActive(view) }
         callback(.didResignActive) { app, view in app.didResignActive(view) }
         app = nil
@@ -99,7 +99,7 @@ extension Device {
     }
 
     /// Every style change calls willTransition then didTransition (M24).
-    func transition(to newStyle: PresentationStyle) {
+    mutating func transition(to newStyle: PresentationStyle) {
         guard app != nil, newStyle != style else { return }
         callback(.willTransition) { app, view in app.willTransition(to: newStyle, conversation: view) }
         style = newStyle
@@ -111,9 +111,9 @@ extension Device {
     /// Records the callback (in the trace and in `callbacks`, which a `callbacks:` check
     /// compares) and calls the app, then carries out what it asked for. Does nothing when
     /// the app is not running (M19-M24).
-    func callback(_ name: AppCallback, _ call: (inout any MessagesApp, Conversation) -> [AppAction]) {
+    mutating func callback(_ name: AppCallback, _ call: (inout any MessagesApp, Conversation) -> [AppAction]) {
         guard app != nil else { return }
-        callbacks.append(name.rawValue)
+        callbacks.append(name)
         trace(.callback(name.rawValue))
         let box = conversationViewBox()
         perform(appActions { call(&$0, box.view) })
@@ -121,7 +121,7 @@ extension Device {
 
     /// Calls into the app with the instance held outside `self`, so that actions it
     /// returns may call it again.
-    func appActions(_ call: (inout any MessagesApp) -> [AppAction]) -> [AppAction] {
+    mutating func appActions(_ call: (inout any MessagesApp) -> [AppAction]) -> [AppAction] {
         // Moved out, not copied, and held only here during the call, so that a mutating
         // call does not copy the app's box either.
         guard var instance = app.take() else { return [] }
@@ -133,7 +133,7 @@ extension Device {
     /// Carries out an app's actions in order, telling an app that wants them each action's
     /// result (`didComplete`). Apps that keep asking from their own callbacks are cut off
     /// after a fixed depth, with a failure, instead of looping.
-    func perform(_ actions: [AppAction]) {
+    mutating func perform(_ actions: [AppAction]) {
         guard !actions.isEmpty else { return }
         actionDepth += 1
         defer { actionDepth -= 1 }
@@ -160,14 +160,14 @@ extension Device {
     }
 
     /// Tells the app one action's result and carries out what it asks for in turn.
-    private func report(_ action: AppAction, error: MessageErrorCode?) {
+    private mutating func report(_ action: AppAction, error: MessageErrorCode?) {
         guard app != nil else { return }
         let box = conversationViewBox()
         perform(appActions { $0.didComplete(action, error: error, conversation: box.view) })
     }
 
     /// Carries out one action; returns the error code a completion handler would get.
-    private func carryOut(_ action: AppAction, in conversation: String) -> MessageErrorCode? {
+    private mutating func carryOut(_ action: AppAction, in conversation: String) -> MessageErrorCode? {
         switch action {
         case .insert(let message):
             return stage(message, in: conversation)
@@ -193,7 +193,7 @@ extension Device {
             resign()
         case .fetch(let key):
             trace(.cloud("fetch \(key)"), .cloud(operation: .fetch, record: nil))
-            out.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .fetch,
+            effects.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .fetch,
                                                   provenance: Provenance(), change: nil))
         case .store(let key, let write):
             // The write carries the user's current change, whatever record the app names.
@@ -205,7 +205,7 @@ extension Device {
                 change = made
             }
             trace(.cloud("store \(key)"), .cloud(operation: .store(write), record: nil))
-            out.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .store(write),
+            effects.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .store(write),
                                                   provenance: readProvenance[key] ?? Provenance(), change: change))
         }
         return nil
@@ -215,7 +215,7 @@ extension Device {
 
     /// Applies the url setter's rules (M8): a custom scheme is dropped silently, leaving
     /// the old value (nil); over 5,000 characters fails with `urlExceedsMaxSize`.
-    func checkedURL(_ message: Message) -> Message? {
+    mutating func checkedURL(_ message: Message) -> Message? {
         var message = message
         if let url = message.url {
             if !MessageURL.isAccepted(url) {
@@ -234,7 +234,7 @@ extension Device {
     /// conversation's draft only; the extension moves to compact so the field is visible.
     /// Returns the error code when the message is refused (M8).
     @discardableResult
-    func stage(_ message: Message, in conversation: String) -> MessageErrorCode? {
+    mutating func stage(_ message: Message, in conversation: String) -> MessageErrorCode? {
         guard var message = checkedURL(message) else {
             sendWhenStaged = false
             return .urlExceedsMaxSize
@@ -246,12 +246,12 @@ extension Device {
         let change = composing?.session == message.session?.name ? composing : nil
         if change != nil { composing = nil }
         drafts[conversation] = Draft(content: .app(message), conversation: conversation, change: change, base: base(of: message))
-        trace(.staged(session: message.session?.name), .message(message))
+        if tracing { trace(.staged(session: message.session?.name), .message(message)) }
         return nil
     }
 
     /// Stages text, a sticker or an attachment line in the conversation's input field (M16).
-    func stageContent(_ content: Envelope.Content, in conversation: String) -> MessageErrorCode? {
+    mutating func stageContent(_ content: Envelope.Content, in conversation: String) -> MessageErrorCode? {
         transition(to: .compact)
         drafts[conversation] = Draft(content: content, conversation: conversation, change: nil, base: Provenance())
         trace(.staged(session: nil))
@@ -262,7 +262,7 @@ extension Device {
     /// and no later than `options.recent-interaction` after that interaction. Returns the
     /// error code a completion handler gets, nil when the send started.
     @discardableResult
-    func directSend(_ content: Envelope.Content, in conversation: String) -> MessageErrorCode? {
+    mutating func directSend(_ content: Envelope.Content, in conversation: String) -> MessageErrorCode? {
         guard app != nil, style != .transcript else {
             fail(.sendWhileNotVisible, "direct send while the app is not visible (M18)")
             return .sendWhileNotVisible
@@ -310,7 +310,7 @@ extension Device {
 
     /// Whether `message`'s state holds every entry of `envelope`'s (message mode).
     func builtOn(_ envelope: Envelope, _ message: Message) -> Bool {
-        let shown = StateMap(url: envelope.url)
+        let shown = envelope.state
         return !shown.isEmpty && StateMap(url: message.url).contains(shown.entries)
     }
 
@@ -319,7 +319,7 @@ extension Device {
     /// store the app fetches the current state, so an old selection loses nothing (M13).
     /// Not when the message already holds the live bubble's whole state: the app built on
     /// the newer bubble (`app.selection: newest`), so the selection undid nothing.
-    func checkStaleSelection(_ message: Message) {
+    mutating func checkStaleSelection(_ message: Message) {
         guard world.app.state == .message,
               let session = message.session, let chosen = selected, chosen.message?.session == session,
               let conversation = activeConversation,

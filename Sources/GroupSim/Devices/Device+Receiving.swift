@@ -3,15 +3,18 @@ extension Device {
 
     /// Adds a message (sent here or arrived) to this device's transcript of its
     /// conversation, collapsing its session (M10), and tells a running app (M23).
-    func add(_ envelope: Envelope) {
+    mutating func add(_ envelope: Envelope) {
         let conversation = envelope.conversation
         // The transcript is changed in place in the dictionary: a copy taken out and put
         // back would share its storage and copy every entry on each append.
+        // Every copy of a message comes through here: the message is read where it is
+        // needed, not bound (a bound copy retains and releases each of its fields).
         switch envelope.content {
-        case .app(let message):
+        case .app:
             if spec.platform == .ios9 {
                 // Old systems get plain messages instead (M26): the layout's image, when it
                 // has one, then a web URL. No picture is made up for a layout without one.
+                let message = envelope.message ?? Message()
                 if let picture = fallbackPicture(of: message, from: envelope) {
                     transcripts[conversation, default: Transcript()].append(.plain(envelope, text: picture))
                 }
@@ -20,13 +23,12 @@ extension Device {
                 }
                 return
             }
-            let sender = senderIdentifier(of: envelope)
-            learnInstall(of: envelope, sender: sender)
+            learnInstall(of: envelope)
             if let collapse = transcripts[conversation, default: Transcript()].addBubble(envelope, nilSummary: world.options.nilSummary),
-               let session = message.session?.name {
+               tracing, let session = envelope.sessionName {
                 trace(.collapsed(session: session, replaced: collapse.replaced.id, summary: collapse.leftSummary))
             }
-            if envelope.senderDevice != spec.name, app != nil, activeConversation == conversation, style != .transcript {
+            if app != nil, activeConversation == conversation, style != .transcript, envelope.senderDevice != spec.name {
                 let received = view(of: envelope, sender: senderIdentifier(of: envelope))
                 inspectIdentifiers(in: envelope, conversation: conversation)
                 callback(.didReceive) { app, view in app.didReceive(received, conversation: view) }
@@ -53,17 +55,24 @@ extension Device {
     /// The sender as this device identifies them: the local identifier for the owner's own
     /// messages, including those from the owner's other devices (M3), else the remote one.
     func senderIdentifier(of envelope: Envelope) -> ParticipantID {
-        if envelope.senderPerson == spec.person { return localIdentifier(in: envelope.conversation) }
-        return identifiers.id(for: envelope.senderPerson, in: envelope.conversation) ?? localIdentifier(in: envelope.conversation)
+        let fromOwner = envelope.senderPosition >= 0 ? envelope.senderPosition == position : envelope.senderPerson == spec.person
+        if fromOwner { return ownIdentifier(in: envelope.conversation) }
+        return identifiers.id(forPersonAt: envelope.senderPosition, person: envelope.senderPerson, in: envelope.conversation)
+            ?? ownIdentifier(in: envelope.conversation)
     }
 
-    func localIdentifier(in conversation: String) -> ParticipantID {
+    mutating func localIdentifier(in conversation: String) -> ParticipantID {
         // Asked on every callback: the last answer is kept while the map and conversation stay.
         if let last = lastLocalIdentifier, last.map === identifiers, last.conversation == conversation { return last.id }
-        // Every person of the scenario has an identifier in every map, so this always succeeds.
-        let id = identifiers.id(for: spec.person, in: conversation) ?? ParticipantID(bits: 0, 0)
+        let id = ownIdentifier(in: conversation)
         lastLocalIdentifier = (identifiers, conversation, id)
         return id
+    }
+
+    /// The owner's identifier in `conversation`, looked up (`localIdentifier` keeps it).
+    func ownIdentifier(in conversation: String) -> ParticipantID {
+        // Every person of the scenario has an identifier in every map, so this always succeeds.
+        identifiers.id(forPersonAt: position, person: spec.person, in: conversation) ?? ParticipantID(bits: 0, 0)
     }
 
     /// The message as this device's app sees it (M3, M17).
@@ -76,17 +85,17 @@ extension Device {
     }
 
     /// `MSConversation` as the app sees it now (M1, M6, M15).
-    func conversationView() -> Conversation { conversationViewBox().view }
+    mutating func conversationView() -> Conversation { conversationViewBox().view }
 
     /// The cached view, built when something it shows has changed.
-    func conversationViewBox() -> ConversationBox {
+    mutating func conversationViewBox() -> ConversationBox {
         if let lastView { return lastView }
         let box = ConversationBox(makeConversationView())
         lastView = box
         return box
     }
 
-    private func makeConversationView() -> Conversation {
+    private mutating func makeConversationView() -> Conversation {
         let conversation = activeConversation ?? world.conversations.first?.name ?? ConversationSpec.defaultName
         let selectedMessage = selected.map { view(of: $0, sender: senderIdentifier(of: $0)) }
         return Conversation(name: conversation, localParticipantIdentifier: localIdentifier(in: conversation),
@@ -96,7 +105,7 @@ extension Device {
 
     /// One identifier per other member, in a seeded order per device and installation (M6);
     /// none once the owner is no longer a member: the others are not their co-participants.
-    func remoteIdentifiers(in conversation: String) -> [ParticipantID] {
+    mutating func remoteIdentifiers(in conversation: String) -> [ParticipantID] {
         if let cached = remoteOrderCache[conversation] { return cached }
         let others = isMember(of: conversation) ? (members[conversation] ?? []).filter { $0 != spec.person } : []
         var ids = others.compactMap { identifiers.id(for: $0, in: conversation) }
@@ -109,7 +118,7 @@ extension Device {
 
     /// The app read `envelope` (it was selected): remember what state it descends from and
     /// look for identifiers this device cannot resolve (M2, M4).
-    func noteRead(_ envelope: Envelope, in conversation: String) {
+    mutating func noteRead(_ envelope: Envelope, in conversation: String) {
         if let session = envelope.message?.session?.name, world.app.state == .message {
             readProvenance[session] = envelope.provenance
         }
@@ -118,7 +127,7 @@ extension Device {
 
     /// Reports each UUID in the message URL that this installation never minted: one it
     /// minted before a reinstall is stale (M2); any other is foreign (M4).
-    func inspectIdentifiers(in envelope: Envelope, conversation: String) {
+    mutating func inspectIdentifiers(in envelope: Envelope, conversation: String) {
         guard let url = envelope.url, url.utf8.count >= 36 else { return }
         for id in ParticipantID.occurrences(in: url) where identifiers.person(for: id, in: conversation) == nil {
             if let old = retired.last(where: { $0.person(for: id) != nil }) {

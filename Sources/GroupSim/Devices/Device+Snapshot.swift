@@ -1,7 +1,7 @@
 extension Device {
     func makeSnapshot() -> DeviceSnapshot {
         let firstConversation = world.conversations.first?.name ?? ConversationSpec.defaultName
-        var ids: [(person: String, id: ParticipantID)] = [(spec.person, localIdentifier(in: firstConversation))]
+        var ids: [(person: String, id: ParticipantID)] = [(spec.person, ownIdentifier(in: firstConversation))]
         for person in world.people where person.key != spec.person {
             if let id = identifiers.id(for: person.key, in: firstConversation) { ids.append((person.key, id)) }
         }
@@ -35,7 +35,7 @@ extension Device {
             }
         }
         var snapshot = DeviceSnapshot(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
-                                      callbacks: callbacks, identifiers: ids, generation: identifiers.generation,
+                                      callbacks: callbacks.map(\.rawValue), identifiers: ids, generation: identifiers.generation,
                                       transcripts: drawnTranscripts, sessions: sessions,
                                       drafts: world.conversations.compactMap { conversation in
                                           drafts[conversation.name]?.message.map { (conversation.name, $0) }

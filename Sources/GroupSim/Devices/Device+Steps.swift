@@ -1,6 +1,6 @@
 extension Device {
     /// Carries out one user action (docs/scenario-format.md, "Steps"; rules cited per case).
-    func performAction(_ step: Step, conversation: String) {
+    mutating func performAction(_ step: Step, conversation: String) {
         switch step.action {
         case .send(let compose):
             guard openApp(in: conversation, style: .compact, selecting: nil) else { return }
@@ -71,7 +71,7 @@ extension Device {
     // MARK: - Composing
 
     /// Hands the user's compose intent to the app, with `$` tokens resolved on this device.
-    func userComposes(_ compose: Compose, kind: ComposeRequest.Kind, in conversation: String, sendNow: Bool) {
+    mutating func userComposes(_ compose: Compose, kind: ComposeRequest.Kind, in conversation: String, sendNow: Bool) {
         let session = Session(name: compose.session)
         let data = compose.data.map {
             DataEntry(resolveTokens($0.key, in: conversation, raw: true), resolveTokens($0.value, in: conversation, raw: true))
@@ -93,7 +93,7 @@ extension Device {
 
     /// `$me` and `$bob` in scenario text: as `$UUID` tokens for layout text (M5), or as the
     /// raw UUID string for data, as a naive app would write it (M4).
-    func resolveTokens(_ text: String, in conversation: String, raw: Bool) -> String {
+    mutating func resolveTokens(_ text: String, in conversation: String, raw: Bool) -> String {
         // Bytes, not Foundation's substring search: this runs on every composed text.
         guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
         var result = ""
@@ -122,7 +122,7 @@ extension Device {
     /// What `$person` in data becomes under `app.identity`: the raw participant
     /// identifier (M4), the install id (this installation's own, or the one last learned
     /// for that identifier; the raw identifier while none is known), or the account id.
-    func identityKey(for person: String, id: ParticipantID) -> String {
+    mutating func identityKey(for person: String, id: ParticipantID) -> String {
         switch world.app.identity {
         case .participantID:
             return id.uuidString
@@ -136,7 +136,7 @@ extension Device {
 
     /// This installation's install id, created the first time it is needed and kept in
     /// local storage until a reinstall (`app.identity: install-id`).
-    func ownInstallID() -> String {
+    mutating func ownInstallID() -> String {
         if let id = localStorage[AppIdentity.installKey] { return id }
         let id = AppIdentity.installID(world.streams, device: spec.name, generation: identifiers.generation)
         localStorage[AppIdentity.installKey] = id
@@ -149,8 +149,9 @@ extension Device {
     /// GroupSim records it for every message of the app that reaches a device able to run
     /// it, as if the app read every bubble; a real extension sees only what didReceive
     /// hands it while open and the bubbles the user taps (M23, M15), so it learns later.
-    func learnInstall(of envelope: Envelope, sender: ParticipantID) {
+    mutating func learnInstall(of envelope: Envelope) {
         guard let install = envelope.senderInstall, spec.runsApp else { return }
+        let sender = senderIdentifier(of: envelope)
         localStorage[AppIdentity.learnedPrefix + install] = sender.uuidString
         if envelope.senderDevice != spec.name { localStorage[AppIdentity.installOfPrefix + sender.uuidString] = install }
     }
@@ -159,7 +160,7 @@ extension Device {
 
     /// The user taps Send on the conversation's staged draft (M16, M17). The extension
     /// hears of it only when it runs in that conversation.
-    func pressSend(in conversation: String) {
+    mutating func pressSend(in conversation: String) {
         guard let staged = drafts[conversation] else {
             fail(.noDraft, "there is no staged message to send in conversation \(conversation) on \(name) (M16)")
             return
@@ -179,7 +180,7 @@ extension Device {
 
     /// The user removes the conversation's staged draft (M17); the extension hears of it
     /// only when it runs in that conversation.
-    func cancelDraft(in conversation: String) {
+    mutating func cancelDraft(in conversation: String) {
         guard let staged = drafts[conversation] else {
             fail(.noDraft, "there is no staged message to cancel in conversation \(conversation) on \(name) (M17)")
             return
@@ -192,14 +193,14 @@ extension Device {
 
     /// A message leaves this device: numbered, added to its own transcript at once (M11),
     /// and handed to the network for fan-out (M30).
-    func commit(_ content: Envelope.Content, in conversation: String, change pending: PendingChange?, base: Provenance) {
+    mutating func commit(_ content: Envelope.Content, in conversation: String, change pending: PendingChange?, base: Provenance) {
         guard isMember(of: conversation) else {
             // An app's own send after its user was removed (M6): nothing leaves.
             fail(.notMember, "\(name) belongs to \(spec.person), who is not a member of conversation \(conversation) now (M6)")
             return
         }
-        let id = out.context.nextMessageID
-        out.context.nextMessageID += 1
+        let id = effects.context.nextMessageID
+        effects.context.nextMessageID += 1
         var provenance = base
         var change: Change?
         if let pending {
@@ -211,8 +212,10 @@ extension Device {
         if world.app.identity == .installID, case .app = content { install = ownInstallID() }
         let envelope = Envelope(id: id, conversation: conversation, senderDevice: spec.name, senderPerson: spec.person,
                                 sentAt: now, content: content, senderMap: identifiers, provenance: provenance, change: change,
-                                senderInstall: install)
+                                senderInstall: install, senderPosition: position)
         switch content {
+        case _ where !tracing:
+            break
         case .app(let message):
             trace(.sent(message: id, session: message.session?.name, url: message.url), .message(message))
         case .text(let text):
@@ -222,27 +225,27 @@ extension Device {
                   .text("sticker \(sticker.format) \(sticker.bytes) bytes \(sticker.width)x\(sticker.height) \(sticker.stickerDescription)"))
         }
         add(envelope)
-        out.outgoing.append(envelope)
+        effects.outgoing.append(envelope)
     }
 
     /// Gives a pending change its number and records it.
-    func allocateChange(_ pending: PendingChange) -> Change {
-        let change = Change(id: out.context.nextChangeID, step: pending.step, device: spec.name, person: spec.person,
+    mutating func allocateChange(_ pending: PendingChange) -> Change {
+        let change = Change(id: effects.context.nextChangeID, step: pending.step, device: spec.name, person: spec.person,
                             session: pending.session, entries: pending.entries)
-        out.context.nextChangeID += 1
-        out.changes.append(change)
+        effects.context.nextChangeID += 1
+        effects.changes.append(change)
         return change
     }
 
     /// Validates a sticker (M28, M29) and sends it, or fails the step with its code.
-    func sendSticker(_ spec: StickerSpec, in conversation: String) {
+    mutating func sendSticker(_ spec: StickerSpec, in conversation: String) {
         let result: Result<Sticker, MessageErrorCode>
         switch spec {
         case .described(let format, let bytes, let pixels, let description):
             result = Sticker.described(format: format, bytes: bytes, pixels: pixels, description: description)
-        case .file(let path, let description):
-            // A relative path is relative to the scenario file, as a reader of the file expects.
-            result = Sticker.load(path: world.resolve(path), description: description)
+        case .file:
+            // Read and checked before the run, with the path taken from the scenario's folder.
+            result = world.stickerFiles[spec] ?? .failure(.fileNotFound)
         }
         switch result {
         case .success(let sticker):
@@ -254,7 +257,7 @@ extension Device {
 
     /// Uninstall and reinstall: the app dies without callbacks and the device mints a
     /// whole new identifier set; other devices keep theirs (M2).
-    func reinstall() {
+    mutating func reinstall() {
         app = nil
         activeConversation = nil
         selected = nil

@@ -1,21 +1,18 @@
 /// One simulated device: its own identifiers, transcripts and extension (M1, M19).
 ///
-/// Devices are actors that share the executor of the `Simulation` that owns them, so
-/// only one device runs at any moment and a call from the scheduler costs no thread hop
-/// (determinism rule 5, README). A device never schedules anything itself: each entry point takes
-/// a `DeviceContext` and returns a `DeviceOutput` of what it wants done.
-public actor Device {
-    public nonisolated let spec: DeviceSpec
-    public nonisolated var name: String { spec.name }
-    public nonisolated var person: String { spec.person }
-
-    /// The actor whose executor this device runs on.
-    /// Unowned: the host owns this actor, and a strong reference back would keep both alive
-    /// after the run (a leak per run, which exploration multiplies).
-    private nonisolated unowned let host: any Actor
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { host.unownedExecutor }
+/// A device is a value-type state machine that the `Simulation` actor owns and steps in
+/// place (determinism rule 5, README): each entry point takes one input (a step, a
+/// delivered copy, a cloud answer) with a `DeviceContext`, and returns a `DeviceOutput`
+/// of everything it wants done (copies to send, cloud requests, trace events, failures,
+/// sightings). It never awaits, schedules or reads a file itself.
+struct Device {
+    let spec: DeviceSpec
+    var name: String { spec.name }
+    var person: String { spec.person }
 
     let world: WorldFacts
+    /// The owner's position in the scenario's people (-1 if not listed).
+    let position: Int
     let makeApp: AppRegistry.Factory?
 
     // Identifiers (M1, M2, M6).
@@ -46,7 +43,7 @@ public actor Device {
     /// observers above forget it): apps are called on every delivery while they run. In
     /// a box, so that a callback lends it to the app instead of copying all of it.
     var lastView: ConversationBox?
-    var callbacks: [String] = []
+    var callbacks: [AppCallback] = []
     /// A user interaction that a direct send may still use (M18).
     var interactionAvailable = false
     /// When the user last interacted with the extension here; nil once it was closed (M18).
@@ -64,17 +61,20 @@ public actor Device {
     /// This installation's storage and tokens, handed to every app instance (M2, M22).
     var environment: AppEnvironment
 
-    var out = DeviceOutput(context: DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1))
+    /// The effects of the one input being handled, in the buffer its caller lent for the
+    /// call: swapped in when the call begins and back out when it ends, so between calls
+    /// the device holds no output, and a caller reuses one buffer for a whole run.
+    var effects = DeviceOutput(context: DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1))
 
     /// Whether `trace` keeps events: false when the run keeps no trace (benchmarks).
     let tracing: Bool
 
-    init(spec: DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, host: any Actor, tracing: Bool = true) {
+    init(spec: DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool = true) {
         self.spec = spec
         self.tracing = tracing
         self.world = world
+        self.position = world.personIndex[spec.person] ?? -1
         self.makeApp = makeApp
-        self.host = host
         self.identifiers = world.mintIdentifiers(device: spec.name, generation: 0)
         self.members = Dictionary(uniqueKeysWithValues: world.conversations.map { ($0.name, $0.members) })
         self.environment = AppEnvironment(device: spec.name, installation: 0, streams: world.streams)
@@ -85,36 +85,37 @@ public actor Device {
 
     // MARK: - Entry points called by the scheduler
 
-    /// Runs one user action (docs/scenario-format.md, "Steps").
-    func perform(_ step: Step, conversation: String, sessionIsNew: Bool, context: DeviceContext) -> DeviceOutput {
-        begin(context)
+    /// Runs one user action (docs/scenario-format.md, "Steps"), adding its effects to `output`.
+    mutating func perform(_ step: Step, conversation: String, sessionIsNew: Bool, into output: inout DeviceOutput) {
+        begin(&output)
+        defer { finish(&output) }
         currentStep = step.number
         self.sessionIsNew = sessionIsNew
         trace(.step(number: step.number, action: step.summary))
         if Self.postsTo(step.action), !isMember(of: conversation) {
             // A removed member's devices no longer take part: nothing they do reaches the group (M6).
             fail(.notMember, "\(name) belongs to \(spec.person), who is not a member of conversation \(conversation) now (M6)")
-            return finish()
+            return
         }
         if Self.interactsWithExtension(step.action) {
             interactionAvailable = true
             lastInteraction = now
         }
         performAction(step, conversation: conversation)
-        return finish()
     }
 
-    /// A copy of a message reaches this device (M11, M23).
-    func receive(_ envelope: Envelope, context: DeviceContext) -> DeviceOutput {
-        begin(context)
-        trace(.delivered(message: envelope.id, from: envelope.senderDevice))
+    /// A copy of a message reaches this device (M11, M23); its effects go to `output`.
+    mutating func receive(_ envelope: Envelope, into output: inout DeviceOutput) {
+        begin(&output)
+        defer { finish(&output) }
+        if tracing { trace(.delivered(message: envelope.id, from: envelope.senderDevice)) }
         add(envelope)
-        return finish()
     }
 
-    /// The cloud store answered one of this device's requests (M13).
-    func receive(_ response: CloudResponse, context: DeviceContext) -> DeviceOutput {
-        begin(context)
+    /// The cloud store answered one of this device's requests (M13); effects go to `output`.
+    mutating func receive(_ response: CloudResponse, into output: inout DeviceOutput) {
+        begin(&output)
+        defer { finish(&output) }
         let record = response.record
         switch response.request.operation {
         case .fetch:
@@ -128,11 +129,10 @@ public actor Device {
             if !record.conflict, let change = response.request.change, composing?.allocated?.id == change.id { composing = nil }
             callback(.didStore) { app, conversation in app.didStore(record, conversation: conversation) }
         }
-        return finish()
     }
 
     /// The members of `conversation` changed (M6: the list changes while the extension runs).
-    func updateMembers(_ newMembers: [String], of conversation: String) {
+    mutating func updateMembers(_ newMembers: [String], of conversation: String) {
         members[conversation] = newMembers
         remoteOrderCache[conversation] = nil
     }
@@ -147,35 +147,37 @@ public actor Device {
 
     // MARK: - Plumbing
 
-    private func begin(_ context: DeviceContext) {
-        out = DeviceOutput(context: context)
+    /// Takes the caller's buffer for the call (its context says the instant and the counters).
+    private mutating func begin(_ output: inout DeviceOutput) {
+        swap(&effects, &output)
         actionDepth = 0
         // A failure belongs to a step only while that step runs; what the app does on a
         // delivery or a cloud answer later is its own action.
         currentStep = nil
     }
 
-    private func finish() -> DeviceOutput {
-        let result = out
-        out = DeviceOutput(context: result.context)
-        return result
+    /// Hands the buffer back, with the call's effects added.
+    private mutating func finish(_ output: inout DeviceOutput) {
+        swap(&effects, &output)
     }
 
-    var now: VirtualTime { out.context.now }
+    var now: VirtualTime { effects.context.now }
 
-    func trace(_ kind: TraceEvent.Kind, _ payload: TraceEvent.Payload? = nil) {
+    /// Adds an event to the call's effects (nothing with the trace off: callers on the
+    /// paths every copy takes ask `tracing` first, so as not to build the event's fields).
+    mutating func trace(_ kind: TraceEvent.Kind, _ payload: TraceEvent.Payload? = nil) {
         guard tracing else { return }
-        out.events.append(TraceEvent(time: out.context.now, subject: spec.name, kind: kind, payload: payload))
+        effects.events.append(TraceEvent(time: effects.context.now, subject: spec.name, kind: kind, payload: payload))
     }
 
-    func fail(_ code: MessageErrorCode, _ reason: String) {
+    mutating func fail(_ code: MessageErrorCode, _ reason: String) {
         trace(.failed(step: currentStep, code: code), .failure(reason: reason))
-        out.failures.append(StepFailure(step: currentStep, device: spec.name, time: now, code: code, reason: reason))
+        effects.failures.append(StepFailure(step: currentStep, device: spec.name, time: now, code: code, reason: reason))
     }
 
-    func sighting(_ kind: PitfallKind, message: Int?, _ detail: String, mintedOn: String? = nil) {
+    mutating func sighting(_ kind: PitfallKind, message: Int?, _ detail: String, mintedOn: String? = nil) {
         trace(.pitfall(kind, detail: detail))
-        out.sightings.append(PitfallSighting(kind: kind, device: spec.name, time: now, message: message, detail: detail, mintedOn: mintedOn))
+        effects.sightings.append(PitfallSighting(kind: kind, device: spec.name, time: now, message: message, detail: detail, mintedOn: mintedOn))
     }
 }
 

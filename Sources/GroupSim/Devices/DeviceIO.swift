@@ -11,7 +11,8 @@ struct DeviceContext: Sendable {
 }
 
 /// What a device wants done after one call: events to trace, messages to fan out, cloud
-/// requests to carry, and the failures, changes and pitfalls it saw.
+/// requests to carry, and the failures, changes and pitfalls it saw. The caller owns the
+/// buffer and lends it to each call (`Device.perform`, `Device.receive`), then acts on it.
 struct DeviceOutput: Sendable {
     var context: DeviceContext
     var events: [TraceEvent] = []
@@ -22,6 +23,21 @@ struct DeviceOutput: Sendable {
     var cloudRequests: [CloudRequest] = []
 
     init(context: DeviceContext) { self.context = context }
+
+    /// Whether the call asked for nothing beyond moving the context on (most deliveries).
+    var isEmpty: Bool {
+        events.isEmpty && outgoing.isEmpty && changes.isEmpty && failures.isEmpty && sightings.isEmpty && cloudRequests.isEmpty
+    }
+
+    /// Empties the buffer for the next call, keeping its storage.
+    mutating func removeAll() {
+        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
+        if !outgoing.isEmpty { outgoing.removeAll(keepingCapacity: true) }
+        if !changes.isEmpty { changes.removeAll(keepingCapacity: true) }
+        if !failures.isEmpty { failures.removeAll(keepingCapacity: true) }
+        if !sightings.isEmpty { sightings.removeAll(keepingCapacity: true) }
+        if !cloudRequests.isEmpty { cloudRequests.removeAll(keepingCapacity: true) }
+    }
 }
 
 /// A step that failed: its number, the device, the code and why (docs/scenario-format.md).

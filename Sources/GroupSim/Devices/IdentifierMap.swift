@@ -12,6 +12,8 @@ public final class IdentifierMap: Sendable {
     /// Per-device mode: by person (the conversation does not matter).
     private let byPerson: [String: ParticipantID]
     private let byID: [ParticipantID: (conversation: String, person: String)]
+    /// Per-device mode: by the person's position in the scenario's people (`id(forPersonAt:)`).
+    private let byPosition: [ParticipantID]
     private let perConversation: Bool
 
     /// Mints identifiers for every person in every conversation for `device`'s installation
@@ -23,6 +25,7 @@ public final class IdentifierMap: Sendable {
         var byKey: [Key: ParticipantID] = [:]
         var byPerson: [String: ParticipantID] = [:]
         var byID: [ParticipantID: (conversation: String, person: String)] = [:]
+        var byPosition: [ParticipantID] = []
         for conversation in perConversation ? conversations : [""] {
             for person in people {
                 let id = ParticipantID.mint(streams, device, String(generation), conversation, person)
@@ -30,6 +33,7 @@ public final class IdentifierMap: Sendable {
                     byKey[Key(conversation: conversation, person: person)] = id
                 } else {
                     byPerson[person] = id
+                    byPosition.append(id)
                 }
                 byID[id] = (conversation, person)
             }
@@ -37,6 +41,14 @@ public final class IdentifierMap: Sendable {
         self.byKey = byKey
         self.byPerson = byPerson
         self.byID = byID
+        self.byPosition = byPosition
+    }
+
+    /// `id(for:in:)` for the person at `position` in the scenario's people, without hashing
+    /// a name: what a device asks for the sender of every copy it draws or hands its app.
+    public func id(forPersonAt position: Int, person: String, in conversation: String) -> ParticipantID? {
+        guard !perConversation, byPosition.indices.contains(position) else { return id(for: person, in: conversation) }
+        return byPosition[position]
     }
 
     /// This device's identifier for `person` in `conversation` (M1, M6).

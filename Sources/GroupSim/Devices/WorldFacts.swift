@@ -12,6 +12,11 @@ final class WorldFacts: Sendable {
     /// Every device, and how many installations it can have in this run (one plus its
     /// `reinstall` steps), for finding which one minted an identifier (M4).
     private let installations: [(device: String, count: Int)]
+    /// Each sticker file the steps name, read and checked before the run starts, so that
+    /// no file is read while it runs (determinism rule 5, README).
+    let stickerFiles: [StickerSpec: Result<Sticker, MessageErrorCode>]
+    /// Each person's position in `people`: how a device finds an identifier in a map.
+    let personIndex: [String: Int]
 
     init(scenario: Scenario, seed: UInt64) {
         people = scenario.people
@@ -23,9 +28,25 @@ final class WorldFacts: Sendable {
         scenarioDirectory = file.contains("/") ? String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)]) : "."
         contactNames = Dictionary(scenario.people.map { ($0.key, $0.contactName) }, uniquingKeysWith: { first, _ in first })
         let steps = scenario.steps
-        installations = scenario.devices.map { device in
-            (device.name, 1 + steps.filter { $0.device == device.name && $0.action == .reinstall }.count)
+        var reinstalls: [String: Int] = [:]
+        var stickers: [StickerSpec: Result<Sticker, MessageErrorCode>] = [:]
+        for step in steps {
+            switch step.action {
+            case .reinstall:
+                reinstalls[step.device, default: 0] += 1
+            case .sticker(let sticker):
+                // A relative path is relative to the scenario file, as a reader of the file expects.
+                if case .file(let path, let description) = sticker, stickers[sticker] == nil {
+                    stickers[sticker] = Sticker.load(path: path.hasPrefix("/") ? path : scenarioDirectory + "/" + path,
+                                                     description: description)
+                }
+            default:
+                break
+            }
         }
+        installations = scenario.devices.map { ($0.name, 1 + (reinstalls[$0.name] ?? 0)) }
+        stickerFiles = stickers
+        personIndex = Dictionary(scenario.people.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The device installation that minted `id`, and for whom: identifiers are minted from
@@ -39,11 +60,6 @@ final class WorldFacts: Sendable {
             }
         }
         return nil
-    }
-
-    /// `path` as written in the scenario, resolved against the scenario file's folder.
-    func resolve(_ path: String) -> String {
-        path.hasPrefix("/") ? path : scenarioDirectory + "/" + path
     }
 
     /// The name Messages draws for `person` (M5): `name:` or the capitalised key.

@@ -20,8 +20,8 @@ public actor ExtensionHarness {
     public nonisolated let device: String
     let scenario: Scenario
     private let world: WorldFacts
-    private var driven: Device?
-    private var cloud: CloudStore?
+    private var driven: Device
+    private var cloud = CloudStore()
     private var context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
     private var pendingCloud: [CloudRequest] = []
     private var stepNumber = 0
@@ -47,17 +47,7 @@ public actor ExtensionHarness {
                             devices: people.map { DeviceSpec(name: "\($0)-phone", person: $0) },
                             conversations: [ConversationSpec(members: people)], app: spec, timeline: [])
         world = WorldFacts(scenario: scenario, seed: scenario.seed)
-        makeApp = factory
-    }
-
-    private let makeApp: AppRegistry.Factory
-
-    private func theDevice() -> Device {
-        if let driven { return driven }
-        let made = Device(spec: scenario.devices[0], world: world, makeApp: makeApp, host: self)
-        driven = made
-        cloud = CloudStore(host: self)
-        return made
+        driven = Device(spec: scenario.devices[0], world: world, makeApp: factory)
     }
 
     // MARK: - What the user and the system do
@@ -98,9 +88,10 @@ public actor ExtensionHarness {
         let message = Message(session: Session(name: session), url: url, layout: TemplateLayout(caption: caption), summaryText: summary)
         let envelope = Envelope(id: context.nextMessageID, conversation: scenario.conversations[0].name, senderDevice: sender,
                                 senderPerson: person, sentAt: context.now, content: .app(message),
-                                senderMap: world.mintIdentifiers(device: sender, generation: 0), provenance: Provenance(), change: nil)
+                                senderMap: world.mintIdentifiers(device: sender, generation: 0), provenance: Provenance(), change: nil,
+                                senderPosition: world.personIndex[person] ?? -1)
         context.nextMessageID += 1
-        await collect(await theDevice().receive(envelope, context: context))
+        collect { $0.receive(envelope, into: &$1) }
     }
 
     /// Moves virtual time on.
@@ -113,22 +104,21 @@ public actor ExtensionHarness {
     public func answerCloud() async {
         let requests = pendingCloud
         pendingCloud = []
-        guard let cloud else { return }
         for request in requests {
             context.now = context.now + scenario.app.cloudLatency
-            let response = await cloud.handle(request)
+            let response = cloud.handle(request)
             context.now = context.now + scenario.app.cloudLatency
-            await collect(await theDevice().receive(response, context: context))
+            collect { $0.receive(response, into: &$1) }
         }
     }
 
     // MARK: - What the test reads
 
     /// The key-value storage of the app's current installation.
-    public var storage: [DataEntry] { get async { await theDevice().storageContents() } }
+    public var storage: [DataEntry] { get async { driven.storageContents() } }
 
     /// The device as a check or report sees it (transcript, identifiers, callbacks, draft).
-    public func snapshot() async -> DeviceSnapshot { await theDevice().snapshot() }
+    public func snapshot() async -> DeviceSnapshot { driven.snapshot() }
 
     /// Compares what happened since the last `expect` with the given fields (nil: not
     /// compared), then starts collecting afresh. Throws, naming every field that
@@ -143,8 +133,8 @@ public actor ExtensionHarness {
     ///   - storage: every key and value the installation's storage holds now.
     public func expect(callbacks: [String]? = nil, sent: [String]? = nil, staged: String?? = nil,
                        failures: [MessageErrorCode]? = nil, storage: [String: String]? = nil) async throws(HarnessMismatch) {
-        let snapshot = await theDevice().snapshot()
-        let stored = await theDevice().storageContents()
+        let snapshot = driven.snapshot()
+        let stored = driven.storageContents()
         let received = effects
         effects = HarnessEffects()
         var differences: [String] = []
@@ -187,13 +177,17 @@ public actor ExtensionHarness {
             break
         }
         let step = Step(number: stepNumber, time: context.now, device: device, action: action)
-        await collect(await theDevice().perform(step, conversation: scenario.conversations[0].name, sessionIsNew: isNew, context: context))
+        let conversation = scenario.conversations[0].name
+        collect { $0.perform(step, conversation: conversation, sessionIsNew: isNew, into: &$1) }
     }
 
-    private func collect(_ output: DeviceOutput) async {
+    /// Makes one call into the device and takes in what it did.
+    private func collect(_ call: (inout Device, inout DeviceOutput) -> Void) {
+        var output = DeviceOutput(context: context)
+        call(&driven, &output)
         context = output.context
-        let callbacks = await theDevice().snapshot().callbacks
-        effects.callbacks += callbacks.dropFirst(callbacksSeen)
+        let callbacks = driven.callbacks
+        effects.callbacks += callbacks.dropFirst(callbacksSeen).map(\.rawValue)
         callbacksSeen = callbacks.count
         for envelope in output.outgoing {
             if case .app(let message) = envelope.content { effects.sent.append(message.url ?? "") }

@@ -33,12 +33,19 @@ public final class Envelope: Sendable {
     /// message under `app.identity: install-id` (nil otherwise). GroupSim carries it
     /// beside the URL, so that it is not part of the shared state.
     let senderInstall: String?
+    /// The sender's position in the scenario's people (-1 when unknown), so a receiver
+    /// finds the sender's identifier without hashing the name.
+    let senderPosition: Int
     /// The app's state in the message URL (M12), parsed once when the message is sent and
     /// shared by every copy and every device that draws it; empty for a message with no URL.
     let state: StateMap
+    /// The app message's URL and summary text, kept apart like `sessionName`: read on
+    /// every delivery, where taking the message out would copy all of its fields.
+    let url: String?
+    let summaryText: String?
 
     init(id: Int, conversation: String, senderDevice: String, senderPerson: String, sentAt: VirtualTime, content: Content,
-         senderMap: IdentifierMap, provenance: Provenance, change: Change?, senderInstall: String? = nil) {
+         senderMap: IdentifierMap, provenance: Provenance, change: Change?, senderInstall: String? = nil, senderPosition: Int = -1) {
         self.id = id
         self.conversation = conversation
         self.senderDevice = senderDevice
@@ -49,30 +56,23 @@ public final class Envelope: Sendable {
         self.provenance = provenance
         self.change = change
         self.senderInstall = senderInstall
+        self.senderPosition = senderPosition
         if case .app(let message) = content {
             sessionName = message.session?.name
             state = StateMap(url: message.url)
+            url = message.url
+            summaryText = message.summaryText
         } else {
             sessionName = nil
             state = StateMap()
+            url = nil
+            summaryText = nil
         }
     }
 
     /// The app message, if this is one.
     public var message: Message? {
         if case .app(let message) = content { return message }
-        return nil
-    }
-
-    /// The app message's summary text (M10), if this is an app message and it has one.
-    var summaryText: String? {
-        if case .app(let message) = content { return message.summaryText }
-        return nil
-    }
-
-    /// The app message's URL, if this is an app message and it has one.
-    var url: String? {
-        if case .app(let message) = content { return message.url }
         return nil
     }
 

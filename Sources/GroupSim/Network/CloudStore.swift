@@ -1,28 +1,24 @@
 /// The app's server (CloudKit or its own) that Apple recommends keeping state on (M13).
 ///
-/// An actor on the network: requests reach it after `app.cloud-latency` and answers take
-/// as long again. `overwrite` replaces a record whole, so concurrent writers lose each
-/// other's changes; `merge` applies the changed keys atomically, so they converge;
+/// A value the `Simulation` owns, like a device (determinism rule 5, README): requests
+/// reach it after `app.cloud-latency` and answers take as long again. `overwrite`
+/// replaces a record whole, so concurrent writers lose each other's changes; `merge`
+/// applies the changed keys atomically, so they converge;
 /// `conditional` writes only over the version the app read and otherwise answers with a
 /// conflict and the current record, so the app can merge and retry.
-public actor CloudStore {
+public struct CloudStore: Sendable {
     public struct Entry: Sendable {
         public var state: StateMap
         public var version: Int
         var provenance: Provenance
     }
 
-    /// Unowned: the host owns this actor, and a strong reference back would keep both alive
-    /// after the run (a leak per run, which exploration multiplies).
-    private nonisolated unowned let host: any Actor
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { host.unownedExecutor }
-
     private var records: [String: Entry] = [:]
 
-    init(host: any Actor) { self.host = host }
+    init() {}
 
     /// Carries out one request and returns the answer for the device.
-    func handle(_ request: CloudRequest) -> CloudResponse {
+    mutating func handle(_ request: CloudRequest) -> CloudResponse {
         switch request.operation {
         case .fetch:
             break

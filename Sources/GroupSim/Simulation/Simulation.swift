@@ -1,9 +1,10 @@
 /// One run of a scenario with one seed: builds the world, runs the event loop on virtual
 /// time until nothing is in flight, and returns what happened.
 ///
-/// The loop pops events in (time, sequence) order (determinism rule 3, README) and awaits one
-/// device call at a time; devices and the cloud store share this actor's executor, so
-/// only one of them runs at any moment and the same seed always gives the same trace.
+/// The loop pops events in (time, sequence) order (determinism rule 3, README) and hands
+/// each to the one value it concerns: a device or the cloud store, both plain state
+/// machines this actor owns and steps in place, with no await per event. Only one of them
+/// runs at any moment, so the same seed always gives the same trace.
 public actor Simulation {
     /// A run stops, reported as not quiet, after this many events: an app that keeps
     /// talking to the cloud forever must not hang the tool.
@@ -23,6 +24,9 @@ public actor Simulation {
     private let apps: AppRegistry
     private let recordTrace: Bool
     private var controller: (any ScheduleController)?
+    /// Whether a schedule controller picks the events (asked per event: cheaper than
+    /// looking into the existential).
+    private let exploring: Bool
     /// Whoever made this simulation checked the scenario already (exploration, per run).
     private let validated: Bool
     /// Where `run()` stands: a simulation runs once; later calls get the same result.
@@ -49,12 +53,14 @@ public actor Simulation {
     private var devices: [Device] = []
     private var deviceIndex: [String: Int] = [:]
     private var network: Network
-    private var cloud: CloudStore?
+    private var cloud = CloudStore()
     private var members: [String: [String]]
     /// `memberDevices(of:)` by conversation.
     private var memberDevicesCache: [String: [Int]] = [:]
     private var usedSessions: Set<String> = []
     private var context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
+    /// The one buffer every device call adds its effects to; emptied after each call.
+    private var output = DeviceOutput(context: DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1))
     private var trace = Trace()
     private var failures: [StepFailure] = []
     private var sightings: [PitfallSighting] = []
@@ -80,6 +86,7 @@ public actor Simulation {
          validated: Bool) {
         self.validated = validated
         self.controller = controller
+        exploring = controller != nil
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
         self.apps = apps
@@ -114,7 +121,7 @@ public actor Simulation {
             let result: Result<RunOutcome, ScenarioErrors>
             do throws(ScenarioErrors) {
                 if !validated { try scenario.validate(registeredApps: apps.names) }
-                result = .success(await simulate())
+                result = .success(simulate())
             } catch {
                 result = .failure(error)
             }
@@ -127,29 +134,31 @@ public actor Simulation {
     }
 
     /// The one run: builds the world and steps it until nothing is in flight.
-    private func simulate() async -> RunOutcome {
+    private func simulate() -> RunOutcome {
         build()
         while let entry = nextEvent() {
             eventCount += 1
             if eventCount > Self.eventLimit { break }
             context.now = max(context.now, entry.time)
-            if controller != nil {
+            if exploring {
                 cause = windows.removeValue(forKey: entry.sequence) ?? TimeWindow(earliest: entry.time.nanoseconds, latest: entry.time.nanoseconds)
             }
             switch entry.payload {
             case .step(let step, let conversation):
-                await perform(step, conversation: conversation)
+                perform(step, conversation: conversation)
             case .deliver(let envelope, let receiver):
                 if network.offline[receiver] {
                     network.held[receiver].append(envelope)
                     record(TraceEvent(time: context.now, subject: devices[receiver].name, kind: .held(message: envelope.id)))
                 } else {
                     copiesDelivered += 1
-                    apply(await devices[receiver].receive(envelope, context: context))
+                    output.context = context
+                    devices[receiver].receive(envelope, into: &output)
+                    absorbOutput()
                 }
             case .cloudArrive(let request):
-                guard let cloud, let receiver = deviceIndex[request.device] else { continue }
-                let response = await cloud.handle(request)
+                guard let receiver = deviceIndex[request.device] else { continue }
+                let response = cloud.handle(request)
                 if response.record.conflict { cloudConflicts += 1 }
                 let operation = if case .store = request.operation { response.record.conflict ? "refused store" : "store" } else { "fetch" }
                 record(TraceEvent(time: context.now, subject: "cloud",
@@ -157,16 +166,14 @@ public actor Simulation {
                                   payload: .cloud(operation: request.operation, record: response.record)))
                 enqueue(.cloudAnswer(response, to: receiver), after: scenario.app.cloudLatency)
             case .cloudAnswer(let response, let receiver):
-                apply(await devices[receiver].receive(response, context: context))
+                output.context = context
+                devices[receiver].receive(response, into: &output)
+                absorbOutput()
             }
         }
-        var snapshots: [DeviceSnapshot] = []
-        for device in devices { snapshots.append(await device.snapshot()) }
-        var records: [CloudEntry] = []
-        if let cloud {
-            for (key, entry) in await cloud.contents() {
-                records.append(CloudEntry(key: key, state: entry.state, version: entry.version, provenance: entry.provenance))
-            }
+        let snapshots = devices.map { $0.snapshot() }
+        let records = cloud.contents().map { key, entry in
+            CloudEntry(key: key, state: entry.state, version: entry.version, provenance: entry.provenance)
         }
         let quiet = eventCount <= Self.eventLimit
         var outcome = RunOutcome(scenario: scenario, seed: seed, trace: trace, devices: snapshots, failures: failures,
@@ -183,8 +190,8 @@ public actor Simulation {
     /// actions keep their order). Time never goes backwards: a chosen event that was due
     /// earlier runs at the current instant.
     private func nextEvent() -> EventQueue<Event>.Entry? {
-        let entry = controller == nil ? queue.next() : chosenEvent()
-        if controller == nil, let entry, case .step = entry.payload { scheduleNextStep() }
+        let entry = exploring ? chosenEvent() : queue.next()
+        if !exploring, let entry, case .step = entry.payload { scheduleNextStep() }
         return entry
     }
 
@@ -243,10 +250,9 @@ public actor Simulation {
         let world = WorldFacts(scenario: scenario, seed: seed)
         let factory = apps.factory(for: scenario.app)
         for (index, spec) in scenario.devices.enumerated() {
-            devices.append(Device(spec: spec, world: world, makeApp: factory, host: self, tracing: recordTrace))
+            devices.append(Device(spec: spec, world: world, makeApp: factory, tracing: recordTrace))
             deviceIndex[spec.name] = index
         }
-        cloud = CloudStore(host: self)
         schedule(scenario.timeline, streams: world.streams)
     }
 
@@ -279,7 +285,7 @@ public actor Simulation {
             plannedSteps.append((entry.element.time, .step(step, conversation: step.conversation ?? fallback), entry.element.window))
         }
         firstStepSequence = queue.reserveSequences(plannedSteps.count)
-        if controller == nil {
+        if !exploring {
             scheduleNextStep()
         } else {
             // Exploration may run any pending step whose window allows it: all wait in the queue.
@@ -308,7 +314,7 @@ public actor Simulation {
         record(TraceEvent(time: context.now, subject: subject, kind: .step(number: step.number, action: step.summary)))
     }
 
-    private func perform(_ step: Step, conversation: String) async {
+    private func perform(_ step: Step, conversation: String) {
         guard let index = deviceIndex[step.device] else { return }
         let subject = devices[index].name
         switch step.action {
@@ -347,7 +353,7 @@ public actor Simulation {
             }
             members[conversation] = list
             memberDevicesCache[conversation] = nil
-            for device in devices { await device.updateMembers(list, of: conversation) }
+            for index in devices.indices { devices[index].updateMembers(list, of: conversation) }
         default:
             var isNew = false
             switch step.action {
@@ -356,16 +362,26 @@ public actor Simulation {
             default:
                 break
             }
-            apply(await devices[index].perform(step, conversation: conversation, sessionIsNew: isNew, context: context))
+            output.context = context
+            devices[index].perform(step, conversation: conversation, sessionIsNew: isNew, into: &output)
+            absorbOutput()
         }
     }
 
     // MARK: - Acting on what a device asked for
 
-    private func apply(_ output: DeviceOutput) {
+    /// Takes the context back from the device call just made, acts on what it asked for
+    /// and empties the buffer for the next call.
+    private func absorbOutput() {
         context = output.context
+        // Most calls (deliveries with the trace off) ask for nothing more.
+        guard !output.isEmpty else { return }
+        apply(output)
+        output.removeAll()
+    }
+
+    private func apply(_ output: DeviceOutput) {
         if recordTrace { trace.append(contentsOf: output.events) }
-        // Most calls (deliveries) bring none of these: skip the stored properties' access.
         if !output.failures.isEmpty { failures.append(contentsOf: output.failures) }
         if !output.sightings.isEmpty { sightings.append(contentsOf: output.sightings) }
         if !output.changes.isEmpty { changes.append(contentsOf: output.changes) }
@@ -387,7 +403,7 @@ public actor Simulation {
     /// included, each with its own delay (M30), in send order per link with `network.fifo`.
     private func fanOut(_ envelope: Envelope, from sender: Int) {
         for receiver in memberDevices(of: envelope.conversation) where receiver != sender {
-            if controller == nil {
+            if !exploring {
                 queue.schedule(.deliver(envelope, to: receiver), at: network.arrival(from: sender, to: receiver, sentAt: context.now))
             } else {
                 // Exploration: the controller picks the order; on a FIFO network it is offered
@@ -404,7 +420,7 @@ public actor Simulation {
     /// the most the delay could be (by default `delay` exactly).
     private func enqueue(_ event: Event, after delay: VirtualDuration, earliest: Int64? = nil, latest: Int64? = nil) {
         let sequence = queue.schedule(event, at: context.now + delay)
-        guard controller != nil else { return }
+        guard exploring else { return }
         let low = earliest ?? delay.nanoseconds
         windows[sequence] = cause.shifted(by: low, spread: max(0, (latest ?? delay.nanoseconds) - low))
     }
