@@ -34,9 +34,8 @@ public struct MessageFlow: Sendable {
 
     /// One request to the cloud store and its answer (M13).
     public struct CloudTrip: Sendable, Hashable {
-        public enum Operation: String, Sendable, Hashable {
-            case fetch, store
-        }
+        /// `fetch` or `store`, as the trace's cloud events name it.
+        public typealias Operation = TraceEvent.CloudOperation
 
         public var device: String
         public var operation: Operation
@@ -45,8 +44,12 @@ public struct MessageFlow: Sendable {
         public var requestedAt: VirtualTime
         /// When the request reached the store; nil if it never did.
         public var arrivedAt: VirtualTime?
-        /// The record's version the store answered with (after the write, for a store).
+        /// The record's version the store answered with (after the write, for a store;
+        /// the current one, for a refused write).
         public var version: Int?
+        /// True when the store refused the conditional write because the record's version
+        /// had moved; its answer is then a conflict, which the app may retry on (M13).
+        public var refused = false
         /// When the answer reached the device; nil if it never did.
         public var answeredAt: VirtualTime?
     }
@@ -83,8 +86,29 @@ public struct MessageFlow: Sendable {
                 copyIndex[key] = copies.count
                 copies.append(Copy(message: message, from: from, to: event.subject, sentAt: sentAt, arrivedAt: event.time,
                                    heldAt: held[key], traceIndex: index))
-            case .cloud(let text):
-                readCloud(text, event: event, open: &openTrips)
+            // A round trip is three events: the device's request, the store's handling of it
+            // and its answer reaching the device. Each of the last two completes the oldest
+            // open trip it fits, so trips of one device and key complete in order (every
+            // trip takes the same cloud latency).
+            case .cloudRequest(let operation, let key):
+                openTrips.append(cloudTrips.count)
+                cloudTrips.append(CloudTrip(device: event.subject, operation: operation, key: key, requestedAt: event.time))
+            case .cloudHandled(let handling, let key, let device, let version):
+                guard let position = openTrips.firstIndex(where: { index in
+                    let trip = cloudTrips[index]
+                    return trip.arrivedAt == nil && trip.device == device && trip.operation == handling.operation && trip.key == key
+                }) else { continue }
+                let index = openTrips[position]
+                cloudTrips[index].arrivedAt = event.time
+                cloudTrips[index].version = version
+                cloudTrips[index].refused = handling == .refusedStore
+            case .cloudAnswer(let answer, let key, _):
+                guard let position = openTrips.firstIndex(where: { index in
+                    let trip = cloudTrips[index]
+                    return trip.arrivedAt != nil && trip.device == event.subject && trip.operation == answer.operation && trip.key == key
+                }) else { continue }
+                cloudTrips[openTrips[position]].answeredAt = event.time
+                openTrips.remove(at: position)
             default:
                 break
             }
@@ -106,41 +130,4 @@ public struct MessageFlow: Sendable {
     }
 
     private static func copyKey(_ message: Int, _ device: String) -> String { "\(message)|\(device)" }
-
-    /// The three trace lines of a round trip: the device's `fetch KEY`, the store's
-    /// `fetch KEY from DEVICE -> vN`, and the device's `fetched KEY vN` (same for store).
-    /// Each line is matched to the oldest open trip it fits, so trips of one device and
-    /// key complete in order (every trip takes the same cloud latency).
-    private mutating func readCloud(_ text: String, event: TraceEvent, open: inout [Int]) {
-        if event.subject == "cloud" {
-            for index in open where cloudTrips[index].arrivedAt == nil {
-                let trip = cloudTrips[index]
-                let prefix = "\(trip.operation.rawValue) \(trip.key) from \(trip.device) -> v"
-                guard text.hasPrefix(prefix) else { continue }
-                cloudTrips[index].arrivedAt = event.time
-                cloudTrips[index].version = Int(text.dropFirst(prefix.count))
-                return
-            }
-            return
-        }
-        for operation in [CloudTrip.Operation.fetch, .store] {
-            if text.hasPrefix(operation.rawValue + " ") {
-                let key = String(text.dropFirst(operation.rawValue.count + 1))
-                open.append(cloudTrips.count)
-                cloudTrips.append(CloudTrip(device: event.subject, operation: operation, key: key, requestedAt: event.time))
-                return
-            }
-            let done = operation == .fetch ? "fetched " : "stored "
-            guard text.hasPrefix(done) else { continue }
-            for (position, index) in open.enumerated() {
-                let trip = cloudTrips[index]
-                guard trip.device == event.subject, trip.operation == operation, trip.arrivedAt != nil,
-                      text.hasPrefix(done + trip.key + " v") else { continue }
-                cloudTrips[index].answeredAt = event.time
-                open.remove(at: position)
-                return
-            }
-            return
-        }
-    }
 }

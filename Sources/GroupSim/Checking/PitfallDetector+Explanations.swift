@@ -82,10 +82,10 @@ extension PitfallDetector {
     static func overwriteStory(_ change: Change, _ evidence: Evidence) -> String? {
         let trips = evidence.flow.cloudTrips
         let start = change.step.flatMap { evidence.stepTimes[$0] } ?? .zero
-        guard let write = trips.first(where: { $0.device == change.device && $0.operation == .store && $0.key == change.session
-                && $0.requestedAt >= start && $0.version != nil }),
+        guard let write = trips.first(where: { $0.device == change.device && $0.operation == .store && !$0.refused
+                && $0.key == change.session && $0.requestedAt >= start && $0.version != nil }),
               let version = write.version, let written = write.arrivedAt else { return nil }
-        for later in trips where later.operation == .store && later.key == change.session && later.device != change.device {
+        for later in trips where later.operation == .store && !later.refused && later.key == change.session && later.device != change.device {
             guard let laterVersion = later.version, laterVersion > version, let laterAt = later.arrivedAt else { continue }
             let fetch = trips.last { $0.device == later.device && $0.operation == .fetch && $0.key == change.session
                 && $0.requestedAt <= later.requestedAt && $0.version != nil }

@@ -70,7 +70,7 @@ extension Device {
         switch spec.platform {
         case .macos:
             if let url, MessageURL.isWeb(url) {
-                trace(.note("opened \(url) in the browser (M25)"))
+                trace(.note(.openedInBrowser(url: url)))
             } else {
                 fail(.unknown, "a click on macOS opens only http or https URLs in the browser (M25); this bubble's URL is \(url ?? "nil")")
             }
@@ -114,7 +114,7 @@ extension Device {
     mutating func callback(_ name: AppCallback, _ call: (inout any MessagesApp, Conversation) -> [AppAction]) {
         guard app != nil else { return }
         callbacks.append(name)
-        trace(.callback(name.rawValue))
+        trace(.callback(name))
         let box = conversationViewBox()
         perform(appActions { call(&$0, box.view) })
     }
@@ -192,7 +192,7 @@ extension Device {
         case .dismiss:
             resign()
         case .fetch(let key):
-            trace(.cloud("fetch \(key)"), .cloud(operation: .fetch, record: nil))
+            trace(.cloudRequest(.fetch, key: key), .cloud(operation: .fetch, record: nil))
             effects.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .fetch,
                                                   provenance: Provenance(), change: nil))
         case .store(let key, let write):
@@ -204,7 +204,7 @@ extension Device {
                 composing = pending
                 change = made
             }
-            trace(.cloud("store \(key)"), .cloud(operation: .store(write), record: nil))
+            trace(.cloudRequest(.store, key: key), .cloud(operation: .store(write), record: nil))
             effects.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .store(write),
                                                   provenance: readProvenance[key] ?? Provenance(), change: change))
         }
@@ -219,7 +219,7 @@ extension Device {
         var message = message
         if let url = message.url {
             if !MessageURL.isAccepted(url) {
-                trace(.droppedURL(url))
+                trace(.droppedURL(url: url))
                 sighting(.droppedURL, message: nil, "the url setter silently dropped \(url) on \(name): only http, https, data or no scheme are kept (M8)")
                 message.url = nil
             } else if url.count > MessageURL.maximumLength {

@@ -91,7 +91,7 @@ struct Device {
         defer { finish(&output) }
         currentStep = step.number
         self.sessionIsNew = sessionIsNew
-        trace(.step(number: step.number, action: step.summary))
+        trace(.step(number: step.number, action: step.action))
         if Self.postsTo(step.action), !isMember(of: conversation) {
             // A removed member's devices no longer take part: nothing they do reaches the group (M6).
             fail(.notMember, "\(name) belongs to \(spec.person), who is not a member of conversation \(conversation) now (M6)")
@@ -119,11 +119,11 @@ struct Device {
         let record = response.record
         switch response.request.operation {
         case .fetch:
-            trace(.cloud("fetched \(record.key) v\(record.version)"), .cloud(operation: nil, record: record))
+            trace(.cloudAnswer(.fetched, key: record.key, version: record.version), .cloud(operation: nil, record: record))
             readProvenance[record.key] = response.provenance
             callback(.didFetch) { app, conversation in app.didFetch(record, conversation: conversation) }
         case .store:
-            trace(.cloud(record.conflict ? "conflict \(record.key) v\(record.version)" : "stored \(record.key) v\(record.version)"),
+            trace(.cloudAnswer(record.conflict ? .conflict : .stored, key: record.key, version: record.version),
                   .cloud(operation: nil, record: record))
             readProvenance[record.key] = response.provenance
             if !record.conflict, let change = response.request.change, composing?.allocated?.id == change.id { composing = nil }

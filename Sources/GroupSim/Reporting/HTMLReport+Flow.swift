@@ -108,7 +108,8 @@ extension HTMLReport {
             for trip in flow.cloudTrips {
                 guard let lane = laneOf[trip.device], let arrived = trip.arrivedAt else { continue }
                 let version = trip.version.map { " v\($0)" } ?? ""
-                svg += "<g><title>\(esc("\(trip.device) \(trip.operation.rawValue) \(trip.key): asked \(trip.requestedAt), reached the store \(arrived)\(version)"))</title>"
+                let refused = trip.refused ? ", refused: the record had moved (M13)" : ""
+                svg += "<g><title>\(esc("\(trip.device) \(trip.operation.rawValue) \(trip.key): asked \(trip.requestedAt), reached the store \(arrived)\(version)\(refused)"))</title>"
                 svg += "<line class=\"cloud-request\" x1=\"\(x(lane))\" y1=\"\(rowOf(trip.requestedAt))\" x2=\"\(x(cloudLane))\" y2=\"\(rowOf(arrived))\" marker-end=\"url(#headcloud)\"/>"
                 if let answered = trip.answeredAt {
                     svg += "<line class=\"cloud-answer\" x1=\"\(x(cloudLane))\" y1=\"\(rowOf(arrived))\" x2=\"\(x(lane))\" y2=\"\(rowOf(answered))\" marker-end=\"url(#headcloud)\"/>"
@@ -178,7 +179,7 @@ extension HTMLReport {
                 marks.append(Mark(lane: lane, time: event.time, kind: kind, text: text, message: message))
             }
             switch event.kind {
-            case .step(let number, let action): mark(.step, "step \(number): \(action)")
+            case .step(let number, let action): mark(.step, "step \(number): \(action.summary)")
             case .sent(let message, let session, _): mark(.send, "sends m\(message)\(session.map { " (\($0))" } ?? "")", message)
             case .collapsed(_, let replaced, let summary): mark(.collapse, "m\(replaced) \(summary ? "→ summary line" : "removed")")
             case .failed(let step, let code): mark(.failure, "\(step.map { "step \($0)" } ?? "app") failed: \(code.name)")
@@ -191,27 +192,14 @@ extension HTMLReport {
             case .joined(let person): mark(.note, "\(person) joined")
             case .left(let person): mark(.note, "\(person) left")
             case .droppedURL: mark(.failure, "url dropped (M8)")
-            case .note(let text): mark(.note, text)
-            case .cloud(let text) where event.subject == "cloud":
-                if let arrow = text.range(of: " -> ", options: .backwards) {
-                    let request = text[..<arrow.lowerBound]
-                    let operation = request.hasPrefix("store") ? "store" : "fetch"
-                    let version = text[arrow.upperBound...]
-                    mark(.cloud, "\(operation) by \(cloudDevice(String(request)) ?? "?") → \(version)")
-                } else {
-                    mark(.cloud, text)
-                }
-            case .delivered, .callback, .staged, .cancelled, .cloud:
+            case .note(let note): mark(.note, note.text)
+            case .cloudHandled(let handling, _, let device, let version):
+                mark(.cloud, "\(handling.text) by \(device) → v\(version)")
+            case .delivered, .callback, .staged, .cancelled, .cloudRequest, .cloudAnswer:
                 continue
             }
         }
         return marks
-    }
-
-    /// `fetch poll from bob-phone` → `bob-phone`.
-    static func cloudDevice(_ request: String) -> String? {
-        guard let from = request.range(of: " from ", options: .backwards) else { return nil }
-        return String(request[from.upperBound...])
     }
 
     /// The gap above a row: 8px per decimal digit of the whole milliseconds since the

@@ -52,13 +52,13 @@ extension LessonNarration {
             let device = events[start].subject
             var results: [String] = []
             var refusals: [String] = []
-            if action.hasPrefix("tap "), let live = history.live(on: device, session: String(action.dropFirst(4)), before: start + 1) {
+            if case .tap(let session) = action, let live = history.live(on: device, session: session, before: start + 1) {
                 results.append("selectedMessage is m\(live.message) (M21)")
             }
             for index in (start + 1)..<end {
                 let event = events[index]
-                if event.subject == "cloud", case .cloud(let text) = event.kind, text.hasPrefix("refused store ") {
-                    refusals.append("\(pad(event.time.description, 6))  " + cloudStep(text, device: "cloud", mode: outcome.scenario.app.state))
+                if case .cloudHandled(.refusedStore, let key, let sender, let version) = event.kind {
+                    refusals.append("\(pad(event.time.description, 6))  " + cloudHandled(.refusedStore, key: key, device: sender, version: version))
                 }
                 guard event.subject == device else { continue }
                 switch event.kind {
@@ -68,7 +68,8 @@ extension LessonNarration {
                     results.append("! \(kind.rawValue)")
                 case .reinstalled:
                     results.append("a whole new identifier set (M2)")
-                case .staged where action.hasPrefix("insert"):
+                case .staged:
+                    guard case .insert = action else { break }
                     results.append("staged in the input field (M16)")
                 default:
                     break
@@ -79,7 +80,7 @@ extension LessonNarration {
                 results.insert(send.time == events[start].time ? "sent m\(send.message)" : "sent m\(send.message) at \(send.time)", at: 0)
             }
             let name = device + String(repeating: " ", count: max(0, deviceWidth - device.count))
-            var line = "\(pad(events[start].time.description, 6))  \(name)  \(described(action, number: number, in: outcome.scenario))"
+            var line = "\(pad(events[start].time.description, 6))  \(name)  \(described(action))"
             if !results.isEmpty { line += ": " + results.joined(separator: ", ") }
             lines += wrapped(line, indent: "   ", continuation: String(repeating: " ", count: 11))
             for refusal in refusals { lines += wrapped(refusal, indent: "   ", continuation: String(repeating: " ", count: 11)) }

@@ -101,9 +101,9 @@ public enum LessonNarration {
             let end = position + 1 < starts.count ? starts[position + 1] : events.count
             guard case .step(let number, let action) = events[start].kind else { continue }
             lines.append("")
-            lines.append("   \(events[start].time)  step \(number): \(events[start].subject) \(described(action, number: number, in: outcome.scenario))")
+            lines.append("   \(events[start].time)  step \(number): \(events[start].subject) \(described(action))")
             let device = events[start].subject
-            if action.hasPrefix("tap "), let live = history.live(on: device, session: String(action.dropFirst(4)), before: start + 1) {
+            if case .tap(let session) = action, let live = history.live(on: device, session: session, before: start + 1) {
                 lines += wrapped("\(pad(events[start].time.description, 6)) \(device)'s app opens on the tapped bubble: selectedMessage is m\(live.message) (M21)",
                                  indent: "     ", continuation: String(repeating: " ", count: 12))
             }
@@ -123,20 +123,18 @@ public enum LessonNarration {
     }
 
     /// `reply poll` with what the step writes: `reply poll (data bob=tomatoes)`.
-    static func described(_ action: String, number: Int, in scenario: Scenario) -> String {
-        let steps = scenario.steps
-        guard steps.indices.contains(number - 1) else { return action }
-        switch steps[number - 1].action {
+    static func described(_ action: Action) -> String {
+        switch action {
         case .send(let compose), .reply(let compose), .insert(let compose):
             let data = compose.data.map { "\($0.key)=\($0.value.count > 40 ? String($0.value.prefix(37)) + "…" : $0.value)" }
-            return data.isEmpty ? action : "\(action) (data \(data.joined(separator: ", ")))"
+            return data.isEmpty ? action.summary : "\(action.summary) (data \(data.joined(separator: ", ")))"
         default:
-            return action
+            return action.summary
         }
     }
 
     /// One event in words, or nil for the ones a learner need not see.
-    static func narrated(_ event: TraceEvent, at index: Int, in outcome: RunOutcome, flow: MessageFlow, step: String) -> String? {
+    static func narrated(_ event: TraceEvent, at index: Int, in outcome: RunOutcome, flow: MessageFlow, step: Action) -> String? {
         let device = event.subject
         switch event.kind {
         case .sent(let message, let session, _):
@@ -170,49 +168,57 @@ public enum LessonNarration {
         case .pitfall(let kind, let detail):
             return "! \(kind.rawValue): \(detail)"
         case .staged(let session):
-            guard step.hasPrefix("insert") else { return nil }
+            guard case .insert = step else { return nil }
             return "\(device) staged a draft\(session.map { " of \($0)" } ?? "") in the input field; nothing is sent until Send is tapped (M16)"
         case .cancelled:
             return "\(device) removed the draft (M17)"
-        case .cloud(let text):
-            return cloudStep(text, device: device, mode: outcome.scenario.app.state)
-        case .note(let text):
-            return "\(device): \(text)"
+        case .cloudRequest(let operation, let key):
+            return cloudRequest(operation, key: key, device: device, mode: outcome.scenario.app.state)
+        case .cloudHandled(let handling, let key, let sender, let version):
+            return cloudHandled(handling, key: key, device: sender, version: version)
+        case .cloudAnswer(let answer, let key, let version):
+            return cloudAnswer(answer, key: key, version: version, device: device)
+        case .note(let note):
+            return "\(device): \(note.text)"
         case .step, .callback:
             return nil
         }
     }
 
-    /// A cloud trace line in words: `fetch poll`, `store poll from bob-phone -> v2`,
-    /// `fetched poll v1` (M13).
-    static func cloudStep(_ text: String, device: String, mode: AppSpec.StateMode) -> String {
-        if device == "cloud", let arrow = text.range(of: " -> ", options: .backwards),
-           let from = text.range(of: " from ", options: .backwards), from.upperBound <= arrow.lowerBound {
-            let request = text[..<from.lowerBound]
-            let sender = text[from.upperBound..<arrow.lowerBound]
-            let version = text[arrow.upperBound...]
-            if request.hasPrefix("store ") {
-                return "the store saves \(sender)'s write of \(request.dropFirst(6)) as \(version)"
-            }
-            if request.hasPrefix("refused store ") {
-                return "the store refuses \(sender)'s write of \(request.dropFirst(14)): the record is already at \(version), not the version it read (M13)"
-            }
-            return "the store answers \(sender)'s fetch of \(request.dropFirst(6)) with \(version)"
-        }
-        if text.hasPrefix("fetch ") { return "\(device)'s app asks the store for \(text.dropFirst(6)) (M13)" }
-        if text.hasPrefix("store ") {
-            let key = text.dropFirst(6)
+    /// A device's request to the cloud store in words (M13).
+    static func cloudRequest(_ operation: TraceEvent.CloudOperation, key: String, device: String, mode: AppSpec.StateMode) -> String {
+        switch operation {
+        case .fetch:
+            return "\(device)'s app asks the store for \(key) (M13)"
+        case .store:
             switch mode {
             case .cloudMerge: return "\(device)'s app sends only its changed keys of \(key) for the store to merge (M13)"
             case .cloudCAS: return "\(device)'s app writes its \(key) map back, only if the record is still at the version it read (M13)"
             case .message, .cloudOverwrite: return "\(device)'s app writes its whole \(key) map back to the store (M13)"
             }
         }
-        if text.hasPrefix("conflict ") {
-            return "\(device) gets a conflict and the store's current \(text.dropFirst(9)): its app re-applies its change and writes again (M13)"
+    }
+
+    /// What the store did with `device`'s request in words (M13).
+    static func cloudHandled(_ handling: TraceEvent.CloudHandling, key: String, device: String, version: Int) -> String {
+        switch handling {
+        case .store:
+            "the store saves \(device)'s write of \(key) as v\(version)"
+        case .refusedStore:
+            "the store refuses \(device)'s write of \(key): the record is already at v\(version), not the version it read (M13)"
+        case .fetch:
+            "the store answers \(device)'s fetch of \(key) with v\(version)"
         }
-        if text.hasPrefix("fetched ") || text.hasPrefix("stored ") { return "\(device) gets the store's answer (\(text))" }
-        return "\(device): \(text)"
+    }
+
+    /// The store's answer reaching `device` in words (M13).
+    static func cloudAnswer(_ answer: TraceEvent.CloudAnswer, key: String, version: Int, device: String) -> String {
+        switch answer {
+        case .conflict:
+            "\(device) gets a conflict and the store's current \(key) v\(version): its app re-applies its change and writes again (M13)"
+        case .fetched, .stored:
+            "\(device) gets the store's answer (\(answer.rawValue) \(key) v\(version))"
+        }
     }
 
     /// What every device that draws bubbles shows for each session just before trace

@@ -46,7 +46,7 @@ public enum MermaidReport {
             let subject = event.subject
             switch event.kind {
             case .step(let number, let action):
-                add("step \(number) \(Markup.mermaid(action))", on: subject, at: event.time)
+                add("step \(number) \(Markup.mermaid(action.summary))", on: subject, at: event.time)
             case .sent(let message, let session, _):
                 add("sends m\(message)\(session.map { " in " + Markup.mermaid($0) } ?? "")", on: subject, at: event.time)
             case .delivered(let message, let from):
@@ -71,34 +71,34 @@ public enum MermaidReport {
                 add("online", on: subject, at: event.time)
             case .droppedURL:
                 add("url dropped", on: subject, at: event.time)
-            case .note(let text):
-                add(Markup.mermaid(text), on: subject, at: event.time)
+            case .note(let note):
+                add(Markup.mermaid(note.text), on: subject, at: event.time)
             case .pitfall(let kind, _):
                 add("⚠ \(kind.rawValue)", on: subject, at: event.time)
             case .joined(let person):
                 add("\(Markup.mermaid(person)) joined", on: subject, at: event.time)
             case .left(let person):
                 add("\(Markup.mermaid(person)) left", on: subject, at: event.time)
-            case .cloud(let text):
+            case .cloudRequest:
                 flush()
-                if subject == "cloud" {
-                    guard let index = flow.cloudTrips.indices.first(where: { index in
-                        let trip = flow.cloudTrips[index]
-                        return !drawnArrivals.contains(index) && trip.arrivedAt == event.time
-                            && text.hasPrefix("\(trip.operation.rawValue) \(trip.key) from \(trip.device) -> v")
-                    }), let device = ids[flow.cloudTrips[index].device] else { continue }
-                    drawnArrivals.insert(index)
+            case .cloudHandled(let handling, let key, let device, _):
+                flush()
+                guard let index = flow.cloudTrips.indices.first(where: { index in
                     let trip = flow.cloudTrips[index]
-                    lines.append("    \(device)->>C: \(trip.operation.rawValue) \(Markup.mermaid(trip.key)) · \(trip.requestedAt) → \(event.time)")
-                } else if let device = ids[subject], let index = flow.cloudTrips.indices.first(where: { index in
+                    return !drawnArrivals.contains(index) && trip.arrivedAt == event.time && trip.device == device
+                        && trip.operation == handling.operation && trip.key == key
+                }), let id = ids[device] else { continue }
+                drawnArrivals.insert(index)
+                let trip = flow.cloudTrips[index]
+                lines.append("    \(id)->>C: \(trip.operation.rawValue) \(Markup.mermaid(trip.key)) · \(trip.requestedAt) → \(event.time)")
+            case .cloudAnswer(let answer, let key, let version):
+                flush()
+                guard let id = ids[subject], let index = flow.cloudTrips.indices.first(where: { index in
                     let trip = flow.cloudTrips[index]
-                    return !drawnAnswers.contains(index) && trip.device == subject && trip.answeredAt == event.time
-                }) {
-                    drawnAnswers.insert(index)
-                    let trip = flow.cloudTrips[index]
-                    let verb = trip.operation == .fetch ? "fetched" : "stored"
-                    lines.append("    C-->>\(device): \(verb) \(Markup.mermaid(trip.key)) v\(trip.version.map(String.init) ?? "?")")
-                }
+                    return !drawnAnswers.contains(index) && trip.device == subject && trip.answeredAt == event.time && trip.key == key
+                }) else { continue }
+                drawnAnswers.insert(index)
+                lines.append("    C-->>\(id): \(answer.rawValue) \(Markup.mermaid(key)) v\(version)")
             case .callback, .staged, .cancelled:
                 continue
             }

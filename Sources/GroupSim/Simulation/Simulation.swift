@@ -160,9 +160,9 @@ public actor Simulation {
                 guard let receiver = deviceIndex[request.device] else { continue }
                 let response = cloud.handle(request)
                 if response.record.conflict { cloudConflicts += 1 }
-                let operation = if case .store = request.operation { response.record.conflict ? "refused store" : "store" } else { "fetch" }
                 record(TraceEvent(time: context.now, subject: "cloud",
-                                  kind: .cloud("\(operation) \(request.key) from \(request.device) -> v\(response.record.version)"),
+                                  kind: .cloudHandled(.init(request.operation, conflict: response.record.conflict), key: request.key,
+                                                      device: request.device, version: response.record.version),
                                   payload: .cloud(operation: request.operation, record: response.record)))
                 enqueue(.cloudAnswer(response, to: receiver), after: scenario.app.cloudLatency)
             case .cloudAnswer(let response, let receiver):
@@ -311,7 +311,7 @@ public actor Simulation {
 
     /// Traces the start of a step the simulation carries out itself; devices trace their own.
     private func recordStep(_ step: Step, on subject: String) {
-        record(TraceEvent(time: context.now, subject: subject, kind: .step(number: step.number, action: step.summary)))
+        record(TraceEvent(time: context.now, subject: subject, kind: .step(number: step.number, action: step.action)))
     }
 
     private func perform(_ step: Step, conversation: String) {
@@ -440,29 +440,6 @@ public actor Simulation {
 
     private func record(_ event: TraceEvent) {
         if recordTrace { trace.append(event) }
-    }
-}
-
-extension Step {
-    /// A short form of the step for the timeline: `send poll`, `reply poll`, `reinstall`.
-    public var summary: String {
-        switch action {
-        case .send(let compose): "send \(compose.session)\(compose.direct ? " (direct)" : "")"
-        case .reply(let compose): "reply \(compose.session)\(compose.direct ? " (direct)" : "")"
-        case .insert(let compose): "insert \(compose.session)"
-        case .pressSend: "press-send"
-        case .cancel: "cancel"
-        case .open(let style): "open \(style.rawValue)"
-        case .tap(let session): "tap \(session)"
-        case .close: "close"
-        case .text: "text"
-        case .sticker: "sticker"
-        case .reinstall: "reinstall"
-        case .offline: "offline"
-        case .online: "online"
-        case .join(let person): "join \(person)"
-        case .leave(let person): "leave \(person)"
-        }
     }
 }
 

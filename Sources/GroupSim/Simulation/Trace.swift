@@ -7,10 +7,11 @@
 /// and texts from the scenario and the app, and identifiers minted from the seed.
 public struct TraceEvent: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
-        /// A user action began (1-based step number, file order).
-        case step(number: Int, action: String)
+        /// A user action began (1-based step number, file order), with the action as the
+        /// scenario wrote it; printed as its `summary` (`tap poll`, `send poll (direct)`).
+        indirect case step(number: Int, action: Action)
         /// The extension received a callback (M19-M24).
-        case callback(String)
+        case callback(AppCallback)
         /// A draft was staged in the input field (M16).
         case staged(session: String?)
         /// The user removed the draft (M17).
@@ -34,13 +35,20 @@ public struct TraceEvent: Sendable, Hashable {
         case joined(person: String)
         case left(person: String)
         /// The url setter dropped a URL with a custom scheme (M8).
-        case droppedURL(String)
-        /// A request reached the cloud store, or its answer reached the device (M13).
-        case cloud(String)
+        case droppedURL(url: String)
+        /// The device's app asked the cloud store to fetch or store the record `key`
+        /// (M13); the payload holds the request (`.cloud(operation:record: nil)`).
+        case cloudRequest(CloudOperation, key: String)
+        /// The cloud store handled `device`'s request for `key`, leaving the record at
+        /// `version` (M13); the payload holds the request and the store's record.
+        indirect case cloudHandled(CloudHandling, key: String, device: String, version: Int)
+        /// The store's answer reached the device: the record `key` at `version` (M13); the
+        /// payload holds the record as answered.
+        case cloudAnswer(CloudAnswer, key: String, version: Int)
         /// A pitfall seen while the app read something (M2, M4, M15).
         case pitfall(PitfallKind, detail: String)
         /// Something the system did that changes no state (a browser opened, M25).
-        case note(String)
+        case note(Note)
     }
 
     /// What an event carries beyond its kind's fields, typed: the content a reader of the
@@ -108,11 +116,15 @@ public struct TraceEvent: Sendable, Hashable {
     /// `t=500000000 bob-phone sent m2 session=poll url=?bob=tomatoes&q=topping`.
     public var canonicalText: String { "t=\(time.nanoseconds) \(subject) \(kindText)" }
 
-    /// The event without its time and subject, for printing.
+    /// The event without its time and subject, for printing: the kind's name and fields.
+    ///
+    /// This text is also the kind's part of the canonical encoding (`encode(into:)`), so
+    /// it is written from the typed fields exactly as it always was: changing a word here
+    /// changes every digest. Reports read the typed fields, never this text.
     public var kindText: String {
         switch kind {
-        case .step(let number, let action): "step \(number) \(action)"
-        case .callback(let name): "callback \(name)"
+        case .step(let number, let action): "step \(number) \(action.summary)"
+        case .callback(let callback): "callback \(callback.rawValue)"
         case .staged(let session): "staged session=\(session ?? "-")"
         case .cancelled: "cancelled draft"
         case .sent(let message, let session, let url): "sent m\(message) session=\(session ?? "-") url=\(url ?? "-")"
@@ -128,9 +140,11 @@ public struct TraceEvent: Sendable, Hashable {
         case .joined(let person): "joined \(person)"
         case .left(let person): "left \(person)"
         case .droppedURL(let url): "dropped-url \(url)"
-        case .cloud(let text): "cloud \(text)"
+        case .cloudRequest(let operation, let key): "cloud \(operation.rawValue) \(key)"
+        case .cloudHandled(let handling, let key, let device, let version): "cloud \(handling.text) \(key) from \(device) -> v\(version)"
+        case .cloudAnswer(let answer, let key, let version): "cloud \(answer.rawValue) \(key) v\(version)"
         case .pitfall(let kind, let detail): "pitfall \(kind.rawValue) \(detail)"
-        case .note(let text): "note \(text)"
+        case .note(let note): "note \(note.text)"
         }
     }
 }

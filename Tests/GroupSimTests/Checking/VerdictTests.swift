@@ -42,7 +42,7 @@ import Testing
         let report = try await ScenarioParser.load(path: path).run()
         var printed: [String: [String]] = [:]
         for event in report.outcome.trace.events {
-            if case .callback(let name) = event.kind { printed[event.subject, default: []].append(name) }
+            if case .callback(let callback) = event.kind { printed[event.subject, default: []].append(callback.rawValue) }
         }
         #expect(!printed.isEmpty)
         let checks = report.outcome.devices.compactMap { device in

@@ -258,6 +258,7 @@ import GroupSim
     @Test func m25MacAndWatch() async throws {
         let report = try await Fixture.run(Self.text)
         let notes = report.outcome.trace.events.filter { if case .note = $0.kind { return true } else { return false } }
+        #expect(notes.map(\.kind) == [.note(.openedInBrowser(url: "https://example.com/p?q=lunch"))])
         #expect(notes.map(\.kindText) == ["note opened https://example.com/p?q=lunch in the browser (M25)"])
         #expect(report.lines("alice-mac") == ["bubble m1"])
         let watch = report.outcome.failures.first { $0.device == "bob-watch" }

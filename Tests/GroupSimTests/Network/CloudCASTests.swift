@@ -11,12 +11,11 @@ import Testing
         #expect(report.passed, "\(report.checks.map(\.detail))")
         #expect(report.outcome.cloudConflicts == 1)
         #expect(report.outcome.cloud.first?.version == 3)
-        let store = report.outcome.trace.events.compactMap { event -> String? in
-            guard event.subject == "cloud", case .cloud(let text) = event.kind else { return nil }
-            return text
-        }
-        #expect(store.contains("refused store poll from carol-phone -> v2"))
-        #expect(store.last == "store poll from carol-phone -> v3")
+        let store = report.outcome.trace.events.filter { $0.subject == "cloud" }.map(\.kind)
+        #expect(store.contains(.cloudHandled(.refusedStore, key: "poll", device: "carol-phone", version: 2)))
+        #expect(store.last == .cloudHandled(.store, key: "poll", device: "carol-phone", version: 3))
+        let carol = report.outcome.trace.events.filter { $0.subject == "carol-phone" }.map(\.kind)
+        #expect(carol.contains(.cloudAnswer(.conflict, key: "poll", version: 2)))
         let text = TextReport.render(report)
         #expect(text.contains("1 cloud write refused for a moved version"))
     }

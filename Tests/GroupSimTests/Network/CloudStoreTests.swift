@@ -106,7 +106,7 @@ struct ConditionalSaveApp: MessagesApp {
         #expect(report.outcome.cloud.map(\.state.description) == ["{bob: tomatoes, carol: pickles, q: topping}"])
         #expect(report.outcome.cloud.first?.version == 3)
         #expect(log.conflicts == ["v2"])
-        let refused = report.outcome.trace.events.filter { $0.subject == "cloud" && $0.kindText.contains("refused store") }
-        #expect(refused.count == 1)
+        let refused = report.outcome.trace.events.filter { if case .cloudHandled(.refusedStore, _, _, _) = $0.kind { true } else { false } }
+        #expect(refused.map(\.kindText) == ["cloud refused store poll from carol-phone -> v2"])
     }
 }
