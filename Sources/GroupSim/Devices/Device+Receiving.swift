@@ -54,12 +54,7 @@ extension Device {
 
     /// The sender as this device identifies them: the local identifier for the owner's own
     /// messages, including those from the owner's other devices (M3), else the remote one.
-    func senderIdentifier(of envelope: Envelope) -> ParticipantID {
-        let fromOwner = envelope.senderPosition >= 0 ? envelope.senderPosition == position : envelope.senderPerson == spec.person
-        if fromOwner { return ownIdentifier(in: envelope.conversation) }
-        return identifiers.id(forPersonAt: envelope.senderPosition, person: envelope.senderPerson, in: envelope.conversation)
-            ?? ownIdentifier(in: envelope.conversation)
-    }
+    func senderIdentifier(of envelope: Envelope) -> ParticipantID { drawer.senderIdentifier(of: envelope) }
 
     mutating func localIdentifier(in conversation: String) -> ParticipantID {
         // Asked on every callback: the last answer is kept while the map and conversation stay.
@@ -70,10 +65,7 @@ extension Device {
     }
 
     /// The owner's identifier in `conversation`, looked up (`localIdentifier` keeps it).
-    func ownIdentifier(in conversation: String) -> ParticipantID {
-        // Every person of the scenario has an identifier in every map, so this always succeeds.
-        identifiers.id(forPersonAt: position, person: spec.person, in: conversation) ?? ParticipantID(bits: 0, 0)
-    }
+    func ownIdentifier(in conversation: String) -> ParticipantID { drawer.ownIdentifier(in: conversation) }
 
     /// The message as this device's app sees it (M3, M17).
     func view(of envelope: Envelope, sender: ParticipantID) -> Message {

@@ -12,8 +12,13 @@ public struct DeviceSnapshot: Sendable {
     public var identifiers: [(person: String, id: ParticipantID)]
     /// How many times the app was reinstalled (M2).
     public var generation: Int
-    /// One transcript per conversation, in the scenario's order.
-    public var transcripts: [(conversation: String, entries: [DrawnEntry])]
+    /// One transcript per conversation, in the scenario's order. Drawn the first time it
+    /// is read (checks and exploration do not read it), then kept.
+    public var transcripts: [(conversation: String, entries: [DrawnEntry])] {
+        get { drawnTranscripts.transcripts }
+        set { drawnTranscripts = DrawnTranscripts(drawn: newValue) }
+    }
+    private var drawnTranscripts: DrawnTranscripts
     /// Per session with a bubble here: the live bubble and what tapping it would show.
     public var sessions: [SessionView] { didSet { sessionIndex = Self.index(sessions) } }
     /// Where each session's first view is in `sessions`: `session(_:)` is a dictionary
@@ -44,7 +49,7 @@ public struct DeviceSnapshot: Sendable {
 
     init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [String],
          identifiers: [(person: String, id: ParticipantID)], generation: Int,
-         transcripts: [(conversation: String, entries: [DrawnEntry])], sessions: [SessionView],
+         transcripts: DrawnTranscripts, sessions: [SessionView],
          drafts: [(conversation: String, message: Message)]) {
         self.name = name
         self.person = person
@@ -53,7 +58,7 @@ public struct DeviceSnapshot: Sendable {
         self.callbacks = callbacks
         self.identifiers = identifiers
         self.generation = generation
-        self.transcripts = transcripts
+        drawnTranscripts = transcripts
         self.sessions = sessions
         self.drafts = drafts
         sessionIndex = Self.index(sessions)
