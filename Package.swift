@@ -30,7 +30,17 @@ let package = Package(
         .executable(name: "groupsim", targets: ["groupsim"]),
     ],
     targets: [
-        .target(name: "GroupSim"),
+        // The library, split along the data path; a target may depend only on the ones
+        // above it, so an upward dependency does not compile (LayeringTests checks the order).
+        .target(name: "GroupSimCore"),
+        .target(name: "GroupSimScenario", dependencies: ["GroupSimCore"]),
+        .target(name: "GroupSimSimulation", dependencies: ["GroupSimCore", "GroupSimScenario"]),
+        .target(name: "GroupSimChecking", dependencies: ["GroupSimCore", "GroupSimScenario", "GroupSimSimulation"]),
+        .target(name: "GroupSimReporting",
+                dependencies: ["GroupSimCore", "GroupSimScenario", "GroupSimSimulation", "GroupSimChecking"]),
+        // One import for users: re-exports the five targets above.
+        .target(name: "GroupSim",
+                dependencies: ["GroupSimCore", "GroupSimScenario", "GroupSimSimulation", "GroupSimChecking", "GroupSimReporting"]),
         .target(name: "GroupSimMessages", dependencies: ["GroupSim"]),
         .target(name: "GroupSimScenarios", path: ".", exclude: notScenarios, sources: ["Sources/GroupSimScenarios"],
                 resources: [.copy("Scenarios")]),
