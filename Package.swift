@@ -46,7 +46,9 @@ let package = Package(
                 resources: [.copy("Scenarios")]),
         .target(name: "GroupSimCLI", dependencies: ["GroupSim", "GroupSimMessages", "GroupSimScenarios"]),
         .executableTarget(name: "groupsim", dependencies: ["GroupSimCLI"]),
-        .testTarget(name: "GroupSimTests", dependencies: ["GroupSim"]),
+        .testTarget(name: "GroupSimTests", dependencies: [
+            "GroupSim", "GroupSimCore", "GroupSimScenario", "GroupSimSimulation", "GroupSimChecking", "GroupSimReporting",
+        ]),
         .testTarget(name: "GroupSimMessagesTests", dependencies: ["GroupSimMessages", "GroupSim", "GroupSimCLI"]),
         .testTarget(
             name: "GroupSimCLITests",

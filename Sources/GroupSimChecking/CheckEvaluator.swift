@@ -1,3 +1,7 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+
 /// Evaluates a scenario's checks on a finished, quiet run (docs/scenario-format.md, "Checks").
 public enum CheckEvaluator {
     public static func evaluate(_ outcome: RunOutcome, pitfalls: [Pitfall]) -> [CheckResult] {

@@ -1,3 +1,6 @@
+import GroupSimScenario
+import GroupSimSimulation
+
 /// A check and whether it held, with what was actually found.
 public struct CheckResult: Sendable {
     public var spec: CheckSpec

@@ -1,3 +1,5 @@
+import GroupSimScenario
+
 /// Why an exploration could not be carried out, or its reports could not be merged.
 public enum ExplorationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `--exhaustive` refused up front: the estimated number of distinct delivery orders

@@ -1,3 +1,7 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+
 /// `groupsim explore --format json`: one object with every count of an
 /// `ExplorationReport`, in a fixed member order, and `parse` to read it back exactly
 /// (shard files for `groupsim merge`).

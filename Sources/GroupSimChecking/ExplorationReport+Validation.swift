@@ -1,3 +1,5 @@
+import GroupSimScenario
+
 extension ExplorationReport {
     /// Checks that the report's counts can be those of an exploration: a report read
     /// from a file may have been edited, truncated or written by something else, and

@@ -1,3 +1,6 @@
+import GroupSimScenario
+import GroupSimSimulation
+
 /// What an exploration found over many runs of one scenario (`groupsim explore`): per
 /// check how many runs failed it, the distribution of outcomes per device and session,
 /// the pitfalls with how many runs reported each, and the failing runs to replay.

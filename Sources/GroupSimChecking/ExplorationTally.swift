@@ -1,3 +1,5 @@
+import GroupSimScenario
+
 /// The counts behind an `ExplorationReport` while runs come in: order-free sums, minima
 /// and unions, so adding runs (or merging tallies) in any order gives the same report.
 struct ExplorationTally: Sendable {

@@ -1,3 +1,7 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+
 /// One run of an exploration reduced to what the report counts: which checks failed,
 /// what every device shows for every session, the pitfall kinds and failed steps.
 struct ExploredRun: Sendable {

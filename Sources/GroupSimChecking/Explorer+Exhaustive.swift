@@ -1,3 +1,5 @@
+import GroupSimSimulation
+
 extension Explorer {
     /// Runs every distinct order of the scenario's events once (`groupsim explore
     /// --exhaustive`), with its own seed for everything else (identifiers, the app).

@@ -1,3 +1,6 @@
+import GroupSimScenario
+import GroupSimSimulation
+
 extension Explorer {
     /// Replays one failing run of `report` in-process with the trace on: the same seed
     /// (sampled exploration) or the same order of events (exhaustive), with this

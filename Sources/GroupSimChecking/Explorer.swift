@@ -1,3 +1,7 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+
 /// Runs one scenario under many schedules and reports what came out (`groupsim explore`):
 /// random exploration draws fresh latency, jitter and race offsets per run from a
 /// derived seed; exhaustive exploration enumerates every distinct delivery order of a

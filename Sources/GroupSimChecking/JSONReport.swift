@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimSimulation
+
 /// `--format json`: one object with `seed`, `trace`, `checks` (each with a boolean
 /// `passed`), `pitfalls` (each with a `kind`) and `devices` (each with its `transcript`),
 /// as docs/scenario-format.md promises, plus the timeline and step failures.

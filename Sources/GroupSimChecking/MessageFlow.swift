@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimSimulation
+
 /// The messages of a run as its trace tells them: who sent each one, when and in which
 /// session, every copy's arrival (M11, M30), and every round trip to the cloud store (M13).
 ///

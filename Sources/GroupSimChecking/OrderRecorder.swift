@@ -1,3 +1,7 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+
 /// The schedule controller of exhaustive exploration: replays a prefix of choices, then
 /// keeps taking the first allowed event that leads to an order not explored yet, and
 /// records every choice with the events it could have taken instead, each named

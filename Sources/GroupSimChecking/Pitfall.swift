@@ -1,3 +1,5 @@
+import GroupSimScenario
+
 /// A pitfall the run fell into: what happened where, the rule it comes from, and the fix.
 public struct Pitfall: Sendable, Hashable {
     public var kind: PitfallKind

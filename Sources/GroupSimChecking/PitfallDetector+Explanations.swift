@@ -1,3 +1,6 @@
+import GroupSimScenario
+import GroupSimSimulation
+
 /// The words of every pitfall: what happened where (device, message, time), what was
 /// lost or misread, the docs/behaviour.md rule, and the fix. Written for someone who has never
 /// heard of MSSession.

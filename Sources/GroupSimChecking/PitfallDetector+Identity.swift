@@ -1,3 +1,7 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+
 /// The identity pitfalls, judged on the final states like `lost-update` (M1, M3, M4):
 /// a choice whose key the device cannot resolve to a member (`unattributed`), and one
 /// person's choice held under two of their devices' keys (`double-count`). Both are

@@ -1,3 +1,7 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+
 /// Finds the pitfalls of a finished run (docs/scenario-format.md, "Pitfall kinds").
 ///
 /// `lost-update`, `divergence`, `unattributed` and `double-count` are judged on the final

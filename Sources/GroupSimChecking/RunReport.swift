@@ -1,3 +1,6 @@
+import GroupSimScenario
+import GroupSimSimulation
+
 /// A finished run with its checks and pitfalls: what every renderer prints.
 public struct RunReport: Sendable {
     public var outcome: RunOutcome

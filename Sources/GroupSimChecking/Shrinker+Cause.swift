@@ -1,3 +1,6 @@
+import GroupSimScenario
+import GroupSimSimulation
+
 extension Shrinker {
     /// What made the original run fail its check, which a smaller scenario must keep so
     /// that it fails for the same reason and not trivially (a `complete` check fails

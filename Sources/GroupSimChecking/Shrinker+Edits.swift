@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 extension Shrinker {
     /// The edits the search tries: each returns a smaller or simpler scenario with its
     /// steps renumbered in file order, or nil when the edit would remove what the target

@@ -1,3 +1,6 @@
+import GroupSimScenario
+import GroupSimSimulation
+
 /// Turns a failing run into a smaller scenario that still fails the same check, printed
 /// as a scenario file that `groupsim run` reproduces (issue 4, "Shrinking").
 ///

@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimSimulation
+
 /// What each device showed as the live bubble of each session, change by change: the
 /// views the users actually saw during the run (M10, M11, M12).
 ///

@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimChecking
+
 /// `explore --format html` and `merge --format html`: an exploration on one self-contained
 /// page, like `HTMLReport` for a run: no scripts, no links, nothing fetched (a
 /// Content-Security-Policy forbids it), inline CSS and SVG only.

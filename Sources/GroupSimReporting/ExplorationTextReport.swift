@@ -1,3 +1,7 @@
+import GroupSimCore
+import GroupSimSimulation
+import GroupSimChecking
+
 /// The plain-text report `groupsim explore` prints: per check how many runs failed it,
 /// the distribution of outcomes per device (grouped by sender and state, since message
 /// numbers vary from run to run), the pitfalls with how many runs reported each, failed

@@ -1,4 +1,7 @@
 import Foundation
+import GroupSimCore
+import GroupSimSimulation
+import GroupSimChecking
 
 /// The message flow as an SVG Lamport diagram: one vertical lane per device (and one for
 /// the cloud store when the app used it), virtual time running downward, each copy of a

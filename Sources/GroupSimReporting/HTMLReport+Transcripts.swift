@@ -1,3 +1,5 @@
+import GroupSimSimulation
+
 /// Every device's final transcript as Messages would draw it, device next to device:
 /// bubbles (the sender's own on the right) with their caption, subcaption and state,
 /// and summary lines where collapsed bubbles were (M10, M14). Tokens are already drawn

@@ -1,3 +1,5 @@
+import GroupSimChecking
+
 /// What each user saw over time: per session, the live bubble every device showed at
 /// each instant one of them changed (M11), and for every divergence pitfall where two
 /// devices' views parted (M12).

@@ -1,3 +1,8 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+import GroupSimChecking
+
 /// `--format html`: the whole run on one self-contained page.
 ///
 /// The page needs no network access: no scripts at all, no external fonts, styles or

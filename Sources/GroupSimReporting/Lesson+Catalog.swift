@@ -1,3 +1,5 @@
+import GroupSimCore
+
 /// The lessons, in teaching order: first what Messages does to a session (collapse,
 /// races, stale selections, dropped URLs, offline devices), then the cloud remedy and
 /// how to write to it safely, then who is who (identifiers, reinstalls, attributing

@@ -1,3 +1,7 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimChecking
+
 /// The one-screen lesson (`groupsim lessons NAME`): at most `shortLimit` lines, and no
 /// explanation said twice.
 extension LessonNarration {

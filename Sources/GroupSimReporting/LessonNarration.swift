@@ -1,4 +1,8 @@
 import Foundation
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+import GroupSimChecking
 
 /// The text `groupsim lessons NAME` prints.
 ///

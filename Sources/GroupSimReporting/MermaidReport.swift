@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimChecking
+
 /// `--format mermaid`: the run as a Mermaid `sequenceDiagram` that GitHub renders inside a
 /// ```` ```mermaid ```` block.
 ///

@@ -1,3 +1,7 @@
+import GroupSimCore
+import GroupSimSimulation
+import GroupSimChecking
+
 /// `--format sides`: what each user saw, device next to device.
 ///
 /// Three parts: every device's final transcript in its own column (bubbles with their

@@ -1,3 +1,8 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+import GroupSimChecking
+
 /// The condensed forms of the text report's sections, for runs of a real group: a long
 /// timeline shows its start and end, a long transcript section shows each device's live
 /// bubbles and how many summary lines it has, many checks print one line each when they

@@ -1,3 +1,7 @@
+import GroupSimCore
+import GroupSimSimulation
+import GroupSimChecking
+
 /// The plain-text report `groupsim run` prints: the timeline, each device's final
 /// transcript, every check with its result, the pitfalls with their explanations, and
 /// the `trace:` digest line.

@@ -1,3 +1,5 @@
+import GroupSimCore
+
 /// One `expect:` entry with where it was written, evaluated when the simulation is quiet.
 public struct CheckSpec: Sendable, Hashable {
     public var check: Check

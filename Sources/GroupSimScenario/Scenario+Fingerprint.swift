@@ -1,3 +1,5 @@
+import GroupSimCore
+
 extension Scenario {
     /// A fingerprint of the scenario as parsed: 16 hex digits of the SHA-256 of the
     /// scenario as `ScenarioWriter` prints it back, the same on every machine.

@@ -1,3 +1,5 @@
+import GroupSimCore
+
 /// One entry of `steps:`: a single step, or a race of near-simultaneous steps.
 public enum TimelineItem: Sendable, Hashable {
     case step(Step)

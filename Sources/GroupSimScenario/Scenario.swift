@@ -1,3 +1,5 @@
+import GroupSimCore
+
 /// A validated scenario: people and their devices, the conversations, the network, the
 /// app, a timeline of user actions and the checks that must hold at the end.
 ///

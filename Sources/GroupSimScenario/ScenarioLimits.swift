@@ -1,3 +1,5 @@
+import GroupSimCore
+
 /// The limits a scenario file is read within: caps on what no real scenario needs, so
 /// that no file can make the reader or the simulation run out of memory, time or range.
 ///

@@ -1,3 +1,5 @@
+import GroupSimCore
+
 extension ScenarioParser.Context {
     /// Every check keyword, in the order docs/scenario-format.md lists them.
     static let checkKeywords = ScenarioVocabulary.checks.map(\.key)

@@ -1,3 +1,5 @@
+import GroupSimCore
+
 extension ScenarioParser.Context {
     /// Every action keyword, in the order docs/scenario-format.md lists them (the order of suggestions).
     static let actionKeywords = ScenarioVocabulary.actions.map(\.key)

@@ -1,3 +1,5 @@
+import GroupSimCore
+
 extension ScenarioParser.Context {
     // MARK: Describing what was found
 

@@ -1,4 +1,5 @@
 import Foundation
+import GroupSimCore
 
 /// Validates a scenario file (docs/scenario-format.md) into a typed `Scenario`.
 ///

@@ -1,3 +1,5 @@
+import GroupSimCore
+
 /// The JSON Schema (draft 2020-12) of scenario files, generated from `ScenarioVocabulary`,
 /// the tables the parser takes its keys from.
 ///

@@ -1,3 +1,5 @@
+import GroupSimCore
+
 /// The words of the scenario format as data: every key of every mapping, every action and
 /// check keyword, and the values each accepts.
 ///

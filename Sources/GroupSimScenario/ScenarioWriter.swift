@@ -1,3 +1,5 @@
+import GroupSimCore
+
 /// Prints a `Scenario` back as a scenario file (docs/scenario-format.md).
 ///
 /// `ScenarioParser.parse(text:file:)` reads the text back into an equal scenario, apart

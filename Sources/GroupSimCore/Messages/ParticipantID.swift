@@ -14,7 +14,7 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
     }
 
     /// Mints the identifier for `parts` (device, installation, conversation, person) from `streams`.
-    static func mint(_ streams: RandomStreams, _ parts: String...) -> ParticipantID {
+    package static func mint(_ streams: RandomStreams, _ parts: String...) -> ParticipantID {
         var generator = SplitMix64(seed: streams.streamSeed(.identifiers, parts))
         return ParticipantID(bits: generator.next(), generator.next())
     }

@@ -18,7 +18,7 @@ public struct VirtualDuration: Sendable, Hashable, Comparable, CustomStringConve
     public static func + (lhs: Self, rhs: Self) -> Self { .init(nanoseconds: saturatingSum(lhs.nanoseconds, rhs.nanoseconds)) }
 
     /// `lhs + rhs`, or the nearest bound of `Int64` when the sum does not fit.
-    static func saturatingSum(_ lhs: Int64, _ rhs: Int64) -> Int64 {
+    package static func saturatingSum(_ lhs: Int64, _ rhs: Int64) -> Int64 {
         let (sum, overflow) = lhs.addingReportingOverflow(rhs)
         guard overflow else { return sum }
         return rhs > 0 ? .max : .min

@@ -11,9 +11,9 @@ import Darwin
 /// `/proc/self/pagemap` reports a size of 0 and reads gigabytes, `/dev/zero` never ends,
 /// and a FIFO with no writer blocks forever: every reader of a path from a scenario goes
 /// through here so that none of them can run out of memory or hang.
-enum BoundedFile {
+package enum BoundedFile {
     /// What the path (after following symbolic links) named.
-    enum Kind: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         case regular
         case directory
         /// A FIFO, socket, character or block device.
@@ -21,7 +21,7 @@ enum BoundedFile {
     }
 
     /// Why nothing, or not all of it, was read.
-    enum Failure: Error, Equatable, Sendable {
+    package enum Failure: Error, Equatable, Sendable {
         /// Nothing at the path, or a symbolic link to nothing.
         case notFound
         /// Permission denied, or the read failed.
@@ -54,7 +54,7 @@ enum BoundedFile {
     /// regular file is read unless `allowSpecial` is set (for a scenario given as a pipe,
     /// `<(…)`); a special file is then read in blocking mode, still at most `limit + 1`
     /// bytes. A file longer than `limit` is `.tooLarge`, whatever size it reports.
-    static func read(_ path: String, limit: Int, allowSpecial: Bool = false) -> Result<[UInt8], Failure> {
+    package static func read(_ path: String, limit: Int, allowSpecial: Bool = false) -> Result<[UInt8], Failure> {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             switch errno {

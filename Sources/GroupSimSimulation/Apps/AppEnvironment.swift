@@ -1,3 +1,5 @@
+import GroupSimCore
+
 /// What the simulated device gives an app when it starts: which device it runs on, the
 /// installation's local storage, and a seeded source of tokens.
 ///

@@ -1,3 +1,5 @@
+import GroupSimCore
+
 /// The keys the built-in app writes to say whose choice an entry is (`app.identity`),
 /// minted from the seed, so that a run is reproducible.
 ///

@@ -1,3 +1,5 @@
+import GroupSimScenario
+
 /// The apps a run can use, by name: the built-in app and any registered from Swift.
 ///
 /// A scenario picks one with `app: { name: ... }`. The factory is called each time the

@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 /// The app GroupSim runs when a scenario names none: a map of string keys to string
 /// values per session, kept where `app.state` says (docs/scenario-format.md).
 ///

@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 /// `MSConversation`: one device's view of one conversation, as the app sees it now.
 ///
 /// Identifiers are this device's own (M1); `selectedMessage` is the bubble the user

@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 /// An iMessage app extension, as `MSMessagesAppViewController` sees the world (M19-M24).
 ///
 /// Implement the callbacks you need; each returns the actions the app wants done

@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 extension Device {
     // MARK: - Opening, tapping, closing (M19-M24)
 

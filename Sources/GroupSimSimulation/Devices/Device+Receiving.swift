@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 extension Device {
     // MARK: - Adding messages to the transcript (M10, M11, M23, M26)
 

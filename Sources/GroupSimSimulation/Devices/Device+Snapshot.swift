@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 extension Device {
     func makeSnapshot() -> DeviceSnapshot {
         let firstConversation = world.conversations.first?.name ?? ConversationSpec.defaultName

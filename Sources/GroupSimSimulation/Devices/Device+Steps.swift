@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 extension Device {
     /// Carries out one user action (docs/scenario-format.md, "Steps"; rules cited per case).
     func performAction(_ step: Step, conversation: String) {

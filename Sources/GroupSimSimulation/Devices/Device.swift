@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 /// One simulated device: its own identifiers, transcripts and extension (M1, M19).
 ///
 /// Devices are actors that share the executor of the `Simulation` that owns them, so

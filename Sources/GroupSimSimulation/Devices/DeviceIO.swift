@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 /// What the scheduler hands a device with each call: the instant and the run-wide counters.
 ///
 /// Devices are sans-IO (determinism rule 5, README): they never schedule or send anything

@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 /// What one device shows and holds at the end of a run: for checks and reports.
 public struct DeviceSnapshot: Sendable {
     public var name: String
@@ -28,7 +31,7 @@ public struct DeviceSnapshot: Sendable {
     /// (`app.identity: install-id`).
     public var installIDs: [String] = []
     /// The current installation's identifier map, then the retired ones (M2).
-    var identifierMaps: [IdentifierMap] = []
+    package var identifierMaps: [IdentifierMap] = []
 
     /// The local identifier (M1).
     public var localIdentifier: ParticipantID? { identifiers.first?.id }
@@ -110,5 +113,5 @@ public struct SessionView: Sendable {
     /// Every summary line the session left, drawn or not.
     public var summaryCount: Int
     /// The changes the live bubble's state descends from.
-    var provenance: Provenance
+    package var provenance: Provenance
 }

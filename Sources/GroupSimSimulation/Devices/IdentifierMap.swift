@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 /// One installation's participant identifiers on one device (M1, M2, M6): immutable, so
 /// a sent message can keep a reference to the map its tokens were minted with (M5).
 ///

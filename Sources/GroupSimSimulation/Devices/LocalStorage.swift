@@ -1,3 +1,5 @@
+import GroupSimScenario
+
 /// One installation's own key-value storage on a device: what an extension keeps in
 /// `UserDefaults` or a file in its container.
 ///

@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 /// What every device of a run knows and nobody changes: the people and their contact
 /// names, the conversations, the options and the app, and the seed's streams.
 final class WorldFacts: Sendable {

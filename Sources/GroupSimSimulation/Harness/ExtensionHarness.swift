@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 /// Drives one device's extension step by step and lets a test assert on everything it
 /// did, in the spirit of swift-composable-architecture's `TestStore`.
 ///

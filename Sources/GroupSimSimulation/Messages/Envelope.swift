@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 /// A sent message as it crosses the network: one immutable object shared by every copy.
 ///
 /// Holds what the sender sent plus what only the simulator knows: who really sent it,

@@ -1,3 +1,5 @@
+import GroupSimScenario
+
 /// The rules for `MSMessage.url` (M8) and the query-item form apps keep state in.
 public enum MessageURL {
     /// URLs longer than this fail at insert or send with `urlExceedsMaxSize` (M8).

@@ -1,3 +1,5 @@
+import GroupSimScenario
+
 /// What one device shows for one conversation: bubbles, summary lines, texts, stickers,
 /// in the order they were added (M10, M11).
 ///

@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 /// The in-process network between devices: per-link latency and jitter, and store and
 /// forward for offline devices (M30).
 ///

@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 /// Everything a run produced, before checks: the trace, each device's final state, and
 /// what the simulator saw along the way.
 public struct RunOutcome: Sendable {
@@ -35,7 +38,7 @@ public struct RunOutcome: Sendable {
         return encoder.hexDigest
     }
 
-    func encode(into encoder: inout CanonicalEncoder) {
+    package func encode(into encoder: inout CanonicalEncoder) {
         trace.encode(into: &encoder)
         encoder.int(Int64(devices.count))
         for device in devices {
@@ -98,7 +101,7 @@ public struct RunOutcome: Sendable {
     public func device(_ name: String) -> DeviceSnapshot? { devices.first { $0.name == name } }
 
     /// The outcome of nothing: no devices, no events.
-    static func empty(_ scenario: Scenario) -> RunOutcome {
+    package static func empty(_ scenario: Scenario) -> RunOutcome {
         RunOutcome(scenario: scenario, seed: scenario.seed, trace: Trace(), devices: [], failures: [], sightings: [],
                    changes: [], cloud: [], endTime: .zero, eventCount: 0, copiesDelivered: 0, heldAtEnd: 0,
                    quiet: true, members: [])
@@ -110,5 +113,5 @@ public struct CloudEntry: Sendable {
     public var key: String
     public var state: StateMap
     public var version: Int
-    var provenance: Provenance
+    package var provenance: Provenance
 }

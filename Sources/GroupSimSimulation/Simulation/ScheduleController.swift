@@ -1,3 +1,5 @@
+import GroupSimCore
+
 /// Chooses which enabled event runs next, for exploring schedules other than the one
 /// virtual time gives (`groupsim explore --exhaustive`).
 ///

@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 /// One run of a scenario with one seed: builds the world, runs the event loop on virtual
 /// time until nothing is in flight, and returns what happened.
 ///

@@ -1,3 +1,6 @@
+import GroupSimCore
+import GroupSimScenario
+
 /// One thing that happened in a run, at a virtual instant, on a device (or the network,
 /// or the cloud store).
 ///
@@ -163,17 +166,18 @@ public struct Trace: Sendable {
 /// Feeds typed values to SHA-256 unambiguously: every field is a tag-free, length-prefixed
 /// byte string (integers as their decimal text), so two different sequences of fields
 /// never give the same bytes.
-struct CanonicalEncoder {
+package struct CanonicalEncoder {
     private var hasher = SHA256()
+    package init() {}
 
-    mutating func string(_ text: String) {
+    package mutating func string(_ text: String) {
         let bytes = Array(text.utf8)
         var length = UInt64(bytes.count).bigEndian
         withUnsafeBytes(of: &length) { hasher.update($0) }
         hasher.update(bytes)
     }
 
-    mutating func int(_ value: Int64) { string(String(value)) }
+    package mutating func int(_ value: Int64) { string(String(value)) }
 
     mutating func optional(_ text: String?) {
         if let text {
@@ -233,5 +237,5 @@ struct CanonicalEncoder {
         }
     }
 
-    var hexDigest: String { hasher.hexDigest }
+    package var hexDigest: String { hasher.hexDigest }
 }
