@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import GroupSim
+@testable import GroupSimScenario
+@testable import GroupSimChecking
+@testable import GroupSimReporting
 
 /// Exhaustive exploration covers race windows (issue 8): the steps of a `race` run in
 /// every order relative to each other and to the copies in flight, so every outcome a

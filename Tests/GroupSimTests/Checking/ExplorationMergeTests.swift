@@ -1,5 +1,8 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimCore
+@testable import GroupSimScenario
+@testable import GroupSimChecking
 
 /// Merging shard reports from Swift: fingerprints of the parsed scenario, missing shards,
 /// and arithmetic that cannot trap (issues 8, 14 and 15).

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import GroupSim
+@testable import GroupSimChecking
+@testable import GroupSimReporting
 
 /// A cancelled exploration stops between runs and reports the runs before the first one
 /// not finished, marked interrupted (issue 14, point 8). The command line cancels it on

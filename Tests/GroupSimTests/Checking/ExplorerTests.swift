@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import GroupSim
+@testable import GroupSimCore
+@testable import GroupSimScenario
+@testable import GroupSimSimulation
+@testable import GroupSimChecking
+@testable import GroupSimReporting
 
 /// Schedule exploration (issue 4): random runs with derived seeds, workers, shards and
 /// merging, and the exhaustive enumeration of delivery orders (M11, M12, M13).

@@ -1,5 +1,9 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimCore
+@testable import GroupSimScenario
+@testable import GroupSimSimulation
+@testable import GroupSimChecking
 
 /// Issue 12: who voted? The `unattributed` and `double-count` pitfalls in every state
 /// mode, and the `app.identity` remedies (M1, M3, M4).

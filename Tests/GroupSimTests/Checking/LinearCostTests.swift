@@ -1,5 +1,9 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimCore
+@testable import GroupSimScenario
+@testable import GroupSimSimulation
+@testable import GroupSimChecking
 
 /// Issue 9, item 3: the end-of-run structures answer by look-up (dictionaries keyed by
 /// session, built in one pass) instead of scanning every entry, device or change. These

@@ -1,5 +1,7 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimScenario
+@testable import GroupSimChecking
 
 /// `Shrinker` turns a failing run into a smaller scenario file that still fails the same
 /// check (issue 4, "Shrinking"), here on the lost update of M12.

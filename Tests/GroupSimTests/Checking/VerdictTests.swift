@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import GroupSim
+@testable import GroupSimScenario
+@testable import GroupSimSimulation
+@testable import GroupSimChecking
 
 /// Verdicts a developer can trust (issue 8): a simulation runs once, whatever the calls;
 /// every callback the timeline prints can be checked.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GroupSim
+@testable import GroupSimCore
 
 /// Sticker files and their checks: formats, sizes and descriptions (M28), and the error
 /// code each failure reports (M29).

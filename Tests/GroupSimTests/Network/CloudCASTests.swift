@@ -1,5 +1,10 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimCore
+@testable import GroupSimScenario
+@testable import GroupSimSimulation
+@testable import GroupSimChecking
+@testable import GroupSimReporting
 
 /// Issue 12: `app.state: cloud-cas`, the built-in app's compare-and-set with retry (M13).
 @Suite struct CloudCASTests {

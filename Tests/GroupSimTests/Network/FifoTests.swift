@@ -1,5 +1,7 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimCore
+@testable import GroupSimChecking
 
 /// `network: { fifo: true }`: each sender-to-receiver link delivers in send order, in
 /// plain runs and in exploration (random and exhaustive). The default keeps each copy's

@@ -1,5 +1,6 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimReporting
 
 /// Every user-supplied string is escaped in HTML, SVG and Mermaid output (issue 5).
 @Suite struct EscapingTests {

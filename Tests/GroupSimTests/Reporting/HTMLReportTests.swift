@@ -1,5 +1,8 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimScenario
+@testable import GroupSimSimulation
+@testable import GroupSimReporting
 
 /// `--format html`: one self-contained page with the Lamport diagram, the transcripts as
 /// bubbles, the views over time, the checks and the pitfalls.

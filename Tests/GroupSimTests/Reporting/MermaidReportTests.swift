@@ -1,5 +1,6 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimReporting
 
 /// `--format mermaid`: a sequenceDiagram with one arrow per delivered copy (M30), the
 /// collapses as notes (M10), step failures as notes.

@@ -1,5 +1,7 @@
 import Foundation
 @testable import GroupSim
+@testable import GroupSimScenario
+@testable import GroupSimChecking
 
 /// Scenario files and runs shared by the reporting tests.
 enum ReportingFixture {

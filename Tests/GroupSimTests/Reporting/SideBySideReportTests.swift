@@ -1,5 +1,6 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimReporting
 
 /// `--format sides`: every device's transcript in its own column, the live bubbles over
 /// time, and where divergent views parted (M10, M11, M12).

@@ -1,5 +1,7 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimChecking
+@testable import GroupSimReporting
 
 /// What each user saw, change by change, from the trace (M11, M12), and where two
 /// devices' views parted.

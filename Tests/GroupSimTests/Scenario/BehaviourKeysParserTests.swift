@@ -1,5 +1,6 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimScenario
 
 /// `network.fifo` and `options.recent-interaction`: read, checked with located errors and
 /// a nearest-key suggestion like every other key, and printed back by `ScenarioWriter`.

@@ -1,5 +1,7 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimCore
+@testable import GroupSimScenario
 
 /// The rules of docs/scenario-format.md section by section, and the parser's choices where it is silent.
 @Suite struct ScenarioParserRulesTests {

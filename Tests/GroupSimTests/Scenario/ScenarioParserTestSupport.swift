@@ -1,4 +1,5 @@
 @testable import GroupSim
+@testable import GroupSimScenario
 
 /// Scenario text for parser tests: a header with three people, and the outcome of parsing.
 enum ParserFixture {

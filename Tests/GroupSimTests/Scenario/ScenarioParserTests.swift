@@ -1,5 +1,8 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimCore
+@testable import GroupSimScenario
+@testable import GroupSimReporting
 
 @Suite struct ScenarioParserTests {
     static let picklesRace = """

@@ -1,6 +1,11 @@
 import Testing
 
 @testable import GroupSim
+@testable import GroupSimCore
+@testable import GroupSimScenario
+@testable import GroupSimSimulation
+@testable import GroupSimChecking
+@testable import GroupSimReporting
 
 @Suite struct ScenarioReaderTests {
     // MARK: Helpers

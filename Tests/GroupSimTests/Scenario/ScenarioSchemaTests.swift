@@ -169,7 +169,7 @@ import GroupSim
     /// The parser has no key list of its own: every `allowed:` comes from `ScenarioVocabulary`.
     @Test func parserTakesItsKeysFromTheVocabulary() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/GroupSim/Scenario")
+            .appendingPathComponent("Sources/GroupSimScenario")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("ScenarioParser") }
         #expect(files.count >= 8)
         for file in files {

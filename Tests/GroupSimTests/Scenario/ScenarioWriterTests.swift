@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import GroupSim
+@testable import GroupSimCore
+@testable import GroupSimScenario
+@testable import GroupSimReporting
 
 /// `ScenarioWriter` prints scenarios that `ScenarioParser` reads back unchanged
 /// (docs/scenario-format.md is the contract both sides keep).

@@ -1,5 +1,7 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimCore
+@testable import GroupSimScenario
 
 @Suite struct SuggestionTests {
     @Test(arguments: [

@@ -1,5 +1,9 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimCore
+@testable import GroupSimScenario
+@testable import GroupSimSimulation
+@testable import GroupSimChecking
 
 /// A scenario built in Swift is checked exactly as a file is (one validation path): every
 /// invalid input that a file test covers and Swift can express is refused here with the

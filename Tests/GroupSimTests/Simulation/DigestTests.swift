@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import GroupSim
+@testable import GroupSimScenario
+@testable import GroupSimSimulation
+@testable import GroupSimChecking
+@testable import GroupSimReporting
 
 /// The trace digest covers everything that can differ between two runs (issue 8): cloud
 /// requests and answers with their content and version, the app's actions, failures,

@@ -1,5 +1,6 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimCore
 
 /// `EventQueue.reserveSequences` and `schedule(_:at:reserved:)`: events scheduled late
 /// under reserved numbers come out exactly as if they had been scheduled at once, which

@@ -1,5 +1,6 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimChecking
 
 @Suite struct NetworkTests {
     func arrivals(_ report: RunReport, message: Int) -> [String: Int64] {

@@ -1,5 +1,7 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimCore
+@testable import GroupSimSimulation
 
 @Suite struct PrimitivesTests {
     /// FIPS 180-4 test vectors: the trace digest must be real SHA-256 (determinism rule 6, README).

@@ -1,5 +1,9 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimCore
+@testable import GroupSimScenario
+@testable import GroupSimSimulation
+@testable import GroupSimChecking
 
 /// Issue 8.16: virtual-time arithmetic cannot overflow during a run. A scenario file
 /// keeps every duration and time within 365 days (see the parser's tests), and a scenario

@@ -1,5 +1,10 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimCore
+@testable import GroupSimScenario
+@testable import GroupSimSimulation
+@testable import GroupSimChecking
+@testable import GroupSimReporting
 
 /// Issue 9, point 2: the trace is typed. Every event carries typed fields (the step's
 /// action, the callback, the cloud request, the store's handling and its answer); reports

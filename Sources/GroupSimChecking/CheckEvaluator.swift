@@ -1,0 +1,98 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+
+/// Evaluates a scenario's checks on a finished, quiet run (docs/scenario-format.md, "Checks").
+public enum CheckEvaluator {
+    public static func evaluate(_ outcome: RunOutcome, pitfalls: [Pitfall]) -> [CheckResult] {
+        let states = SessionStates(outcome: outcome)
+        return outcome.scenario.checks.map { evaluate($0, outcome, states, pitfalls) }
+    }
+
+    static func evaluate(_ spec: CheckSpec, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall]) -> CheckResult {
+        let (passed, text, detail) = judge(spec.check, outcome, states, pitfalls)
+        return CheckResult(spec: spec, passed: passed, text: text, detail: detail)
+    }
+
+    private static func judge(_ check: Check, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall]) -> (Bool, String, String) {
+        switch check {
+        case .latest(let deviceName, let session, let from, let written, let caption):
+            let data = accountKeys(written, outcome)
+            var text = "latest \(deviceName) \(session)"
+            if let from { text += " from=\(from)" }
+            if !data.isEmpty { text += " data=\(StateMap(written))" }
+            if let caption { text += " caption=\"\(caption)\"" }
+            guard let device = outcome.device(deviceName), let view = device.session(session),
+                  let shown = states.shown(session, on: device) else {
+                return (false, text, "\(deviceName) shows no bubble of \(session)")
+            }
+            let drawn = view.caption.map { "\"\($0)\"" } ?? "no caption"
+            let detail = "\(deviceName) shows m\(view.message) from \(view.senderPerson) with \(shown.state), caption \(drawn)"
+            let passed = (from == nil || from == view.senderPerson) && shown.state.contains(data) && (caption == nil || caption == view.caption)
+            return (passed, text, detail)
+        case .summaries(let deviceName, let session, let count, let texts):
+            var text = "summaries \(deviceName) \(session)"
+            if let count { text += " count=\(count)" }
+            if let texts { text += " texts=\(texts)" }
+            // A summary line exists only because a newer bubble of its session replaced it,
+            // so a session with summary lines always has a live bubble (M10).
+            let drawn = outcome.device(deviceName)?.session(session)?.summaries ?? []
+            let passed = (count == nil || count == drawn.count) && (texts == nil || texts == drawn)
+            return (passed, text, "\(deviceName) draws \(Plural.count(drawn.count, "summary line")) for \(session): \(drawn)")
+        case .converged(let session), .diverged(let session):
+            let devices = states.appDevices(for: session)
+            var distinct: [StateMap?] = []
+            var lines: [String] = []
+            for device in devices {
+                let shown = states.shown(session, on: device)
+                if !distinct.contains(shown?.state) { distinct.append(shown?.state) }
+                lines.append("\(device.name): \(shown.map { $0.state.description } ?? "no bubble")")
+            }
+            let converged = distinct.count <= 1
+            if case .converged = check {
+                return (converged, "converged \(session)", lines.joined(separator: "; "))
+            }
+            return (!converged, "diverged \(session)", lines.joined(separator: "; "))
+        case .complete(let session, let written):
+            let data = accountKeys(written, outcome)
+            let missing = states.appDevices(for: session).filter { !(states.shown(session, on: $0)?.state.contains(data) ?? false) }
+            let detail = missing.isEmpty
+                ? "every app device's state has \(StateMap(data))"
+                : "missing on " + missing.map { "\($0.name) (\(states.shown(session, on: $0).map { $0.state.description } ?? "no bubble"))" }.joined(separator: ", ")
+            return (missing.isEmpty, "complete \(session) \(StateMap(written))", detail)
+        case .pitfalls(let kinds):
+            let reported = Set(pitfalls.map(\.kind))
+            let absent = kinds.filter { !reported.contains($0) }
+            let seen = reported.sorted().map(\.rawValue)
+            return (absent.isEmpty, "pitfalls \(kinds.map(\.rawValue).joined(separator: ", "))",
+                    absent.isEmpty ? "reported: \(seen.joined(separator: ", "))"
+                                   : "not reported: \(absent.map(\.rawValue).joined(separator: ", ")); reported: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))")
+        case .noPitfalls:
+            let seen = Set(pitfalls.map(\.kind)).sorted().map(\.rawValue)
+            return (pitfalls.isEmpty, "no-pitfalls", seen.isEmpty ? "none reported" : "reported: \(seen.joined(separator: ", "))")
+        case .callbacks(let deviceName, let sequence):
+            let got = outcome.device(deviceName)?.callbacks ?? []
+            return (got == sequence, "callbacks \(deviceName)", "received \(got.joined(separator: ", "))")
+        case .error(let step, let code):
+            let failed = outcome.failures.filter { $0.step == step }
+            let passed = failed.contains { $0.code == code }
+            let detail = failed.isEmpty ? "step \(step) did not fail" : "step \(step) failed with " + failed.map { "\($0.code.name): \($0.reason)" }.joined(separator: "; ")
+            return (passed, "error step=\(step) code=\(code.name)", detail)
+        }
+    }
+
+    /// Under `app.identity: account`, `$name` in a check's data stands for that person's
+    /// account id, the same on every device (the `app.identity` setting); in the
+    /// other modes the key is per device and a check keeps the text as written.
+    static func accountKeys(_ data: [DataEntry], _ outcome: RunOutcome) -> [DataEntry] {
+        guard outcome.scenario.app.identity == .account, data.contains(where: { $0.key.hasPrefix("$") || $0.value.hasPrefix("$") }) else {
+            return data
+        }
+        let streams = RandomStreams(seed: outcome.seed)
+        func resolved(_ text: String) -> String {
+            guard text.hasPrefix("$"), let person = outcome.scenario.person(String(text.dropFirst())) else { return text }
+            return AppIdentity.accountID(streams, person: person.key)
+        }
+        return data.map { DataEntry(resolved($0.key), resolved($0.value)) }
+    }
+}

@@ -1,0 +1,106 @@
+import GroupSimScenario
+
+extension ExplorationReport {
+    /// Checks that the report's counts can be those of an exploration: a report read
+    /// from a file may have been edited, truncated or written by something else, and
+    /// `merge` must not add up counts that cannot be.
+    ///
+    /// Refused, with `ExplorationError.invalidReport` naming the count:
+    /// - a shard coverage outside `0..<count`, or an index given twice;
+    /// - for a random exploration, a number of runs other than the runs its shards hold
+    ///   (run `i` of `requestedRuns` belongs to shard `i % count`);
+    /// - more failed or stopped runs than runs, a check failed by more runs than failed
+    ///   a check, an outcome, pitfall or failed step counted in more runs than there
+    ///   are, more distinct outcomes than runs;
+    /// - a first failure missing, or present for a check no run failed; a failing run
+    ///   outside the covered shards or with a seed that its run number does not derive;
+    ///   a sample of failing runs that is not the lowest-numbered `failureSampleLimit`.
+    ///
+    /// - Complexity: linear in the size of the report; every sum is overflow-checked.
+    public func validate() throws(ExplorationError) {
+        let place = shard.map { "shard\($0.indices.count == 1 ? "" : "s") \($0)" } ?? "the report"
+        func refuse(_ message: String) -> ExplorationError { .invalidReport("\(place): \(message)") }
+
+        if let shard {
+            guard shard.count >= 1 else { throw refuse("a shard count must be at least 1, found \(shard.count)") }
+            guard !shard.indices.isEmpty else { throw refuse("it covers no shard") }
+            var seen: Set<Int> = []
+            for index in shard.indices {
+                guard index >= 0, index < shard.count else { throw refuse("shard \(index)/\(shard.count) is not I/N with 0 <= I < N") }
+                guard seen.insert(index).inserted else { throw refuse("it lists shard \(index)/\(shard.count) twice") }
+            }
+        }
+        if case .sampled(let seed, let requested) = mode {
+            let expected = try Self.runs(of: shard, below: requested)
+            guard runs == expected else {
+                throw refuse("\(runs) runs, but \(shard == nil ? "an exploration" : place) of \(requested) runs holds \(expected)")
+            }
+            for reference in failures.map(\.reference) + checks.compactMap(\.firstFailure) {
+                guard reference.run < requested, shard.map({ $0.indices.contains(reference.run % $0.count) }) ?? true else {
+                    throw refuse("failing run #\(reference.run) is not one of its runs")
+                }
+                guard reference.seed == Explorer.seed(forRun: reference.run, base: seed) else {
+                    throw refuse("failing run #\(reference.run) has seed \(reference.seed), not the seed run #\(reference.run) derives from \(seed)")
+                }
+            }
+        }
+        guard failedRuns <= runs else { throw refuse("\(failedRuns) failed runs out of \(runs) runs") }
+        guard stoppedRuns <= runs else { throw refuse("\(stoppedRuns) stopped runs out of \(runs) runs") }
+        for check in checks {
+            guard check.failedRuns <= failedRuns else {
+                throw refuse("check \"\(check.text)\" failed in \(check.failedRuns) runs, but only \(failedRuns) runs failed a check")
+            }
+            guard (check.failedRuns > 0) == (check.firstFailure != nil) else {
+                throw refuse("check \"\(check.text)\" failed in \(check.failedRuns) runs but \(check.firstFailure == nil ? "has no" : "has a") first failing run")
+            }
+        }
+        var slots: Set<ExploredRun.Slot> = []
+        for row in outcomes {
+            guard slots.insert(ExploredRun.Slot(device: row.device, session: row.session)).inserted else {
+                throw refuse("the outcomes of \(row.session) on \(row.device) are listed twice")
+            }
+            var total = 0
+            for count in row.counts {
+                let (sum, overflow) = total.addingReportingOverflow(count.runs)
+                guard !overflow, sum <= runs else {
+                    throw refuse("the outcomes of \(row.session) on \(row.device) add up to more than its \(runs) runs")
+                }
+                total = sum
+            }
+        }
+        var kinds: Set<PitfallKind> = []
+        for pitfall in pitfalls {
+            guard kinds.insert(pitfall.kind).inserted else { throw refuse("pitfall \(pitfall.kind.rawValue) is listed twice") }
+            guard pitfall.runs <= runs else { throw refuse("pitfall \(pitfall.kind.rawValue) in \(pitfall.runs) runs out of \(runs) runs") }
+        }
+        for failure in stepFailures where failure.runs > runs {
+            throw refuse("a failed step on \(failure.device) (\(failure.code)) in \(failure.runs) runs out of \(runs) runs")
+        }
+        guard outcomeKeys.count <= runs, runs == 0 || !outcomeKeys.isEmpty else {
+            throw refuse("\(outcomeKeys.count) distinct outcomes from \(runs) runs")
+        }
+        let runNumbers = failures.map(\.reference.run)
+        guard failures.count == min(failedRuns, Self.failureSampleLimit), zip(runNumbers, runNumbers.dropFirst()).allSatisfy({ $0 < $1 }) else {
+            throw refuse("its failing runs are not the lowest-numbered \(Self.failureSampleLimit) of its \(failedRuns) failed runs")
+        }
+        for failure in failures {
+            guard failure.failedChecks.allSatisfy({ checks.indices.contains($0) }) else {
+                throw refuse("failing run #\(failure.reference.run) names checks that are not in the report")
+            }
+        }
+    }
+
+    /// How many runs below `requested` the shards of `coverage` hold (all of them when
+    /// nil). Run `i` belongs to shard `i % count`. O(`coverage.indices.count`).
+    static func runs(of coverage: ShardCoverage?, below requested: Int) throws(ExplorationError) -> Int {
+        guard let coverage else { return requested }
+        var total = 0
+        for index in coverage.indices where index < requested {
+            // Runs index, index + count, ... below requested; no intermediate overflows.
+            let (sum, overflow) = total.addingReportingOverflow((requested - 1 - index) / coverage.count + 1)
+            guard !overflow else { throw .invalidReport("the shards of \(requested) runs hold more runs than can be counted") }
+            total = sum
+        }
+        return total
+    }
+}

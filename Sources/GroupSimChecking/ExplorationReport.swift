@@ -1,0 +1,301 @@
+import GroupSimScenario
+import GroupSimSimulation
+
+/// What an exploration found over many runs of one scenario (`groupsim explore`): per
+/// check how many runs failed it, the distribution of outcomes per device and session,
+/// the pitfalls with how many runs reported each, and the failing runs to replay.
+///
+/// Every list is sorted by a rule that depends only on the counts and the scenario, never
+/// on which run finished first, so the same exploration gives the same report with one
+/// worker or many, and `merge` of shard reports gives exactly the report of the whole
+/// (determinism rule 4, README). Render it with `ExplorationTextReport` or `ExplorationJSONReport`;
+/// `ExplorationJSONReport.parse` reads the JSON back for merging.
+public struct ExplorationReport: Sendable, Hashable {
+    /// How the runs were chosen.
+    public enum Mode: Sendable, Hashable {
+        /// Run `i` of `requested` used the seed `Explorer.seed(forRun: i, base: seed)`:
+        /// fresh latency, jitter and race draws per run, replayable with `run --seed`.
+        case sampled(seed: UInt64, requested: Int)
+        /// Every distinct delivery order with the scenario's own draws (`seed`): one run
+        /// per order; `estimate` was the up-front bound, `simulated` the schedules
+        /// actually simulated (pruned duplicates included).
+        case exhaustive(seed: UInt64, estimate: Int, simulated: Int)
+    }
+
+    /// Which shards of a random exploration a report covers, when not all of them.
+    public struct ShardCoverage: Sendable, Hashable, CustomStringConvertible {
+        public var count: Int
+        /// Sorted shard indices below `count`.
+        public var indices: [Int]
+
+        public init(count: Int, indices: [Int]) {
+            self.count = count
+            self.indices = indices
+        }
+
+        public var description: String { indices.map { "\($0)/\(count)" }.joined(separator: ", ") }
+
+        /// How many of the `count` shards are not covered.
+        public var missingCount: Int { max(0, count - Set(indices).count) }
+
+        /// The shard indices below `count` that are not covered, in increasing order, at
+        /// most `limit` of them. O(`limit` + `indices.count`), however large `count` is.
+        public func missing(limit: Int) -> [Int] {
+            var result: [Int] = []
+            var covered = indices.sorted()[...]
+            var index = 0
+            while index < count, result.count < limit {
+                while let next = covered.first, next < index { covered = covered.dropFirst() }
+                if covered.first == index {
+                    covered = covered.dropFirst()
+                } else {
+                    result.append(index)
+                }
+                index += 1
+            }
+            return result
+        }
+
+        /// The missing shard indices as ranges, in the syntax of Slurm's `--array`
+        /// (`2`, `0,2-3`; empty when none is missing), so that the shards to run again can
+        /// be passed on as they are. O(`indices.count`), however large `count` is.
+        public var missingRanges: String {
+            var ranges: [String] = []
+            var next = 0
+            func gap(upTo end: Int) {
+                guard next < end else { return }
+                ranges.append(next == end - 1 ? "\(next)" : "\(next)-\(end - 1)")
+            }
+            for index in Set(indices).sorted() where index >= 0 && index < count {
+                gap(upTo: index)
+                next = index + 1
+            }
+            gap(upTo: count)
+            return ranges.joined(separator: ",")
+        }
+
+        /// `shard 2/4 is missing`, `shards 1/4 and 2/4 are missing`, or with more than
+        /// `limit`, the first `limit` and how many more.
+        public func missingDescription(limit: Int = 20) -> String {
+            let shown = missing(limit: limit).map { "\($0)/\(count)" }
+            let total = missingCount
+            guard total > 0 else { return "no shard is missing" }
+            if total == 1, let only = shown.first { return "shard \(only) is missing" }
+            if total > shown.count { return "shards \(shown.joined(separator: ", ")) and \(total - shown.count) more are missing" }
+            return "shards \(shown.dropLast().joined(separator: ", ")) and \(shown.last ?? "") are missing"
+        }
+    }
+
+    /// One run, by its number in the exploration and the seed that replays it.
+    public struct RunReference: Sendable, Hashable {
+        /// 0-based run number (for `exhaustive`, the order's number in search order).
+        public var run: Int
+        public var seed: UInt64
+    }
+
+    /// One check of the scenario and how many runs failed it.
+    public struct CheckTally: Sendable, Hashable {
+        /// The check in one line, as `groupsim run` prints it: `converged poll`.
+        public var text: String
+        /// Where it is written in the scenario file.
+        public var line: Int?
+        public var failedRuns: Int
+        /// The failing run with the lowest number.
+        public var firstFailure: RunReference?
+    }
+
+    /// What one device would show for one session at the end of a run: the live bubble's
+    /// sender and the state tapping it would show (M12; in the cloud modes the store's
+    /// record, M13). Message numbers are left out: they vary from run to run; so do the
+    /// participant UUIDs in a state, which are written as `<person@device>` instead.
+    public struct Shown: Sendable, Hashable, Comparable {
+        /// The person who sent the live bubble; nil when the device shows no bubble.
+        public var from: String?
+        /// Their contact name (`Bob`).
+        public var fromName: String?
+        public var state: StateMap
+
+        public init(from: String?, fromName: String?, state: StateMap) {
+            self.from = from
+            self.fromName = fromName
+            self.state = state
+        }
+
+        /// By sender (no bubble last), then by the state's text.
+        public static func < (lhs: Self, rhs: Self) -> Bool {
+            switch (lhs.from, rhs.from) {
+            case (nil, .some): return false
+            case (.some, nil): return true
+            case (let left?, let right?) where left != right: return left < right
+            default:
+                let left = lhs.state.description
+                let right = rhs.state.description
+                return left != right ? left < right : lhs.state.url() < rhs.state.url()
+            }
+        }
+    }
+
+    /// One outcome and in how many runs it came out.
+    public struct OutcomeCount: Sendable, Hashable {
+        public var shown: Shown
+        public var runs: Int
+    }
+
+    /// The outcomes of one session on one device, most frequent first (ties: by `Shown`).
+    public struct OutcomeTally: Sendable, Hashable {
+        public var device: String
+        public var session: String
+        public var counts: [OutcomeCount]
+    }
+
+    /// A pitfall kind and how many runs reported it at least once.
+    public struct PitfallTally: Sendable, Hashable {
+        public var kind: PitfallKind
+        /// The docs/behaviour.md rule the runs cited (`lost-update` is M12 with state in the
+        /// message, M13 with a cloud store that overwrites).
+        public var rule: String
+        public var runs: Int
+    }
+
+    /// A step that failed with a code, and in how many runs.
+    public struct StepFailureTally: Sendable, Hashable {
+        /// 1-based step number; nil for an app's own action.
+        public var step: Int?
+        public var device: String
+        /// The error name from docs/behaviour.md, or `noBubble`.
+        public var code: String
+        public var runs: Int
+    }
+
+    /// A run that failed at least one check, or had a step fail unexpectedly.
+    public struct FailingRun: Sendable, Hashable {
+        public var reference: RunReference
+        /// Indices into `checks` of the checks it failed.
+        public var failedChecks: [Int]
+        /// Its unexpected step failures, as `unexpectedFailures` words them.
+        public var unexpected: [String] = []
+        /// For `exhaustive`: the order, event by event (`m2 to alice-phone`).
+        public var schedule: [String]
+    }
+
+    /// The most failing runs a report keeps, lowest run numbers first.
+    public static let failureSampleLimit = 10
+
+    public var scenario: String
+    /// The scenario file as given (for replay lines), or `<swift>`.
+    public var file: String
+    /// `Scenario.fingerprint` of the scenario explored: shard reports merge only when
+    /// theirs are equal (the same scenario text, whatever its file's path).
+    public var fingerprint: String
+    /// The `GroupSimVersion` that explored: shard reports merge only when theirs are equal.
+    public var toolVersion: String
+    public var mode: Mode
+    /// nil when the report covers every run (also after merging every shard).
+    public var shard: ShardCoverage?
+    /// Every device, in the scenario's order.
+    public var devices: [String]
+    /// The sessions the scenario's steps name, in the order first named.
+    public var sessions: [String]
+    /// Runs in this report (for `exhaustive`: distinct delivery orders).
+    public var runs: Int
+    /// Runs that failed at least one check or had a step fail unexpectedly.
+    public var failedRuns: Int
+    /// Runs stopped at `Simulation.eventLimit` before going quiet.
+    public var stoppedRuns: Int
+    /// In the scenario's order.
+    public var checks: [CheckTally]
+    /// Steps that failed in some run with no `error:` check expecting them, each counted
+    /// as a failed check (`step 3 on bob-phone failed unexpectedly: noBubble`), by step,
+    /// device and code; `line` is the step's.
+    public var unexpectedFailures: [CheckTally] = []
+    /// By device (scenario order), then session (scenario order, others by name).
+    public var outcomes: [OutcomeTally]
+    /// In `PitfallKind` order.
+    public var pitfalls: [PitfallTally]
+    /// By step, device and code.
+    public var stepFailures: [StepFailureTally]
+    /// The failing runs with the lowest numbers, at most `failureSampleLimit`.
+    public var failures: [FailingRun]
+    /// A 64-bit key (hex) of each distinct whole-run outcome, sorted: what devices show
+    /// for every session. Kept so that merged shards count distinct outcomes exactly.
+    public var outcomeKeys: [String]
+    /// The registered app the scenario names (`app: { name: ... }`), nil for the built-in
+    /// app: such a run replays from Swift, where the app is registered.
+    public var app: String? = nil
+    /// Conditional writes the cloud store refused, over every run: under `app.state:
+    /// cloud-cas` each is one retry the race cost (M13).
+    public var cloudConflicts: Int = 0
+    /// Runs with at least one refused conditional write.
+    public var conflictRuns: Int = 0
+    /// The most refused writes in one run.
+    public var mostConflicts: Int = 0
+    /// The exploration was stopped early (`groupsim explore` on SIGINT or SIGTERM, or its
+    /// task cancelled): `runs` is fewer than planned, and the counts are those of the
+    /// first `runs` runs in run order, so they are the same however many workers ran.
+    public var interrupted = false
+
+    /// Every check held in every run.
+    public var passed: Bool { failedRuns == 0 }
+
+    /// How many distinct whole-run outcomes (every device's view of every session) came out.
+    public var distinctOutcomes: Int { outcomeKeys.count }
+
+    /// The failing run with the lowest number: replay it with `groupsim run FILE --seed`.
+    public var firstFailure: FailingRun? { failures.first }
+
+    /// The seed the runs derive from (random) or ran with (exhaustive).
+    public var seed: UInt64 {
+        switch mode {
+        case .sampled(let seed, _), .exhaustive(let seed, _, _): seed
+        }
+    }
+
+    /// The outcomes of `session` on `device`, or an empty list.
+    public func outcomes(of session: String, on device: String) -> [OutcomeCount] {
+        outcomes.first { $0.device == device && $0.session == session }?.counts ?? []
+    }
+
+    /// The tally of the check written on `line`, if any.
+    public func check(atLine line: Int) -> CheckTally? { checks.first { $0.line == line } }
+
+    /// How many runs this report was meant to cover: every requested run, or the runs
+    /// of the shards it covers; for an exhaustive search, nil (its size is an estimate).
+    public var plannedRuns: Int? {
+        guard case .sampled(_, let requested) = mode else { return nil }
+        guard let shard, shard.count > 0 else { return requested }
+        return shard.indices.reduce(0) { total, index in
+            total + (requested > index ? (requested - index - 1) / shard.count + 1 : 0)
+        }
+    }
+
+    /// The command that replays the run with `seed`: `groupsim run FILE --seed N`, or for
+    /// a scenario read from standard input, `groupsim run - --seed N` fed the same text.
+    public func replayCommand(seed: UInt64) -> String {
+        file == "<stdin>" ? "groupsim run - --seed \(seed) (with the same scenario on standard input)" : "groupsim run \(file) --seed \(seed)"
+    }
+
+    /// `100,000,000`: a count with thousands separators.
+    public static func grouped(_ count: Int) -> String {
+        let digits = String(count.magnitude)
+        var result = ""
+        for (offset, digit) in digits.reversed().enumerated() {
+            if offset > 0, offset % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return (count < 0 ? "-" : "") + String(result.reversed())
+    }
+
+    /// `48.2%`: `count` out of `total` in tenths of a percent, rounded half up, computed
+    /// with integers so every machine prints the same.
+    /// Never traps: counts near `Int.max` are divided in full width, and a count above
+    /// `total` (which no valid report holds) prints as `over 100%`.
+    public static func percent(_ count: Int, of total: Int) -> String {
+        guard total > 0, count >= 0 else { return "0%" }
+        guard count <= total else { return "over 100%" }
+        // count * 1000 / total, rounded half up, without overflow: at most 1000.
+        let product = UInt(count).multipliedFullWidth(by: 1000)
+        let (quotient, remainder) = UInt(total).dividingFullWidth(product)
+        let tenths = remainder >= UInt(total) - remainder ? quotient + 1 : quotient
+        return "\(tenths / 10).\(tenths % 10)%"
+    }
+}

@@ -1,0 +1,157 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+
+/// One run of an exploration reduced to what the report counts: which checks failed,
+/// what every device shows for every session, the pitfall kinds and failed steps.
+struct ExploredRun: Sendable {
+    /// A device and a session: one row of the outcome distribution.
+    struct Slot: Sendable, Hashable {
+        var device: String
+        var session: String
+    }
+
+    /// A failed step, as counted: step number, device and error name.
+    struct StepFailureKey: Sendable, Hashable, Comparable {
+        var step: Int?
+        var device: String
+        var code: String
+
+        /// `step 3 on bob-phone failed unexpectedly: noBubble`, as `groupsim run` says it.
+        var unexpectedText: String { "step \(step.map(String.init) ?? "-") on \(device) failed unexpectedly: \(code)" }
+
+        static func < (a: Self, b: Self) -> Bool {
+            if (a.step ?? Int.max) != (b.step ?? Int.max) { return (a.step ?? Int.max) < (b.step ?? Int.max) }
+            if a.device != b.device { return a.device < b.device }
+            return a.code < b.code
+        }
+    }
+
+    var reference: ExplorationReport.RunReference
+    var failedChecks: [Int]
+    var quiet: Bool
+    /// In device order, then session order (the scenario's sessions first, others by name).
+    var shown: [(slot: Slot, shown: ExplorationReport.Shown)]
+    /// Distinct kinds, sorted, each with the rule its first report cited.
+    var pitfalls: [(kind: PitfallKind, rule: String)]
+    /// Distinct, in the order they happened.
+    var stepFailures: [StepFailureKey]
+    /// The failed steps no `error:` check expects: each fails the run.
+    var unexpected: [StepFailureKey]
+    /// The line of each one's step in the scenario file.
+    var unexpectedLines: [StepFailureKey: Int] = [:]
+    /// The whole-run outcome's key: 16 hex digits of a 64-bit FNV-1a hash (`StableHash`)
+    /// over every row of `shown`, the same on every machine.
+    var outcomeKey: String
+    /// For exhaustive exploration: the order, event by event.
+    var schedule: [String]
+    /// Conditional writes the store refused in this run (M13).
+    var cloudConflicts: Int
+
+    /// - Parameter sessions: the scenario's sessions in the order its steps name them;
+    ///   every device gets a row for each (a device that shows none counts as "no bubble").
+    init(reference: ExplorationReport.RunReference, report: RunReport, sessions: [String], schedule: [String] = []) {
+        self.reference = reference
+        self.schedule = schedule
+        let outcome = report.outcome
+        failedChecks = report.checks.indices.filter { !report.checks[$0].passed }
+        quiet = outcome.quiet
+        cloudConflicts = outcome.cloudConflicts
+        let states = SessionStates(outcome: outcome)
+        var names: [ParticipantID: String] = [:]
+        var keys: [String: String] = [:]
+        for device in outcome.devices {
+            for entry in device.identifiers { names[entry.id] = "<\(entry.person)@\(device.name)>" }
+            for (generation, install) in device.installIDs.enumerated() {
+                keys[install] = generation == 0 ? "<install:\(device.name)>" : "<install \(generation + 1):\(device.name)>"
+            }
+        }
+        if outcome.scenario.app.identity == .account {
+            let streams = RandomStreams(seed: outcome.seed)
+            for person in outcome.scenario.people { keys[AppIdentity.accountID(streams, person: person.key)] = "<account:\(person.key)>" }
+        }
+        var rows: [(slot: Slot, shown: ExplorationReport.Shown)] = []
+        var hash = StableHash.fnv1a64("")
+        let named = Set(sessions)
+        var contactNames: [String: String] = [:]
+        for person in outcome.scenario.people where contactNames[person.key] == nil { contactNames[person.key] = person.contactName }
+        // FNV-1a reads its input as one stream: hashing a part and then its separator is
+        // hashing their concatenation, with no string built per row.
+        func mix(_ text: String, _ separator: String) {
+            hash = StableHash.fnv1a64(separator, startingAt: StableHash.fnv1a64(text, startingAt: hash))
+        }
+        for device in outcome.devices {
+            let extra = device.sessions.map(\.session).filter { !named.contains($0) }.sorted()
+            for session in sessions + extra {
+                let seen = states.shown(session, on: device)
+                let shown = ExplorationReport.Shown(
+                    from: seen?.sender, fromName: seen.map { contactNames[$0.sender] ?? $0.sender },
+                    state: Self.canonical(seen?.state ?? StateMap(), names: names, keys: keys))
+                rows.append((Slot(device: device.name, session: session), shown))
+                for part in [device.name, session, shown.from ?? "-"] { mix(part, "\u{1F}") }
+                for entry in shown.state.entries {
+                    mix(entry.key, "\u{1D}")
+                    mix(entry.value, "\u{1F}")
+                }
+                hash = StableHash.fnv1a64("\u{1E}", startingAt: hash)
+            }
+        }
+        shown = rows
+        let hex = String(SplitMix64.mix(hash), radix: 16)
+        outcomeKey = String(repeating: "0", count: 16 - hex.count) + hex
+        var kinds: [(kind: PitfallKind, rule: String)] = []
+        var kindsSeen: Set<PitfallKind> = []
+        for pitfall in report.pitfalls where kindsSeen.insert(pitfall.kind).inserted {
+            kinds.append((pitfall.kind, pitfall.rule))
+        }
+        pitfalls = kinds.sorted { $0.kind < $1.kind }
+        var failures: [StepFailureKey] = []
+        var counted: Set<StepFailureKey> = []
+        for failure in outcome.failures {
+            let key = StepFailureKey(step: failure.step, device: failure.device, code: failure.code.name)
+            if counted.insert(key).inserted { failures.append(key) }
+        }
+        stepFailures = failures
+        unexpected = report.unexpectedFailures.map {
+            StepFailureKey(step: $0.failure.step, device: $0.failure.device, code: $0.failure.code.name)
+        }
+        for (key, failure) in zip(unexpected, report.unexpectedFailures) { unexpectedLines[key] = failure.line }
+    }
+
+    /// `state` with every participant UUID in it written as whose identifier it is on
+    /// which device (`<carol@carol-phone>`, M1), or `<unknown id>` when no device holds it
+    /// now (another device's, M4, or one minted before a reinstall, M2). UUIDs are minted
+    /// from each run's seed, so without this every run would look like a new outcome.
+    ///
+    /// Install ids and account ids (`app.identity`) are minted from the seed too: `keys`
+    /// names them (`<install:bob-phone>`, `<account:bob>`).
+    static func canonical(_ state: StateMap, names: [ParticipantID: String], keys: [String: String] = [:]) -> StateMap {
+        let state = keys.isEmpty ? state : StateMap(state.entries.map { DataEntry(keys[$0.key] ?? $0.key, keys[$0.value] ?? $0.value) })
+        guard state.entries.contains(where: { $0.key.utf8.count >= 36 || $0.value.utf8.count >= 36 }) else { return state }
+        func rewrite(_ text: String) -> String {
+            var result = text
+            for id in ParticipantID.occurrences(in: text) {
+                let name = names[id] ?? "<unknown id>"
+                result = result.replacing(id.uuidString, with: name).replacing(id.uuidString.lowercased(), with: name)
+            }
+            return result
+        }
+        return StateMap(state.entries.map { DataEntry(rewrite($0.key), rewrite($0.value)) })
+    }
+
+    /// The sessions a scenario's steps name, in the order first named: the rows every
+    /// run reports, whether or not a device shows the session.
+    static func sessions(of scenario: Scenario) -> [String] {
+        var names: [String] = []
+        var named: Set<String> = []
+        for step in scenario.steps {
+            let name: String? = switch step.action {
+            case .send(let compose), .reply(let compose), .insert(let compose): compose.session
+            case .tap(let session): session
+            default: nil
+            }
+            if let name, named.insert(name).inserted { names.append(name) }
+        }
+        return names
+    }
+}

@@ -1,0 +1,184 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+
+/// Runs one scenario under many schedules and reports what came out (`groupsim explore`):
+/// random exploration draws fresh latency, jitter and race offsets per run from a
+/// derived seed; exhaustive exploration enumerates every distinct delivery order of a
+/// small scenario (`Explorer+Exhaustive.swift`).
+///
+/// Usable from a Swift Testing property test:
+///
+/// ```swift
+/// let report = try await Explorer(scenario: scenario, apps: apps).explore(runs: 200, seed: 1)
+/// #expect(report.passed, "replay: seed \(report.firstFailure?.reference.seed ?? 0)")
+/// ```
+///
+/// Determinism: run `i` depends only on the scenario and `seed(forRun: i, base:)`, and the
+/// report's counts are order-free, so any number of workers and any split into shards
+/// give the same report (determinism rules 2 and 4, README). Workers are child tasks of a task
+/// group (structured concurrency, rule 5); each run is its own `Simulation` actor.
+public struct Explorer: Sendable {
+    public var scenario: Scenario
+    public var apps: AppRegistry
+    /// How many runs go on at once (at least 1).
+    public var workers: Int
+
+    /// The default refusal threshold of `exhaustive(limit:)`: distinct delivery orders.
+    public static let defaultExhaustiveLimit = 100_000
+
+    public init(scenario: Scenario, apps: AppRegistry = AppRegistry(), workers: Int = 1) {
+        self.scenario = scenario
+        self.apps = apps
+        self.workers = max(1, workers)
+    }
+
+    /// The seed of run `run` of an exploration from `base`: a draw from the `.exploration`
+    /// stream named by the run number, so each run gets fresh latency, jitter and race
+    /// draws, and `groupsim run FILE --seed` with this seed replays it exactly.
+    public static func seed(forRun run: Int, base: UInt64) -> UInt64 {
+        var stream = RandomStreams(seed: base).stream(.exploration, String(run))
+        return stream.next()
+    }
+
+    /// Runs the scenario `runs` times (run `i` with `seed(forRun: i, base: seed)`) and
+    /// tallies the checks, outcomes and pitfalls.
+    ///
+    /// Cancelling the calling task stops it between runs: no run starts after that, and
+    /// the report (marked `interrupted`) covers the runs in run order up to the first one
+    /// not finished, so it does not depend on which worker was where.
+    ///
+    /// - Parameters:
+    ///   - seed: the base seed; nil uses the scenario's.
+    ///   - shard: only the runs `i` with `i % shard.count == shard.index`; merge the
+    ///     shards' reports with `ExplorationReport.merge`.
+    ///   - progress: called as runs finish, with how many of this call's runs are done and
+    ///     how many of those failed a check (for a progress line; it does not change the
+    ///     report). Called from the exploring task, at most once per chunk of runs.
+    /// - Throws: `ExplorationError.invalidScenario` when the scenario is invalid
+    ///   (`Scenario.validate`, checked once before any run).
+    /// - Complexity: `runs` simulations, `workers` at a time.
+    public func explore(
+        runs: Int, seed: UInt64? = nil, shard: Shard? = nil, progress: (@Sendable (ExplorationProgress) -> Void)? = nil
+    ) async throws(ExplorationError) -> ExplorationReport {
+        try validateScenario()
+        let base = seed ?? scenario.seed
+        let total = max(0, runs)
+        var template = Self.template(for: scenario, mode: .sampled(seed: base, requested: total))
+        if let shard, shard.count > 1 {
+            template.shard = ExplorationReport.ShardCoverage(count: shard.count, indices: [shard.index])
+        }
+        let span = RunSpan(total: total, shard: shard)
+        let sessions = ExploredRun.sessions(of: scenario)
+        let tally: ExplorationTally
+        if progress == nil, workers <= 1 || span.count < 2 {
+            tally = await runChunk(span, 0..<span.count, base: base, sessions: sessions)
+        } else {
+            tally = await runConcurrently(span, base: base, sessions: sessions, progress: progress)
+        }
+        var report = tally.report(template)
+        report.interrupted = tally.runs < span.count
+        return report
+    }
+
+    /// The runs of an exploration, by position: run `first + position × step` for each
+    /// position below `count`. Computed, not listed, so 100,000,000 runs take no memory.
+    struct RunSpan: Sendable {
+        var first: Int
+        var step: Int
+        var count: Int
+
+        /// The runs below `total`, or those of `shard`.
+        init(total: Int, shard: Shard?) {
+            first = shard?.index ?? 0
+            step = max(1, shard?.count ?? 1)
+            count = total > first ? (total - first - 1) / step + 1 : 0
+        }
+
+        func run(at position: Int) -> Int { first + position * step }
+    }
+
+    /// Splits the runs into chunks and keeps `workers` chunks going at once. A chunk's
+    /// tally is merged as soon as every chunk before it is, so the total is built in run
+    /// order and only the chunks in flight are held.
+    private func runConcurrently(
+        _ span: RunSpan, base: UInt64, sessions: [String], progress: (@Sendable (ExplorationProgress) -> Void)? = nil
+    ) async -> ExplorationTally {
+        let chunkSize = max(1, min(64, span.count / (workers * 4)))
+        let chunkCount = (span.count + chunkSize - 1) / chunkSize
+        func positions(_ chunk: Int) -> Range<Int> { chunk * chunkSize..<min((chunk + 1) * chunkSize, span.count) }
+        var total = ExplorationTally(checks: scenario.checks.count)
+        // Structured concurrency only (determinism rule 5, README): each child runs whole, independent
+        // simulations and the tallies are merged in chunk order, so the report is the same
+        // for any number of workers.
+        await withTaskGroup(of: (Int, ExplorationTally).self) { group in
+            var next = 0
+            var finished: [Int: ExplorationTally] = [:]
+            var merged = 0
+            // After a cancellation, only the runs before the first unfinished one count: a
+            // chunk cut short ends the merging, and chunks after it are left out.
+            var cut = false
+            func start() {
+                let number = next
+                next += 1
+                group.addTask { (number, await self.runChunk(span, positions(number), base: base, sessions: sessions)) }
+            }
+            while next < min(workers, chunkCount) { start() }
+            var done = ExplorationProgress(runsDone: 0, runs: span.count, failedRuns: 0)
+            while let (number, tally) = await group.next() {
+                done.runsDone += tally.runs
+                done.failedRuns += tally.failedRuns
+                progress?(done)
+                finished[number] = tally
+                while !cut, let ready = finished.removeValue(forKey: merged) {
+                    total.merge(ready)
+                    if ready.runs < positions(merged).count { cut = true }
+                    merged += 1
+                }
+                if next < chunkCount, !Task.isCancelled { start() }
+            }
+        }
+        return total
+    }
+
+    private func runChunk(_ span: RunSpan, _ positions: Range<Int>, base: UInt64, sessions: [String]) async -> ExplorationTally {
+        var tally = ExplorationTally(checks: scenario.checks.count)
+        for position in positions {
+            if Task.isCancelled { break }
+            let index = span.run(at: position)
+            let seed = Self.seed(forRun: index, base: base)
+            let simulation = Simulation(scenario: scenario, seed: seed, apps: apps, recordTrace: false, controller: nil, validated: true)
+            // Validated before the first run, so a run cannot be refused.
+            guard let outcome = try? await simulation.run() else { continue }
+            tally.add(ExploredRun(reference: .init(run: index, seed: seed), report: RunReport(outcome: outcome), sessions: sessions))
+        }
+        return tally
+    }
+
+    /// Refuses an invalid scenario, exactly as its file would be refused.
+    func validateScenario() throws(ExplorationError) {
+        do {
+            try scenario.validate(registeredApps: apps.names)
+        } catch {
+            throw .invalidScenario(error)
+        }
+    }
+
+    /// A report with the scenario's facts and no runs: what every tally fills in.
+    static func template(for scenario: Scenario, mode: ExplorationReport.Mode) -> ExplorationReport {
+        ExplorationReport(
+            scenario: scenario.name, file: scenario.file, fingerprint: scenario.fingerprint, toolVersion: GroupSimVersion.current,
+            mode: mode, shard: nil,
+            devices: scenario.devices.map(\.name), sessions: ExploredRun.sessions(of: scenario),
+            runs: 0, failedRuns: 0, stoppedRuns: 0, checks: checkTitles(scenario), outcomes: [], pitfalls: [],
+            stepFailures: [], failures: [], outcomeKeys: [], app: scenario.app.name)
+    }
+
+    /// Each check's one-line text and line, as `groupsim run` prints them. The text
+    /// depends only on the check as written, so an empty outcome yields it.
+    static func checkTitles(_ scenario: Scenario) -> [ExplorationReport.CheckTally] {
+        return CheckEvaluator.evaluate(RunOutcome.empty(scenario), pitfalls: []).map {
+            ExplorationReport.CheckTally(text: $0.text, line: $0.spec.location?.line, failedRuns: 0, firstFailure: nil)
+        }
+    }
+}

@@ -1,0 +1,342 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+
+/// The schedule controller of exhaustive exploration: replays a prefix of choices, then
+/// keeps taking the first allowed event that leads to an order not explored yet, and
+/// records every choice with the events it could have taken instead, each named
+/// canonically so that equivalent orders get equal names.
+///
+/// Which events are allowed, from each candidate's window (the earliest and latest instant
+/// it could happen at over every latency, jitter and race draw): an event may run unless
+/// another pending one certainly happens before it. Copies, cloud requests and answers in
+/// flight run in every order among themselves. A step waits for every event that
+/// certainly arrives before it (latest before the step's earliest), and an event waits
+/// for every step that certainly comes first (latest at or before the event's earliest).
+/// Steps keep their order unless their windows overlap: a step outside a race has one
+/// instant, so such steps keep their time order; the steps of a race may each run
+/// anywhere in the race's window, so they run in every order among themselves and
+/// relative to the events in flight. Every order a random run can take is allowed.
+///
+/// Canonical names: a message is `sender#n` (the sender's n-th message), not its run-wide
+/// number, which depends on how sends on different devices interleave; a cloud request
+/// is the asking device's n-th. Each event belongs to one entity (the device it happens
+/// on, or the cloud store); events of different entities commute (M11: arrival order on
+/// each device alone decides what it shows), so two orders with equal per-entity
+/// sequences are the same order. `join`/`leave` steps change every device's member list
+/// and belong to every entity. Copies held for an offline device arrive, once it is
+/// back, in the order they were sent (M30), so only the oldest of them is allowed; and
+/// the order in which they were held cannot matter, so a held copy belongs to the
+/// device's held store, an entity whose events all commute.
+struct OrderRecorder: ScheduleController {
+    /// One event the run could take at a decision point.
+    struct Option: Sendable, Hashable {
+        /// Entities it belongs to: device indices, and `cloud` for the store.
+        var entities: [Int]
+        /// Canonical name, equal for the same event in equivalent orders.
+        var label: String
+        /// For people: `m3 to alice-phone`.
+        var text: String
+        /// Events of one chain keep their order at their entity (for the estimate): a
+        /// device's requests at the store, the store's answers at a device. A copy is a
+        /// chain of its own: copies may arrive in any order.
+        var chain: String
+        var kind: ScheduleCandidate.Kind
+        /// The latest instant it could happen at (nanoseconds).
+        var latest: Int64
+        /// Its position in the simulation's candidate list (this run only).
+        var position: Int
+        var isStep: Bool { kind == .step }
+    }
+
+    /// One decision: the allowed events and which one ran.
+    struct Decision: Sendable {
+        var options: [Option]
+        var chosen: Int
+    }
+
+    /// Choices to replay (indices into each decision's options).
+    let prefix: [Int]
+    /// An order to replay by the texts of its events (`ExplorationReport.FailingRun.schedule`).
+    private let replaying: [String]?
+    private(set) var decisions: [Decision] = []
+    /// Prefix keys explored before this run (read only: shared, never copied).
+    private let visited: Set<OrderKey>
+    /// Prefix keys this run reached first, in order: the explorer adds them to `visited`.
+    private(set) var fresh: [OrderKey] = []
+    private var freshSet: Set<OrderKey> = []
+    /// The key of the events run so far.
+    private var key: OrderKey
+    /// The depth at which every way on led to an explored order: from there on the run
+    /// only repeats explored orders (it still runs to the end, taking the first event).
+    private(set) var stuckAt: Int?
+
+    private let deviceIndex: [String: Int]
+    private let deviceNames: [String]
+    /// Step numbers whose action touches every device (join, leave).
+    private let globalSteps: Set<Int>
+    /// True for the built-in app, which never acts on a message it receives (M23).
+    private let deliveriesCreateNothing: Bool
+    /// Step number -> (device, goes offline) for `offline` and `online` steps (M30).
+    private let connectivitySteps: [Int: (device: Int, offline: Bool)]
+    private var offline: [Bool]
+    /// Per device, the message ids of copies that reached it while offline and have not
+    /// been delivered since (M30).
+    private var held: [[Int]]
+    /// The cloud store's entity number (after every device).
+    let cloud: Int
+
+    private var messageLabels: [Int: String] = [:]
+    private var sent: [Int]
+    /// The device of the last event that ran: the sender of any new message id.
+    private var lastDevice: Int?
+    private var pendingRequests: [[Int]]
+    private var requestsIssued: [Int]
+    private var pendingAnswers: [[Int]]
+
+    /// - Parameter reducing: false offers every allowed event at every point (tests
+    ///   compare the pruned search with that brute force).
+    /// - Parameter schedule: an order to follow event by event, by the texts a failing
+    ///   run's `schedule` lists (replay); nil explores.
+    init(scenario: Scenario, prefix: [Int], visited: Set<OrderKey>, reducing: Bool = true, schedule: [String]? = nil) {
+        self.prefix = prefix
+        replaying = schedule
+        self.visited = visited
+        key = OrderKey(for: scenario)
+        deviceNames = scenario.devices.map(\.name)
+        deviceIndex = Dictionary(scenario.devices.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        var global: Set<Int> = []
+        var connectivity: [Int: (device: Int, offline: Bool)] = [:]
+        for step in scenario.steps {
+            let device = deviceIndex[step.device] ?? 0
+            switch step.action {
+            case .join, .leave: global.insert(step.number)
+            case .offline: connectivity[step.number] = (device, true)
+            case .online: connectivity[step.number] = (device, false)
+            default: break
+            }
+        }
+        connectivitySteps = connectivity
+        offline = Array(repeating: false, count: scenario.devices.count)
+        held = Array(repeating: [], count: scenario.devices.count)
+        globalSteps = global
+        deliveriesCreateNothing = reducing && scenario.app.name == nil
+        cloud = scenario.devices.count
+        sent = Array(repeating: 0, count: scenario.devices.count)
+        pendingRequests = Array(repeating: [], count: scenario.devices.count)
+        requestsIssued = Array(repeating: 0, count: scenario.devices.count)
+        pendingAnswers = Array(repeating: [], count: scenario.devices.count)
+    }
+
+    mutating func choose(among candidates: [ScheduleCandidate]) -> Int {
+        learnNewEvents(candidates)
+        var allowed = Self.allowed(candidates)
+        keepHeldCopiesInOrder(candidates, &allowed)
+        var options: [Option] = []
+        var requestSeen = Array(repeating: 0, count: cloud)
+        var answerSeen = Array(repeating: 0, count: cloud)
+        for (position, candidate) in candidates.enumerated() {
+            let device = deviceIndex[candidate.device] ?? 0
+            let option: Option
+            switch candidate.kind {
+            case .step:
+                let number = candidate.step ?? 0
+                let entities = globalSteps.contains(number) ? Array(0...cloud) : [device]
+                option = Option(entities: entities, label: "s\(number)", text: "step \(number) on \(candidate.device)",
+                                chain: "step", kind: .step, latest: candidate.latest.nanoseconds, position: position)
+            case .delivery:
+                let message = candidate.message ?? 0
+                let name = messageLabels[message] ?? "m\(message)"
+                option = offline[device]
+                    ? Option(entities: [cloud + 1 + device], label: "h" + name, text: "m\(message) held for \(candidate.device)",
+                             chain: "h" + name, kind: .delivery, latest: candidate.latest.nanoseconds, position: position)
+                    : Option(entities: [device], label: "d" + name, text: "m\(message) to \(candidate.device)",
+                             chain: "d" + name, kind: .delivery, latest: candidate.latest.nanoseconds, position: position)
+            case .cloudRequest:
+                let ordinal = pendingRequests[device].indices.contains(requestSeen[device]) ? pendingRequests[device][requestSeen[device]] : -1
+                requestSeen[device] += 1
+                option = Option(entities: [cloud], label: "q\(device)#\(ordinal)", text: "\(candidate.device)'s cloud request \(ordinal + 1) to the store",
+                                chain: "q\(device)", kind: .cloudRequest, latest: candidate.latest.nanoseconds, position: position)
+            case .cloudAnswer:
+                let ordinal = pendingAnswers[device].indices.contains(answerSeen[device]) ? pendingAnswers[device][answerSeen[device]] : -1
+                answerSeen[device] += 1
+                option = Option(entities: [device], label: "a\(ordinal)", text: "the store's answer \(ordinal + 1) to \(candidate.device)",
+                                chain: "a", kind: .cloudAnswer, latest: candidate.latest.nanoseconds, position: position)
+            }
+            if allowed[position] { options.append(option) }
+        }
+        let firstStep = candidates.filter { $0.kind == .step }.map(\.earliest.nanoseconds).min() ?? Int64.max
+        options = reduced(options, firstStep: firstStep)
+
+        let depth = decisions.count
+        var pick = 0
+        if let replaying {
+            if depth < replaying.count { pick = options.firstIndex { $0.text == replaying[depth] } ?? 0 }
+        } else if depth < prefix.count {
+            pick = options.indices.contains(prefix[depth]) ? prefix[depth] : 0
+            if options.indices.contains(pick) { key = key.extended(with: options[pick]) }
+        } else if stuckAt == nil, !options.isEmpty {
+            if let index = options.indices.first(where: { !isExplored(key.extended(with: options[$0])) }) {
+                pick = index
+                key = key.extended(with: options[index])
+                fresh.append(key)
+                freshSet.insert(key)
+            } else {
+                stuckAt = depth
+            }
+        }
+        decisions.append(Decision(options: options, chosen: pick))
+        let position = options.indices.contains(pick) ? options[pick].position : 0
+        ran(candidates[position], at: position, in: candidates)
+        return position
+    }
+
+    /// A persistent set (Godefroid): when every allowed event is a copy arriving, each
+    /// certainly before any pending step (`firstStep`, the earliest a pending step could
+    /// run), and copies make nothing happen (the built-in app does not answer what it
+    /// receives), nothing outside one device can add an event on it before they have all
+    /// arrived, so trying only that device's copies here (the first such device) still
+    /// reaches every distinct order: the other devices' copies commute with them and are
+    /// ordered when their turn comes.
+    private func reduced(_ options: [Option], firstStep: Int64) -> [Option] {
+        guard deliveriesCreateNothing, let first = options.first,
+              options.allSatisfy({ $0.kind == .delivery && $0.latest < firstStep }) else { return options }
+        let device = options.map { $0.entities.first ?? 0 }.min() ?? first.entities.first ?? 0
+        return options.filter { $0.entities.first == device }
+    }
+
+    private func isExplored(_ key: OrderKey) -> Bool { visited.contains(key) || freshSet.contains(key) }
+
+    /// Which candidates may run next (see the type's comment), by position: those that no
+    /// other pending candidate certainly precedes. Linear in the candidates.
+    static func allowed(_ candidates: [ScheduleCandidate]) -> [Bool] {
+        var eventLatest = Int64.max
+        var stepLatest = Int64.max
+        // The two steps that come first by (latest, number): a step is compared with the
+        // first of the others.
+        var firstSteps: [(latest: Int64, number: Int, position: Int)] = []
+        for (position, candidate) in candidates.enumerated() {
+            let latest = candidate.latest.nanoseconds
+            guard candidate.kind == .step else {
+                eventLatest = min(eventLatest, latest)
+                continue
+            }
+            stepLatest = min(stepLatest, latest)
+            firstSteps.append((latest, candidate.step ?? 0, position))
+            firstSteps.sort { ($0.latest, $0.number) < ($1.latest, $1.number) }
+            if firstSteps.count > 2 { firstSteps.removeLast() }
+        }
+        var allowed = candidates.map { candidate -> Bool in
+            let earliest = candidate.earliest.nanoseconds
+            guard candidate.kind == .step else { return stepLatest > earliest }
+            let number = candidate.step ?? 0
+            let other = firstSteps.first { !($0.latest == candidate.latest.nanoseconds && $0.number == number) }
+            let stepFirst = other.map { ($0.latest, $0.number) < (earliest, number) } ?? false
+            return eventLatest >= earliest && !stepFirst
+        }
+        if !allowed.contains(true), !allowed.isEmpty { allowed[0] = true }
+        return allowed
+    }
+
+    /// M30: of the held copies re-delivered to a device that is back online, only the
+    /// oldest (lowest message id, the send order) may arrive next.
+    private func keepHeldCopiesInOrder(_ candidates: [ScheduleCandidate], _ allowed: inout [Bool]) {
+        for device in held.indices where !held[device].isEmpty && !offline[device] {
+            let positions = candidates.indices.filter {
+                allowed[$0] && candidates[$0].kind == .delivery && deviceIndex[candidates[$0].device] == device
+                    && candidates[$0].message.map(held[device].contains) == true
+            }
+            let oldest = positions.min { (candidates[$0].message ?? 0) < (candidates[$1].message ?? 0) }
+            for position in positions where position != oldest { allowed[position] = false }
+        }
+    }
+
+    /// Names new message ids after the device whose event ran last, and counts new
+    /// cloud requests (in issue order, which is their order in the list).
+    private mutating func learnNewEvents(_ candidates: [ScheduleCandidate]) {
+        var unnamed: [Int] = []
+        var requests = Array(repeating: 0, count: cloud)
+        for candidate in candidates {
+            switch candidate.kind {
+            case .delivery:
+                if let message = candidate.message, messageLabels[message] == nil, !unnamed.contains(message) { unnamed.append(message) }
+            case .cloudRequest:
+                if let device = deviceIndex[candidate.device] { requests[device] += 1 }
+            default:
+                break
+            }
+        }
+        for message in unnamed.sorted() {
+            guard let sender = lastDevice else {
+                messageLabels[message] = "?#\(message)"
+                continue
+            }
+            sent[sender] += 1
+            messageLabels[message] = "\(deviceNames[sender])#\(sent[sender])"
+        }
+        for device in 0..<cloud where requests[device] > pendingRequests[device].count {
+            for _ in pendingRequests[device].count..<requests[device] {
+                pendingRequests[device].append(requestsIssued[device])
+                requestsIssued[device] += 1
+            }
+        }
+    }
+
+    /// Bookkeeping after `candidate` was chosen to run.
+    private mutating func ran(_ candidate: ScheduleCandidate, at position: Int, in candidates: [ScheduleCandidate]) {
+        let device = deviceIndex[candidate.device]
+        lastDevice = device
+        guard let device else { return }
+        switch candidate.kind {
+        case .step:
+            if let change = candidate.step.flatMap({ connectivitySteps[$0] }) { offline[change.device] = change.offline }
+        case .delivery:
+            guard let message = candidate.message else { break }
+            if offline[device] {
+                if !held[device].contains(message) { held[device].append(message) }
+            } else {
+                held[device].removeAll { $0 == message }
+            }
+        case .cloudRequest:
+            let rank = candidates[..<position].filter { $0.kind == .cloudRequest && $0.device == candidate.device }.count
+            if pendingRequests[device].indices.contains(rank) {
+                let ordinal = pendingRequests[device].remove(at: rank)
+                pendingAnswers[device].append(ordinal)
+            }
+            lastDevice = nil
+        case .cloudAnswer:
+            let rank = candidates[..<position].filter { $0.kind == .cloudAnswer && $0.device == candidate.device }.count
+            if pendingAnswers[device].indices.contains(rank) { pendingAnswers[device].remove(at: rank) }
+        }
+    }
+}
+
+/// What a prefix of an order has run, up to commuting events on different entities: per
+/// entity (each device, the cloud store, then each device's held store), a 64-bit hash
+/// of the canonical names of the events it ran: in order for devices and the store, in
+/// any order for a held store (M30 re-delivers in send order whatever the holding order).
+/// Equal keys mean equal per-entity sequences (up to a 2^-64 chance of a hash collision
+/// per pair of sequences).
+struct OrderKey: Sendable, Hashable {
+    private(set) var entities: [UInt64]
+    /// Entities from this index on are held stores (order-free).
+    private let firstSet: Int
+
+    /// The empty key of `scenario`: every device, the cloud store, every held store.
+    init(for scenario: Scenario) {
+        firstSet = scenario.devices.count + 1
+        entities = Array(repeating: 0, count: 2 * scenario.devices.count + 1)
+    }
+
+    /// The key after `option` ran: its name folded into each of its entities' hashes.
+    func extended(with option: OrderRecorder.Option) -> OrderKey {
+        var next = self
+        let code = SplitMix64.mix(StableHash.fnv1a64(option.label))
+        for entity in option.entities where next.entities.indices.contains(entity) {
+            next.entities[entity] = entity >= firstSet
+                ? next.entities[entity] &+ code
+                : SplitMix64.mix((next.entities[entity] &+ 0x9E37_79B9_7F4A_7C15) ^ code)
+        }
+        return next
+    }
+}

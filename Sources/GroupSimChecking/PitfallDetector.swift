@@ -1,0 +1,213 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+
+/// Finds the pitfalls of a finished run (docs/scenario-format.md, "Pitfall kinds").
+///
+/// `lost-update`, `divergence`, `unattributed` and `double-count` are judged on the final
+/// states (M1, M4, M12, M13); the others
+/// were seen while the app read something and are reported once per device and detail.
+/// Every pitfall says where it happened (device, message, time), what was lost or
+/// misread, the rule it comes from and the fix; the wording is in
+/// `PitfallDetector+Explanations.swift`.
+public enum PitfallDetector {
+    public static func detect(_ outcome: RunOutcome) -> [Pitfall] {
+        let evidence = Evidence(outcome: outcome)
+        var found: [Pitfall] = []
+        let keys = IdentityKeys(outcome: outcome)
+        for session in evidence.states.sessions {
+            found += lostUpdates(session, evidence)
+            if let divergence = divergence(session, evidence) { found.append(divergence) }
+            found += identityPitfalls(session, evidence, keys: keys)
+        }
+        found += sighted(evidence)
+        return found
+    }
+
+    /// What the explanations read: the final states, the messages' flow and every
+    /// device's view over time, built once per run.
+    struct Evidence {
+        let outcome: RunOutcome
+        let states: SessionStates
+        let flow: MessageFlow
+        let history: ViewHistory
+        /// When each step began, by step number.
+        let stepTimes: [Int: VirtualTime]
+        /// The run's changes by session, in the order made: one pass, not one per session.
+        let changesBySession: [String: [Change]]
+        /// Each device's sends, in send order.
+        private let sendsByDevice: [String: [MessageFlow.Send]]
+        /// The first send per device, session and step: the carrier of that step's change.
+        private let firstSends: [CarrierKey: MessageFlow.Send]
+        /// The changes that wrote each value of each key of each session, in the order
+        /// made, each change once: who could have overwritten a change is a look-up.
+        private let writersByEntry: [EntryKey: [Change]]
+        /// Each step's action by step number (the first step of a number, in file order).
+        private let actions: [Int: Action]
+
+        struct CarrierKey: Hashable {
+            var device: String
+            var session: String?
+            var step: Int?
+        }
+
+        struct EntryKey: Hashable {
+            var session: String
+            var key: String
+            var value: String
+        }
+
+        init(outcome: RunOutcome) {
+            self.outcome = outcome
+            states = SessionStates(outcome: outcome)
+            flow = MessageFlow(trace: outcome.trace)
+            history = ViewHistory(outcome: outcome)
+            var times: [Int: VirtualTime] = [:]
+            for event in outcome.trace.events {
+                if case .step(let number, _) = event.kind, times[number] == nil { times[number] = event.time }
+            }
+            stepTimes = times
+            var bySession: [String: [Change]] = [:]
+            for change in outcome.changes { bySession[change.session, default: []].append(change) }
+            changesBySession = bySession
+            var writers: [EntryKey: [Change]] = [:]
+            for change in outcome.changes {
+                for entry in change.entries {
+                    let key = EntryKey(session: change.session, key: entry.key, value: entry.value)
+                    if writers[key]?.last?.id != change.id { writers[key, default: []].append(change) }
+                }
+            }
+            writersByEntry = writers
+            var stepActions: [Int: Action] = [:]
+            for step in outcome.scenario.steps where stepActions[step.number] == nil { stepActions[step.number] = step.action }
+            actions = stepActions
+            var byDevice: [String: [MessageFlow.Send]] = [:]
+            var first: [CarrierKey: MessageFlow.Send] = [:]
+            for send in flow.sends {
+                byDevice[send.device, default: []].append(send)
+                let key = CarrierKey(device: send.device, session: send.session, step: send.step)
+                if first[key] == nil { first[key] = send }
+            }
+            sendsByDevice = byDevice
+            firstSends = first
+        }
+
+        /// The changes of `session` that set `key` to `value`, in the order made.
+        func writers(of value: String, at key: String, in session: String) -> [Change] {
+            writersByEntry[EntryKey(session: session, key: key, value: value)] ?? []
+        }
+
+        /// The action of step `number`, nil for a number no step has.
+        func action(ofStep number: Int) -> Action? { actions[number] }
+
+        func contact(_ person: String) -> String { outcome.scenario.person(person)?.contactName ?? person }
+
+        /// The message a device sent next after a sighting made while the app wrote it
+        /// (a dropped URL, M8): nil when the device sent nothing after it.
+        func sentAfter(_ sighting: PitfallSighting) -> Int? {
+            sendsByDevice[sighting.device]?.first { $0.time >= sighting.time }?.message
+        }
+
+        /// The message that carried a change: the first one its device sent in the
+        /// session for the change's step.
+        func carrier(of change: Change) -> MessageFlow.Send? {
+            firstSends[CarrierKey(device: change.device, session: change.session, step: change.step)]
+        }
+    }
+
+    /// A change is lost on a device whose final state neither contains its entries nor
+    /// descends from a state that included it (M12; with a cloud store that overwrites, M13),
+    /// unless each of its entries was overwritten there by a later change whose maker had
+    /// seen it: a lost update is a change that its overwriter never saw, and a sender that
+    /// replaces its own earlier value, or one it received, loses nothing.
+    static func lostUpdates(_ session: String, _ evidence: Evidence) -> [Pitfall] {
+        let states = evidence.states
+        let devices = states.appDevices(for: session)
+        var found: [Pitfall] = []
+        let changes = evidence.changesBySession[session] ?? []
+        // What each device shows, worked out once for all the session's changes.
+        let shownOn = changes.isEmpty ? [] : devices.map { states.shown(session, on: $0) }
+        for change in changes {
+            var lost: [(device: String, shown: SessionStates.Shown?)] = []
+            for (device, shown) in zip(devices, shownOn) {
+                if let shown, shown.provenance.contains(change.id) || shown.state.contains(change.entries) { continue }
+                if let shown, overwrittenKnowingly(change, in: shown.state, evidence) { continue }
+                lost.append((device.name, shown))
+            }
+            guard !lost.isEmpty else { continue }
+            let carrier = evidence.carrier(of: change)
+            let what = change.entries.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+            var origin = change.step.map { "step \($0) on \(change.device)" } ?? "on \(change.device)"
+            if states.outcome.scenario.app.state == .message, let carrier { origin += ", sent in m\(carrier.message)" }
+            let rule = states.outcome.scenario.app.state == .message ? "M12" : "M13"
+            let (explanation, fix) = lostUpdateText(change, carrier: carrier, lost: lost, evidence)
+            found.append(Pitfall(kind: .lostUpdate, rule: rule, devices: lost.map(\.device), message: carrier?.message, session: session,
+                                 summary: "\(evidence.contact(change.person))'s change \(what) (\(origin)) is missing from \(session) on \(lost.map(\.device).joined(separator: ", "))",
+                                 explanation: explanation, fix: fix))
+        }
+        return found
+    }
+
+    /// Whether every entry of `change` missing from `state` holds there a value written by a
+    /// later change whose maker had seen `change`: made on the same device, or after the
+    /// message that carried `change` reached its device.
+    static func overwrittenKnowingly(_ change: Change, in state: StateMap, _ evidence: Evidence) -> Bool {
+        let carrier = evidence.carrier(of: change)
+        for entry in change.entries where state[entry.key] != entry.value {
+            guard let value = state[entry.key] else { return false }
+            let writers = evidence.writers(of: value, at: entry.key, in: change.session)
+            let saw = writers.contains { later in
+                guard later.id > change.id else { return false }
+                if later.device == change.device { return true }
+                guard let carrier, let made = later.step.flatMap({ evidence.stepTimes[$0] }),
+                      let seen = evidence.flow.firstSeen(carrier.message, on: later.device) else { return false }
+                return seen <= made
+            }
+            if !saw { return false }
+        }
+        return true
+    }
+
+    /// Devices that would show different states for the session if tapped now (M12).
+    static func divergence(_ session: String, _ evidence: Evidence) -> Pitfall? {
+        let states = evidence.states
+        let devices = states.appDevices(for: session)
+        var groups: [(shown: StateMap?, devices: [String], from: String)] = []
+        // Where each state's group is: a look-up per device, however many groups there are.
+        var groupOf: [StateMap?: Int] = [:]
+        for device in devices {
+            let shown = states.shown(session, on: device)
+            if let index = groupOf[shown?.state] {
+                groups[index].devices.append(device.name)
+            } else {
+                groupOf[shown?.state] = groups.count
+                let from = shown.map { "m\($0.message) from \(evidence.contact($0.sender))" } ?? "no bubble"
+                groups.append((shown?.state, [device.name], from))
+            }
+        }
+        guard groups.count > 1 else { return nil }
+        let views = groups.map { "\($0.devices.joined(separator: ", ")): \($0.shown.map(\.description) ?? "nothing") (\($0.from))" }
+        let parting = evidence.history.partings(session: session, among: groups.map { $0.devices[0] }).first
+        return Pitfall(
+            kind: .divergence, rule: "M12", devices: devices.map(\.name), message: nil, session: session,
+            summary: "devices show \(groups.count) different states for \(session): \(views.joined(separator: "; "))",
+            explanation: divergenceExplanation(session, parting: parting, groups: groups.count, mode: states.outcome.scenario.app.state),
+            fix: "Keep the state on a server and fetch it when a bubble is tapped, so every device shows the store's state whatever bubble it kept, and merge writes atomically there (M13; `app.state: cloud-merge`).")
+    }
+
+    /// Pitfalls seen during the run, once per kind, device and detail.
+    static func sighted(_ evidence: Evidence) -> [Pitfall] {
+        var seen: Set<String> = []
+        var found: [Pitfall] = []
+        for sighting in evidence.outcome.sightings {
+            let key = "\(sighting.kind.rawValue)|\(sighting.device)|\(sighting.detail)"
+            guard seen.insert(key).inserted else { continue }
+            let message = sighting.message ?? evidence.sentAfter(sighting)
+            let session = message.flatMap { evidence.flow.send(of: $0)?.session }
+            found.append(Pitfall(kind: sighting.kind, rule: sighting.kind.rule, devices: [sighting.device], message: message,
+                                 session: session, summary: sighting.detail, explanation: explanation(sighting, evidence),
+                                 fix: fix(sighting.kind)))
+        }
+        return found
+    }
+}

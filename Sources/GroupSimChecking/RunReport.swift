@@ -1,0 +1,58 @@
+import GroupSimScenario
+import GroupSimSimulation
+
+/// A finished run with its checks and pitfalls: what every renderer prints.
+public struct RunReport: Sendable {
+    public var outcome: RunOutcome
+    public var checks: [CheckResult]
+    /// Steps that failed with no `error:` check expecting them: each a failed check.
+    public var unexpectedFailures: [UnexpectedFailure]
+    public var pitfalls: [Pitfall]
+
+    /// Checks the outcome and finds its pitfalls.
+    public init(outcome: RunOutcome) {
+        self.outcome = outcome
+        pitfalls = PitfallDetector.detect(outcome)
+        checks = CheckEvaluator.evaluate(outcome, pitfalls: pitfalls)
+        unexpectedFailures = UnexpectedFailure.find(in: outcome)
+    }
+
+    /// Every check held and no step failed unexpectedly.
+    public var passed: Bool { unexpectedFailures.isEmpty && checks.allSatisfy(\.passed) }
+
+    /// The checks that held, and all of them: the scenario's checks, and one failed check
+    /// per unexpected step failure.
+    public var checkCounts: (held: Int, total: Int) {
+        (checks.filter(\.passed).count, checks.count + unexpectedFailures.count)
+    }
+    /// The run's fingerprint (`groupsim run` prints it as `trace:`): `RunOutcome.digest`'s
+    /// encoding of the events and final state, then every check's text, verdict and
+    /// finding. Two runs that differ in a transcript, the cloud's contents, a failure or
+    /// a check's result never share it.
+    public var digest: String {
+        var encoder = CanonicalEncoder()
+        outcome.encode(into: &encoder)
+        encoder.int(Int64(checks.count))
+        for check in checks {
+            encoder.string(check.text)
+            encoder.int(check.passed ? 1 : 0)
+            encoder.string(check.detail)
+        }
+        encoder.int(Int64(unexpectedFailures.count))
+        for failure in unexpectedFailures { encoder.string(failure.text) }
+        return encoder.hexDigest
+    }
+}
+
+extension Scenario {
+    /// Runs the scenario once and checks it: the whole pipeline in one call.
+    ///
+    /// - Parameters:
+    ///   - seed: overrides the scenario's seed.
+    ///   - apps: the apps the scenario may name in `app.name`.
+    /// - Throws: the scenario's problems, as `validate` finds them; nothing runs then.
+    public func run(seed: UInt64? = nil, apps: AppRegistry = AppRegistry()) async throws(ScenarioErrors) -> RunReport {
+        let outcome = try await Simulation(scenario: self, seed: seed, apps: apps).run()
+        return RunReport(outcome: outcome)
+    }
+}

@@ -1,0 +1,93 @@
+/// A participant identifier: a UUID standing for a person as seen on one device (M1).
+///
+/// GroupSim mints these from the seed (determinism rule 2, README), never from `UUID()`. The same
+/// person has a different one on every device, and a reinstall replaces a device's whole
+/// set (M2). A UUID minted on one device means nothing on another (M4).
+public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let high: UInt64
+    public let low: UInt64
+
+    /// A version-4, RFC 4122 variant UUID from 128 bits (the version and variant bits are set).
+    public init(bits high: UInt64, _ low: UInt64) {
+        self.high = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000
+        self.low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+    }
+
+    /// Mints the identifier for `parts` (device, installation, conversation, person) from `streams`.
+    package static func mint(_ streams: RandomStreams, _ parts: String...) -> ParticipantID {
+        var generator = SplitMix64(seed: streams.streamSeed(.identifiers, parts))
+        return ParticipantID(bits: generator.next(), generator.next())
+    }
+
+    /// Parses the 36-character form `8-4-4-4-12` (either case); nil for anything else.
+    public init?(uuidString text: some StringProtocol) {
+        guard text.utf8.count == 36 else { return nil }
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var nibbles = 0
+        for (index, byte) in text.utf8.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            guard let nibble = Self.hexValue(byte) else { return nil }
+            if nibbles < 16 {
+                high = high << 4 | UInt64(nibble)
+            } else {
+                low = low << 4 | UInt64(nibble)
+            }
+            nibbles += 1
+        }
+        self.high = high
+        self.low = low
+    }
+
+    /// Uppercase, as `UUID().uuidString` prints it: `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`.
+    public var uuidString: String {
+        // Written byte by byte: minted identifiers are printed on every token and URL.
+        var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 36)
+        var index = 0
+        for nibble in 0..<32 {
+            if index == 8 || index == 13 || index == 18 || index == 23 { index += 1 }
+            let word = nibble < 16 ? high : low
+            let value = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (nibble % 16))) & 0xF
+            bytes[index] = value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
+            index += 1
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The first block only, for compact printing: `E621E1F8`.
+    public var short: String { String(uuidString.prefix(8)) }
+
+    public var description: String { uuidString }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Every UUID-shaped run of 36 characters in `text`, in order (for M4 and M5 scans).
+    public static func occurrences(in text: String) -> [ParticipantID] {
+        let scalars = Array(text.utf8)
+        guard scalars.count >= 36 else { return [] }
+        var found: [ParticipantID] = []
+        var index = 0
+        while index + 36 <= scalars.count {
+            if scalars[index + 8] == UInt8(ascii: "-"), scalars[index + 13] == UInt8(ascii: "-"),
+               let id = ParticipantID(uuidString: String(decoding: scalars[index..<index + 36], as: UTF8.self)) {
+                found.append(id)
+                index += 36
+            } else {
+                index += 1
+            }
+        }
+        return found
+    }
+}

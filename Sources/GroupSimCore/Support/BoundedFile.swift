@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a file named in user input without trusting it: at most a given number of
+/// bytes, never blocking on a pipe that has no writer, and saying what kind of thing the
+/// path named when it is not something to read.
+///
+/// `/proc/self/pagemap` reports a size of 0 and reads gigabytes, `/dev/zero` never ends,
+/// and a FIFO with no writer blocks forever: every reader of a path from a scenario goes
+/// through here so that none of them can run out of memory or hang.
+package enum BoundedFile {
+    /// What the path (after following symbolic links) named.
+    package enum Kind: Equatable, Sendable {
+        case regular
+        case directory
+        /// A FIFO, socket, character or block device.
+        case special
+    }
+
+    /// Why nothing, or not all of it, was read.
+    package enum Failure: Error, Equatable, Sendable {
+        /// Nothing at the path, or a symbolic link to nothing.
+        case notFound
+        /// Permission denied, or the read failed.
+        case unreadable
+        /// A directory, or a special file when only regular files are accepted.
+        case notAFile(Kind)
+        /// The content goes on past `limit` bytes: the first `limit + 1` were seen.
+        case tooLarge
+    }
+
+    /// The kind of what `path` names, following symbolic links; nil when nothing is there.
+    static func kind(of path: String) -> Kind? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return kind(info.st_mode)
+    }
+
+    private static func kind(_ mode: mode_t) -> Kind {
+        switch mode & S_IFMT {
+        case S_IFREG: .regular
+        case S_IFDIR: .directory
+        default: .special
+        }
+    }
+
+    /// The bytes of `path`, at most `limit` of them.
+    ///
+    /// Opens without blocking (a FIFO with no writer opens at once), then checks what the
+    /// open descriptor names, so that the check and the read see the same file. Only a
+    /// regular file is read unless `allowSpecial` is set (for a scenario given as a pipe,
+    /// `<(…)`); a special file is then read in blocking mode, still at most `limit + 1`
+    /// bytes. A file longer than `limit` is `.tooLarge`, whatever size it reports.
+    package static func read(_ path: String, limit: Int, allowSpecial: Bool = false) -> Result<[UInt8], Failure> {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            switch errno {
+            case ENOENT, ENOTDIR, ELOOP: return .failure(.notFound)
+            case EISDIR: return .failure(.notAFile(.directory))
+            default: return .failure(.unreadable)
+            }
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return .failure(.unreadable) }
+        let kind = kind(info.st_mode)
+        switch kind {
+        case .regular: break
+        case .directory: return .failure(.notAFile(.directory))
+        case .special:
+            guard allowSpecial else { return .failure(.notAFile(.special)) }
+            // Back to blocking reads: a pipe's writer may not have written yet.
+            let flags = fcntl(descriptor, F_GETFL)
+            guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else { return .failure(.unreadable) }
+        }
+        let wanted = max(0, limit) + 1
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: min(wanted, 1 << 16))
+        while bytes.count < wanted {
+            let asked = min(chunk.count, wanted - bytes.count)
+            let count = chunk.withUnsafeMutableBytes { buffer in systemRead(descriptor, buffer.baseAddress, asked) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(.unreadable)
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return bytes.count > limit ? .failure(.tooLarge) : .success(bytes)
+    }
+
+    /// The C library's `read`, which the enum's own `read` hides.
+    private static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.read(descriptor, buffer, count)
+        #else
+        Darwin.read(descriptor, buffer, count)
+        #endif
+    }
+}

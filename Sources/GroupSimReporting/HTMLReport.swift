@@ -1,0 +1,117 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+import GroupSimChecking
+
+/// `--format html`: the whole run on one self-contained page.
+///
+/// The page needs no network access: no scripts at all, no external fonts, styles or
+/// images (a Content-Security-Policy meta tag forbids them), only inline CSS and inline
+/// SVG. It shows, in order: the scenario and its outcome; the message flow as an SVG
+/// Lamport diagram (`HTMLReport+Flow.swift`); every device's final transcript drawn as
+/// bubbles and summary lines, side by side (`HTMLReport+Transcripts.swift`); the live
+/// bubble of each session over time and where divergent devices' views parted
+/// (`HTMLReport+Views.swift`); the checks; the pitfalls with their explanations and fixes.
+///
+/// Every string from the scenario goes through `Markup.html`. The same report always
+/// gives the same bytes.
+public enum HTMLReport {
+    public static func render(_ report: RunReport) -> String {
+        let outcome = report.outcome
+        let scenario = outcome.scenario
+        let history = ViewHistory(outcome: outcome)
+        let flow = MessageFlow(trace: outcome.trace)
+        var html = pageStart(title: "\(scenario.name) · GroupSim", style: style)
+        html += header(report)
+        html += section("flow", "Message flow", flowDiagram(outcome, flow: flow))
+        html += section("transcripts", "What each device shows at the end", transcripts(outcome))
+        html += section("views", "What each user saw over time", views(report, history: history))
+        html += section("checks", "Checks", checks(report))
+        html += section("pitfalls", "Pitfalls", pitfalls(report))
+        if !outcome.failures.isEmpty { html += section("failures", "Failed steps", failures(outcome)) }
+        html += "<footer>trace: <code>\(esc(report.digest))</code> · \(Plural.count(outcome.copiesDelivered, "copy", plural: "copies")) delivered · quiet at \(outcome.endTime)</footer>\n"
+        html += "</body>\n</html>\n"
+        return html
+    }
+
+    static func esc(_ text: String) -> String { Markup.html(text) }
+
+    static func section(_ id: String, _ title: String, _ body: String) -> String {
+        "<section id=\"\(id)\">\n<h2>\(title)</h2>\n\(body)</section>\n"
+    }
+
+    /// The start of a self-contained page up to `<body>`: no scripts, and a content
+    /// security policy that lets nothing load (styles inline, pictures as data URLs).
+    static func pageStart(title: String, style: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+        <title>\(esc(title))</title>
+        <style>\(style)</style>
+        </head>
+        <body>
+
+        """
+    }
+
+    static func header(_ report: RunReport) -> String {
+        let outcome = report.outcome
+        let scenario = outcome.scenario
+        let counts = report.checkCounts
+        var html = "<header>\n<h1>\(esc(scenario.name))</h1>\n"
+        if let about = scenario.about?.trimmingTrailingNewlines, !about.isEmpty {
+            html += "<p class=\"about\">\(esc(about))</p>\n"
+        }
+        let verdict = report.passed ? "<span class=\"pass\">every check held</span>" : "<span class=\"fail\">a check failed</span>"
+        html += "<p class=\"meta\">seed \(outcome.seed) · \(scenario.devices.count) devices · app state: \(esc(scenario.app.state.rawValue)) · "
+        html += "\(verdict) (\(counts.held) of \(counts.total)) · \(Plural.count(report.pitfalls.count, "pitfall"))</p>\n"
+        if !outcome.quiet {
+            html += "<p class=\"fail\">The run was stopped after \(Simulation.eventLimit) events without going quiet; checks see the state at that point.</p>\n"
+        }
+        return html + "</header>\n"
+    }
+
+    static func checks(_ report: RunReport) -> String {
+        guard !report.checks.isEmpty || !report.unexpectedFailures.isEmpty else { return "<p class=\"none\">No checks.</p>\n" }
+        var html = "<table class=\"checks\">\n<thead><tr><th>result</th><th>check</th><th>what was found</th><th>line</th></tr></thead>\n<tbody>\n"
+        for check in report.checks {
+            let result = check.passed ? "<td class=\"pass\">PASS</td>" : "<td class=\"fail\">FAIL</td>"
+            let line = check.spec.location.map { String($0.line) } ?? ""
+            html += "<tr>\(result)<td><code>\(esc(check.text))</code></td><td>\(esc(check.detail))</td><td>\(line)</td></tr>\n"
+        }
+        for failure in report.unexpectedFailures {
+            let line = failure.line.map(String.init) ?? ""
+            html += "<tr><td class=\"fail\">FAIL</td><td><code>\(esc(failure.text))</code></td><td>\(esc(failure.detail))</td><td>\(line)</td></tr>\n"
+        }
+        return html + "</tbody>\n</table>\n"
+    }
+
+    static func pitfalls(_ report: RunReport) -> String {
+        guard !report.pitfalls.isEmpty else { return "<p class=\"none\">None found.</p>\n" }
+        var html = ""
+        for pitfall in report.pitfalls {
+            html += "<article class=\"pitfall\">\n"
+            html += "<h3>\(esc(pitfall.kind.rawValue)) <span class=\"rule\">\(esc(pitfall.rule))</span></h3>\n"
+            html += "<p class=\"what\">\(esc(pitfall.summary))</p>\n"
+            html += "<p><strong>Why.</strong> \(esc(pitfall.explanation))</p>\n"
+            html += "<p><strong>Fix.</strong> \(esc(pitfall.fix))</p>\n"
+            html += "</article>\n"
+        }
+        let cited = report.pitfalls.map { "\($0.rule) \($0.explanation) \($0.fix)" }.joined(separator: " ")
+        if let footnote = RuleReference.footnote(for: cited) { html += "<p class=\"legend\">\(esc(footnote))</p>\n" }
+        return html
+    }
+
+    static func failures(_ outcome: RunOutcome) -> String {
+        var html = "<ul class=\"failures\">\n"
+        for failure in outcome.failures {
+            let step = failure.step.map { "step \($0)" } ?? "app action"
+            html += "<li>\(step) on <b>\(esc(failure.device))</b> at \(failure.time): <code>\(esc(failure.code.name))</code> (\(failure.code.rawValue)): \(esc(failure.reason))</li>\n"
+        }
+        return html + "</ul>\n"
+    }
+}

@@ -1,0 +1,114 @@
+import GroupSimCore
+
+extension ScenarioParser.Context {
+    // MARK: network
+
+    /// `network: {latency, jitter, links, fifo}`; every key optional, defaults as `NetworkSpec`.
+    mutating func readNetwork(_ node: Node) -> NetworkSpec {
+        var network = NetworkSpec()
+        guard let fields = fields(
+            node, expected: "network settings such as { latency: 80ms }", place: "network", allowed: ScenarioVocabulary.network.keys
+        ) else { return network }
+        if let node = fields.optional("latency"), let latency = duration(node) { network.latency = latency }
+        if let node = fields.optional("jitter"), let jitter = duration(node) { network.jitter = jitter }
+        if let node = fields.optional("fifo"), let fifo = flag(node) { network.fifo = fifo }
+        if let node = fields.optional("links"),
+           let items = list(node, expected: "a list of links such as [{ from: bob, to: alice, latency: 10ms }]") {
+            network.links = items.compactMap { readLink($0) }
+        }
+        return network
+    }
+
+    /// One `links:` entry: `{from, to, latency?, jitter?}`.
+    private mutating func readLink(_ node: Node) -> LinkSpec? {
+        let place = "a link"
+        guard let fields = fields(
+            node, expected: "a link such as { from: bob, to: alice, latency: 10ms }", place: place,
+            allowed: ScenarioVocabulary.link.keys
+        ) else { return nil }
+        let from = required("from", in: fields, place: place).flatMap { endpoint($0) }
+        let to = required("to", in: fields, place: place).flatMap { endpoint($0) }
+        var latency: VirtualDuration?
+        var jitter: VirtualDuration?
+        var valid = true
+        if let node = fields.optional("latency") {
+            latency = duration(node)
+            valid = valid && latency != nil
+        }
+        if let node = fields.optional("jitter") {
+            jitter = duration(node)
+            valid = valid && jitter != nil
+        }
+        guard let from, let to, valid else { return nil }
+        if case .device(let name) = from, from == to, let toNode = fields["to"] {
+            report("a link from \(name) to itself carries nothing: a device never receives its own copies", at: toNode.location)
+            return nil
+        }
+        return LinkSpec(from: from, to: to, latency: latency, jitter: jitter)
+    }
+
+    /// A link end: a person key (all their devices) or a device name.
+    private mutating func endpoint(_ node: Node) -> LinkSpec.Endpoint? {
+        guard let name = name(node, expected: "a person or device") else { return nil }
+        if personIndex[name] != nil { return .person(name) }
+        if deviceIndex[name] != nil { return .device(name) }
+        if knowsAllPeople, knowsAllDevices {
+            reportUnknown("person or device", name, at: node.location, in: [personKeys, deviceNames])
+        }
+        return nil
+    }
+
+    // MARK: app
+
+    /// `app: {name, state, cloud-latency, identity, selection}`. `name` must be one of the
+    /// registered apps.
+    mutating func readApp(_ node: Node) -> AppSpec {
+        var app = AppSpec()
+        guard let fields = fields(
+            node, expected: "app settings such as { state: cloud-merge }", place: "app", allowed: ScenarioVocabulary.app.keys
+        ) else { return app }
+        if let node = fields.optional("name"), let name = name(node, expected: "an app name") {
+            if registeredApps.contains(name) {
+                app.name = name
+            } else {
+                let registered = registeredApps.isEmpty
+                    ? "none (leave out app.name to use the built-in app)"
+                    : registeredApps.joined(separator: ", ")
+                report(
+                    "unknown app \(Self.quoted(name)); registered apps: \(registered)", at: node.location,
+                    suggestion: Suggestion.nearest(to: name, in: registeredApps)
+                )
+            }
+        }
+        if let node = fields.optional("state"), let state = choice(node, of: AppSpec.StateMode.self) { app.state = state }
+        if let node = fields.optional("cloud-latency"), let latency = duration(node) { app.cloudLatency = latency }
+        if let node = fields.optional("identity"), let identity = choice(node, of: AppSpec.Identity.self) { app.identity = identity }
+        if let node = fields.optional("selection"), let selection = choice(node, of: AppSpec.Selection.self) { app.selection = selection }
+        return app
+    }
+
+    // MARK: options
+
+    /// `options: {nil-summary, identifiers, summary-lines, recent-interaction}` (M10, M6,
+    /// M14, M18).
+    mutating func readOptions(_ node: Node) -> Options {
+        var options = Options()
+        guard let fields = fields(
+            node, expected: "options such as { nil-summary: default-text }", place: "options",
+            allowed: ScenarioVocabulary.options.keys
+        ) else { return options }
+        if let node = fields.optional("nil-summary"), let value = choice(node, of: Options.NilSummary.self) {
+            options.nilSummary = value
+        }
+        if let node = fields.optional("identifiers"), let value = choice(node, of: Options.Identifiers.self) {
+            options.identifiers = value
+        }
+        if let node = fields.optional("summary-lines"), let value = count(node, expected: "a non-negative integer such as 3") {
+            options.summaryLines = value
+        }
+        if let node = fields.optional("recent-interaction"), let value = duration(node) {
+            options.recentInteraction = value
+        }
+        return options
+    }
+}

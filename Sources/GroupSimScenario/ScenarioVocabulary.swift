@@ -1,0 +1,264 @@
+import GroupSimCore
+
+/// The words of the scenario format as data: every key of every mapping, every action and
+/// check keyword, and the values each accepts.
+///
+/// `ScenarioParser` takes its allowed keys from these tables, and `ScenarioSchema` turns
+/// the same tables into a JSON Schema, so the two cannot drift apart: a key added here is
+/// accepted by the parser and offered by editors at once. A table also says what a value
+/// must look like (`ValueShape`), which the schema uses and the parser checks in code.
+public enum ScenarioVocabulary {
+    /// What a value in a scenario file must look like.
+    public indirect enum ValueShape: Sendable, Equatable {
+        /// Any scalar, kept as written (`caption: 42` is the text "42").
+        case text
+        /// A non-empty scalar: a name of a person, device, session or conversation.
+        case name
+        /// A number with a unit: `250ms`, `1.5s`, `2m` (units: ns, us, ms, s, m).
+        case duration
+        /// A whole number of at least `minimum`.
+        case integer(minimum: Int)
+        /// `true` or `false`.
+        case flag
+        /// Only `true`: written when the thing happens.
+        case onlyTrue
+        /// One of these words.
+        case choice([String])
+        /// One of these whole numbers.
+        case numbers([Int])
+        /// A mapping with these keys.
+        case object(ObjectShape)
+        /// A list whose items have one shape, with at least `minimum` items.
+        case list(ValueShape, minimum: Int)
+        /// A mapping with free keys whose values have one shape.
+        case map(ValueShape)
+        /// Any one of these shapes.
+        case either([ValueShape])
+    }
+
+    /// One key of a mapping: its name, its value and a line for editors.
+    public struct Field: Sendable, Equatable {
+        public var key: String
+        public var shape: ValueShape
+        public var about: String
+
+        public init(_ key: String, _ shape: ValueShape, _ about: String) {
+            self.key = key
+            self.shape = shape
+            self.about = about
+        }
+    }
+
+    /// A mapping's keys, which of them are required, and the keys of which exactly one
+    /// must be given (a step's action, a check's kind).
+    public struct ObjectShape: Sendable, Equatable {
+        public var name: String
+        public var fields: [Field]
+        public var required: [String]
+        public var exactlyOne: [String]
+
+        public init(_ name: String, _ fields: [Field], required: [String] = [], exactlyOne: [String] = []) {
+            self.name = name
+            self.fields = fields
+            self.required = required
+            self.exactlyOne = exactlyOne
+        }
+
+        /// Every key, in table order: what the parser accepts in this mapping.
+        public var keys: [String] { fields.map(\.key) }
+    }
+
+    // MARK: settings
+
+    public static let person = ObjectShape("person", [
+        Field("devices", .list(.name, minimum: 1), "the person's devices"),
+        Field("name", .name, "the contact name others see (default: the key, capitalised)"),
+    ], required: ["devices"])
+
+    /// Whether a device has the app: `app: installed` (default) or `app: missing`.
+    public static let appPresence = ["installed", "missing"]
+
+    public static let deviceSettings = ObjectShape("device", [
+        Field("platform", .choice(DeviceSpec.Platform.allCases.map(\.rawValue)), "the device's system (default ios)"),
+        Field("app", .choice(appPresence), "whether the app is installed (default installed)"),
+    ])
+
+    public static let link = ObjectShape("link", [
+        Field("from", .name, "a person (all their devices) or a device"),
+        Field("to", .name, "a person (all their devices) or a device"),
+        Field("latency", .duration, "this link's one-way delay"),
+        Field("jitter", .duration, "this link's jitter"),
+    ], required: ["from", "to"])
+
+    public static let network = ObjectShape("network", [
+        Field("latency", .duration, "base one-way delay of every copy (default 50ms)"),
+        Field("jitter", .duration, "plus a seeded uniform draw in [0, jitter) (default 0ms)"),
+        Field("links", .list(.object(link), minimum: 0), "per-link overrides; the last matching entry wins"),
+        Field("fifo", .flag, "keep each sender-to-receiver link in send order (default false: per-copy jitter may reorder)"),
+    ])
+
+    public static let app = ObjectShape("app", [
+        Field("name", .name, "an app registered from Swift (default: the built-in app)"),
+        Field("state", .choice(AppSpec.StateMode.allCases.map(\.rawValue)), "where the built-in app keeps its state (default message)"),
+        Field("cloud-latency", .duration, "one-way delay to the cloud store (default 20ms)"),
+        Field("identity", .choice(AppSpec.Identity.allCases.map(\.rawValue)), "whose choice a data key names (default participant-id)"),
+        Field("selection", .choice(AppSpec.Selection.allCases.map(\.rawValue)), "which bubble a reply builds on (default tapped)"),
+    ])
+
+    public static let options = ObjectShape("options", [
+        Field("nil-summary", .choice(Options.NilSummary.allCases.map(\.rawValue)), "what replaces a bubble without summary text (M10; default remove)"),
+        Field("identifiers", .choice(Options.Identifiers.allCases.map(\.rawValue)), "identifier scope (M6; default per-device)"),
+        Field("summary-lines", .integer(minimum: 0), "summary lines drawn per session (M14; default 3)"),
+        Field("recent-interaction", .duration, "how long after the user last composed a direct send is allowed (M18; default 60s)"),
+    ])
+
+    // MARK: actions
+
+    /// The styles `open:` may request; `transcript` cannot be requested (M19).
+    public static let openStyles = [PresentationStyle.compact, .expanded].map(\.rawValue)
+
+    public static let send = ObjectShape("send", [
+        Field("session", .name, "the session (a new one the first time the name is used)"),
+        Field("data", .map(.text), "changes to the app's state; $me and $PERSON become raw UUIDs (M4)"),
+        Field("caption", .text, "the bubble's caption; $me and $PERSON are drawn as contact names (M5)"),
+        Field("subcaption", .text, "the bubble's subcaption"),
+        Field("summary", .text, "the summary text shown when a later bubble replaces this one (M10)"),
+        Field("url", .text, "a URL to set instead of the app's own (M8)"),
+        Field("direct", .flag, "send with the direct send API (M18)"),
+    ], required: ["session"])
+
+    public static let reply = ObjectShape("reply", [
+        Field("session", .name, "the session whose live bubble this device taps"),
+        Field("data", .map(.text), "changes to the app's state"),
+        Field("caption", .text, "the bubble's caption"),
+        Field("summary", .text, "the summary text"),
+        Field("direct", .flag, "send with the direct send API (M18)"),
+    ], required: ["session"])
+
+    public static let sticker = ObjectShape("sticker", [
+        Field("file", .name, "an image file, relative to the scenario file"),
+        Field("format", .name, "or: the image format (png, apng, gif, jpeg)"),
+        Field("bytes", .integer(minimum: 0), "with format: the file size"),
+        Field("pixels", .integer(minimum: 0), "with format: the side in pixels"),
+        Field("description", .text, "the sticker's description (at most 150 characters, M28)"),
+    ], required: ["description"])
+
+    /// Every action, in the order the documentation lists them.
+    public static let actions: [Field] = [
+        Field("send", .object(send), "compose a message in a session and tap Send"),
+        Field("reply", .object(reply), "tap the session's live bubble, change the state, tap Send"),
+        Field("insert", .object(ObjectShape("insert", send.fields, required: ["session"])), "stage a message without sending it (M16)"),
+        Field("press-send", .onlyTrue, "the user taps Send on the staged draft"),
+        Field("cancel", .onlyTrue, "the user removes the staged draft"),
+        Field("open", .choice(openStyles), "open the app from the drawer (M20)"),
+        Field("tap", .name, "tap a session's live bubble (M21)"),
+        Field("close", .onlyTrue, "dismiss the app (M22)"),
+        Field("text", .text, "send a plain text message"),
+        Field("sticker", .object(sticker), "insert and send a sticker (M28, M29)"),
+        Field("reinstall", .onlyTrue, "uninstall and reinstall the app (M2)"),
+        Field("offline", .onlyTrue, "the device stops receiving (M30)"),
+        Field("online", .onlyTrue, "the device receives again, in original order (M30)"),
+        Field("join", .name, "a person joins the conversation (M6)"),
+        Field("leave", .name, "a person leaves the conversation (M6)"),
+    ]
+
+    /// Actions on the whole device rather than one conversation: they take no `conversation:`.
+    public static let deviceActions = ["reinstall", "offline", "online"]
+
+    // MARK: steps
+
+    public static let raceStep = ObjectShape("race step", [
+        Field("device", .name, "the device that acts"),
+        Field("conversation", .name, "the conversation, when there are several"),
+    ] + actions, required: ["device"], exactlyOne: actions.map(\.key))
+
+    public static let race = ObjectShape("race", [
+        Field("within", .duration, "each step starts at a seeded offset in [0, within)"),
+        Field("steps", .list(.object(raceStep), minimum: 1), "the steps that race"),
+    ], required: ["within", "steps"])
+
+    public static let step = ObjectShape("step", [
+        Field("at", .duration, "the step's time from the start"),
+        Field("after", .duration, "the step's time after the previous step's"),
+        Field("device", .name, "the device that acts"),
+        Field("conversation", .name, "the conversation, when there are several"),
+    ] + actions + [
+        Field("race", .object(race), "near-simultaneous steps"),
+    ], exactlyOne: actions.map(\.key) + ["race"])
+
+    // MARK: checks
+
+    /// The extension's callbacks a `callbacks:` check may name (M17, M20 to M24): every
+    /// callback the timeline prints, from the one list `AppCallback`.
+    public static let callbackNames = AppCallback.names
+
+    /// Error names and numbers an `error:` check accepts.
+    public static let errorCode: ValueShape = .either([
+        .choice(MessageErrorCode.allCases.map(\.name)),
+        .numbers(MessageErrorCode.allCases.map(\.rawValue)),
+    ])
+
+    /// Every check, in the order the documentation lists them.
+    public static let checks: [Field] = [
+        Field("latest", .object(ObjectShape("latest", [
+            Field("device", .name, "the device"),
+            Field("session", .name, "the session"),
+            Field("from", .name, "the person who sent the live bubble"),
+            Field("data", .map(.text), "entries the live bubble's state contains"),
+            Field("caption", .text, "the caption as drawn on that device"),
+        ], required: ["device", "session"])), "what a device's live bubble of a session is"),
+        Field("summaries", .object(ObjectShape("summaries", [
+            Field("device", .name, "the device"),
+            Field("session", .name, "the session"),
+            Field("count", .integer(minimum: 0), "how many summary lines"),
+            Field("texts", .list(.text, minimum: 0), "the summary lines as drawn"),
+        ], required: ["device", "session"])), "the summary lines a device shows for a session"),
+        Field("converged", .name, "every device with the app shows the same state for this session"),
+        Field("diverged", .name, "devices show different states for this session"),
+        Field("complete", .object(ObjectShape("complete", [
+            Field("session", .name, "the session"),
+            Field("data", .map(.text), "entries every device's state contains"),
+        ], required: ["session", "data"])), "no update was lost"),
+        Field("pitfalls", .list(.choice(PitfallKind.allCases.map(\.rawValue)), minimum: 1), "the run reported at least these pitfalls"),
+        Field("no-pitfalls", .onlyTrue, "the run reported none"),
+        Field("callbacks", .object(ObjectShape("callbacks", [
+            Field("device", .name, "the device"),
+            Field("sequence", .list(.choice(callbackNames), minimum: 0), "the callbacks, in order"),
+        ], required: ["device", "sequence"])), "the app on a device received exactly these callbacks"),
+        Field("error", .object(ObjectShape("error", [
+            Field("step", .integer(minimum: 1), "the step number, 1-based, counting a race's steps and not the race"),
+            Field("code", errorCode, "the error name or number"),
+        ], required: ["step", "code"])), "a step failed with this error"),
+    ]
+
+    /// One `expect:` entry: exactly one check.
+    public static let check = ObjectShape("check", checks, exactlyOne: checks.map(\.key))
+
+    // MARK: the file
+
+    public static let scenario = ObjectShape("scenario", [
+        Field("name", .name, "the scenario's name"),
+        Field("about", .text, "prose shown by run and lessons"),
+        Field("seed", .integer(minimum: 0), "the seed (default 1; --seed overrides)"),
+        Field("people", .map(.either([.list(.name, minimum: 1), .object(person)])), "person -> devices"),
+        Field("devices", .map(.object(deviceSettings)), "per-device settings"),
+        Field("conversation", .list(.name, minimum: 1), "the members (default: everyone)"),
+        Field("conversations", .map(.list(.name, minimum: 1)), "several named conversations"),
+        Field("network", .object(network), "latency, jitter and per-link overrides"),
+        Field("app", .object(app), "which app runs and where it keeps its state"),
+        Field("options", .object(options), "the behaviours Apple leaves undocumented"),
+        Field("steps", .list(.object(step), minimum: 0), "the timeline of user actions"),
+        Field("expect", .list(.object(check), minimum: 0), "the checks, evaluated when nothing is in flight"),
+    ], required: ["name", "people", "steps"])
+}
+
+extension ScenarioVocabulary.ObjectShape {
+    /// The field for `key`, if this mapping has it.
+    public func field(_ key: String) -> ScenarioVocabulary.Field? { fields.first { $0.key == key } }
+
+    /// The object shape of `key`'s value, when it is a mapping with known keys.
+    func object(_ key: String) -> ScenarioVocabulary.ObjectShape? {
+        if case .object(let shape)? = field(key)?.shape { return shape }
+        return nil
+    }
+}

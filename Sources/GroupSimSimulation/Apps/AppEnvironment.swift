@@ -1,0 +1,34 @@
+import GroupSimCore
+
+/// What the simulated device gives an app when it starts: which device it runs on, the
+/// installation's local storage, and a seeded source of tokens.
+///
+/// One environment exists per device and installation: activations share it (the
+/// storage survives them, M22) and a reinstall replaces it (M2). A device hands it to
+/// each new app instance through `MessagesApp.didLaunch(in:)`.
+public final class AppEnvironment {
+    /// The device's name in the scenario.
+    public let device: String
+    /// Which installation this is: 0 first, one more per reinstall (M2).
+    public let installation: Int
+    /// The installation's key-value storage (what `UserDefaults` is on iOS).
+    public let storage: LocalStorage
+    private var generator: SplitMix64
+
+    init(device: String, installation: Int, streams: RandomStreams) {
+        self.device = device
+        self.installation = installation
+        storage = LocalStorage()
+        generator = streams.stream(.tokens, device, String(installation))
+    }
+
+    /// A fresh token of 16 lowercase hex digits, drawn from the seed for this device and
+    /// installation: use it where an app on iOS would call `UUID()` for a record name, so
+    /// that runs stay reproducible. It has no dashes, so GroupSim never mistakes it for a
+    /// participant identifier (M4).
+    public func makeToken() -> String {
+        let value = generator.next()
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

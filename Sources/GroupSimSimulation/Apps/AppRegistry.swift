@@ -1,0 +1,30 @@
+import GroupSimScenario
+
+/// The apps a run can use, by name: the built-in app and any registered from Swift.
+///
+/// A scenario picks one with `app: { name: ... }`. The factory is called each time the
+/// extension becomes active on a device, because the process keeps nothing between
+/// activations (M22).
+public struct AppRegistry: Sendable {
+    public typealias Factory = @Sendable (AppSpec) -> any MessagesApp
+
+    private var factories: [(name: String, make: Factory)] = []
+
+    /// A registry with the built-in app only.
+    public init() {}
+
+    /// Adds (or replaces) the app called `name`.
+    public mutating func register(_ name: String, _ make: @escaping Factory) {
+        factories.removeAll { $0.name == name }
+        factories.append((name, make))
+    }
+
+    /// Registered names, in registration order (the built-in app is not listed).
+    public var names: [String] { factories.map(\.name) }
+
+    /// The factory for `spec.name`, or the built-in app's when the name is nil.
+    public func factory(for spec: AppSpec) -> Factory? {
+        guard let name = spec.name else { return { BuiltInApp(spec: $0) } }
+        return factories.last { $0.name == name }?.make
+    }
+}

@@ -1,0 +1,334 @@
+import GroupSimCore
+import GroupSimScenario
+
+extension Device {
+    // MARK: - Opening, tapping, closing (M19-M24)
+
+    /// Opens the app from the drawer in `style` (M20), or changes style if it is already
+    /// open here (M24). Returns false, with the step failed, where the app cannot run.
+    mutating func openApp(in conversation: String, style requested: PresentationStyle, selecting: Envelope?) -> Bool {
+        guard spec.runsApp else {
+            let why = spec.hasApp ? "\(spec.platform.rawValue) devices cannot run the extension (M25, M26)" : "the app is not installed on \(name) (M27)"
+            fail(.unknown, why)
+            return false
+        }
+        if app != nil, activeConversation != conversation { resign() }
+        if app == nil {
+            guard let makeApp else {
+                fail(.unknown, "no app is registered under the scenario's app name")
+                return false
+            }
+            var made = makeApp(world.app)
+            made.didLaunch(in: environment)
+            app = made
+            activeConversation = conversation
+            style = requested
+            selected = selecting
+            if let selecting { noteRead(selecting, in: conversation) }
+            callback(.willBecomeActive) { app, view in app.willBecomeActive(view) }
+            callback(.didBecomeActive) { app, view in app.didBecomeActive(view) }
+        } else if style != requested {
+            transition(to: requested)
+        }
+        return app != nil
+    }
+
+    /// Taps the session's live bubble: opens the app expanded with it selected when not
+    /// running (M21); when running, selects it and moves to expanded (M21), with the
+    /// willTransition/didTransition pair only when the style changes: a tap while already
+    /// expanded only selects (M24).
+    mutating func tapBubble(of session: String, in conversation: String) -> Bool {
+        guard let live = transcripts[conversation]?.liveBubble(session: session) else {
+            fail(.noBubble, "no bubble of session \(session) on \(name)")
+            return false
+        }
+        guard spec.runsApp else {
+            clickWithoutApp(live)
+            return false
+        }
+        guard app != nil, activeConversation == conversation else {
+            return openApp(in: conversation, style: .expanded, selecting: live)
+        }
+        let message = view(of: live, sender: senderIdentifier(of: live))
+        let changesStyle = style != .expanded
+        if changesStyle {
+            callback(.willTransition) { app, view in app.willTransition(to: .expanded, conversation: view) }
+        }
+        callback(.willSelect) { app, view in app.willSelect(message, conversation: view) }
+        selected = live
+        noteRead(live, in: conversation)
+        callback(.didSelect) { app, view in app.didSelect(message, conversation: view) }
+        if changesStyle {
+            style = .expanded
+            callback(.didTransition) { app, view in app.didTransition(to: .expanded, conversation: view) }
+        }
+        return app != nil
+    }
+
+    /// A click on a bubble where the extension cannot run: macOS opens an http or https
+    /// URL in the browser (M25); a watch hands replies off to the iPhone (M25); a device
+    /// without the app only draws the layout (M27).
+    mutating func clickWithoutApp(_ envelope: Envelope) {
+        let url = envelope.message?.url
+        switch spec.platform {
+        case .macos:
+            if let url, MessageURL.isWeb(url) {
+                trace(.note(.openedInBrowser(url: url)))
+            } else {
+                fail(.unknown, "a click on macOS opens only http or https URLs in the browser (M25); this bubble's URL is \(url ?? "nil")")
+            }
+        case .watchos:
+            fail(.unknown, "watchOS draws the bubble and hands replies off to the iPhone (M25); act on the person's iPhone")
+        case .ios9:
+            fail(.unknown, "iOS 9 received plain messages, not a bubble (M26)")
+        case .ios:
+            fail(.unknown, "the app is not installed on \(name): the bubble is only drawn from its layout (M27)")
+        }
+    }
+
+    /// Closes the extension: the process ends and keeps nothing in memory (M22).
+    mutating func resign() {
+        callback(.willResignActive) { app, view in app.willResignActive(view) }
+        callback(.didResignActive) { app, view in app.didResignActive(view) }
+        app = nil
+        activeConversation = nil
+        selected = nil
+        composing = nil
+        sendWhenStaged = false
+        readProvenance = [:]
+        // A new process: an interaction with the closed one does not count (M18).
+        interactionAvailable = false
+        lastInteraction = nil
+    }
+
+    /// Every style change calls willTransition then didTransition (M24).
+    mutating func transition(to newStyle: PresentationStyle) {
+        guard app != nil, newStyle != style else { return }
+        callback(.willTransition) { app, view in app.willTransition(to: newStyle, conversation: view) }
+        style = newStyle
+        callback(.didTransition) { app, view in app.didTransition(to: newStyle, conversation: view) }
+    }
+
+    // MARK: - Calling the app
+
+    /// Records the callback (in the trace and in `callbacks`, which a `callbacks:` check
+    /// compares) and calls the app, then carries out what it asked for. Does nothing when
+    /// the app is not running (M19-M24).
+    mutating func callback(_ name: AppCallback, _ call: (inout any MessagesApp, Conversation) -> [AppAction]) {
+        guard app != nil else { return }
+        callbacks.append(name)
+        trace(.callback(name))
+        let box = conversationViewBox()
+        perform(appActions { call(&$0, box.view) })
+    }
+
+    /// Calls into the app with the instance held outside `self`, so that actions it
+    /// returns may call it again.
+    mutating func appActions(_ call: (inout any MessagesApp) -> [AppAction]) -> [AppAction] {
+        // Moved out, not copied, and held only here during the call, so that a mutating
+        // call does not copy the app's box either.
+        guard var instance = app.take() else { return [] }
+        let actions = call(&instance)
+        app = instance
+        return actions
+    }
+
+    /// Carries out an app's actions in order, telling an app that wants them each action's
+    /// result (`didComplete`). Apps that keep asking from their own callbacks are cut off
+    /// after a fixed depth, with a failure, instead of looping.
+    mutating func perform(_ actions: [AppAction]) {
+        guard !actions.isEmpty else { return }
+        actionDepth += 1
+        defer { actionDepth -= 1 }
+        let reporting = app?.wantsActionResults ?? false
+        guard actionDepth <= 16 else {
+            fail(.unknown, "the app kept asking for actions from its own callbacks; stopped after 16 levels")
+            if reporting { for action in actions { report(action, error: .unknown) } }
+            return
+        }
+        for action in actions {
+            guard app != nil, let conversation = activeConversation else {
+                // The app dismissed itself earlier in this list: it is no longer visible.
+                if action.isDirectSend { fail(.sendWhileNotVisible, "direct send after the app was dismissed: it is not visible (M18)") }
+                continue
+            }
+            let error = carryOut(action, in: conversation)
+            if reporting { report(action, error: error) }
+            if action.stagesDraft, error == nil, sendWhenStaged {
+                // The step said the user taps Send once the app has staged its message.
+                sendWhenStaged = false
+                pressSend(in: conversation)
+            }
+        }
+    }
+
+    /// Tells the app one action's result and carries out what it asks for in turn.
+    private mutating func report(_ action: AppAction, error: MessageErrorCode?) {
+        guard app != nil else { return }
+        let box = conversationViewBox()
+        perform(appActions { $0.didComplete(action, error: error, conversation: box.view) })
+    }
+
+    /// Carries out one action; returns the error code a completion handler would get.
+    private mutating func carryOut(_ action: AppAction, in conversation: String) -> MessageErrorCode? {
+        switch action {
+        case .insert(let message):
+            return stage(message, in: conversation)
+        case .send(let message):
+            return directSend(.app(message), in: conversation)
+        case .insertText(let text):
+            return stageContent(.text(text), in: conversation)
+        case .sendText(let text):
+            return directSend(.text(text), in: conversation)
+        case .insertSticker(let sticker):
+            return stageContent(.sticker(sticker), in: conversation)
+        case .sendSticker(let sticker):
+            return directSend(.sticker(sticker), in: conversation)
+        case .insertAttachment(let name):
+            return stageContent(.text("[attachment \(name)]"), in: conversation)
+        case .requestPresentationStyle(let requested):
+            if requested == .transcript {
+                fail(.unknown, "the app asked for the transcript style, which cannot be requested (M19)")
+                return .unknown
+            }
+            transition(to: requested)
+        case .dismiss:
+            resign()
+        case .fetch(let key):
+            trace(.cloudRequest(.fetch, key: key), .cloud(operation: .fetch, record: nil))
+            effects.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .fetch,
+                                                  provenance: Provenance(), change: nil))
+        case .store(let key, let write):
+            // The write carries the user's current change, whatever record the app names.
+            var change: Change?
+            if var pending = composing {
+                let made = pending.allocated ?? allocateChange(pending)
+                pending.allocated = made
+                composing = pending
+                change = made
+            }
+            trace(.cloudRequest(.store, key: key), .cloud(operation: .store(write), record: nil))
+            effects.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .store(write),
+                                                  provenance: readProvenance[key] ?? Provenance(), change: change))
+        }
+        return nil
+    }
+
+    // MARK: - Staging and direct send (M8, M16, M18)
+
+    /// Applies the url setter's rules (M8): a custom scheme is dropped silently, leaving
+    /// the old value (nil); over 5,000 characters fails with `urlExceedsMaxSize`.
+    mutating func checkedURL(_ message: Message) -> Message? {
+        var message = message
+        if let url = message.url {
+            if !MessageURL.isAccepted(url) {
+                trace(.droppedURL(url: url))
+                sighting(.droppedURL, message: nil, "the url setter silently dropped \(url) on \(name): only http, https, data or no scheme are kept (M8)")
+                message.url = nil
+            } else if url.count > MessageURL.maximumLength {
+                fail(.urlExceedsMaxSize, "the URL has \(url.count) characters; the limit is \(MessageURL.maximumLength) (M8)")
+                return nil
+            }
+        }
+        return message
+    }
+
+    /// Stages the app's message in the conversation's input field (M16), replacing that
+    /// conversation's draft only; the extension moves to compact so the field is visible.
+    /// Returns the error code when the message is refused (M8).
+    @discardableResult
+    mutating func stage(_ message: Message, in conversation: String) -> MessageErrorCode? {
+        guard var message = checkedURL(message) else {
+            sendWhenStaged = false
+            return .urlExceedsMaxSize
+        }
+        message.isPending = true
+        message.id = nil
+        checkStaleSelection(message)
+        transition(to: .compact)
+        let change = composing?.session == message.session?.name ? composing : nil
+        if change != nil { composing = nil }
+        drafts[conversation] = Draft(content: .app(message), conversation: conversation, change: change, base: base(of: message))
+        if tracing { trace(.staged(session: message.session?.name), .message(message)) }
+        return nil
+    }
+
+    /// Stages text, a sticker or an attachment line in the conversation's input field (M16).
+    mutating func stageContent(_ content: Envelope.Content, in conversation: String) -> MessageErrorCode? {
+        transition(to: .compact)
+        drafts[conversation] = Draft(content: content, conversation: conversation, change: nil, base: Provenance())
+        trace(.staged(session: nil))
+        return nil
+    }
+
+    /// Direct send (M18): allowed once per user interaction, only while the app is visible,
+    /// and no later than `options.recent-interaction` after that interaction. Returns the
+    /// error code a completion handler gets, nil when the send started.
+    @discardableResult
+    mutating func directSend(_ content: Envelope.Content, in conversation: String) -> MessageErrorCode? {
+        guard app != nil, style != .transcript else {
+            fail(.sendWhileNotVisible, "direct send while the app is not visible (M18)")
+            return .sendWhileNotVisible
+        }
+        guard interactionAvailable, let last = lastInteraction else {
+            fail(.sendWithoutRecentInteraction, "direct send without a recent user interaction (M18)")
+            return .sendWithoutRecentInteraction
+        }
+        let window = world.options.recentInteraction
+        guard now - last <= window else {
+            fail(.sendWithoutRecentInteraction,
+                 "direct send \(now - last) after the user's last interaction with the extension at \(last); "
+                     + "it counts as recent for \(window) (options.recent-interaction, M18)")
+            return .sendWithoutRecentInteraction
+        }
+        interactionAvailable = false
+        guard case .app(let unchecked) = content else {
+            commit(content, in: conversation, change: nil, base: Provenance())
+            return nil
+        }
+        guard var message = checkedURL(unchecked) else { return .urlExceedsMaxSize }
+        checkStaleSelection(message)
+        message.isPending = false
+        let change = composing?.session == message.session?.name ? composing : nil
+        if change != nil { composing = nil }
+        let base = base(of: message)
+        let sending = message
+        callback(.didStartSending) { app, view in app.didStartSending(sending, conversation: view) }
+        commit(.app(message), in: conversation, change: change, base: base)
+        return nil
+    }
+
+    /// The provenance of the state a message was built on: what the app read, plus the
+    /// live bubble's when the message already holds all of its state (an app that built
+    /// on a newer bubble didReceive handed it, M23).
+    func base(of message: Message) -> Provenance {
+        guard let session = message.session?.name else { return Provenance() }
+        var base = readProvenance[session] ?? Provenance()
+        if world.app.state == .message, let conversation = activeConversation,
+           let live = transcripts[conversation]?.liveBubble(session: session), builtOn(live, message) {
+            base = base.union(live.provenance)
+        }
+        return base
+    }
+
+    /// Whether `message`'s state holds every entry of `envelope`'s (message mode).
+    func builtOn(_ envelope: Envelope, _ message: Message) -> Bool {
+        let shown = envelope.state
+        return !shown.isEmpty && StateMap(url: message.url).contains(shown.entries)
+    }
+
+    /// A reply built on a selected bubble older than the session's live bubble (M15).
+    /// Only where the state travels in the message (`app.state: message`): with a cloud
+    /// store the app fetches the current state, so an old selection loses nothing (M13).
+    /// Not when the message already holds the live bubble's whole state: the app built on
+    /// the newer bubble (`app.selection: newest`), so the selection undid nothing.
+    mutating func checkStaleSelection(_ message: Message) {
+        guard world.app.state == .message,
+              let session = message.session, let chosen = selected, chosen.message?.session == session,
+              let conversation = activeConversation,
+              let live = transcripts[conversation]?.liveBubble(session: session.name), live.id != chosen.id,
+              !builtOn(live, message) else { return }
+        sighting(.staleSelection, message: chosen.id,
+                 "\(name) built on m\(chosen.id), its selectedMessage, but the live bubble of \(session.name) is already m\(live.id) (M15)")
+    }
+}

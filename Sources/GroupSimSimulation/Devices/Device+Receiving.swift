@@ -1,0 +1,148 @@
+import GroupSimCore
+import GroupSimScenario
+
+extension Device {
+    // MARK: - Adding messages to the transcript (M10, M11, M23, M26)
+
+    /// Adds a message (sent here or arrived) to this device's transcript of its
+    /// conversation, collapsing its session (M10), and tells a running app (M23).
+    mutating func add(_ envelope: Envelope) {
+        let conversation = envelope.conversation
+        // The transcript is changed in place in the dictionary: a copy taken out and put
+        // back would share its storage and copy every entry on each append.
+        // Every copy of a message comes through here: the message is read where it is
+        // needed, not bound (a bound copy retains and releases each of its fields).
+        switch envelope.content {
+        case .app:
+            if spec.platform == .ios9 {
+                // Old systems get plain messages instead (M26): the layout's image, when it
+                // has one, then a web URL. No picture is made up for a layout without one.
+                let message = envelope.message ?? Message()
+                if let picture = fallbackPicture(of: message, from: envelope) {
+                    transcripts[conversation, default: Transcript()].append(.plain(envelope, text: picture))
+                }
+                if let url = message.url, MessageURL.isWeb(url) {
+                    transcripts[conversation, default: Transcript()].append(.plain(envelope, text: url))
+                }
+                return
+            }
+            learnInstall(of: envelope)
+            if let collapse = transcripts[conversation, default: Transcript()].addBubble(envelope, nilSummary: world.options.nilSummary),
+               tracing, let session = envelope.sessionName {
+                trace(.collapsed(session: session, replaced: collapse.replaced.id, summary: collapse.leftSummary))
+            }
+            if app != nil, activeConversation == conversation, style != .transcript, envelope.senderDevice != spec.name {
+                let received = view(of: envelope, sender: senderIdentifier(of: envelope))
+                inspectIdentifiers(in: envelope, conversation: conversation)
+                callback(.didReceive) { app, view in app.didReceive(received, conversation: view) }
+            }
+        case .text:
+            transcripts[conversation, default: Transcript()].append(.text(envelope))
+        case .sticker:
+            transcripts[conversation, default: Transcript()].append(.sticker(envelope))
+        }
+    }
+
+    /// What an old system shows for the layout's image (M26): `[picture of pizza.png,
+    /// captioned "Bob is in"]`, the caption bar's text drawn as Messages draws it, `$UUID`
+    /// tokens as contact names (M5); nil when the layout has no image.
+    func fallbackPicture(of message: Message, from envelope: Envelope) -> String? {
+        let layout = message.layout
+        guard let media = layout.media else { return nil }
+        let captions = [layout.caption, layout.subcaption, layout.trailingCaption, layout.trailingSubcaption]
+            .compactMap { $0 }.map { drawTokens($0, minted: envelope.senderMap) }
+        guard !captions.isEmpty else { return "[picture of \(media)]" }
+        return "[picture of \(media), captioned \"\(captions.joined(separator: " "))\"]"
+    }
+
+    /// The sender as this device identifies them: the local identifier for the owner's own
+    /// messages, including those from the owner's other devices (M3), else the remote one.
+    func senderIdentifier(of envelope: Envelope) -> ParticipantID { drawer.senderIdentifier(of: envelope) }
+
+    mutating func localIdentifier(in conversation: String) -> ParticipantID {
+        // Asked on every callback: the last answer is kept while the map and conversation stay.
+        if let last = lastLocalIdentifier, last.map === identifiers, last.conversation == conversation { return last.id }
+        let id = ownIdentifier(in: conversation)
+        lastLocalIdentifier = (identifiers, conversation, id)
+        return id
+    }
+
+    /// The owner's identifier in `conversation`, looked up (`localIdentifier` keeps it).
+    func ownIdentifier(in conversation: String) -> ParticipantID { drawer.ownIdentifier(in: conversation) }
+
+    /// The message as this device's app sees it (M3, M17).
+    func view(of envelope: Envelope, sender: ParticipantID) -> Message {
+        var message = envelope.message ?? Message()
+        message.id = envelope.id
+        message.senderParticipantIdentifier = sender
+        message.isPending = false
+        return message
+    }
+
+    /// `MSConversation` as the app sees it now (M1, M6, M15).
+    mutating func conversationView() -> Conversation { conversationViewBox().view }
+
+    /// The cached view, built when something it shows has changed.
+    mutating func conversationViewBox() -> ConversationBox {
+        if let lastView { return lastView }
+        let box = ConversationBox(makeConversationView())
+        lastView = box
+        return box
+    }
+
+    private mutating func makeConversationView() -> Conversation {
+        let conversation = activeConversation ?? world.conversations.first?.name ?? ConversationSpec.defaultName
+        let selectedMessage = selected.map { view(of: $0, sender: senderIdentifier(of: $0)) }
+        return Conversation(name: conversation, localParticipantIdentifier: localIdentifier(in: conversation),
+                            remoteParticipantIdentifiers: remoteIdentifiers(in: conversation),
+                            selectedMessage: selectedMessage, draft: drafts[conversation]?.message, presentationStyle: style)
+    }
+
+    /// One identifier per other member, in a seeded order per device and installation (M6);
+    /// none once the owner is no longer a member: the others are not their co-participants.
+    mutating func remoteIdentifiers(in conversation: String) -> [ParticipantID] {
+        if let cached = remoteOrderCache[conversation] { return cached }
+        let others = isMember(of: conversation) ? (members[conversation] ?? []).filter { $0 != spec.person } : []
+        var ids = others.compactMap { identifiers.id(for: $0, in: conversation) }
+        var generator = world.streams.stream(.order, spec.name, String(identifiers.generation), conversation)
+        ids.sort()
+        ids.shuffle(using: &generator)
+        remoteOrderCache[conversation] = ids
+        return ids
+    }
+
+    /// The app read `envelope` (it was selected): remember what state it descends from and
+    /// look for identifiers this device cannot resolve (M2, M4).
+    mutating func noteRead(_ envelope: Envelope, in conversation: String) {
+        if let session = envelope.message?.session?.name, world.app.state == .message {
+            readProvenance[session] = envelope.provenance
+        }
+        inspectIdentifiers(in: envelope, conversation: conversation)
+    }
+
+    /// Reports each UUID in the message URL that this installation never minted: one it
+    /// minted before a reinstall is stale (M2); any other is foreign (M4).
+    mutating func inspectIdentifiers(in envelope: Envelope, conversation: String) {
+        guard let url = envelope.url, url.utf8.count >= 36 else { return }
+        for id in ParticipantID.occurrences(in: url) where identifiers.person(for: id, in: conversation) == nil {
+            if let old = retired.last(where: { $0.person(for: id) != nil }) {
+                sighting(.staleIdentifier, message: envelope.id,
+                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; it minted that identifier for \(old.person(for: id) ?? "someone") before its reinstall, and it means nothing now (M2)")
+            } else if let own = identifiers.person(for: id) {
+                // Per-conversation mode: this device's own identifier, of another conversation (M6).
+                let other = identifiers.conversation(for: id) ?? ""
+                sighting(.foreignIdentifier, message: envelope.id,
+                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; \(name) itself minted it for \(own) in conversation \(other), and identifiers are per conversation (M6), so it means nothing in \(conversation)",
+                         mintedOn: name)
+            } else {
+                let minter = world.minter(of: id)
+                let origin = minter.map { "it was minted on \($0.device) (for \($0.person))" } ?? "no device of this run minted it"
+                let carrier = minter?.device == envelope.senderDevice ? "" : ", and \(envelope.senderDevice) passed it on"
+                let rule = world.options.identifiers == .perConversation ? "M4, M6" : "M4"
+                sighting(.foreignIdentifier, message: envelope.id,
+                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; \(origin)\(carrier), and it means nothing on \(name) (\(rule))",
+                         mintedOn: minter?.device)
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import GroupSimCore
+import GroupSimScenario
+
+/// What the scheduler hands a device with each call: the instant and the run-wide counters.
+///
+/// Devices are sans-IO (determinism rule 5, README): they never schedule or send anything
+/// themselves; they return a `DeviceOutput` and the scheduler acts on it.
+struct DeviceContext: Sendable {
+    var now: VirtualTime
+    /// The number the next sent message gets (`m1`, `m2`, ... in send order).
+    var nextMessageID: Int
+    /// The number the next state change gets.
+    var nextChangeID: Int
+}
+
+/// What a device wants done after one call: events to trace, messages to fan out, cloud
+/// requests to carry, and the failures, changes and pitfalls it saw. The caller owns the
+/// buffer and lends it to each call (`Device.perform`, `Device.receive`), then acts on it.
+struct DeviceOutput: Sendable {
+    var context: DeviceContext
+    var events: [TraceEvent] = []
+    var outgoing: [Envelope] = []
+    var changes: [Change] = []
+    var failures: [StepFailure] = []
+    var sightings: [PitfallSighting] = []
+    var cloudRequests: [CloudRequest] = []
+
+    init(context: DeviceContext) { self.context = context }
+
+    /// Whether the call asked for nothing beyond moving the context on (most deliveries).
+    var isEmpty: Bool {
+        events.isEmpty && outgoing.isEmpty && changes.isEmpty && failures.isEmpty && sightings.isEmpty && cloudRequests.isEmpty
+    }
+
+    /// Empties the buffer for the next call, keeping its storage.
+    mutating func removeAll() {
+        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
+        if !outgoing.isEmpty { outgoing.removeAll(keepingCapacity: true) }
+        if !changes.isEmpty { changes.removeAll(keepingCapacity: true) }
+        if !failures.isEmpty { failures.removeAll(keepingCapacity: true) }
+        if !sightings.isEmpty { sightings.removeAll(keepingCapacity: true) }
+        if !cloudRequests.isEmpty { cloudRequests.removeAll(keepingCapacity: true) }
+    }
+}
+
+/// A step that failed: its number, the device, the code and why (docs/scenario-format.md).
+public struct StepFailure: Sendable, Hashable {
+    /// 1-based step number in file order; nil when no step caused it (an app's own action).
+    public var step: Int?
+    public var device: String
+    public var time: VirtualTime
+    public var code: MessageErrorCode
+    public var reason: String
+}
+
+/// A pitfall seen during the run, where and why (M2, M4, M8, M15).
+public struct PitfallSighting: Sendable, Hashable {
+    public var kind: PitfallKind
+    public var device: String
+    public var time: VirtualTime
+    public var message: Int?
+    public var detail: String
+    /// For a foreign identifier: the device that minted it (M4), which need not be the
+    /// one that sent the message carrying it.
+    public var mintedOn: String?
+}
+
+/// A request from a device's app to the cloud store (M13).
+public struct CloudRequest: Sendable, Hashable {
+    public enum Operation: Sendable, Hashable {
+        case fetch
+        case store(CloudWrite)
+    }
+
+    public var device: String
+    public var conversation: String
+    public var key: String
+    public var operation: Operation
+    /// For a store: the changes the written state descends from.
+    var provenance: Provenance
+    /// For a store: the change this write makes, if any.
+    var change: Change?
+}
+
+/// The cloud store's answer to one request.
+public struct CloudResponse: Sendable, Hashable {
+    public var request: CloudRequest
+    public var record: CloudRecord
+    var provenance: Provenance
+}

@@ -1,0 +1,122 @@
+import GroupSimCore
+import GroupSimScenario
+
+/// What one device shows and holds at the end of a run: for checks and reports.
+public struct DeviceSnapshot: Sendable {
+    public var name: String
+    public var person: String
+    public var platform: DeviceSpec.Platform
+    /// Whether the extension can run here (iOS with the app installed).
+    public var runsApp: Bool
+    /// Every callback the app received on this device, in order (M19-M24).
+    public var callbacks: [String]
+    /// This installation's identifiers: the owner's local one first, then one per other
+    /// person in the scenario's order (M1). Per-conversation mode: the first conversation's.
+    public var identifiers: [(person: String, id: ParticipantID)]
+    /// How many times the app was reinstalled (M2).
+    public var generation: Int
+    /// One transcript per conversation, in the scenario's order. Drawn the first time it
+    /// is read (checks and exploration do not read it), then kept.
+    public var transcripts: [(conversation: String, entries: [DrawnEntry])] {
+        get { drawnTranscripts.transcripts }
+        set { drawnTranscripts = DrawnTranscripts(drawn: newValue) }
+    }
+    private var drawnTranscripts: DrawnTranscripts
+    /// Per session with a bubble here: the live bubble and what tapping it would show.
+    public var sessions: [SessionView] { didSet { sessionIndex = Self.index(sessions) } }
+    /// Where each session's first view is in `sessions`: `session(_:)` is a dictionary
+    /// look-up, not a scan, so checking every session on every device stays linear.
+    private var sessionIndex: [String: Int]
+    /// The staged draft of each conversation that has one, in the scenario's order (M16).
+    public var drafts: [(conversation: String, message: Message)]
+    /// The installation's local storage at the end (wiped by each reinstall): a copy
+    /// of `LocalStorage`'s keys and values.
+    public var localStorage: [String: String] = [:]
+    /// Every install id this device's installations created, oldest first
+    /// (`app.identity: install-id`).
+    public var installIDs: [String] = []
+    /// The current installation's identifier map, then the retired ones (M2).
+    package var identifierMaps: [IdentifierMap] = []
+
+    /// The local identifier (M1).
+    public var localIdentifier: ParticipantID? { identifiers.first?.id }
+
+    /// The first staged draft in the scenario's conversation order, if any (M16).
+    public var draft: Message? { drafts.first?.message }
+
+    /// The staged draft of `conversation`, if any (M16).
+    public func draft(in conversation: String) -> Message? { drafts.first { $0.conversation == conversation }?.message }
+
+    /// What tapping `name`'s bubble would show here; nil when no bubble of it is shown.
+    public func session(_ name: String) -> SessionView? { sessionIndex[name].map { sessions[$0] } }
+
+    init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [String],
+         identifiers: [(person: String, id: ParticipantID)], generation: Int,
+         transcripts: DrawnTranscripts, sessions: [SessionView],
+         drafts: [(conversation: String, message: Message)]) {
+        self.name = name
+        self.person = person
+        self.platform = platform
+        self.runsApp = runsApp
+        self.callbacks = callbacks
+        self.identifiers = identifiers
+        self.generation = generation
+        drawnTranscripts = transcripts
+        self.sessions = sessions
+        self.drafts = drafts
+        sessionIndex = Self.index(sessions)
+    }
+
+    /// The position of each session's first view (a session shown in two conversations
+    /// answers with the first, as a scan in order would).
+    private static func index(_ sessions: [SessionView]) -> [String: Int] {
+        var index: [String: Int] = [:]
+        index.reserveCapacity(sessions.count)
+        for (position, view) in sessions.enumerated() where index[view.session] == nil { index[view.session] = position }
+        return index
+    }
+}
+
+/// One line of a device's transcript as Messages draws it: tokens already turned into
+/// this device's contact names (M5).
+public struct DrawnEntry: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        case bubble, summary, text, sticker, plain
+    }
+
+    public var kind: Kind
+    /// The message behind the line (`m3`).
+    public var message: Int
+    public var session: String?
+    /// Who really sent it (person key).
+    public var senderPerson: String
+    /// The sender's contact name as this device draws it.
+    public var senderName: String
+    /// The sender as this device identifies them (M3); bubbles only.
+    public var senderIdentifier: ParticipantID?
+    /// Drawn caption (bubbles), or the line's text (summary, text, sticker, plain).
+    public var text: String?
+    public var subcaption: String?
+    public var url: String?
+    /// The app's state in the URL (bubbles only; M12).
+    public var state: StateMap?
+}
+
+/// What a device would show for a session if the user tapped it now.
+public struct SessionView: Sendable {
+    public var session: String
+    public var conversation: String
+    /// The live bubble's message.
+    public var message: Int
+    public var senderPerson: String
+    /// The live bubble's caption as drawn here (M5).
+    public var caption: String?
+    /// The state in the live bubble's URL.
+    public var urlState: StateMap
+    /// Summary lines drawn for the session (M14), oldest first.
+    public var summaries: [String]
+    /// Every summary line the session left, drawn or not.
+    public var summaryCount: Int
+    /// The changes the live bubble's state descends from.
+    package var provenance: Provenance
+}

@@ -1,0 +1,118 @@
+import Foundation
+import GroupSimCore
+import GroupSimScenario
+
+/// Draws a device's transcript entries as Messages shows them (M5, M10, M26): everything
+/// drawing needs from the device, as it stood when the snapshot was taken, and nothing
+/// else, so that drawing can wait until a report asks for it.
+struct TranscriptDrawer: Sendable {
+    let world: WorldFacts
+    /// The installation's identifiers when the snapshot was taken.
+    let identifiers: IdentifierMap
+    let person: String
+    /// The owner's position in the scenario's people (-1 if not listed).
+    let position: Int
+
+    /// The sender as this device identifies them: the local identifier for the owner's own
+    /// messages, including those from the owner's other devices (M3), else the remote one.
+    func senderIdentifier(of envelope: Envelope) -> ParticipantID {
+        let fromOwner = envelope.senderPosition >= 0 ? envelope.senderPosition == position : envelope.senderPerson == person
+        if fromOwner { return ownIdentifier(in: envelope.conversation) }
+        return identifiers.id(forPersonAt: envelope.senderPosition, person: envelope.senderPerson, in: envelope.conversation)
+            ?? ownIdentifier(in: envelope.conversation)
+    }
+
+    /// The owner's identifier in `conversation`.
+    func ownIdentifier(in conversation: String) -> ParticipantID {
+        // Every person of the scenario has an identifier in every map, so this always succeeds.
+        identifiers.id(forPersonAt: position, person: person, in: conversation) ?? ParticipantID(bits: 0, 0)
+    }
+
+    /// One transcript entry as this device draws it (M5, M10, M26).
+    func draw(_ entry: Transcript.Entry) -> DrawnEntry {
+        let envelope = entry.envelope
+        let message = envelope.message
+        var drawn = DrawnEntry(kind: .text, message: envelope.id, session: envelope.sessionName,
+                               senderPerson: envelope.senderPerson, senderName: world.contactName(envelope.senderPerson))
+        switch entry {
+        case .bubble:
+            drawn.kind = .bubble
+            // Worked out now, not when the bubble arrived: a reinstall renews it (M2, M3).
+            drawn.senderIdentifier = senderIdentifier(of: envelope)
+            drawn.text = message?.layout.caption.map { drawTokens($0, minted: envelope.senderMap) }
+            drawn.subcaption = message?.layout.subcaption.map { drawTokens($0, minted: envelope.senderMap) }
+            drawn.url = envelope.url
+            drawn.state = envelope.state
+        case .summary:
+            drawn.kind = .summary
+            drawn.text = summaryText(entry)
+        case .text(let envelope):
+            if case .text(let text) = envelope.content { drawn.text = text }
+        case .sticker(let envelope):
+            drawn.kind = .sticker
+            if case .sticker(let sticker) = envelope.content { drawn.text = sticker.stickerDescription }
+        case .plain(_, let text):
+            drawn.kind = .plain
+            drawn.text = text
+        }
+        return drawn
+    }
+
+    /// A summary line's text as drawn (M10); nil for any other entry.
+    func summaryText(_ entry: Transcript.Entry) -> String? {
+        guard case .summary(let envelope, let text) = entry else { return nil }
+        return text.map { drawTokens($0, minted: envelope.senderMap) } ?? "\(world.contactName(envelope.senderPerson)) sent a message"
+    }
+
+    /// Draws `$UUID` tokens as this device's contact name for the person they stand for,
+    /// resolved through the identifier map they were minted with (M5). A token that map
+    /// never minted stays as written.
+    func drawTokens(_ text: String, minted map: IdentifierMap) -> String {
+        // Bytes, not Foundation's substring search: this runs on every drawn text.
+        guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let dollar = rest.firstIndex(of: "$") {
+            result += rest[..<dollar]
+            let candidate = rest[rest.index(after: dollar)...].prefix(36)
+            if candidate.count == 36, let id = ParticipantID(uuidString: candidate), let person = map.person(for: id) {
+                result += world.contactName(person)
+                rest = rest[candidate.endIndex...]
+            } else {
+                result += "$"
+                rest = rest[rest.index(after: dollar)...]
+            }
+        }
+        return result + rest
+    }
+}
+
+/// A device's transcripts as drawn, worked out the first time they are read and kept:
+/// a run checked and explored only needs each session's live bubble, and drawing every
+/// line of every device is most of a large run's memory.
+final class DrawnTranscripts: @unchecked Sendable {
+    private let lock = NSLock()
+    /// What to draw and how; nil once drawn.
+    private var source: (drawer: TranscriptDrawer, lines: [(conversation: String, entries: [Transcript.Entry])])?
+    private var drawn: [(conversation: String, entries: [DrawnEntry])] = []
+
+    init(drawer: TranscriptDrawer, lines: [(conversation: String, entries: [Transcript.Entry])]) {
+        source = (drawer, lines)
+    }
+
+    /// Transcripts drawn already (a snapshot whose transcripts were set).
+    init(drawn: [(conversation: String, entries: [DrawnEntry])]) {
+        self.drawn = drawn
+    }
+
+    /// Every conversation's lines as drawn, in the scenario's order; drawn on first use.
+    var transcripts: [(conversation: String, entries: [DrawnEntry])] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let (drawer, lines) = source {
+            drawn = lines.map { ($0.conversation, $0.entries.map(drawer.draw)) }
+            source = nil
+        }
+        return drawn
+    }
+}

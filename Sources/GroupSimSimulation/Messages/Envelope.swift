@@ -1,0 +1,151 @@
+import GroupSimCore
+import GroupSimScenario
+
+/// A sent message as it crosses the network: one immutable object shared by every copy.
+///
+/// Holds what the sender sent plus what only the simulator knows: who really sent it,
+/// the identifier map its `$UUID` tokens were minted with (M5), and which state changes
+/// it carries (its provenance), used to find lost updates (M12).
+public final class Envelope: Sendable {
+    public enum Content: Sendable, Hashable {
+        /// An interactive message of the app (M7).
+        case app(Message)
+        /// A plain text message typed by the user.
+        case text(String)
+        /// A sticker (M28).
+        case sticker(Sticker)
+    }
+
+    /// The run-wide message number (`m3`), in send order.
+    public let id: Int
+    public let conversation: String
+    public let senderDevice: String
+    public let senderPerson: String
+    public let sentAt: VirtualTime
+    public let content: Content
+    /// The sender's identifiers when it sent: how receivers resolve `$UUID` tokens (M5).
+    let senderMap: IdentifierMap
+    /// The ids of every state change this message's state includes.
+    let provenance: Provenance
+    /// The state change this message itself makes, if any.
+    let change: Change?
+    /// The app message's session name, kept apart so that a transcript need not copy the
+    /// whole message to find it.
+    let sessionName: String?
+    /// The sender installation's install id, which the built-in app sends with every
+    /// message under `app.identity: install-id` (nil otherwise). GroupSim carries it
+    /// beside the URL, so that it is not part of the shared state.
+    let senderInstall: String?
+    /// The sender's position in the scenario's people (-1 when unknown), so a receiver
+    /// finds the sender's identifier without hashing the name.
+    let senderPosition: Int
+    /// The app's state in the message URL (M12), parsed once when the message is sent and
+    /// shared by every copy and every device that draws it; empty for a message with no URL.
+    let state: StateMap
+    /// The app message's URL and summary text, kept apart like `sessionName`: read on
+    /// every delivery, where taking the message out would copy all of its fields.
+    let url: String?
+    let summaryText: String?
+
+    init(id: Int, conversation: String, senderDevice: String, senderPerson: String, sentAt: VirtualTime, content: Content,
+         senderMap: IdentifierMap, provenance: Provenance, change: Change?, senderInstall: String? = nil, senderPosition: Int = -1) {
+        self.id = id
+        self.conversation = conversation
+        self.senderDevice = senderDevice
+        self.senderPerson = senderPerson
+        self.sentAt = sentAt
+        self.content = content
+        self.senderMap = senderMap
+        self.provenance = provenance
+        self.change = change
+        self.senderInstall = senderInstall
+        self.senderPosition = senderPosition
+        if case .app(let message) = content {
+            sessionName = message.session?.name
+            state = StateMap(url: message.url)
+            url = message.url
+            summaryText = message.summaryText
+        } else {
+            sessionName = nil
+            state = StateMap()
+            url = nil
+            summaryText = nil
+        }
+    }
+
+    /// The app message, if this is one.
+    public var message: Message? {
+        if case .app(let message) = content { return message }
+        return nil
+    }
+
+    /// `m3`.
+    public var label: String { "m\(id)" }
+}
+
+/// One state change made by a `send`, `reply` or app write: which entries it set, where
+/// and when. A change is *lost* on a device whose final state neither includes it nor
+/// descends from a state that did (M12, M13).
+public struct Change: Sendable, Hashable {
+    public var id: Int
+    /// The step that made it (1-based, file order).
+    public var step: Int?
+    public var device: String
+    public var person: String
+    public var session: String
+    public var entries: [DataEntry]
+}
+
+/// The set of changes a state descends from. Sorted ids: small, and equal sets compare equal.
+public struct Provenance: Sendable, Hashable {
+    public private(set) var changes: [Int] = []
+
+    public init() {}
+
+    /// Binary search: a state in a long session descends from many changes.
+    public func contains(_ id: Int) -> Bool {
+        let index = position(of: id)
+        return index < changes.count && changes[index] == id
+    }
+
+    public mutating func insert(_ id: Int) {
+        let index = position(of: id)
+        guard index == changes.count || changes[index] != id else { return }
+        changes.insert(id, at: index)
+    }
+
+    /// One merge of the two sorted lists.
+    public func union(_ other: Provenance) -> Provenance {
+        guard !other.changes.isEmpty else { return self }
+        guard !changes.isEmpty else { return other }
+        var merged: [Int] = []
+        merged.reserveCapacity(changes.count + other.changes.count)
+        var left = 0
+        var right = 0
+        while left < changes.count || right < other.changes.count {
+            let next: Int
+            if right == other.changes.count || (left < changes.count && changes[left] <= other.changes[right]) {
+                next = changes[left]
+                left += 1
+            } else {
+                next = other.changes[right]
+                right += 1
+            }
+            if merged.last != next { merged.append(next) }
+        }
+        var result = Provenance()
+        result.changes = merged
+        return result
+    }
+
+    /// The first position whose id is not below `id`.
+    private func position(of id: Int) -> Int {
+        var low = 0
+        var high = changes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if changes[middle] < id { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

@@ -1,0 +1,42 @@
+import GroupSimCore
+
+/// Chooses which enabled event runs next, for exploring schedules other than the one
+/// virtual time gives (`groupsim explore --exhaustive`).
+///
+/// Called once per event with the candidates in (time, sequence) order: every pending
+/// delivery and cloud message, and every pending step, each with the window of instants it
+/// could happen at over all latency, jitter and race draws. Returning 0 always reproduces
+/// the plain run. An index out of range is taken as 0.
+public protocol ScheduleController: Sendable {
+    mutating func choose(among candidates: [ScheduleCandidate]) -> Int
+}
+
+/// One event that could run next.
+public struct ScheduleCandidate: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        /// A pending user action.
+        case step
+        /// A copy of a message reaching a device.
+        case delivery
+        /// A request reaching the cloud store.
+        case cloudRequest
+        /// The cloud store's answer reaching a device.
+        case cloudAnswer
+    }
+
+    public var kind: Kind
+    /// The device it happens on (for cloud requests: the device that asked).
+    public var device: String
+    /// The message delivered, for deliveries.
+    public var message: Int?
+    /// The step number, for steps.
+    public var step: Int?
+    /// When virtual time would have run it.
+    public var time: VirtualTime
+    /// The earliest it could happen, over every latency, jitter and race draw: a step's
+    /// time (a race's step: the race's), an event's cause's earliest plus the least delay.
+    public var earliest: VirtualTime
+    /// The latest it could happen: a race's step, the end of the race window; an event,
+    /// its cause's latest plus the most delay (latency plus jitter).
+    public var latest: VirtualTime
+}
