@@ -20,6 +20,8 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
     }
 
     /// Parses the 36-character form `8-4-4-4-12` (either case); nil for anything else.
+    /// Inlinable, so that the targets above parse their substrings with specialized code.
+    @inlinable
     public init?(uuidString text: some StringProtocol) {
         guard text.utf8.count == 36 else { return nil }
         var high: UInt64 = 0
@@ -64,7 +66,8 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
 
     public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
+    @usableFromInline
+    static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
