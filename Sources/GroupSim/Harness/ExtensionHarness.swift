@@ -179,13 +179,7 @@ public actor ExtensionHarness {
 
     private func perform(_ action: Action) async {
         stepNumber += 1
-        var isNew = false
-        switch action {
-        case .send(let compose), .insert(let compose), .reply(let compose):
-            isNew = usedSessions.insert(compose.session).inserted
-        default:
-            break
-        }
+        let isNew = action.compose.map { usedSessions.insert($0.session).inserted } ?? false
         let step = Step(number: stepNumber, time: context.now, device: device, action: action)
         await collect(await theDevice().perform(step, conversation: scenario.conversations[0].name, sessionIsNew: isNew, context: context))
     }

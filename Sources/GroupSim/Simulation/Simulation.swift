@@ -348,14 +348,9 @@ public actor Simulation {
             members[conversation] = list
             memberDevicesCache[conversation] = nil
             for device in devices { await device.updateMembers(list, of: conversation) }
-        default:
-            var isNew = false
-            switch step.action {
-            case .send(let compose), .insert(let compose), .reply(let compose):
-                isNew = usedSessions.insert(compose.session).inserted
-            default:
-                break
-            }
+        case .send, .reply, .insert, .pressSend, .cancel, .open, .tap, .close, .text, .sticker, .reinstall:
+            // The device carries these out (`StepDescriptor.handler` is `.device`).
+            let isNew = step.action.compose.map { usedSessions.insert($0.session).inserted } ?? false
             apply(await devices[index].perform(step, conversation: conversation, sessionIsNew: isNew, context: context))
         }
     }
@@ -430,22 +425,14 @@ public actor Simulation {
 extension Step {
     /// A short form of the step for the timeline: `send poll`, `reply poll`, `reinstall`.
     public var summary: String {
-        switch action {
-        case .send(let compose): "send \(compose.session)\(compose.direct ? " (direct)" : "")"
-        case .reply(let compose): "reply \(compose.session)\(compose.direct ? " (direct)" : "")"
-        case .insert(let compose): "insert \(compose.session)"
-        case .pressSend: "press-send"
-        case .cancel: "cancel"
-        case .open(let style): "open \(style.rawValue)"
-        case .tap(let session): "tap \(session)"
-        case .close: "close"
-        case .text: "text"
-        case .sticker: "sticker"
-        case .reinstall: "reinstall"
-        case .offline: "offline"
-        case .online: "online"
-        case .join(let person): "join \(person)"
-        case .leave(let person): "leave \(person)"
+        let keyword = action.keyword
+        return switch action {
+        case .send(let compose), .reply(let compose): "\(keyword) \(compose.session)\(compose.direct ? " (direct)" : "")"
+        case .insert(let compose): "\(keyword) \(compose.session)"
+        case .open(let style): "\(keyword) \(style.rawValue)"
+        case .tap(let session): "\(keyword) \(session)"
+        case .join(let person), .leave(let person): "\(keyword) \(person)"
+        case .pressSend, .cancel, .close, .text, .sticker, .reinstall, .offline, .online: keyword
         }
     }
 }
