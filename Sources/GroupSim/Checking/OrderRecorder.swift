@@ -107,7 +107,7 @@ struct OrderRecorder: ScheduleController {
         for step in scenario.steps {
             let device = deviceIndex[step.device] ?? 0
             // Which entities a step belongs to is its kind's independence class.
-            switch step.action.kind.descriptor.independence {
+            switch step.action.kind.built.independence {
             case .ownDevice: break
             case .everyDevice: global.insert(step.number)
             case .connectivity(let goesOffline): connectivity[step.number] = (device, goesOffline)

@@ -6,7 +6,7 @@ extension Check {
     /// To add a check kind, add a case here and to `Check`, then follow the compiler: the
     /// switches of `kind` and `descriptor`, the parser, the writer and `CheckEvaluator` ask
     /// for it; the keyword tables, the schema and the help are derived from the descriptor.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public enum Kind: Int, Sendable, Hashable, CaseIterable {
         case latest, summaries, converged, diverged, complete, pitfalls, noPitfalls, callbacks, error
 
         /// Everything the tables need to know about this kind of check.
@@ -64,7 +64,7 @@ extension Check {
             self = kind
         }
 
-        /// Every kind's descriptor, in `allCases` order.
+        /// Every kind's descriptor, in `allCases` order (a kind's raw value is its index).
         public static let descriptors = allCases.map(\.descriptor)
 
         /// Every check keyword, in `allCases` order.
@@ -89,7 +89,7 @@ extension Check {
     }
 
     /// The check's key in a scenario file.
-    public var keyword: String { kind.descriptor.keyword }
+    public var keyword: String { Kind.keywords[kind.rawValue] }
 }
 
 /// Everything the tables need to know about one kind of check (`Check.Kind.descriptor`):

@@ -8,7 +8,7 @@ extension Action {
     /// step out each ask for it, and every table (parser, writer, schema, help, exhaustive
     /// exploration's independence relation, the device's classifiers) is derived from the
     /// descriptor.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public enum Kind: Int, Sendable, Hashable, CaseIterable {
         case send, reply, insert, pressSend, cancel, open, tap, close, text, sticker, reinstall, offline, online, join, leave
 
         /// Everything the tables need to know about this kind of step.
@@ -114,8 +114,12 @@ extension Action {
             self = kind
         }
 
-        /// Every kind's descriptor, in `allCases` order.
+        /// Every kind's descriptor, in `allCases` order (a kind's raw value is its index).
         public static let descriptors = allCases.map(\.descriptor)
+
+        /// The descriptor from `descriptors`, built once: what the per-step paths of a run
+        /// (the device's classifiers, the timeline's summary) read.
+        package var built: StepDescriptor { Self.descriptors[rawValue] }
 
         /// Every step keyword, in `allCases` order.
         public static let keywords = descriptors.map(\.keyword)
@@ -145,7 +149,7 @@ extension Action {
     }
 
     /// The action's key in a scenario file.
-    public var keyword: String { kind.descriptor.keyword }
+    public var keyword: String { Kind.keywords[kind.rawValue] }
 
     /// What a `send`, `reply` or `insert` composes; nil for the other actions.
     public var compose: Compose? {
