@@ -1046,7 +1046,7 @@ groupsim schema [--output PATH]
 groupsim lessons [NAME] [--full] [--dir PATH]
 groupsim bench [--quick] [--scenario PATH] [--only a|b|c|e|f] [--messages N]
 groupsim bench --scale [--quick] [--only 10|100|1000|day]
-groupsim help [COMMAND | format | rules | M1...M30]
+groupsim help [COMMAND | format | steps | checks | pitfalls | callbacks | rules | M1...M30]
 ```
 
 `groupsim help COMMAND` explains each. Exploration is described in

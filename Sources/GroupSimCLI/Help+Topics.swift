@@ -3,7 +3,7 @@ import GroupSim
 
 extension Help {
     /// The topics `groupsim help` takes besides command names.
-    static let topicNames = ["format", "rules", "M1...M30", "help"]
+    static let topicNames = ["format"] + vocabularyTopics + ["rules", "M1...M30", "help"]
 
     /// The help of `groupsim help TOPIC`: a command's help, the scenario format, the list of
     /// rules, or one rule (`M12`, any case), read from the documents embedded in the tool.
@@ -19,9 +19,11 @@ extension Help {
         default:
             break
         }
+        if let text = vocabulary(topic) { return text }
         if let text = rule(topic) { return text }
-        var message = "no help for \"\(topic)\"; topics: \(commandNames.joined(separator: ", ")), format, rules, M1 to M30"
-        if let near = Suggestion.nearest(to: topic, in: commandNames + ["format", "rules"]) { message += "; did you mean \"\(near)\"?" }
+        let words = ["format"] + vocabularyTopics + ["rules"]
+        var message = "no help for \"\(topic)\"; topics: \((commandNames + words).joined(separator: ", ")), M1 to M30"
+        if let near = Suggestion.nearest(to: topic, in: commandNames + words) { message += "; did you mean \"\(near)\"?" }
         throw UsageError(message)
     }
 
@@ -33,12 +35,14 @@ extension Help {
     }
 
     static let helpOnHelp = """
-    Usage: groupsim help [COMMAND | format | rules | M1...M30]
+    Usage: groupsim help [COMMAND | format | steps | checks | pitfalls | callbacks | rules | M1...M30]
 
     Without a topic, lists every command. With a command's name, prints its help (the same
     as `groupsim COMMAND --help`). `format` prints the scenario file format
-    (docs/scenario-format.md), `rules` lists the rules M1 to M30 the simulation follows,
-    and `M12` (any rule number) prints that rule as docs/behaviour.md#m12 writes it.
+    (docs/scenario-format.md); `steps`, `checks`, `pitfalls` and `callbacks` list every
+    step action, check, pitfall kind and callback name with what it means; `rules` lists
+    the rules M1 to M30 the simulation follows, and `M12` (any rule number) prints that
+    rule as docs/behaviour.md#m12 writes it.
 
     Exit status: 0; 2 for an unknown topic.
 

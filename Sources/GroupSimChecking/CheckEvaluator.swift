@@ -14,11 +14,13 @@ public enum CheckEvaluator {
         return CheckResult(spec: spec, passed: passed, text: text, detail: detail)
     }
 
+    /// Whether the check held, the check as one line (its keyword first), and what was found.
     private static func judge(_ check: Check, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall]) -> (Bool, String, String) {
+        let keyword = check.keyword
         switch check {
         case .latest(let deviceName, let session, let from, let written, let caption):
             let data = accountKeys(written, outcome)
-            var text = "latest \(deviceName) \(session)"
+            var text = "\(keyword) \(deviceName) \(session)"
             if let from { text += " from=\(from)" }
             if !data.isEmpty { text += " data=\(StateMap(written))" }
             if let caption { text += " caption=\"\(caption)\"" }
@@ -31,7 +33,7 @@ public enum CheckEvaluator {
             let passed = (from == nil || from == view.senderPerson) && shown.state.contains(data) && (caption == nil || caption == view.caption)
             return (passed, text, detail)
         case .summaries(let deviceName, let session, let count, let texts):
-            var text = "summaries \(deviceName) \(session)"
+            var text = "\(keyword) \(deviceName) \(session)"
             if let count { text += " count=\(count)" }
             if let texts { text += " texts=\(texts)" }
             // A summary line exists only because a newer bubble of its session replaced it,
@@ -50,34 +52,34 @@ public enum CheckEvaluator {
             }
             let converged = distinct.count <= 1
             if case .converged = check {
-                return (converged, "converged \(session)", lines.joined(separator: "; "))
+                return (converged, "\(keyword) \(session)", lines.joined(separator: "; "))
             }
-            return (!converged, "diverged \(session)", lines.joined(separator: "; "))
+            return (!converged, "\(keyword) \(session)", lines.joined(separator: "; "))
         case .complete(let session, let written):
             let data = accountKeys(written, outcome)
             let missing = states.appDevices(for: session).filter { !(states.shown(session, on: $0)?.state.contains(data) ?? false) }
             let detail = missing.isEmpty
                 ? "every app device's state has \(StateMap(data))"
                 : "missing on " + missing.map { "\($0.name) (\(states.shown(session, on: $0).map { $0.state.description } ?? "no bubble"))" }.joined(separator: ", ")
-            return (missing.isEmpty, "complete \(session) \(StateMap(written))", detail)
+            return (missing.isEmpty, "\(keyword) \(session) \(StateMap(written))", detail)
         case .pitfalls(let kinds):
             let reported = Set(pitfalls.map(\.kind))
             let absent = kinds.filter { !reported.contains($0) }
             let seen = reported.sorted().map(\.rawValue)
-            return (absent.isEmpty, "pitfalls \(kinds.map(\.rawValue).joined(separator: ", "))",
+            return (absent.isEmpty, "\(keyword) \(kinds.map(\.rawValue).joined(separator: ", "))",
                     absent.isEmpty ? "reported: \(seen.joined(separator: ", "))"
                                    : "not reported: \(absent.map(\.rawValue).joined(separator: ", ")); reported: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))")
         case .noPitfalls:
             let seen = Set(pitfalls.map(\.kind)).sorted().map(\.rawValue)
-            return (pitfalls.isEmpty, "no-pitfalls", seen.isEmpty ? "none reported" : "reported: \(seen.joined(separator: ", "))")
+            return (pitfalls.isEmpty, keyword, seen.isEmpty ? "none reported" : "reported: \(seen.joined(separator: ", "))")
         case .callbacks(let deviceName, let sequence):
             let got = outcome.device(deviceName)?.callbacks ?? []
-            return (got == sequence, "callbacks \(deviceName)", "received \(got.joined(separator: ", "))")
+            return (got == sequence, "\(keyword) \(deviceName)", "received \(got.joined(separator: ", "))")
         case .error(let step, let code):
             let failed = outcome.failures.filter { $0.step == step }
             let passed = failed.contains { $0.code == code }
             let detail = failed.isEmpty ? "step \(step) did not fail" : "step \(step) failed with " + failed.map { "\($0.code.name): \($0.reason)" }.joined(separator: "; ")
-            return (passed, "error step=\(step) code=\(code.name)", detail)
+            return (passed, "\(keyword) step=\(step) code=\(code.name)", detail)
         }
     }
 

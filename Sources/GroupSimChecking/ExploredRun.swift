@@ -145,12 +145,7 @@ struct ExploredRun: Sendable {
         var names: [String] = []
         var named: Set<String> = []
         for step in scenario.steps {
-            let name: String? = switch step.action {
-            case .send(let compose), .reply(let compose), .insert(let compose): compose.session
-            case .tap(let session): session
-            default: nil
-            }
-            if let name, named.insert(name).inserted { names.append(name) }
+            if let name = step.action.session, named.insert(name).inserted { names.append(name) }
         }
         return names
     }

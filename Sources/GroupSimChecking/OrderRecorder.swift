@@ -73,11 +73,12 @@ struct OrderRecorder: ScheduleController {
 
     private let deviceIndex: [String: Int]
     private let deviceNames: [String]
-    /// Step numbers whose action touches every device (join, leave).
+    /// Step numbers whose action touches every device (`StepDescriptor.Independence.everyDevice`: join, leave).
     private let globalSteps: Set<Int>
     /// True for the built-in app, which never acts on a message it receives (M23).
     private let deliveriesCreateNothing: Bool
-    /// Step number -> (device, goes offline) for `offline` and `online` steps (M30).
+    /// Step number -> (device, goes offline) for the steps that switch a device's
+    /// connectivity (`offline`, `online`: M30).
     private let connectivitySteps: [Int: (device: Int, offline: Bool)]
     private var offline: [Bool]
     /// Per device, the message ids of copies that reached it while offline and have not
@@ -109,11 +110,11 @@ struct OrderRecorder: ScheduleController {
         var connectivity: [Int: (device: Int, offline: Bool)] = [:]
         for step in scenario.steps {
             let device = deviceIndex[step.device] ?? 0
-            switch step.action {
-            case .join, .leave: global.insert(step.number)
-            case .offline: connectivity[step.number] = (device, true)
-            case .online: connectivity[step.number] = (device, false)
-            default: break
+            // Which entities a step belongs to is its kind's independence class.
+            switch step.action.kind.built.independence {
+            case .ownDevice: break
+            case .everyDevice: global.insert(step.number)
+            case .connectivity(let goesOffline): connectivity[step.number] = (device, goesOffline)
             }
         }
         connectivitySteps = connectivity

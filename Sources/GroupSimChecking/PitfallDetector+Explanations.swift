@@ -103,10 +103,7 @@ extension PitfallDetector {
     /// nothing selected (M20).
     static func builtOnSelection(_ send: MessageFlow.Send, _ evidence: Evidence) -> Bool {
         guard let number = send.step, let action = evidence.action(ofStep: number) else { return true }
-        switch action {
-        case .send, .insert, .text, .sticker: return false
-        default: return true
-        }
+        return !action.kind.built.composesWithoutSelection
     }
 
     static func shownList(_ lost: [(device: String, shown: SessionStates.Shown?)], _ evidence: Evidence) -> String {

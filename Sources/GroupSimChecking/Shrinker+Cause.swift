@@ -30,7 +30,7 @@ extension Shrinker {
                 }
             case .noPitfalls:
                 pitfall = report.pitfalls.first?.kind
-            default:
+            case .summaries, .converged, .diverged, .pitfalls, .callbacks, .error:
                 break
             }
         }

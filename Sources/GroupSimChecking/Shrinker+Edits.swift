@@ -69,7 +69,7 @@ extension Shrinker {
                 if devices.contains(device) || from.map(people.contains) == true { return nil }
             case .summaries(let device, _, _, _), .callbacks(let device, _):
                 if devices.contains(device) { return nil }
-            default:
+            case .converged, .diverged, .complete, .pitfalls, .noPitfalls, .error:
                 break
             }
             var scenario = current.scenario
@@ -91,12 +91,7 @@ extension Shrinker {
             }
             scenario.network.links.removeAll { names($0.from) || names($0.to) }
             let removed = scenario.steps.filter { step in
-                switch step.action {
-                case .join(let person), .leave(let person):
-                    devices.contains(step.device) || people.contains(person)
-                default:
-                    devices.contains(step.device)
-                }
+                devices.contains(step.device) || step.action.member.map(people.contains) == true
             }
             scenario.timeline = scenario.timeline.compactMap { item in
                 switch item {
@@ -252,7 +247,7 @@ extension Shrinker {
                 (compose, rebuild) = (value, Action.insert)
             case .reply(let value):
                 (compose, rebuild) = (value, Action.reply)
-            default:
+            case .pressSend, .cancel, .open, .tap, .close, .text, .sticker, .reinstall, .offline, .online, .join, .leave:
                 return []
             }
             var simpler: [Compose] = []

@@ -11,5 +11,5 @@ public enum AppCallback: String, Sendable, Hashable, CaseIterable {
     case userDidCompose, didFetch, didStore
 
     /// Every name, in declaration order (the order of suggestions for a misspelt one).
-    public static let names = allCases.map(\.rawValue)
+    public static let names = descriptors.map(\.name)
 }

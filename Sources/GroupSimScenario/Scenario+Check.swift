@@ -33,20 +33,6 @@ public enum Check: Sendable, Hashable {
     /// Step number `step` (1-based, file order) failed with `code`.
     case error(step: Int, code: MessageErrorCode)
 
-    /// The check's key in a scenario file.
-    public var keyword: String {
-        switch self {
-        case .latest: "latest"
-        case .summaries: "summaries"
-        case .converged: "converged"
-        case .diverged: "diverged"
-        case .complete: "complete"
-        case .pitfalls: "pitfalls"
-        case .noPitfalls: "no-pitfalls"
-        case .callbacks: "callbacks"
-        case .error: "error"
-        }
-    }
 }
 
 /// The pitfalls GroupSim detects, with the rule each comes from.
@@ -61,20 +47,6 @@ public enum PitfallKind: String, Sendable, Hashable, CaseIterable, Comparable {
     case unattributed
     /// One person's choice counted twice, under two of their devices' keys (M1, M3).
     case doubleCount = "double-count"
-
-    /// The docs/behaviour.md rule behind it.
-    public var rule: String {
-        switch self {
-        case .lostUpdate: "M12"
-        case .divergence: "M12"
-        case .foreignIdentifier: "M4"
-        case .staleIdentifier: "M2"
-        case .staleSelection: "M15"
-        case .droppedURL: "M8"
-        case .unattributed: "M4"
-        case .doubleCount: "M1"
-        }
-    }
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0

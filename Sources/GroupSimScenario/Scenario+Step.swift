@@ -77,26 +77,6 @@ public enum Action: Sendable, Hashable {
     /// A member is removed from the conversation (M6).
     case leave(person: String)
 
-    /// The action's key in a scenario file.
-    public var keyword: String {
-        switch self {
-        case .send: "send"
-        case .reply: "reply"
-        case .insert: "insert"
-        case .pressSend: "press-send"
-        case .cancel: "cancel"
-        case .open: "open"
-        case .tap: "tap"
-        case .close: "close"
-        case .text: "text"
-        case .sticker: "sticker"
-        case .reinstall: "reinstall"
-        case .offline: "offline"
-        case .online: "online"
-        case .join: "join"
-        case .leave: "leave"
-        }
-    }
 }
 
 /// The extension's presentation style (M19). `transcript` cannot be requested.

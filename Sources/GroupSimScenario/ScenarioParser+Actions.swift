@@ -8,44 +8,43 @@ extension ScenarioParser.Context {
     mutating func readAction(_ entry: Node.Entry) -> (action: Action, subject: SourceLocation)? {
         requireSupported(entry.key, at: entry.keyLocation)
         let node = entry.value
-        switch entry.key {
-        case "send":
+        guard let kind = Action.Kind(keyword: entry.key) else { return nil }
+        switch kind {
+        case .send:
             return readCompose(node, keyword: entry.key).map { (.send($0.compose), $0.session) }
-        case "reply":
+        case .reply:
             return readCompose(node, keyword: entry.key).map { (.reply($0.compose), $0.session) }
-        case "insert":
+        case .insert:
             return readCompose(node, keyword: entry.key).map { (.insert($0.compose), $0.session) }
-        case "press-send":
+        case .pressSend:
             return happens(node, keyword: entry.key) ? (.pressSend, node.location) : nil
-        case "cancel":
+        case .cancel:
             return happens(node, keyword: entry.key) ? (.cancel, node.location) : nil
-        case "close":
+        case .close:
             return happens(node, keyword: entry.key) ? (.close, node.location) : nil
-        case "reinstall":
+        case .reinstall:
             return happens(node, keyword: entry.key) ? (.reinstall, node.location) : nil
-        case "offline":
+        case .offline:
             return happens(node, keyword: entry.key) ? (.offline, node.location) : nil
-        case "online":
+        case .online:
             return happens(node, keyword: entry.key) ? (.online, node.location) : nil
-        case "open":
+        case .open:
             return readStyle(node).map { (.open($0), node.location) }
-        case "tap":
+        case .tap:
             return name(node, expected: "a session name").map { (.tap(session: $0), node.location) }
-        case "text":
+        case .text:
             guard let text = text(node, expected: "the message text") else { return nil }
             guard !text.isEmpty else {
                 report("an empty text message cannot be sent", at: node.location)
                 return nil
             }
             return (.text(text), node.location)
-        case "sticker":
+        case .sticker:
             return readSticker(node).map { (.sticker($0), node.location) }
-        case "join":
+        case .join:
             return knownPerson(node).map { (.join(person: $0), node.location) }
-        case "leave":
+        case .leave:
             return knownPerson(node).map { (.leave(person: $0), node.location) }
-        default:
-            return nil
         }
     }
 

@@ -2,13 +2,16 @@ import GroupSimCore
 
 extension ScenarioParser.Context {
     /// Every check keyword, in the order docs/scenario-format.md lists them.
-    static let checkKeywords = ScenarioVocabulary.checks.map(\.key)
+    static let checkKeywords = Check.Kind.keywords
 
     /// The names a `callbacks:` check accepts: every callback the timeline prints.
     static let callbackNames = AppCallback.names
 
-    /// The keys a check's mapping takes, from `ScenarioVocabulary.check`.
-    static func checkKeys(_ keyword: String) -> [String] { ScenarioVocabulary.check.object(keyword)?.keys ?? [] }
+    /// The keys a check's mapping takes, from its kind's descriptor.
+    static func checkKeys(_ kind: Check.Kind) -> [String] {
+        guard case .object(let shape) = kind.descriptor.value else { return [] }
+        return shape.keys
+    }
 
     /// `expect:` a list of single-key mappings.
     mutating func readChecks(_ node: Node) -> [CheckSpec] {
@@ -40,11 +43,12 @@ extension ScenarioParser.Context {
     private mutating func readCheck(_ entry: Node.Entry) -> Check? {
         let node = entry.value
         let place = entry.key
-        switch entry.key {
-        case "latest":
+        guard let kind = Check.Kind(keyword: entry.key) else { return nil }
+        switch kind {
+        case .latest:
             guard let fields = fields(
                 node, expected: "a mapping such as { device: alice-phone, session: poll }", place: place,
-                allowed: Self.checkKeys("latest")
+                allowed: Self.checkKeys(.latest)
             ) else { return nil }
             let device = required("device", in: fields, place: place).flatMap { knownDevice($0) }
             let session = required("session", in: fields, place: place).flatMap { knownSession($0) }
@@ -66,10 +70,10 @@ extension ScenarioParser.Context {
             guard valid, let device, let session else { return nil }
             return .latest(device: device, session: session, from: from, data: data, caption: caption)
 
-        case "summaries":
+        case .summaries:
             guard let fields = fields(
                 node, expected: "a mapping such as { device: alice-phone, session: poll, count: 2 }", place: place,
-                allowed: Self.checkKeys("summaries")
+                allowed: Self.checkKeys(.summaries)
             ) else { return nil }
             let device = required("device", in: fields, place: place).flatMap { knownDevice($0) }
             let session = required("session", in: fields, place: place).flatMap { knownSession($0) }
@@ -92,33 +96,33 @@ extension ScenarioParser.Context {
             guard valid, let device, let session else { return nil }
             return .summaries(device: device, session: session, count: count, texts: texts)
 
-        case "converged":
+        case .converged:
             return knownSession(node).map { .converged(session: $0) }
 
-        case "diverged":
+        case .diverged:
             return knownSession(node).map { .diverged(session: $0) }
 
-        case "complete":
+        case .complete:
             guard let fields = fields(
                 node, expected: "a mapping such as { session: poll, data: { bob: tomatoes } }", place: place,
-                allowed: Self.checkKeys("complete")
+                allowed: Self.checkKeys(.complete)
             ) else { return nil }
             let session = required("session", in: fields, place: place).flatMap { knownSession($0) }
             let data = required("data", in: fields, place: place).flatMap { readData($0, checkingTokens: false) }
             guard let session, let data else { return nil }
             return .complete(session: session, data: data)
 
-        case "pitfalls":
-            let kinds = PitfallKind.allCases.map(\.rawValue)
+        case .pitfalls:
+            let kinds = PitfallKind.keywords
             guard let items = list(node, expected: "a list of pitfall kinds such as [lost-update, divergence]") else { return nil }
             if items.isEmpty {
                 report("pitfalls lists none; to expect no pitfalls, write no-pitfalls: true", at: node.location)
                 return nil
             }
-            let pitfalls = items.compactMap { item in word(item, among: kinds).flatMap(PitfallKind.init(rawValue:)) }
+            let pitfalls = items.compactMap { item in word(item, among: kinds).flatMap(PitfallKind.init(keyword:)) }
             return pitfalls.count == items.count ? .pitfalls(pitfalls) : nil
 
-        case "no-pitfalls":
+        case .noPitfalls:
             guard let value = flag(node, expected: "true") else { return nil }
             guard value else {
                 report("no-pitfalls takes only true; to expect pitfalls, write pitfalls: [...]", at: node.location)
@@ -126,27 +130,24 @@ extension ScenarioParser.Context {
             }
             return .noPitfalls
 
-        case "callbacks":
+        case .callbacks:
             guard let fields = fields(
                 node, expected: "a mapping such as { device: alice-phone, sequence: [willBecomeActive, didBecomeActive] }",
-                place: place, allowed: Self.checkKeys("callbacks")
+                place: place, allowed: Self.checkKeys(.callbacks)
             ) else { return nil }
             let device = required("device", in: fields, place: place).flatMap { knownDevice($0) }
             let sequence = required("sequence", in: fields, place: place).flatMap { readCallbacks($0) }
             guard let device, let sequence else { return nil }
             return .callbacks(device: device, sequence: sequence)
 
-        case "error":
+        case .error:
             guard let fields = fields(
-                node, expected: "a mapping such as { step: 2, code: noBubble }", place: place, allowed: Self.checkKeys("error")
+                node, expected: "a mapping such as { step: 2, code: noBubble }", place: place, allowed: Self.checkKeys(.error)
             ) else { return nil }
             let step = required("step", in: fields, place: place).flatMap { readStepNumber($0) }
             let code = required("code", in: fields, place: place).flatMap { readErrorCode($0) }
             guard let step, let code else { return nil }
             return .error(step: step, code: code)
-
-        default:
-            return nil
         }
     }
 

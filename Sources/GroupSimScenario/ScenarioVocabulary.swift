@@ -143,27 +143,14 @@ public enum ScenarioVocabulary {
         Field("description", .text, "the sticker's description (at most 150 characters, M28)"),
     ], required: ["description"])
 
-    /// Every action, in the order the documentation lists them.
-    public static let actions: [Field] = [
-        Field("send", .object(send), "compose a message in a session and tap Send"),
-        Field("reply", .object(reply), "tap the session's live bubble, change the state, tap Send"),
-        Field("insert", .object(ObjectShape("insert", send.fields, required: ["session"])), "stage a message without sending it (M16)"),
-        Field("press-send", .onlyTrue, "the user taps Send on the staged draft"),
-        Field("cancel", .onlyTrue, "the user removes the staged draft"),
-        Field("open", .choice(openStyles), "open the app from the drawer (M20)"),
-        Field("tap", .name, "tap a session's live bubble (M21)"),
-        Field("close", .onlyTrue, "dismiss the app (M22)"),
-        Field("text", .text, "send a plain text message"),
-        Field("sticker", .object(sticker), "insert and send a sticker (M28, M29)"),
-        Field("reinstall", .onlyTrue, "uninstall and reinstall the app (M2)"),
-        Field("offline", .onlyTrue, "the device stops receiving (M30)"),
-        Field("online", .onlyTrue, "the device receives again, in original order (M30)"),
-        Field("join", .name, "a person joins the conversation (M6)"),
-        Field("leave", .name, "a person leaves the conversation (M6)"),
-    ]
+    public static let insert = ObjectShape("insert", send.fields, required: ["session"])
+
+    /// Every action, in the order the documentation lists them: one per `Action.Kind`,
+    /// from its descriptor.
+    public static let actions: [Field] = Action.Kind.descriptors.map(\.field)
 
     /// Actions on the whole device rather than one conversation: they take no `conversation:`.
-    public static let deviceActions = ["reinstall", "offline", "online"]
+    public static let deviceActions = Action.Kind.descriptors.filter { $0.scope == .device }.map(\.keyword)
 
     // MARK: steps
 
@@ -198,38 +185,9 @@ public enum ScenarioVocabulary {
         .numbers(MessageErrorCode.allCases.map(\.rawValue)),
     ])
 
-    /// Every check, in the order the documentation lists them.
-    public static let checks: [Field] = [
-        Field("latest", .object(ObjectShape("latest", [
-            Field("device", .name, "the device"),
-            Field("session", .name, "the session"),
-            Field("from", .name, "the person who sent the live bubble"),
-            Field("data", .map(.text), "entries the live bubble's state contains"),
-            Field("caption", .text, "the caption as drawn on that device"),
-        ], required: ["device", "session"])), "what a device's live bubble of a session is"),
-        Field("summaries", .object(ObjectShape("summaries", [
-            Field("device", .name, "the device"),
-            Field("session", .name, "the session"),
-            Field("count", .integer(minimum: 0), "how many summary lines"),
-            Field("texts", .list(.text, minimum: 0), "the summary lines as drawn"),
-        ], required: ["device", "session"])), "the summary lines a device shows for a session"),
-        Field("converged", .name, "every device with the app shows the same state for this session"),
-        Field("diverged", .name, "devices show different states for this session"),
-        Field("complete", .object(ObjectShape("complete", [
-            Field("session", .name, "the session"),
-            Field("data", .map(.text), "entries every device's state contains"),
-        ], required: ["session", "data"])), "no update was lost"),
-        Field("pitfalls", .list(.choice(PitfallKind.allCases.map(\.rawValue)), minimum: 1), "the run reported at least these pitfalls"),
-        Field("no-pitfalls", .onlyTrue, "the run reported none"),
-        Field("callbacks", .object(ObjectShape("callbacks", [
-            Field("device", .name, "the device"),
-            Field("sequence", .list(.choice(callbackNames), minimum: 0), "the callbacks, in order"),
-        ], required: ["device", "sequence"])), "the app on a device received exactly these callbacks"),
-        Field("error", .object(ObjectShape("error", [
-            Field("step", .integer(minimum: 1), "the step number, 1-based, counting a race's steps and not the race"),
-            Field("code", errorCode, "the error name or number"),
-        ], required: ["step", "code"])), "a step failed with this error"),
-    ]
+    /// Every check, in the order the documentation lists them: one per `Check.Kind`, from
+    /// its descriptor.
+    public static let checks: [Field] = Check.Kind.descriptors.map(\.field)
 
     /// One `expect:` entry: exactly one check.
     public static let check = ObjectShape("check", checks, exactlyOne: checks.map(\.key))

@@ -215,7 +215,7 @@ public enum ScenarioWriter {
         case .complete(let session, let data):
             return "complete: \(mapping([("session", scalar(session)), ("data", dataMapping(data))]))"
         case .pitfalls(let kinds):
-            return "pitfalls: \(list(kinds.map(\.rawValue)))"
+            return "pitfalls: \(list(kinds.map(\.descriptor.keyword)))"
         case .noPitfalls:
             return "no-pitfalls: true"
         case .callbacks(let device, let sequence):

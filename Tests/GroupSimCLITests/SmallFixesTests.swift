@@ -10,9 +10,9 @@ import GroupSim
         for arguments in [["help", "--help"], ["help", "help"], ["--help", "--help"]] {
             let result = await CLI.run(arguments)
             #expect(result.status == 0, "\(arguments)")
-            #expect(result.output.hasPrefix("Usage: groupsim help [COMMAND | format | rules | M1...M30]"), "\(arguments)")
+            #expect(result.output.hasPrefix("Usage: groupsim help [COMMAND | format | steps | checks | pitfalls | callbacks | rules | M1...M30]"), "\(arguments)")
         }
-        #expect(await CLI.run(["help"]).output.contains("groupsim help [COMMAND | format | rules | M1...M30]"))
+        #expect(await CLI.run(["help"]).output.contains("groupsim help [COMMAND | format | steps | checks | pitfalls | callbacks | rules | M1...M30]"))
     }
 
     @Test func oneCopyIsOneCopy() async throws {

@@ -54,10 +54,7 @@ extension Device {
     /// taps), which a person who is no longer a member cannot do (M6). Closing the app,
     /// reinstalling and the network are the device's own business.
     static func postsTo(_ action: Action) -> Bool {
-        switch action {
-        case .send, .reply, .insert, .pressSend, .cancel, .open, .tap, .text, .sticker: true
-        case .close, .reinstall, .offline, .online, .join, .leave: false
-        }
+        action.kind.built.postsToConversation
     }
 
     /// Whether the action is a touch in the extension's own view, the interaction a direct
@@ -65,10 +62,7 @@ extension Device {
     /// from the drawer, tapping a bubble in the transcript, Send and cancel in the input
     /// field, texts and stickers are touches in Messages, not in the extension.
     static func interactsWithExtension(_ action: Action) -> Bool {
-        switch action {
-        case .send, .reply, .insert: true
-        case .open, .tap, .pressSend, .cancel, .close, .text, .sticker, .reinstall, .offline, .online, .join, .leave: false
-        }
+        action.kind.built.interactsWithExtension
     }
 
     // MARK: - Composing

@@ -172,13 +172,7 @@ public actor ExtensionHarness {
 
     private func perform(_ action: Action) async {
         stepNumber += 1
-        var isNew = false
-        switch action {
-        case .send(let compose), .insert(let compose), .reply(let compose):
-            isNew = usedSessions.insert(compose.session).inserted
-        default:
-            break
-        }
+        let isNew = action.compose.map { usedSessions.insert($0.session).inserted } ?? false
         let step = Step(number: stepNumber, time: context.now, device: device, action: action)
         let conversation = scenario.conversations[0].name
         collect { $0.perform(step, conversation: conversation, sessionIsNew: isNew, into: &$1) }

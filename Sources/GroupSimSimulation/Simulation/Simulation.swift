@@ -357,14 +357,9 @@ public actor Simulation {
             members[conversation] = list
             memberDevicesCache[conversation] = nil
             for index in devices.indices { devices[index].updateMembers(list, of: conversation) }
-        default:
-            var isNew = false
-            switch step.action {
-            case .send(let compose), .insert(let compose), .reply(let compose):
-                isNew = usedSessions.insert(compose.session).inserted
-            default:
-                break
-            }
+        case .send, .reply, .insert, .pressSend, .cancel, .open, .tap, .close, .text, .sticker, .reinstall:
+            // The device carries these out (`StepDescriptor.handler` is `.device`).
+            let isNew = step.action.compose.map { usedSessions.insert($0.session).inserted } ?? false
             output.context = context
             devices[index].perform(step, conversation: conversation, sessionIsNew: isNew, into: &output)
             absorbOutput()

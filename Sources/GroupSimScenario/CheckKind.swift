@@ -1,0 +1,110 @@
+extension Check {
+    /// The kind of a check without its payload: one case per check keyword, in the order
+    /// docs/scenario-format.md lists them (the order of the keyword tables, the schema and
+    /// "did you mean" suggestions).
+    ///
+    /// To add a check kind, add a case here and to `Check`, then follow the compiler: the
+    /// switches of `kind` and `descriptor`, the parser, the writer and `CheckEvaluator` ask
+    /// for it; the keyword tables, the schema and the help are derived from the descriptor.
+    public enum Kind: Int, Sendable, Hashable, CaseIterable {
+        case latest, summaries, converged, diverged, complete, pitfalls, noPitfalls, callbacks, error
+
+        /// Everything the tables need to know about this kind of check.
+        public var descriptor: CheckDescriptor {
+            typealias Field = ScenarioVocabulary.Field
+            typealias ObjectShape = ScenarioVocabulary.ObjectShape
+            return switch self {
+            case .latest:
+                CheckDescriptor(keyword: "latest", value: .object(ObjectShape("latest", [
+                    Field("device", .name, "the device"),
+                    Field("session", .name, "the session"),
+                    Field("from", .name, "the person who sent the live bubble"),
+                    Field("data", .map(.text), "entries the live bubble's state contains"),
+                    Field("caption", .text, "the caption as drawn on that device"),
+                ], required: ["device", "session"])), about: "what a device's live bubble of a session is", rules: ["M10", "M5"])
+            case .summaries:
+                CheckDescriptor(keyword: "summaries", value: .object(ObjectShape("summaries", [
+                    Field("device", .name, "the device"),
+                    Field("session", .name, "the session"),
+                    Field("count", .integer(minimum: 0), "how many summary lines"),
+                    Field("texts", .list(.text, minimum: 0), "the summary lines as drawn"),
+                ], required: ["device", "session"])), about: "the summary lines a device shows for a session", rules: ["M10", "M14"])
+            case .converged:
+                CheckDescriptor(keyword: "converged", value: .name,
+                                about: "every device with the app shows the same state for this session", rules: ["M12"])
+            case .diverged:
+                CheckDescriptor(keyword: "diverged", value: .name, about: "devices show different states for this session", rules: ["M12"])
+            case .complete:
+                CheckDescriptor(keyword: "complete", value: .object(ObjectShape("complete", [
+                    Field("session", .name, "the session"),
+                    Field("data", .map(.text), "entries every device's state contains"),
+                ], required: ["session", "data"])), about: "no update was lost", rules: ["M12", "M13"])
+            case .pitfalls:
+                CheckDescriptor(keyword: "pitfalls", value: .list(.choice(PitfallKind.keywords), minimum: 1),
+                                about: "the run reported at least these pitfalls", rules: [])
+            case .noPitfalls:
+                CheckDescriptor(keyword: "no-pitfalls", value: .onlyTrue, about: "the run reported none", rules: [])
+            case .callbacks:
+                CheckDescriptor(keyword: "callbacks", value: .object(ObjectShape("callbacks", [
+                    Field("device", .name, "the device"),
+                    Field("sequence", .list(.choice(AppCallback.names), minimum: 0), "the callbacks, in order"),
+                ], required: ["device", "sequence"])), about: "the app on a device received exactly these callbacks",
+                rules: ["M17", "M20", "M21", "M22", "M23", "M24"])
+            case .error:
+                CheckDescriptor(keyword: "error", value: .object(ObjectShape("error", [
+                    Field("step", .integer(minimum: 1), "the step number, 1-based, counting a race's steps and not the race"),
+                    Field("code", ScenarioVocabulary.errorCode, "the error name or number"),
+                ], required: ["step", "code"])), about: "a step failed with this error", rules: [])
+            }
+        }
+
+        /// The kind whose keyword is `keyword` (`no-pitfalls`), if any.
+        public init?(keyword: String) {
+            guard let kind = Self.byKeyword[keyword] else { return nil }
+            self = kind
+        }
+
+        /// Every kind's descriptor, in `allCases` order (a kind's raw value is its index).
+        public static let descriptors = allCases.map(\.descriptor)
+
+        /// Every check keyword, in `allCases` order.
+        public static let keywords = descriptors.map(\.keyword)
+
+        private static let byKeyword = Dictionary(allCases.map { ($0.descriptor.keyword, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The check's kind.
+    public var kind: Kind {
+        switch self {
+        case .latest: .latest
+        case .summaries: .summaries
+        case .converged: .converged
+        case .diverged: .diverged
+        case .complete: .complete
+        case .pitfalls: .pitfalls
+        case .noPitfalls: .noPitfalls
+        case .callbacks: .callbacks
+        case .error: .error
+        }
+    }
+
+    /// The check's key in a scenario file.
+    public var keyword: String { Kind.keywords[kind.rawValue] }
+}
+
+/// Everything the tables need to know about one kind of check (`Check.Kind.descriptor`):
+/// the parser's keyword tables and suggestions, the writer's key, the JSON schema and the
+/// help text are read from here.
+public struct CheckDescriptor: Sendable, Equatable {
+    /// The key in a scenario file (`no-pitfalls`).
+    public var keyword: String
+    /// What its value must look like (for a mapping: its keys, which the parser accepts).
+    public var value: ScenarioVocabulary.ValueShape
+    /// One line for the schema and the help: what it checks.
+    public var about: String
+    /// The rules of docs/behaviour.md whose behaviour it checks.
+    public var rules: [String]
+
+    /// The schema and parser field of this check kind.
+    public var field: ScenarioVocabulary.Field { ScenarioVocabulary.Field(keyword, value, about) }
+}

@@ -1,0 +1,254 @@
+extension Action {
+    /// The kind of an action without its payload: one case per step keyword, in the order
+    /// docs/scenario-format.md lists them (the order of the keyword tables, the schema and
+    /// "did you mean" suggestions).
+    ///
+    /// To add a step kind, add a case here and to `Action`, then follow the compiler: the
+    /// two exhaustive switches below (`kind`, `descriptor`) and the places that carry the
+    /// step out each ask for it, and every table (parser, writer, schema, help, exhaustive
+    /// exploration's independence relation, the device's classifiers) is derived from the
+    /// descriptor.
+    public enum Kind: Int, Sendable, Hashable, CaseIterable {
+        case send, reply, insert, pressSend, cancel, open, tap, close, text, sticker, reinstall, offline, online, join, leave
+
+        /// Everything the tables need to know about this kind of step.
+        public var descriptor: StepDescriptor {
+            switch self {
+            case .send:
+                StepDescriptor(
+                    keyword: "send", value: .object(ScenarioVocabulary.send), about: "compose a message in a session and tap Send",
+                    scope: .conversation, handler: .device, postsToConversation: true, interactsWithExtension: true,
+                    composesWithoutSelection: true, independence: .ownDevice, rules: ["M16", "M17", "M20"]
+                )
+            case .reply:
+                StepDescriptor(
+                    keyword: "reply", value: .object(ScenarioVocabulary.reply),
+                    about: "tap the session's live bubble, change the state, tap Send",
+                    scope: .conversation, handler: .device, postsToConversation: true, interactsWithExtension: true,
+                    composesWithoutSelection: false, independence: .ownDevice, rules: ["M21", "M15"]
+                )
+            case .insert:
+                StepDescriptor(
+                    keyword: "insert", value: .object(ScenarioVocabulary.insert), about: "stage a message without sending it (M16)",
+                    scope: .conversation, handler: .device, postsToConversation: true, interactsWithExtension: true,
+                    composesWithoutSelection: true, independence: .ownDevice, rules: ["M16"]
+                )
+            case .pressSend:
+                StepDescriptor(
+                    keyword: "press-send", value: .onlyTrue, about: "the user taps Send on the staged draft",
+                    scope: .conversation, handler: .device, postsToConversation: true, interactsWithExtension: false,
+                    composesWithoutSelection: false, independence: .ownDevice, rules: ["M17"]
+                )
+            case .cancel:
+                StepDescriptor(
+                    keyword: "cancel", value: .onlyTrue, about: "the user removes the staged draft",
+                    scope: .conversation, handler: .device, postsToConversation: true, interactsWithExtension: false,
+                    composesWithoutSelection: false, independence: .ownDevice, rules: ["M17"]
+                )
+            case .open:
+                StepDescriptor(
+                    keyword: "open", value: .choice(ScenarioVocabulary.openStyles), about: "open the app from the drawer (M20)",
+                    scope: .conversation, handler: .device, postsToConversation: true, interactsWithExtension: false,
+                    composesWithoutSelection: false, independence: .ownDevice, rules: ["M20", "M19"]
+                )
+            case .tap:
+                StepDescriptor(
+                    keyword: "tap", value: .name, about: "tap a session's live bubble (M21)",
+                    scope: .conversation, handler: .device, postsToConversation: true, interactsWithExtension: false,
+                    composesWithoutSelection: false, independence: .ownDevice, rules: ["M21"]
+                )
+            case .close:
+                StepDescriptor(
+                    keyword: "close", value: .onlyTrue, about: "dismiss the app (M22)",
+                    scope: .conversation, handler: .device, postsToConversation: false, interactsWithExtension: false,
+                    composesWithoutSelection: false, independence: .ownDevice, rules: ["M22"]
+                )
+            case .text:
+                StepDescriptor(
+                    keyword: "text", value: .text, about: "send a plain text message",
+                    scope: .conversation, handler: .device, postsToConversation: true, interactsWithExtension: false,
+                    composesWithoutSelection: true, independence: .ownDevice, rules: ["M30"]
+                )
+            case .sticker:
+                StepDescriptor(
+                    keyword: "sticker", value: .object(ScenarioVocabulary.sticker), about: "insert and send a sticker (M28, M29)",
+                    scope: .conversation, handler: .device, postsToConversation: true, interactsWithExtension: false,
+                    composesWithoutSelection: true, independence: .ownDevice, rules: ["M28", "M29"]
+                )
+            case .reinstall:
+                StepDescriptor(
+                    keyword: "reinstall", value: .onlyTrue, about: "uninstall and reinstall the app (M2)",
+                    scope: .device, handler: .device, postsToConversation: false, interactsWithExtension: false,
+                    composesWithoutSelection: false, independence: .ownDevice, rules: ["M2"]
+                )
+            case .offline:
+                StepDescriptor(
+                    keyword: "offline", value: .onlyTrue, about: "the device stops receiving (M30)",
+                    scope: .device, handler: .network, postsToConversation: false, interactsWithExtension: false,
+                    composesWithoutSelection: false, independence: .connectivity(goesOffline: true), rules: ["M30"]
+                )
+            case .online:
+                StepDescriptor(
+                    keyword: "online", value: .onlyTrue, about: "the device receives again, in original order (M30)",
+                    scope: .device, handler: .network, postsToConversation: false, interactsWithExtension: false,
+                    composesWithoutSelection: false, independence: .connectivity(goesOffline: false), rules: ["M30"]
+                )
+            case .join:
+                StepDescriptor(
+                    keyword: "join", value: .name, about: "a person joins the conversation (M6)",
+                    scope: .conversation, handler: .membership, postsToConversation: false, interactsWithExtension: false,
+                    composesWithoutSelection: false, independence: .everyDevice, rules: ["M6"]
+                )
+            case .leave:
+                StepDescriptor(
+                    keyword: "leave", value: .name, about: "a person leaves the conversation (M6)",
+                    scope: .conversation, handler: .membership, postsToConversation: false, interactsWithExtension: false,
+                    composesWithoutSelection: false, independence: .everyDevice, rules: ["M6"]
+                )
+            }
+        }
+
+        /// The kind whose keyword is `keyword` (`press-send`), if any.
+        public init?(keyword: String) {
+            guard let kind = Self.byKeyword[keyword] else { return nil }
+            self = kind
+        }
+
+        /// Every kind's descriptor, in `allCases` order (a kind's raw value is its index).
+        public static let descriptors = allCases.map(\.descriptor)
+
+        /// The descriptor from `descriptors`, built once: what the per-step paths of a run
+        /// (the device's classifiers, the timeline's summary) read.
+        package var built: StepDescriptor { Self.descriptors[rawValue] }
+
+        /// Every step keyword, in `allCases` order.
+        public static let keywords = descriptors.map(\.keyword)
+
+        private static let byKeyword = Dictionary(allCases.map { ($0.descriptor.keyword, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The action's kind.
+    public var kind: Kind {
+        switch self {
+        case .send: .send
+        case .reply: .reply
+        case .insert: .insert
+        case .pressSend: .pressSend
+        case .cancel: .cancel
+        case .open: .open
+        case .tap: .tap
+        case .close: .close
+        case .text: .text
+        case .sticker: .sticker
+        case .reinstall: .reinstall
+        case .offline: .offline
+        case .online: .online
+        case .join: .join
+        case .leave: .leave
+        }
+    }
+
+    /// The action's key in a scenario file.
+    public var keyword: String { Kind.keywords[kind.rawValue] }
+
+    /// What a `send`, `reply` or `insert` composes; nil for the other actions.
+    public var compose: Compose? {
+        switch self {
+        case .send(let compose), .reply(let compose), .insert(let compose): compose
+        case .pressSend, .cancel, .open, .tap, .close, .text, .sticker, .reinstall, .offline, .online, .join, .leave: nil
+        }
+    }
+
+    /// The session the action names (`send`, `reply`, `insert`, `tap`); nil for the others.
+    public var session: String? {
+        switch self {
+        case .send(let compose), .reply(let compose), .insert(let compose): compose.session
+        case .tap(let session): session
+        case .pressSend, .cancel, .open, .close, .text, .sticker, .reinstall, .offline, .online, .join, .leave: nil
+        }
+    }
+
+    /// The person a `join` or `leave` names; nil for the other actions.
+    public var member: String? {
+        switch self {
+        case .join(let person), .leave(let person): person
+        case .send, .reply, .insert, .pressSend, .cancel, .open, .tap, .close, .text, .sticker, .reinstall, .offline, .online: nil
+        }
+    }
+}
+
+/// Everything the tables need to know about one kind of step (`Action.Kind.descriptor`):
+/// the parser's keyword tables and suggestions, the writer's key, the JSON schema, the
+/// help text, the device's classifiers and exhaustive exploration's independence relation
+/// are all read from here.
+public struct StepDescriptor: Sendable, Equatable {
+    /// Whether a step of this kind acts in one conversation or on the whole device.
+    public enum Scope: Sendable, Equatable {
+        /// It acts in one conversation and takes `conversation:` when there are several.
+        case conversation
+        /// It acts on the whole device and takes no `conversation:`.
+        case device
+    }
+
+    /// Who carries the step out.
+    public enum Handler: Sendable, Equatable {
+        /// The device the step names (and its app).
+        case device
+        /// The network: the device's connectivity (M30).
+        case network
+        /// The conversation's member list (M6).
+        case membership
+    }
+
+    /// What a step of this kind commutes with in exhaustive exploration. Events on
+    /// different entities (devices, the cloud store) commute (M11); a step belongs to
+    /// the entities this says.
+    public enum Independence: Sendable, Equatable {
+        /// It belongs to its own device only: it commutes with everything on other
+        /// devices and the store.
+        case ownDevice
+        /// It belongs to its own device and switches where the device's copies go: to
+        /// the device, or to its held store while it is offline (M30).
+        case connectivity(goesOffline: Bool)
+        /// It changes every device's member list (M6): it belongs to every device and the
+        /// store, and commutes only with copies held for an offline device.
+        case everyDevice
+
+        /// Whether a step of this class on one device and a step of `other`'s class on a
+        /// different device (`sameDevice` false) or the same device commute: run in
+        /// either order they leave every entity with the same sequence of events.
+        public func commutes(with other: Independence, sameDevice: Bool) -> Bool {
+            guard !sameDevice else { return false }
+            switch (self, other) {
+            case (.everyDevice, _), (_, .everyDevice): return false
+            case (.ownDevice, .ownDevice), (.ownDevice, .connectivity), (.connectivity, .ownDevice), (.connectivity, .connectivity):
+                return true
+            }
+        }
+    }
+
+    /// The key in a scenario file (`press-send`).
+    public var keyword: String
+    /// What its value must look like.
+    public var value: ScenarioVocabulary.ValueShape
+    /// One line for the schema and the help.
+    public var about: String
+    public var scope: Scope
+    public var handler: Handler
+    /// Whether it acts in the conversation (opens the app there, stages, sends or taps),
+    /// which a person who is no longer a member cannot do (M6).
+    public var postsToConversation: Bool
+    /// Whether it is a touch in the extension's own view, the interaction a direct send
+    /// needs (M18).
+    public var interactsWithExtension: Bool
+    /// Whether a message it sends is composed with no bubble selected: the app opened from
+    /// the drawer (M20), or a text or sticker. A reply builds on the tapped bubble (M21);
+    /// `press-send` sends whatever was staged.
+    public var composesWithoutSelection: Bool
+    public var independence: Independence
+    /// The rules of docs/behaviour.md the step models.
+    public var rules: [String]
+
+    /// The schema and parser field of this step kind.
+    public var field: ScenarioVocabulary.Field { ScenarioVocabulary.Field(keyword, value, about) }
+}
