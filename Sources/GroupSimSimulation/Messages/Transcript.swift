@@ -49,7 +49,7 @@ public struct Transcript: Sendable {
     public mutating func addBubble(_ envelope: Envelope, nilSummary: Options.NilSummary) -> Collapse? {
         var collapse: Collapse?
         if let session = envelope.sessionName, let index = live.updateValue(slots.count, forKey: session),
-           case .bubble(let old)? = slots[index] {
+           slots.indices.contains(index), case .bubble(let old)? = slots[index] {
             let summary = old.summaryText
             if summary != nil || nilSummary == .defaultText {
                 slots[index] = .summary(old, text: summary)
@@ -72,7 +72,7 @@ public struct Transcript: Sendable {
 
     /// The message of the session's live bubble.
     public func liveBubble(session: String) -> Envelope? {
-        guard let index = live[session], case .bubble(let envelope)? = slots[index] else { return nil }
+        guard let index = live[session], slots.indices.contains(index), case .bubble(let envelope)? = slots[index] else { return nil }
         return envelope
     }
 
@@ -95,13 +95,15 @@ public struct Transcript: Sendable {
 
     private mutating func compactIfSparse() {
         guard tombstones > 64, tombstones * 2 > slots.count else { return }
+        // Where each kept slot moves to; the live positions are moved, not hashed again.
+        var moved = [Int](repeating: -1, count: slots.count)
+        var kept = 0
+        for index in slots.indices where slots[index] != nil {
+            moved[index] = kept
+            kept += 1
+        }
         slots.removeAll { $0 == nil }
         tombstones = 0
-        live.removeAll(keepingCapacity: true)
-        for (index, slot) in slots.enumerated() {
-            if case .bubble(let envelope)? = slot, let session = envelope.sessionName {
-                live[session] = index
-            }
-        }
+        live = live.mapValues { moved[$0] }
     }
 }

@@ -152,6 +152,46 @@ import Testing
         #expect(text.state.isEmpty)
     }
 
+    /// A long transcript whose collapses leave no summary compacts its tombstones and moves
+    /// each session's live position with it: over many seeds of interleaved sessions, the
+    /// live bubble of every session is its last message and the entries are exactly the
+    /// live bubbles and summary lines, in order.
+    @Test func compactionKeepsEverySessionsLiveBubble() {
+        let map = IdentifierMap(device: "a", generation: 0, people: ["a"], conversations: ["group"], perConversation: false,
+                                streams: RandomStreams(seed: 1))
+        for seed in 1...20 {
+            var generator = SplitMix64(seed: UInt64(seed))
+            var transcript = Transcript()
+            var last: [String: Int] = [:]
+            var expected: [(id: Int, summary: Bool)] = []
+            var hasSummary: [Int: Bool] = [:]
+            for id in 1...600 {
+                let session = "s\(generator.next(below: 7))"
+                let summary: String? = generator.next(below: 5) == 0 ? "x" : nil
+                hasSummary[id] = summary != nil
+                let message = Message(session: Session(name: session), url: "?n=\(id)", summaryText: summary)
+                let envelope = Envelope(id: id, conversation: "group", senderDevice: "a", senderPerson: "a", sentAt: .zero,
+                                        content: .app(message), senderMap: map, provenance: Provenance(), change: nil)
+                // The session's previous live bubble leaves a summary line if it has summary text, else nothing (M10).
+                if let old = last[session], let index = expected.firstIndex(where: { $0.id == old && !$0.summary }) {
+                    if hasSummary[old] == true { expected[index].summary = true } else { expected.remove(at: index) }
+                }
+                _ = transcript.addBubble(envelope, nilSummary: .remove)
+                expected.append((id, false))
+                last[session] = id
+            }
+            for (session, id) in last {
+                #expect(transcript.liveBubble(session: session)?.id == id, "seed \(seed): session \(session)")
+            }
+            let entries = transcript.entries.map { entry -> (Int, Bool) in
+                if case .summary = entry { return (entry.envelope.id, true) }
+                return (entry.envelope.id, false)
+            }
+            #expect(entries.map(\.0) == expected.map(\.id), "seed \(seed)")
+            #expect(entries.map(\.1) == expected.map(\.summary), "seed \(seed)")
+        }
+    }
+
     /// Provenance keeps sorted, distinct ids: binary-search look-ups and one-merge unions
     /// give what inserting one id at a time gave.
     @Test func provenanceStaysSortedAndDistinct() {
