@@ -68,22 +68,29 @@ struct TranscriptDrawer: Sendable {
     /// resolved through the identifier map they were minted with (M5). A token that map
     /// never minted stays as written.
     func drawTokens(_ text: String, minted map: IdentifierMap) -> String {
-        // Bytes, not Foundation's substring search: this runs on every drawn text.
-        guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
+        // Bytes, not characters: this runs on every drawn caption and summary line.
+        let bytes = text.utf8
+        guard bytes.contains(UInt8(ascii: "$")) else { return text }
         var result = ""
-        var rest = Substring(text)
-        while let dollar = rest.firstIndex(of: "$") {
-            result += rest[..<dollar]
-            let candidate = rest[rest.index(after: dollar)...].prefix(36)
-            if candidate.count == 36, let id = ParticipantID(uuidString: candidate), let person = map.person(for: id) {
+        var literal = bytes.startIndex
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            guard bytes[index] == UInt8(ascii: "$") else {
+                index = bytes.index(after: index)
+                continue
+            }
+            let start = bytes.index(after: index)
+            if let end = bytes.index(start, offsetBy: 36, limitedBy: bytes.endIndex),
+               let id = ParticipantID(uuidString: Substring(text.utf8[start..<end])), let person = map.person(for: id) {
+                result += text[literal..<index]
                 result += world.contactName(person)
-                rest = rest[candidate.endIndex...]
+                literal = end
+                index = end
             } else {
-                result += "$"
-                rest = rest[rest.index(after: dollar)...]
+                index = start
             }
         }
-        return result + rest
+        return result + text[literal...]
     }
 }
 

@@ -1,0 +1,37 @@
+import Testing
+@testable import GroupSim
+@testable import GroupSimCore
+@testable import GroupSimScenario
+@testable import GroupSimSimulation
+
+/// `$UUID` tokens are drawn as this device's contact names (M5), byte by byte: text around
+/// them (any script), a lone `$`, a token the map never minted and a token cut short by
+/// the end of the text all stay as written.
+@Suite struct TranscriptDrawerTests {
+    @Test func tokensBecomeContactNamesAndEverythingElseStays() throws {
+        let scenario = Scenario(name: "t", people: [Person(key: "alice", contactName: "Alice A.", devices: ["alice-phone"]),
+                                                    Person(key: "bob", devices: ["bob-phone"])],
+                                devices: [DeviceSpec(name: "alice-phone", person: "alice"), DeviceSpec(name: "bob-phone", person: "bob")],
+                                conversations: [ConversationSpec(members: ["alice", "bob"])], timeline: [])
+        let world = WorldFacts(scenario: scenario, seed: 1)
+        let bobMap = world.mintIdentifiers(device: "bob-phone", generation: 0)
+        let alice = try #require(bobMap.id(for: "alice", in: ConversationSpec.defaultName)).uuidString
+        let bob = try #require(bobMap.id(for: "bob", in: ConversationSpec.defaultName)).uuidString
+        let stranger = ParticipantID(bits: 1, 2).uuidString
+        let drawer = TranscriptDrawer(world: world, identifiers: world.mintIdentifiers(device: "alice-phone", generation: 0),
+                                      person: "alice", position: 0)
+        let cases: [(String, String)] = [
+            ("$\(alice) voted", "Alice A. voted"),
+            ("héllo $\(bob), $\(alice)!", "héllo Bob, Alice A.!"),
+            ("$\(bob)$\(alice)", "BobAlice A."),
+            ("costs $5 and $\(stranger)", "costs $5 and $\(stranger)"),
+            ("ends with $", "ends with $"),
+            ("cut $\(alice.prefix(20))", "cut $\(alice.prefix(20))"),
+            ("$$\(bob)", "$Bob"),
+            ("no tokens", "no tokens"),
+        ]
+        for (written, drawn) in cases {
+            #expect(drawer.drawTokens(written, minted: bobMap) == drawn, "\(written)")
+        }
+    }
+}
