@@ -56,6 +56,8 @@ public actor Simulation {
     private var devices: [Device] = []
     private var deviceIndex: [String: Int] = [:]
     private var network: Network
+    /// What every device knows and nobody changes, with the sticker files already read.
+    private let world: WorldFacts
     private var cloud = CloudStore()
     private var members: [String: [String]]
     /// `memberDevices(of:)` by conversation.
@@ -96,6 +98,8 @@ public actor Simulation {
         self.recordTrace = recordTrace
         let streams = RandomStreams(seed: seed ?? scenario.seed)
         network = Network(spec: scenario.network, devices: scenario.devices, streams: streams)
+        // Sticker files are read here, when the simulation is made: never while it runs.
+        world = WorldFacts(scenario: scenario, seed: seed ?? scenario.seed)
         members = Dictionary(scenario.conversations.map { ($0.name, $0.members) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -250,7 +254,6 @@ public actor Simulation {
     // MARK: - Building the world
 
     private func build() {
-        let world = WorldFacts(scenario: scenario, seed: seed)
         let factory = apps.factory(for: scenario.app)
         for (index, spec) in scenario.devices.enumerated() {
             devices.append(Device(spec: spec, world: world, makeApp: factory, tracing: recordTrace))
