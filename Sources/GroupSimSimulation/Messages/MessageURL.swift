@@ -90,13 +90,22 @@ public struct StateMap: Sendable, Hashable, CustomStringConvertible {
 
     /// The query items of `url`, later duplicates winning. Empty for nil or no query.
     public init(url: String?) {
-        guard let url, let question = url.firstIndex(of: "?") else { return }
-        let query = url[url.index(after: question)...].prefix { $0 != "#" }
-        for item in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let key = MessageURL.decode(parts[0])
-            let value = parts.count > 1 ? MessageURL.decode(parts[1]) : ""
-            self[key] = value
+        // Bytes, not characters: every sent message's URL is parsed, and the delimiters
+        // are ASCII.
+        guard let url else { return }
+        let bytes = url.utf8
+        guard let question = bytes.firstIndex(of: UInt8(ascii: "?")) else { return }
+        var start = bytes.index(after: question)
+        let end = bytes[start...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+        while start < end {
+            let itemEnd = bytes[start..<end].firstIndex(of: UInt8(ascii: "&")) ?? end
+            if itemEnd > start {
+                let equals = bytes[start..<itemEnd].firstIndex(of: UInt8(ascii: "="))
+                let key = MessageURL.decode(url[start..<(equals ?? itemEnd)])
+                let value = equals.map { MessageURL.decode(url[bytes.index(after: $0)..<itemEnd]) } ?? ""
+                self[key] = value
+            }
+            start = itemEnd == end ? end : bytes.index(after: itemEnd)
         }
     }
 
