@@ -2,41 +2,137 @@ import GroupSimCore
 import GroupSimScenario
 
 /// What one device shows and holds at the end of a run: for checks and reports.
+///
+/// A value whose fields live in one shared box until a copy is changed (copy on write):
+/// checks, pitfall detectors and exploration hand device lists around for every session,
+/// and a copy costs one retain instead of one per field.
 public struct DeviceSnapshot: Sendable {
-    public var name: String
-    public var person: String
-    public var platform: DeviceSpec.Platform
+    /// The fields. Changed only through `writable`, which gives a copy its own box first,
+    /// so no box that two snapshots share is ever changed.
+    private final class Fields: @unchecked Sendable {
+        var name: String
+        var person: String
+        var platform: DeviceSpec.Platform
+        var runsApp: Bool
+        var callbacks: [String]
+        var identifiers: [(person: String, id: ParticipantID)]
+        var generation: Int
+        var drawnTranscripts: DrawnTranscripts
+        var sessions: [SessionView]
+        var sessionIndex: [String: Int]
+        var drafts: [(conversation: String, message: Message)]
+        var localStorage: [String: String] = [:]
+        var installIDs: [String] = []
+        var identifierMaps: [IdentifierMap] = []
+
+        init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [String],
+             identifiers: [(person: String, id: ParticipantID)], generation: Int, drawnTranscripts: DrawnTranscripts,
+             sessions: [SessionView], sessionIndex: [String: Int], drafts: [(conversation: String, message: Message)]) {
+            self.name = name
+            self.person = person
+            self.platform = platform
+            self.runsApp = runsApp
+            self.callbacks = callbacks
+            self.identifiers = identifiers
+            self.generation = generation
+            self.drawnTranscripts = drawnTranscripts
+            self.sessions = sessions
+            self.sessionIndex = sessionIndex
+            self.drafts = drafts
+        }
+
+        func copy() -> Fields {
+            let copy = Fields(name: name, person: person, platform: platform, runsApp: runsApp, callbacks: callbacks,
+                              identifiers: identifiers, generation: generation, drawnTranscripts: drawnTranscripts,
+                              sessions: sessions, sessionIndex: sessionIndex, drafts: drafts)
+            copy.localStorage = localStorage
+            copy.installIDs = installIDs
+            copy.identifierMaps = identifierMaps
+            return copy
+        }
+    }
+
+    private var fields: Fields
+
+    /// The fields, made this snapshot's own first if another copy shares them.
+    private var writable: Fields {
+        mutating get {
+            if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
+            return fields
+        }
+    }
+
+    public var name: String {
+        get { fields.name }
+        set { writable.name = newValue }
+    }
+    public var person: String {
+        get { fields.person }
+        set { writable.person = newValue }
+    }
+    public var platform: DeviceSpec.Platform {
+        get { fields.platform }
+        set { writable.platform = newValue }
+    }
     /// Whether the extension can run here (iOS with the app installed).
-    public var runsApp: Bool
+    public var runsApp: Bool {
+        get { fields.runsApp }
+        set { writable.runsApp = newValue }
+    }
     /// Every callback the app received on this device, in order (M19-M24).
-    public var callbacks: [String]
+    public var callbacks: [String] {
+        get { fields.callbacks }
+        set { writable.callbacks = newValue }
+    }
     /// This installation's identifiers: the owner's local one first, then one per other
     /// person in the scenario's order (M1). Per-conversation mode: the first conversation's.
-    public var identifiers: [(person: String, id: ParticipantID)]
+    public var identifiers: [(person: String, id: ParticipantID)] {
+        get { fields.identifiers }
+        set { writable.identifiers = newValue }
+    }
     /// How many times the app was reinstalled (M2).
-    public var generation: Int
+    public var generation: Int {
+        get { fields.generation }
+        set { writable.generation = newValue }
+    }
     /// One transcript per conversation, in the scenario's order. Drawn the first time it
     /// is read (checks and exploration do not read it), then kept.
     public var transcripts: [(conversation: String, entries: [DrawnEntry])] {
-        get { drawnTranscripts.transcripts }
-        set { drawnTranscripts = DrawnTranscripts(drawn: newValue) }
+        get { fields.drawnTranscripts.transcripts }
+        set { writable.drawnTranscripts = DrawnTranscripts(drawn: newValue) }
     }
-    private var drawnTranscripts: DrawnTranscripts
     /// Per session with a bubble here: the live bubble and what tapping it would show.
-    public var sessions: [SessionView] { didSet { sessionIndex = Self.index(sessions) } }
-    /// Where each session's first view is in `sessions`: `session(_:)` is a dictionary
-    /// look-up, not a scan, so checking every session on every device stays linear.
-    private var sessionIndex: [String: Int]
+    public var sessions: [SessionView] {
+        get { fields.sessions }
+        set {
+            writable.sessions = newValue
+            // `session(_:)` is a dictionary look-up, not a scan, so checking every session
+            // on every device stays linear.
+            writable.sessionIndex = Self.index(newValue)
+        }
+    }
     /// The staged draft of each conversation that has one, in the scenario's order (M16).
-    public var drafts: [(conversation: String, message: Message)]
+    public var drafts: [(conversation: String, message: Message)] {
+        get { fields.drafts }
+        set { writable.drafts = newValue }
+    }
     /// The installation's local storage at the end (wiped by each reinstall): a copy
     /// of `LocalStorage`'s keys and values.
-    public var localStorage: [String: String] = [:]
+    public var localStorage: [String: String] {
+        get { fields.localStorage }
+        set { writable.localStorage = newValue }
+    }
     /// Every install id this device's installations created, oldest first
     /// (`app.identity: install-id`).
-    public var installIDs: [String] = []
+    public var installIDs: [String] {
+        get { fields.installIDs }
+        set { writable.installIDs = newValue }
+    }
     /// The current installation's identifier map, then the retired ones (M2).
-    package var identifierMaps: [IdentifierMap] = []
+    package var identifierMaps: [IdentifierMap] {
+        get { fields.identifierMaps }
+        set { writable.identifierMaps = newValue }
+    }
 
     /// The local identifier (M1).
     public var localIdentifier: ParticipantID? { identifiers.first?.id }
@@ -48,23 +144,15 @@ public struct DeviceSnapshot: Sendable {
     public func draft(in conversation: String) -> Message? { drafts.first { $0.conversation == conversation }?.message }
 
     /// What tapping `name`'s bubble would show here; nil when no bubble of it is shown.
-    public func session(_ name: String) -> SessionView? { sessionIndex[name].map { sessions[$0] } }
+    public func session(_ name: String) -> SessionView? { fields.sessionIndex[name].map { fields.sessions[$0] } }
 
     init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [String],
          identifiers: [(person: String, id: ParticipantID)], generation: Int,
          transcripts: DrawnTranscripts, sessions: [SessionView],
          drafts: [(conversation: String, message: Message)]) {
-        self.name = name
-        self.person = person
-        self.platform = platform
-        self.runsApp = runsApp
-        self.callbacks = callbacks
-        self.identifiers = identifiers
-        self.generation = generation
-        drawnTranscripts = transcripts
-        self.sessions = sessions
-        self.drafts = drafts
-        sessionIndex = Self.index(sessions)
+        fields = Fields(name: name, person: person, platform: platform, runsApp: runsApp, callbacks: callbacks,
+                        identifiers: identifiers, generation: generation, drawnTranscripts: transcripts,
+                        sessions: sessions, sessionIndex: Self.index(sessions), drafts: drafts)
     }
 
     /// The position of each session's first view (a session shown in two conversations
