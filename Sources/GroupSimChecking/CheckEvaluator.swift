@@ -5,8 +5,12 @@ import GroupSimSimulation
 /// Evaluates a scenario's checks on a finished, quiet run (docs/scenario-format.md, "Checks").
 public enum CheckEvaluator {
     public static func evaluate(_ outcome: RunOutcome, pitfalls: [Pitfall]) -> [CheckResult] {
-        let states = SessionStates(outcome: outcome)
-        return outcome.scenario.checks.map { evaluate($0, outcome, states, pitfalls) }
+        evaluate(outcome, pitfalls: pitfalls, states: SessionStates(outcome: outcome))
+    }
+
+    /// `evaluate(_:pitfalls:)` with the run's session states already worked out.
+    static func evaluate(_ outcome: RunOutcome, pitfalls: [Pitfall], states: SessionStates) -> [CheckResult] {
+        outcome.scenario.checks.map { evaluate($0, outcome, states, pitfalls) }
     }
 
     static func evaluate(_ spec: CheckSpec, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall]) -> CheckResult {

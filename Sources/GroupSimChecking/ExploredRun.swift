@@ -57,7 +57,7 @@ struct ExploredRun: Sendable {
         failedChecks = report.checks.indices.filter { !report.checks[$0].passed }
         quiet = outcome.quiet
         cloudConflicts = outcome.cloudConflicts
-        let states = SessionStates(outcome: outcome)
+        let states = report.states
         var names: [ParticipantID: String] = [:]
         var keys: [String: String] = [:]
         for device in outcome.devices {

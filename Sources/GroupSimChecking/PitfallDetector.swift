@@ -12,7 +12,13 @@ import GroupSimSimulation
 /// `PitfallDetector+Explanations.swift`.
 public enum PitfallDetector {
     public static func detect(_ outcome: RunOutcome) -> [Pitfall] {
-        let evidence = Evidence(outcome: outcome)
+        detect(outcome, states: SessionStates(outcome: outcome))
+    }
+
+    /// `detect(_:)` with the run's session states already worked out (`RunReport` builds
+    /// them once for the pitfalls, the checks and exploration's outcome key).
+    static func detect(_ outcome: RunOutcome, states: SessionStates) -> [Pitfall] {
+        let evidence = Evidence(outcome: outcome, states: states)
         var found: [Pitfall] = []
         let keys = IdentityKeys(outcome: outcome)
         for session in evidence.states.sessions {
@@ -57,9 +63,9 @@ public enum PitfallDetector {
             var value: String
         }
 
-        init(outcome: RunOutcome) {
+        init(outcome: RunOutcome, states: SessionStates) {
             self.outcome = outcome
-            states = SessionStates(outcome: outcome)
+            self.states = states
             flow = MessageFlow(trace: outcome.trace)
             history = ViewHistory(outcome: outcome)
             var times: [Int: VirtualTime] = [:]

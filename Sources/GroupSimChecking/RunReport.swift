@@ -8,12 +8,16 @@ public struct RunReport: Sendable {
     /// Steps that failed with no `error:` check expecting them: each a failed check.
     public var unexpectedFailures: [UnexpectedFailure]
     public var pitfalls: [Pitfall]
+    /// What each device shows for each session, worked out once for the pitfalls, the
+    /// checks and exploration's outcome key (of the outcome this report was made from).
+    let states: SessionStates
 
     /// Checks the outcome and finds its pitfalls.
     public init(outcome: RunOutcome) {
         self.outcome = outcome
-        pitfalls = PitfallDetector.detect(outcome)
-        checks = CheckEvaluator.evaluate(outcome, pitfalls: pitfalls)
+        states = SessionStates(outcome: outcome)
+        pitfalls = PitfallDetector.detect(outcome, states: states)
+        checks = CheckEvaluator.evaluate(outcome, pitfalls: pitfalls, states: states)
         unexpectedFailures = UnexpectedFailure.find(in: outcome)
     }
 

@@ -3,7 +3,7 @@ import GroupSimSimulation
 
 /// What each device would show for a session if the user tapped it now: the state in
 /// the live bubble's URL (`message`), or the cloud record it points to (cloud modes, M13).
-struct SessionStates {
+struct SessionStates: Sendable {
     struct Shown: Equatable {
         var state: StateMap
         var provenance: Provenance
