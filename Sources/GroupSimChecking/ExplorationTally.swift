@@ -94,6 +94,8 @@ struct ExplorationTally: Sendable {
             insertFailures([Report.FailingRun(reference: run.reference, failedChecks: run.failedChecks,
                                               unexpected: run.unexpected.map(\.unexpectedText), schedule: run.schedule)])
         }
+        // The runs of one scenario share most slots: the first run sizes the table.
+        if shown.isEmpty { shown.reserveCapacity(run.shown.count) }
         for row in run.shown { shown[row.slot, default: [:]][row.shown, default: 0] += 1 }
         for pitfall in run.pitfalls {
             pitfallRuns[pitfall.kind, default: 0] += 1

@@ -29,10 +29,10 @@ extension Device {
             for entry in entries {
                 if case .summary(let old, _) = entry, let session = old.sessionName { summaryCounts[session, default: 0] += 1 }
             }
-            var seen: Set<String> = []
+            // A session has one bubble entry in a transcript, its live one (M10): a newer
+            // bubble turns the older into a summary line or removes it.
             for entry in entries {
-                guard case .bubble(let envelope) = entry, let session = envelope.sessionName,
-                      let live = transcript.liveBubble(session: session), seen.insert(session).inserted else { continue }
+                guard case .bubble(let live) = entry, let session = live.sessionName else { continue }
                 sessions.append(SessionView(
                     session: session, conversation: conversation.name, message: live.id,
                     senderPerson: live.senderPerson,
