@@ -159,9 +159,7 @@ public actor Simulation {
                     record(TraceEvent(time: context.now, subject: devices[receiver].name, kind: .held(message: envelope.id)))
                 } else {
                     copiesDelivered += 1
-                    output.context = context
-                    devices[receiver].receive(envelope, into: &output)
-                    absorbOutput()
+                    step(receiver) { $0.receive(envelope, into: &$1) }
                 }
             case .cloudArrive(let request):
                 guard let receiver = deviceIndex[request.device] else { continue }
@@ -173,9 +171,7 @@ public actor Simulation {
                                   payload: .cloud(operation: request.operation, record: response.record)))
                 enqueue(.cloudAnswer(response, to: receiver), after: scenario.app.cloudLatency)
             case .cloudAnswer(let response, let receiver):
-                output.context = context
-                devices[receiver].receive(response, into: &output)
-                absorbOutput()
+                step(receiver) { $0.receive(response, into: &$1) }
             }
         }
         let snapshots = devices.map { $0.snapshot() }
@@ -363,17 +359,17 @@ public actor Simulation {
         case .send, .reply, .insert, .pressSend, .cancel, .open, .tap, .close, .text, .sticker, .reinstall:
             // The device carries these out (`StepDescriptor.handler` is `.device`).
             let isNew = step.action.compose.map { usedSessions.insert($0.session).inserted } ?? false
-            output.context = context
-            devices[index].perform(step, conversation: conversation, sessionIsNew: isNew, into: &output)
-            absorbOutput()
+            self.step(index) { $0.perform(step, conversation: conversation, sessionIsNew: isNew, into: &$1) }
         }
     }
 
     // MARK: - Acting on what a device asked for
 
-    /// Takes the context back from the device call just made, acts on what it asked for
-    /// and empties the buffer for the next call.
-    private func absorbOutput() {
+    /// Makes one call into device `index` with the run's buffer and context, then takes
+    /// the context back, acts on what the device asked for and empties the buffer.
+    private func step(_ index: Int, _ call: (inout Device, inout DeviceOutput) -> Void) {
+        output.context = context
+        call(&devices[index], &output)
         context = output.context
         // Most calls (deliveries with the trace off) ask for nothing more.
         guard !output.isEmpty else { return }

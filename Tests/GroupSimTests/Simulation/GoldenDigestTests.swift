@@ -1,11 +1,6 @@
 import Foundation
 import Testing
 @testable import GroupSim
-@testable import GroupSimCore
-@testable import GroupSimScenario
-@testable import GroupSimSimulation
-@testable import GroupSimChecking
-@testable import GroupSimReporting
 
 /// Every scenario file's digest, pinned: a change to how the simulation is built (devices,
 /// queue, trace types) must not change what a run does. `golden-digests.txt` holds one line
