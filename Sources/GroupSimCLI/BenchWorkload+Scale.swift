@@ -123,6 +123,6 @@ extension BenchWorkload {
     /// simulation with the trace off, then its checks, pitfalls and outcome key. Returns
     /// the runs made (1). Throws as `explore` does, for a scenario that is not valid.
     static func exploreOnce(_ scenario: Scenario, apps: AppRegistry) async throws(ExplorationError) -> Int {
-        try await Explorer(scenario: scenario, apps: apps, workers: 1).explore(runs: 1, seed: scenario.seed).runs
+        try await Explorer(scenario: scenario, apps: apps, workers: 1).explore(runs: 1, seed: scenario.seed).runs.clampedInt
     }
 }

@@ -10,7 +10,7 @@ struct ExploreCommand: Subcommand {
     static let summary = "run a scenario under many schedules: failures per check, outcomes per device, a seed to replay"
     static let formats = ["text", "json", "html"]
     static let defaultRuns = 1_000
-    static let usage = "Usage: groupsim explore FILE [--runs N] [--seed N] [--exhaustive [--limit N]] [--format text|json|html] [--workers N] [--shard I/N] [--output PATH] [--progress|--quiet]"
+    static let usage = "Usage: groupsim explore FILE [--runs N] [--seed N] [--exhaustive [--limit N] [--no-factor]] [--format text|json|html] [--workers N] [--shard I/N] [--output PATH] [--full] [--progress|--quiet]"
 
     static let help = """
     \(usage)
@@ -35,11 +35,21 @@ struct ExploreCommand: Subcommand {
     failing order is listed, event by event. It refuses, with the estimated count, a
     scenario with more distinct orders than --limit.
 
+    Exhaustive exploration factors: once no later step can read what a device shows and
+    its copies make nothing happen, the orders in which that device receives them are
+    simulated once each and combined with the rest by counting, so a 96-device group's
+    10^196 orders are counted exactly from a few thousand runs (docs/exploration.md,
+    "Factoring"). --limit then bounds the orders enumerated, not the orders counted.
+    Counts past 15 digits print as 1.278 × 10^196 in text; JSON has every digit.
+
     Options:
       --runs N          how many runs (default \(defaultRuns))
       --seed N          the base seed (default: the file's, else 1)
       --exhaustive      every distinct delivery order instead of random runs
-      --limit N         with --exhaustive: refuse above N estimated orders (default \(Explorer.defaultExhaustiveLimit))
+      --limit N         with --exhaustive: refuse above N estimated orders to enumerate
+                        (default \(Explorer.defaultExhaustiveLimit))
+      --no-factor       with --exhaustive: enumerate every order, without factoring (the
+                        slow oracle the factored counts are tested against)
       --format F        text (default), json (merge shard files with `groupsim merge`) or
                         html: one self-contained page with the failure rate of each check,
                         the outcomes per device as bars, the pitfalls, and per failing
@@ -50,6 +60,8 @@ struct ExploreCommand: Subcommand {
                         machines; merge the JSON reports with `groupsim merge`
       --output PATH     write the report to PATH instead of standard output (as the
                         shell's > would: see "Output files" in groupsim help)
+      --full            in text: every device's outcome line, every outcome class, check
+                        and failed step (the default report stays about 60 lines)
       --progress        show progress on standard error (runs done, runs/s, failures so
                         far, time left) even when it is not a terminal
       --quiet           show no progress and no warnings on standard error
@@ -81,7 +93,7 @@ struct ExploreCommand: Subcommand {
     func execute(_ arguments: [String], progress sink: ProgressSink) async throws -> CommandResult {
         let parsed = try Arguments(arguments, command: "explore",
                                    valued: ["runs", "seed", "limit", "format", "workers", "shard", "output"] + ScenarioInput.valued,
-                                   flags: ["exhaustive", "progress", "quiet"] + ScenarioInput.flags)
+                                   flags: ["exhaustive", "no-factor", "full", "progress", "quiet"] + ScenarioInput.flags)
         guard parsed.positional.count == 1, let path = parsed.positional.first else {
             throw UsageError(parsed.positional.isEmpty ? "explore needs a scenario file" : "explore takes one scenario file, found \(parsed.positional.count)",
                              hint: Self.usage)
@@ -110,7 +122,10 @@ struct ExploreCommand: Subcommand {
             }
         } else if parsed.value("limit") != nil {
             throw UsageError("--limit goes with --exhaustive", hint: Self.usage)
+        } else if parsed.flag("no-factor") {
+            throw UsageError("--no-factor goes with --exhaustive", hint: Self.usage)
         }
+        let factor = !parsed.flag("no-factor")
 
         try OutputFile.check(parsed.value("output"), inputs: [path])
         let scenario = try ScenarioInput.load(path, parsed, apps: apps)
@@ -125,7 +140,7 @@ struct ExploreCommand: Subcommand {
         let (outcome, signal) = await Interrupts.run { () async -> Result<ExplorationReport, ExplorationError> in
             do throws(ExplorationError) {
                 guard exhaustive else { return .success(try await explorer.explore(runs: runs, seed: seed, shard: shardToRun, progress: progress)) }
-                return .success(try await explorer.exhaustive(limit: limit))
+                return .success(try await explorer.exhaustive(limit: limit, factor: factor))
             } catch {
                 return .failure(error)
             }
@@ -141,7 +156,7 @@ struct ExploreCommand: Subcommand {
         let text: String = switch format {
         case "json": ExplorationJSONReport.render(report)
         case "html": await ExplorationHTMLPage.render(report, scenario: scenario, apps: apps)
-        default: ExplorationTextReport.render(report)
+        default: ExplorationTextReport.render(report, full: parsed.flag("full"))
         }
         var status: Int32 = report.passed ? 0 : 1
         if let signal { status = 128 + signal }
@@ -164,7 +179,8 @@ extension ExploreCommand {
     /// The warning for an exploration whose runs all came out the same because the seed
     /// cannot change the schedule: more random runs would only repeat the first.
     static func sameOutcomeWarning(_ report: ExplorationReport, scenario: Scenario) -> String? {
-        guard case .sampled = report.mode, report.runs > 1, report.distinctOutcomes <= 1, !scenario.hasRandomSchedule else { return nil }
+        guard case .sampled = report.mode, report.runs > 1, report.classes.count <= Set(report.classes.map(\.session)).count,
+              !scenario.hasRandomSchedule else { return nil }
         return "warning: all \(report.runs) runs gave the same outcome: nothing in \(scenario.file) is random (no jitter, no race), "
             + "so every run follows one schedule. Add network jitter or a race to vary it, or use --exhaustive to try every delivery order."
     }

@@ -65,7 +65,7 @@ struct ScenarioTestResult: Sendable {
         text += "  \(Plural.count(report.pitfalls.count, "pitfall"))"
         text += "  trace \(report.digest.prefix(16))"
         if let exploration {
-            text += "  explored: \(exploration.failedRuns) of \(Plural.count(exploration.runs, "run")) failed"
+            text += "  explored: \(exploration.failedRuns) of \("\(exploration.runs) run\(exploration.runs == 1 ? "" : "s")") failed"
         }
         return text
     }

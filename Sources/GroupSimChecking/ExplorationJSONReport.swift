@@ -16,9 +16,10 @@ import GroupSimSimulation
 /// working folder (the file is written as given on the command line): running the same
 /// shard again writes the same bytes, so a retried shard never changes a merged result.
 public enum ExplorationJSONReport {
-    public static let format = "groupsim-exploration-2"
-    /// The format before reports carried `fingerprint` and `groupsimVersion`.
-    static let formerFormats = ["groupsim-exploration-1"]
+    public static let format = "groupsim-exploration-3"
+    /// The formats before reports carried `fingerprint` and `groupsimVersion` (1), and
+    /// before outcomes were counted per session as classes (2).
+    static let formerFormats = ["groupsim-exploration-1", "groupsim-exploration-2"]
 
     public static func render(_ report: ExplorationReport) -> String { value(report).rendered() + "\n" }
 
@@ -37,6 +38,15 @@ public enum ExplorationJSONReport {
         case .exhaustive(let seed, let estimate, let simulated):
             members += [("mode", .string("exhaustive")), ("seed", .string(String(seed))),
                         ("estimatedOrders", .int(estimate)), ("simulatedSchedules", .int(simulated))]
+            if let factoring = report.factoring {
+                var fields: [(String, JSONValue)] = [
+                    ("devices", .array(factoring.devices.map(JSONValue.string))),
+                    ("dependentOrders", .int(factoring.dependentOrders)),
+                    ("largestFactor", .int(factoring.largestFactor)),
+                ]
+                if let fallback = factoring.fallback { fields.append(("fallback", .string(fallback))) }
+                members.append(("factoring", .object(fields)))
+            }
         }
         members.append(("shard", report.shard.map { shard in
             .object([("count", .int(shard.count)), ("indices", .array(shard.indices.map { .int($0) })),
@@ -46,9 +56,9 @@ public enum ExplorationJSONReport {
         if report.interrupted { members.append(("interrupted", .bool(true))) }
         members += [
             ("passed", .bool(report.passed)),
-            ("runs", .int(report.runs)),
-            ("failedRuns", .int(report.failedRuns)),
-            ("stoppedRuns", .int(report.stoppedRuns)),
+            ("runs", .count(report.runs)),
+            ("failedRuns", .count(report.failedRuns)),
+            ("stoppedRuns", .count(report.stoppedRuns)),
             ("distinctOutcomes", .int(report.distinctOutcomes)),
             ("devices", .array(report.devices.map(JSONValue.string))),
             ("sessions", .array(report.sessions.map(JSONValue.string))),
@@ -63,7 +73,7 @@ public enum ExplorationJSONReport {
                             ("from", .string(count.shown.from)),
                             ("fromName", .string(count.shown.fromName)),
                             ("state", .object(count.shown.state.entries.map { ($0.key, .string($0.value)) })),
-                            ("runs", .int(count.runs)),
+                            ("runs", .count(count.runs)),
                             ("percent", .string(ExplorationReport.percent(count.runs, of: report.runs))),
                         ])
                     })),
@@ -72,18 +82,18 @@ public enum ExplorationJSONReport {
             ("pitfalls", .array(report.pitfalls.map { pitfall in
                 .object([
                     ("kind", .string(pitfall.kind.rawValue)), ("rule", .string(pitfall.rule)),
-                    ("reference", .string(RuleReference.path(pitfall.rule))), ("runs", .int(pitfall.runs)),
+                    ("reference", .string(RuleReference.path(pitfall.rule))), ("runs", .count(pitfall.runs)),
                 ])
             })),
             ("cloudConflicts", .object([
-                ("writes", .int(report.cloudConflicts)), ("runs", .int(report.conflictRuns)), ("most", .int(report.mostConflicts)),
+                ("writes", .count(report.cloudConflicts)), ("runs", .count(report.conflictRuns)), ("most", .int(report.mostConflicts)),
             ])),
             ("stepFailures", .array(report.stepFailures.map { failure in
                 .object([
                     ("step", failure.step.map { .int($0) } ?? .null),
                     ("device", .string(failure.device)),
                     ("code", .string(failure.code)),
-                    ("runs", .int(failure.runs)),
+                    ("runs", .count(failure.runs)),
                 ])
             })),
             ("failures", .array(report.failures.map { failure in
@@ -100,9 +110,32 @@ public enum ExplorationJSONReport {
                 }
                 return .object(fields)
             })),
-            ("outcomeKeys", .array(report.outcomeKeys.map(JSONValue.string))),
+            ("outcomeClasses", .array(report.classes.map { entry in
+                var fields: [(String, JSONValue)] = [
+                    ("session", .string(entry.session)),
+                    ("shown", .array(entry.shown.map(shown))),
+                    ("runs", .count(entry.runs)),
+                    ("percent", .string(ExplorationReport.percent(entry.runs, of: report.runs))),
+                ]
+                if let agreeing = entry.agreeing {
+                    fields.append(("agreeing", .object([("fewest", .int(agreeing.lowerBound)), ("most", .int(agreeing.upperBound))])))
+                }
+                return .object(fields)
+            })),
+            ("outliers", .array(report.outliers.map { entry in
+                .object([("session", .string(entry.session)), ("device", .string(entry.device)), ("runs", .count(entry.runs))])
+            })),
         ]
         return .object(members)
+    }
+
+    /// One thing a device showed: its sender and state.
+    static func shown(_ shown: ExplorationReport.Shown) -> JSONValue {
+        .object([
+            ("from", .string(shown.from)),
+            ("fromName", .string(shown.fromName)),
+            ("state", .object(shown.state.entries.map { ($0.key, .string($0.value)) })),
+        ])
     }
 
     /// A check's tally, or an unexpected step failure's (counted as a failed check).
@@ -110,7 +143,7 @@ public enum ExplorationJSONReport {
         .object([
             ("text", .string(check.text)),
             ("line", check.line.map { .int($0) } ?? .null),
-            ("failedRuns", .int(check.failedRuns)),
+            ("failedRuns", .count(check.failedRuns)),
             ("passed", .bool(check.failedRuns == 0)),
             ("firstFailure", check.firstFailure.map(reference) ?? .null),
         ])
@@ -168,7 +201,7 @@ public enum ExplorationJSONReport {
             let fields = Fields(item, "check")
             return ExplorationReport.CheckTally(
                 text: try fields.string("text"), line: try fields.optional("line").map { value throws(ExplorationError) in try Fields.int(value, "line") },
-                failedRuns: try fields.int("failedRuns"), firstFailure: try fields.optional("firstFailure").map(reference))
+                failedRuns: try fields.count("failedRuns"), firstFailure: try fields.optional("firstFailure").map(reference))
         }
         let checks = try root.array("checks").map(tally)
         let unexpected = root.optional("unexpectedFailures") == nil ? [] : try root.array("unexpectedFailures").map(tally)
@@ -177,13 +210,7 @@ public enum ExplorationJSONReport {
             let counts = try fields.array("counts").map { entry throws(ExplorationError) -> ExplorationReport.OutcomeCount in
                 let count = Fields(entry, "outcome count")
                 guard case .object(let members)? = count.optional("state") else { throw .invalidReport("outcome count: \"state\" must be an object") }
-                var state = StateMap()
-                for (key, value) in members {
-                    guard case .string(let text) = value else { throw .invalidReport("outcome state \"\(key)\" must be a string") }
-                    state[key] = text
-                }
-                let shown = ExplorationReport.Shown(from: try count.optionalString("from"), fromName: try count.optionalString("fromName"), state: state)
-                return ExplorationReport.OutcomeCount(shown: shown, runs: try count.int("runs"))
+                return ExplorationReport.OutcomeCount(shown: try shown(members, count), runs: try count.count("runs"))
             }
             return ExplorationReport.OutcomeTally(device: try fields.string("device"), session: try fields.string("session"), counts: counts)
         }
@@ -191,13 +218,13 @@ public enum ExplorationJSONReport {
             let fields = Fields(item, "pitfall")
             let name = try fields.string("kind")
             guard let kind = PitfallKind(rawValue: name) else { throw .invalidReport("unknown pitfall kind \"\(name)\"") }
-            return ExplorationReport.PitfallTally(kind: kind, rule: try fields.string("rule"), runs: try fields.int("runs"))
+            return ExplorationReport.PitfallTally(kind: kind, rule: try fields.string("rule"), runs: try fields.count("runs"))
         }
         let stepFailures = try root.array("stepFailures").map { item throws(ExplorationError) -> ExplorationReport.StepFailureTally in
             let fields = Fields(item, "step failure")
             return ExplorationReport.StepFailureTally(
                 step: try fields.optional("step").map { value throws(ExplorationError) in try Fields.int(value, "step") },
-                device: try fields.string("device"), code: try fields.string("code"), runs: try fields.int("runs"))
+                device: try fields.string("device"), code: try fields.string("code"), runs: try fields.count("runs"))
         }
         let failures = try root.array("failures").map { item throws(ExplorationError) -> ExplorationReport.FailingRun in
             let fields = Fields(item, "failure")
@@ -219,18 +246,53 @@ public enum ExplorationJSONReport {
             fingerprint: try root.string("fingerprint"), toolVersion: try root.string("groupsimVersion"), mode: mode, shard: shard,
             devices: try Fields(try root.required("devices"), "devices").strings(),
             sessions: try Fields(try root.required("sessions"), "sessions").strings(),
-            runs: try root.int("runs"), failedRuns: try root.int("failedRuns"), stoppedRuns: try root.int("stoppedRuns"),
-            checks: checks, unexpectedFailures: unexpected, outcomes: outcomes, pitfalls: pitfalls, stepFailures: stepFailures, failures: failures,
-            outcomeKeys: try Fields(try root.required("outcomeKeys"), "outcomeKeys").strings())
+            runs: try root.count("runs"), failedRuns: try root.count("failedRuns"), stoppedRuns: try root.count("stoppedRuns"),
+            checks: checks, unexpectedFailures: unexpected, outcomes: outcomes, pitfalls: pitfalls, stepFailures: stepFailures, failures: failures)
+        report.classes = try root.array("outcomeClasses").map { item throws(ExplorationError) -> ExplorationReport.OutcomeClass in
+            let fields = Fields(item, "outcome class")
+            let shown = try fields.array("shown").map { value throws(ExplorationError) -> ExplorationReport.Shown in
+                let entry = Fields(value, "outcome class")
+                guard case .object(let members) = try entry.required("state") else { throw .invalidReport("outcome class: \"state\" must be an object") }
+                return try Self.shown(members, entry)
+            }
+            var agreeing: ClosedRange<Int>?
+            if let range = fields.optional("agreeing") {
+                let bounds = Fields(range, "outcome class \"agreeing\"")
+                let fewest = try bounds.int("fewest"), most = try bounds.int("most")
+                guard fewest <= most else { throw .invalidReport("outcome class: \"agreeing\" has fewest above most") }
+                agreeing = fewest...most
+            }
+            return ExplorationReport.OutcomeClass(session: try fields.string("session"), shown: shown, runs: try fields.count("runs"), agreeing: agreeing)
+        }
+        report.outliers = try root.array("outliers").map { item throws(ExplorationError) -> ExplorationReport.Outlier in
+            let fields = Fields(item, "outlier")
+            return ExplorationReport.Outlier(session: try fields.string("session"), device: try fields.string("device"), runs: try fields.count("runs"))
+        }
         // Reports written before conflicts were counted have none.
         if let value = root.optional("cloudConflicts") {
             let conflicts = Fields(value, "cloudConflicts")
-            report.cloudConflicts = try conflicts.int("writes")
-            report.conflictRuns = try conflicts.int("runs")
+            report.cloudConflicts = try conflicts.count("writes")
+            report.conflictRuns = try conflicts.count("runs")
             report.mostConflicts = try conflicts.int("most")
         }
         report.interrupted = interrupted
+        if let value = root.optional("factoring") {
+            let fields = Fields(value, "factoring")
+            report.factoring = .init(devices: try Fields(try fields.required("devices"), "factoring devices").strings(),
+                                     dependentOrders: try fields.int("dependentOrders"), largestFactor: try fields.int("largestFactor"),
+                                     fallback: try fields.optionalString("fallback"))
+        }
         return report
+    }
+
+    /// A `Shown` from an object's `from`, `fromName` and `state` members.
+    private static func shown(_ members: [(String, JSONValue)], _ fields: Fields) throws(ExplorationError) -> ExplorationReport.Shown {
+        var state = StateMap()
+        for (key, value) in members {
+            guard case .string(let text) = value else { throw .invalidReport("outcome state \"\(key)\" must be a string") }
+            state[key] = text
+        }
+        return ExplorationReport.Shown(from: try fields.optionalString("from"), fromName: try fields.optionalString("fromName"), state: state)
     }
 
     static func reference(_ value: JSONValue) throws(ExplorationError) -> ExplorationReport.RunReference {
@@ -272,6 +334,15 @@ private struct Fields {
     }
 
     func int(_ key: String) throws(ExplorationError) -> Int { try Self.int(try required(key), "\(place) \"\(key)\"") }
+
+    /// A count of runs or orders, of any size.
+    func count(_ key: String) throws(ExplorationError) -> ExactCount {
+        switch try required(key) {
+        case .int(let number) where number >= 0: return ExactCount(UInt64(number))
+        case .count(let count): return count
+        default: throw .invalidReport("\(place) \"\(key)\" must be a whole number of at least 0")
+        }
+    }
 
     func seed(_ key: String) throws(ExplorationError) -> UInt64 {
         guard let seed = UInt64(try string(key)) else { throw .invalidReport("\(place): \"\(key)\" must be a whole number in a string") }

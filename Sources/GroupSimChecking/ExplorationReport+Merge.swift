@@ -64,9 +64,6 @@ extension ExplorationReport {
             }
             if position > 0 { tally.merge(ExplorationTally(report)) }
         }
-        guard !tally.overflowed else {
-            throw .invalidReport("the reports' counts add up to more than \(Int.max): they cannot be shards of one exploration")
-        }
         var template = base.report
         if let count = shardCount?.count {
             let coverage = ShardCoverage(count: count, indices: covered.keys.sorted())

@@ -1,3 +1,4 @@
+import GroupSimCore
 import GroupSimScenario
 
 extension ExplorationReport {
@@ -32,7 +33,7 @@ extension ExplorationReport {
         }
         if case .sampled(let seed, let requested) = mode {
             let expected = try Self.runs(of: shard, below: requested)
-            guard runs == expected else {
+            guard runs == ExactCount(expected) else {
                 throw refuse("\(runs) runs, but \(shard == nil ? "an exploration" : place) of \(requested) runs holds \(expected)")
             }
             for reference in failures.map(\.reference) + checks.compactMap(\.firstFailure) {
@@ -59,13 +60,8 @@ extension ExplorationReport {
             guard slots.insert(ExploredRun.Slot(device: row.device, session: row.session)).inserted else {
                 throw refuse("the outcomes of \(row.session) on \(row.device) are listed twice")
             }
-            var total = 0
-            for count in row.counts {
-                let (sum, overflow) = total.addingReportingOverflow(count.runs)
-                guard !overflow, sum <= runs else {
-                    throw refuse("the outcomes of \(row.session) on \(row.device) add up to more than its \(runs) runs")
-                }
-                total = sum
+            guard ExactCount.sum(row.counts.map(\.runs)) <= runs else {
+                throw refuse("the outcomes of \(row.session) on \(row.device) add up to more than its \(runs) runs")
             }
         }
         var kinds: Set<PitfallKind> = []
@@ -76,11 +72,17 @@ extension ExplorationReport {
         for failure in stepFailures where failure.runs > runs {
             throw refuse("a failed step on \(failure.device) (\(failure.code)) in \(failure.runs) runs out of \(runs) runs")
         }
-        guard outcomeKeys.count <= runs, runs == 0 || !outcomeKeys.isEmpty else {
-            throw refuse("\(outcomeKeys.count) distinct outcomes from \(runs) runs")
+        var classTotals: [String: ExactCount] = [:]
+        var classKeys: Set<ClassKey> = []
+        for entry in classes {
+            guard classKeys.insert(entry.key).inserted else { throw refuse("an outcome class of \(entry.session) is listed twice") }
+            classTotals[entry.session, default: .zero] += entry.runs
+        }
+        for (session, total) in classTotals.sorted(by: { $0.key < $1.key }) where total != runs {
+            throw refuse("the outcome classes of \(session) count \(total) runs, not its \(runs) runs")
         }
         let runNumbers = failures.map(\.reference.run)
-        guard failures.count == min(failedRuns, Self.failureSampleLimit), zip(runNumbers, runNumbers.dropFirst()).allSatisfy({ $0 < $1 }) else {
+        guard failures.count == min(failedRuns.clampedInt, Self.failureSampleLimit), zip(runNumbers, runNumbers.dropFirst()).allSatisfy({ $0 < $1 }) else {
             throw refuse("its failing runs are not the lowest-numbered \(Self.failureSampleLimit) of its \(failedRuns) failed runs")
         }
         for failure in failures {

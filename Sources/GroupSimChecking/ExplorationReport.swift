@@ -1,3 +1,4 @@
+import GroupSimCore
 import GroupSimScenario
 import GroupSimSimulation
 
@@ -99,7 +100,7 @@ public struct ExplorationReport: Sendable, Hashable {
         public var text: String
         /// Where it is written in the scenario file.
         public var line: Int?
-        public var failedRuns: Int
+        public var failedRuns: ExactCount
         /// The failing run with the lowest number.
         public var firstFailure: RunReference?
     }
@@ -138,7 +139,7 @@ public struct ExplorationReport: Sendable, Hashable {
     /// One outcome and in how many runs it came out.
     public struct OutcomeCount: Sendable, Hashable {
         public var shown: Shown
-        public var runs: Int
+        public var runs: ExactCount
     }
 
     /// The outcomes of one session on one device, most frequent first (ties: by `Shown`).
@@ -148,13 +149,48 @@ public struct ExplorationReport: Sendable, Hashable {
         public var counts: [OutcomeCount]
     }
 
+    /// One outcome class of a session: the distinct things its devices showed at the end
+    /// of a run (each device's live bubble, as `Shown`), whichever device showed which.
+    /// One thing means every device agreed; more mean the views parted (M12).
+    public struct OutcomeClass: Sendable, Hashable {
+        public var session: String
+        /// Sorted by `Shown`'s order, each once.
+        public var shown: [Shown]
+        public var runs: ExactCount
+        /// Random exploration: over the class's runs, the fewest and the most devices that
+        /// showed the most common thing; nil where it was not counted (exhaustive).
+        public var agreeing: ClosedRange<Int>?
+
+        public init(session: String, shown: [Shown], runs: ExactCount, agreeing: ClosedRange<Int>? = nil) {
+            self.session = session
+            self.shown = shown
+            self.runs = runs
+            self.agreeing = agreeing
+        }
+
+        /// The same session and things shown: two reports' classes merge by this.
+        var key: ClassKey { ClassKey(session: session, shown: shown) }
+    }
+
+    struct ClassKey: Hashable, Sendable {
+        var session: String
+        var shown: [Shown]
+    }
+
+    /// A device that showed something other than its session's most common view.
+    public struct Outlier: Sendable, Hashable {
+        public var session: String
+        public var device: String
+        public var runs: ExactCount
+    }
+
     /// A pitfall kind and how many runs reported it at least once.
     public struct PitfallTally: Sendable, Hashable {
         public var kind: PitfallKind
         /// The docs/behaviour.md rule the runs cited (`lost-update` is M12 with state in the
         /// message, M13 with a cloud store that overwrites).
         public var rule: String
-        public var runs: Int
+        public var runs: ExactCount
     }
 
     /// A step that failed with a code, and in how many runs.
@@ -164,7 +200,7 @@ public struct ExplorationReport: Sendable, Hashable {
         public var device: String
         /// The error name from docs/behaviour.md, or `noBubble`.
         public var code: String
-        public var runs: Int
+        public var runs: ExactCount
     }
 
     /// A run that failed at least one check, or had a step fail unexpectedly.
@@ -197,11 +233,11 @@ public struct ExplorationReport: Sendable, Hashable {
     /// The sessions the scenario's steps name, in the order first named.
     public var sessions: [String]
     /// Runs in this report (for `exhaustive`: distinct delivery orders).
-    public var runs: Int
+    public var runs: ExactCount
     /// Runs that failed at least one check or had a step fail unexpectedly.
-    public var failedRuns: Int
+    public var failedRuns: ExactCount
     /// Runs stopped at `Simulation.eventLimit` before going quiet.
-    public var stoppedRuns: Int
+    public var stoppedRuns: ExactCount
     /// In the scenario's order.
     public var checks: [CheckTally]
     /// Steps that failed in some run with no `error:` check expecting them, each counted
@@ -216,17 +252,22 @@ public struct ExplorationReport: Sendable, Hashable {
     public var stepFailures: [StepFailureTally]
     /// The failing runs with the lowest numbers, at most `failureSampleLimit`.
     public var failures: [FailingRun]
-    /// A 64-bit key (hex) of each distinct whole-run outcome, sorted: what devices show
-    /// for every session. Kept so that merged shards count distinct outcomes exactly.
-    public var outcomeKeys: [String]
+    /// Each session's outcome classes (what set of things its devices showed) with how
+    /// many runs gave each: by session (scenario order), then most runs first, then by
+    /// the things shown. Counting per session keeps "distinct outcomes" meaningful in a
+    /// 96-device group, where no two runs leave every device showing the same.
+    public var classes: [OutcomeClass] = []
+    /// Random exploration: per session and device, the runs in which the device showed
+    /// something other than the session's most common view; by session, then most runs.
+    public var outliers: [Outlier] = []
     /// The registered app the scenario names (`app: { name: ... }`), nil for the built-in
     /// app: such a run replays from Swift, where the app is registered.
     public var app: String? = nil
     /// Conditional writes the cloud store refused, over every run: under `app.state:
     /// cloud-cas` each is one retry the race cost (M13).
-    public var cloudConflicts: Int = 0
+    public var cloudConflicts: ExactCount = 0
     /// Runs with at least one refused conditional write.
-    public var conflictRuns: Int = 0
+    public var conflictRuns: ExactCount = 0
     /// The most refused writes in one run.
     public var mostConflicts: Int = 0
     /// The exploration was stopped early (`groupsim explore` on SIGINT or SIGTERM, or its
@@ -234,11 +275,46 @@ public struct ExplorationReport: Sendable, Hashable {
     /// first `runs` runs in run order, so they are the same however many workers ran.
     public var interrupted = false
 
-    /// Every check held in every run.
-    public var passed: Bool { failedRuns == 0 }
+    /// How an exhaustive exploration was split into parts counted apart; nil for random
+    /// exploration and for `--no-factor`.
+    public var factoring: Factoring? = nil
 
-    /// How many distinct whole-run outcomes (every device's view of every session) came out.
-    public var distinctOutcomes: Int { outcomeKeys.count }
+    /// How exhaustive exploration split the orders (docs/exploration.md, "Factoring").
+    public struct Factoring: Sendable, Hashable {
+        /// Devices whose arrival orders, once no step could read them any more, were each
+        /// simulated once and combined by counting, in the scenario's order.
+        public var devices: [String]
+        /// Distinct orders of everything else (steps, and what they read), enumerated.
+        public var dependentOrders: Int
+        /// The most local orders one device had, over every dependent order.
+        public var largestFactor: Int
+        /// Why it enumerated everything instead, when it did.
+        public var fallback: String?
+
+        public init(devices: [String], dependentOrders: Int, largestFactor: Int, fallback: String? = nil) {
+            self.devices = devices
+            self.dependentOrders = dependentOrders
+            self.largestFactor = largestFactor
+            self.fallback = fallback
+        }
+
+        /// One line for the text report.
+        public var summary: String {
+            if let fallback { return "not factored: \(fallback); every order was enumerated" }
+            let shown = devices.prefix(4).joined(separator: ", ") + (devices.count > 4 ? " and \(devices.count - 4) more" : "")
+            return "factored: \(Plural.count(dependentOrders, "dependent order")) enumerated; the arrival orders of "
+                + "\(Plural.count(devices.count, "device")) (\(shown)) counted per device, at most \(largestFactor) each"
+        }
+    }
+
+    /// Every check held in every run.
+    public var passed: Bool { failedRuns.isZero }
+
+    /// How many distinct outcome classes came out, over every session (`classes`).
+    public var distinctOutcomes: Int { classes.count }
+
+    /// The outcome classes of `session`, most runs first.
+    public func classes(of session: String) -> [OutcomeClass] { classes.filter { $0.session == session } }
 
     /// The failing run with the lowest number: replay it with `groupsim run FILE --seed`.
     public var firstFailure: FailingRun? { failures.first }
@@ -273,6 +349,9 @@ public struct ExplorationReport: Sendable, Hashable {
     public func replayCommand(seed: UInt64) -> String {
         file == "<stdin>" ? "groupsim run - --seed \(seed) (with the same scenario on standard input)" : "groupsim run \(file) --seed \(seed)"
     }
+
+    /// `48.2%` of an exact count (`ExactCount.percent(of:)`).
+    public static func percent(_ count: ExactCount, of total: ExactCount) -> String { count.percent(of: total) }
 
     /// `100,000,000`: a count with thousands separators.
     public static func grouped(_ count: Int) -> String {

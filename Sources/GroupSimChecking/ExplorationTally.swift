@@ -1,3 +1,4 @@
+import GroupSimCore
 import GroupSimScenario
 
 /// The counts behind an `ExplorationReport` while runs come in: order-free sums, minima
@@ -5,32 +6,31 @@ import GroupSimScenario
 struct ExplorationTally: Sendable {
     typealias Report = ExplorationReport
 
-    private(set) var runs = 0
-    private(set) var failedRuns = 0
-    private(set) var stoppedRuns = 0
-    private var checkFailures: [Int]
+    private(set) var runs: ExactCount = 0
+    private(set) var failedRuns: ExactCount = 0
+    private(set) var stoppedRuns: ExactCount = 0
+    private var checkFailures: [ExactCount]
     private var checkFirst: [Report.RunReference?]
-    private var shown: [ExploredRun.Slot: [Report.Shown: Int]] = [:]
-    private var pitfallRuns: [PitfallKind: Int] = [:]
+    private var shown: [ExploredRun.Slot: [Report.Shown: ExactCount]] = [:]
+    private var pitfallRuns: [PitfallKind: ExactCount] = [:]
     /// The rule each kind cited; the smallest if runs ever disagreed, so order cannot matter.
     private var pitfallRules: [PitfallKind: String] = [:]
-    private var stepFailureRuns: [ExploredRun.StepFailureKey: Int] = [:]
-    private var unexpectedRuns: [ExploredRun.StepFailureKey: Int] = [:]
+    private var stepFailureRuns: [ExploredRun.StepFailureKey: ExactCount] = [:]
+    private var unexpectedRuns: [ExploredRun.StepFailureKey: ExactCount] = [:]
     private var unexpectedFirst: [ExploredRun.StepFailureKey: Report.RunReference] = [:]
     /// The text of each unexpected failure's key, and its step's line.
     private var unexpectedTitles: [ExploredRun.StepFailureKey: (text: String, line: Int?)] = [:]
     /// Sorted by run number, at most `Report.failureSampleLimit`.
     private var failures: [Report.FailingRun] = []
-    private var outcomeKeys: Set<String> = []
-    private var cloudConflicts = 0
-    private var conflictRuns = 0
+    /// Each session's classes: runs, and the fewest and most devices that agreed.
+    private var classes: [Report.ClassKey: (runs: ExactCount, agreeing: ClosedRange<Int>?)] = [:]
+    private var outliers: [ExploredRun.Slot: ExactCount] = [:]
+    private var cloudConflicts: ExactCount = 0
+    private var conflictRuns: ExactCount = 0
     private var mostConflicts = 0
-    /// Whether a sum went past `Int.max` (only counts read from reports can get there):
-    /// the sum stopped at `Int.max` and the tally must not be reported.
-    private(set) var overflowed = false
 
     init(checks: Int) {
-        checkFailures = Array(repeating: 0, count: checks)
+        checkFailures = Array(repeating: .zero, count: checks)
         checkFirst = Array(repeating: nil, count: checks)
     }
 
@@ -44,24 +44,25 @@ struct ExplorationTally: Sendable {
         checkFirst = report.checks.map(\.firstFailure)
         for row in report.outcomes {
             let slot = ExploredRun.Slot(device: row.device, session: row.session)
-            for count in row.counts { Self.add(&shown[slot, default: [:]][count.shown, default: 0], count.runs, &overflowed) }
+            for count in row.counts { shown[slot, default: [:]][count.shown, default: .zero] += count.runs }
         }
         for pitfall in report.pitfalls {
-            Self.add(&pitfallRuns[pitfall.kind, default: 0], pitfall.runs, &overflowed)
+            pitfallRuns[pitfall.kind, default: .zero] += pitfall.runs
             noteRule(pitfall.rule, for: pitfall.kind)
         }
         for failure in report.stepFailures {
             let key = ExploredRun.StepFailureKey(step: failure.step, device: failure.device, code: failure.code)
-            Self.add(&stepFailureRuns[key, default: 0], failure.runs, &overflowed)
+            stepFailureRuns[key, default: .zero] += failure.runs
         }
         for tally in report.unexpectedFailures {
             guard let key = Self.key(ofUnexpected: tally.text) else { continue }
-            unexpectedRuns[key, default: 0] += tally.failedRuns
+            unexpectedRuns[key, default: .zero] += tally.failedRuns
             if let first = tally.firstFailure { unexpectedFirst[key] = first }
             unexpectedTitles[key] = (tally.text, tally.line)
         }
         failures = report.failures
-        outcomeKeys = Set(report.outcomeKeys)
+        for entry in report.classes { noteClass(entry.key, runs: entry.runs, agreeing: entry.agreeing) }
+        for entry in report.outliers { outliers[ExploredRun.Slot(device: entry.device, session: entry.session), default: .zero] += entry.runs }
         cloudConflicts = report.cloudConflicts
         conflictRuns = report.conflictRuns
         mostConflicts = report.mostConflicts
@@ -78,72 +79,132 @@ struct ExplorationTally: Sendable {
     }
 
     mutating func add(_ run: ExploredRun) {
-        runs += 1
-        if !run.quiet { stoppedRuns += 1 }
+        runs += .one
+        if !run.quiet { stoppedRuns += .one }
         for index in run.failedChecks where checkFailures.indices.contains(index) {
-            checkFailures[index] += 1
+            checkFailures[index] += .one
             if checkFirst[index].map({ run.reference.run < $0.run }) ?? true { checkFirst[index] = run.reference }
         }
         for key in run.unexpected {
-            unexpectedRuns[key, default: 0] += 1
+            unexpectedRuns[key, default: .zero] += .one
             if unexpectedFirst[key].map({ run.reference.run < $0.run }) ?? true { unexpectedFirst[key] = run.reference }
             if unexpectedTitles[key] == nil { unexpectedTitles[key] = (key.unexpectedText, run.unexpectedLines[key]) }
         }
         if !run.failedChecks.isEmpty || !run.unexpected.isEmpty {
-            failedRuns += 1
+            failedRuns += .one
             insertFailures([Report.FailingRun(reference: run.reference, failedChecks: run.failedChecks,
                                               unexpected: run.unexpected.map(\.unexpectedText), schedule: run.schedule)])
         }
         // The runs of one scenario share most slots: the first run sizes the table.
         if shown.isEmpty { shown.reserveCapacity(run.shown.count) }
-        for row in run.shown { shown[row.slot, default: [:]][row.shown, default: 0] += 1 }
+        for row in run.shown { shown[row.slot, default: [:]][row.shown, default: .zero] += .one }
+        for entry in run.classes {
+            noteClass(Report.ClassKey(session: entry.session, shown: entry.shown), runs: .one, agreeing: entry.agreeing...entry.agreeing)
+            for device in entry.outliers { outliers[ExploredRun.Slot(device: device, session: entry.session), default: .zero] += .one }
+        }
         for pitfall in run.pitfalls {
-            pitfallRuns[pitfall.kind, default: 0] += 1
+            pitfallRuns[pitfall.kind, default: .zero] += .one
             noteRule(pitfall.rule, for: pitfall.kind)
         }
-        for failure in run.stepFailures { stepFailureRuns[failure, default: 0] += 1 }
-        outcomeKeys.insert(run.outcomeKey)
-        cloudConflicts += run.cloudConflicts
-        if run.cloudConflicts > 0 { conflictRuns += 1 }
+        for failure in run.stepFailures { stepFailureRuns[failure, default: .zero] += .one }
+        cloudConflicts += ExactCount(run.cloudConflicts)
+        if run.cloudConflicts > 0 { conflictRuns += .one }
         mostConflicts = max(mostConflicts, run.cloudConflicts)
     }
 
-    /// Adds another tally's counts: the result is the tally of both sets of runs. Every
-    /// sum is overflow-checked: one past `Int.max` sets `overflowed` instead of trapping.
+    /// Adds another tally's counts: the result is the tally of both sets of runs.
     mutating func merge(_ other: ExplorationTally) {
-        overflowed = overflowed || other.overflowed
-        Self.add(&runs, other.runs, &overflowed)
-        Self.add(&failedRuns, other.failedRuns, &overflowed)
-        Self.add(&stoppedRuns, other.stoppedRuns, &overflowed)
+        runs += other.runs
+        failedRuns += other.failedRuns
+        stoppedRuns += other.stoppedRuns
         for index in checkFailures.indices where other.checkFailures.indices.contains(index) {
-            Self.add(&checkFailures[index], other.checkFailures[index], &overflowed)
+            checkFailures[index] += other.checkFailures[index]
             if let theirs = other.checkFirst[index], checkFirst[index].map({ theirs.run < $0.run }) ?? true {
                 checkFirst[index] = theirs
             }
         }
         for (slot, counts) in other.shown {
-            for (value, count) in counts { Self.add(&shown[slot, default: [:]][value, default: 0], count, &overflowed) }
+            for (value, count) in counts { shown[slot, default: [:]][value, default: .zero] += count }
         }
-        for (kind, count) in other.pitfallRuns { Self.add(&pitfallRuns[kind, default: 0], count, &overflowed) }
+        for (kind, count) in other.pitfallRuns { pitfallRuns[kind, default: .zero] += count }
         for (kind, rule) in other.pitfallRules { noteRule(rule, for: kind) }
-        for (key, count) in other.stepFailureRuns { Self.add(&stepFailureRuns[key, default: 0], count, &overflowed) }
-        for (key, count) in other.unexpectedRuns { Self.add(&unexpectedRuns[key, default: 0], count, &overflowed) }
+        for (key, count) in other.stepFailureRuns { stepFailureRuns[key, default: .zero] += count }
+        for (key, count) in other.unexpectedRuns { unexpectedRuns[key, default: .zero] += count }
         for (key, first) in other.unexpectedFirst where unexpectedFirst[key].map({ first.run < $0.run }) ?? true {
             unexpectedFirst[key] = first
         }
         for (key, title) in other.unexpectedTitles where unexpectedTitles[key] == nil { unexpectedTitles[key] = title }
         insertFailures(other.failures)
-        outcomeKeys.formUnion(other.outcomeKeys)
-        Self.add(&cloudConflicts, other.cloudConflicts, &overflowed)
-        Self.add(&conflictRuns, other.conflictRuns, &overflowed)
+        for (key, entry) in other.classes { noteClass(key, runs: entry.runs, agreeing: entry.agreeing) }
+        for (slot, count) in other.outliers { outliers[slot, default: .zero] += count }
+        cloudConflicts += other.cloudConflicts
+        conflictRuns += other.conflictRuns
         mostConflicts = max(mostConflicts, other.mostConflicts)
     }
 
-    /// `total += amount`, stopping at `Int.max` and noting it in `overflowed`.
-    private static func add(_ total: inout Int, _ amount: Int, _ overflowed: inout Bool) {
-        let (sum, overflow) = total.addingReportingOverflow(amount)
-        total = overflow ? Int.max : sum
-        if overflow { overflowed = true }
+    // MARK: Weighted counts (factored exhaustive exploration, `Explorer+Factored.swift`)
+
+    /// `count` more orders, of which `failed` failed a check and `stopped` did not go quiet.
+    mutating func addOrders(_ count: ExactCount, failed: ExactCount, stopped: Bool) {
+        runs += count
+        failedRuns += failed
+        if stopped { stoppedRuns += count }
+    }
+
+    /// `count` more orders failed check `index`; `first` is one of them.
+    mutating func addCheckFailures(_ index: Int, _ count: ExactCount, first: Report.RunReference?) {
+        guard checkFailures.indices.contains(index) else { return }
+        checkFailures[index] += count
+        if let first, checkFirst[index].map({ first.run < $0.run }) ?? true { checkFirst[index] = first }
+    }
+
+    /// `count` more orders had the unexpected step failure `key`; `first` is one of them.
+    mutating func addUnexpected(_ key: ExploredRun.StepFailureKey, _ count: ExactCount, first: Report.RunReference?, line: Int?) {
+        unexpectedRuns[key, default: .zero] += count
+        if let first, unexpectedFirst[key].map({ first.run < $0.run }) ?? true { unexpectedFirst[key] = first }
+        if unexpectedTitles[key] == nil { unexpectedTitles[key] = (key.unexpectedText, line) }
+    }
+
+    /// A failing order to list (kept if among the lowest-numbered).
+    mutating func addSample(_ failure: Report.FailingRun) { insertFailures([failure]) }
+
+    mutating func addShown(_ slot: ExploredRun.Slot, _ value: Report.Shown, _ count: ExactCount) {
+        shown[slot, default: [:]][value, default: .zero] += count
+    }
+
+    mutating func addClass(session: String, shown: [Report.Shown], _ count: ExactCount) {
+        noteClass(Report.ClassKey(session: session, shown: shown), runs: count, agreeing: nil)
+    }
+
+    mutating func addPitfall(_ kind: PitfallKind, rule: String, _ count: ExactCount) {
+        pitfallRuns[kind, default: .zero] += count
+        noteRule(rule, for: kind)
+    }
+
+    mutating func addStepFailure(_ key: ExploredRun.StepFailureKey, _ count: ExactCount) {
+        stepFailureRuns[key, default: .zero] += count
+    }
+
+    /// `count` orders each with `writes` refused conditional writes.
+    mutating func addConflicts(_ writes: Int, orders count: ExactCount) {
+        guard writes > 0 else { return }
+        cloudConflicts += ExactCount(writes) * count
+        conflictRuns += count
+        mostConflicts = max(mostConflicts, writes)
+    }
+
+    /// Counts `runs` more runs of a session's class, widening its range of agreeing devices.
+    private mutating func noteClass(_ key: Report.ClassKey, runs: ExactCount, agreeing: ClosedRange<Int>?) {
+        if let entry = classes[key] {
+            let range: ClosedRange<Int>? = switch (entry.agreeing, agreeing) {
+            case (let a?, let b?): min(a.lowerBound, b.lowerBound)...max(a.upperBound, b.upperBound)
+            case (let a?, nil): a
+            case (nil, let b): b
+            }
+            classes[key] = (entry.runs + runs, range)
+        } else {
+            classes[key] = (runs, agreeing)
+        }
     }
 
     private mutating func noteRule(_ rule: String, for kind: PitfallKind) {
@@ -163,7 +224,7 @@ struct ExplorationTally: Sendable {
         report.stoppedRuns = stoppedRuns
         report.checks = template.checks.indices.map { index in
             var check = template.checks[index]
-            check.failedRuns = checkFailures.indices.contains(index) ? checkFailures[index] : 0
+            check.failedRuns = checkFailures.indices.contains(index) ? checkFailures[index] : .zero
             check.firstFailure = checkFirst.indices.contains(index) ? checkFirst[index] : nil
             return check
         }
@@ -183,7 +244,7 @@ struct ExplorationTally: Sendable {
             return Report.OutcomeTally(device: slot.device, session: slot.session, counts: counts)
         }
         report.pitfalls = pitfallRuns.keys.sorted().map {
-            Report.PitfallTally(kind: $0, rule: pitfallRules[$0] ?? $0.rule, runs: pitfallRuns[$0] ?? 0)
+            Report.PitfallTally(kind: $0, rule: pitfallRules[$0] ?? $0.rule, runs: pitfallRuns[$0] ?? .zero)
         }
         report.stepFailures = stepFailureRuns.map { Report.StepFailureTally(step: $0.key.step, device: $0.key.device, code: $0.key.code, runs: $0.value) }
             .sorted { a, b in
@@ -193,10 +254,25 @@ struct ExplorationTally: Sendable {
             }
         report.unexpectedFailures = unexpectedRuns.keys.sorted().map { key in
             Report.CheckTally(text: unexpectedTitles[key]?.text ?? key.unexpectedText, line: unexpectedTitles[key]?.line,
-                              failedRuns: unexpectedRuns[key] ?? 0, firstFailure: unexpectedFirst[key])
+                              failedRuns: unexpectedRuns[key] ?? .zero, firstFailure: unexpectedFirst[key])
         }
         report.failures = failures
-        report.outcomeKeys = outcomeKeys.sorted()
+        report.classes = classes.map { Report.OutcomeClass(session: $0.key.session, shown: $0.key.shown, runs: $0.value.runs, agreeing: $0.value.agreeing) }
+            .sorted { a, b in
+                let left = sessionRank[a.session] ?? Int.max, right = sessionRank[b.session] ?? Int.max
+                if left != right { return left < right }
+                if a.session != b.session { return a.session < b.session }
+                if a.runs != b.runs { return a.runs > b.runs }
+                return a.shown.lexicographicallyPrecedes(b.shown)
+            }
+        report.outliers = outliers.map { Report.Outlier(session: $0.key.session, device: $0.key.device, runs: $0.value) }
+            .sorted { a, b in
+                let left = sessionRank[a.session] ?? Int.max, right = sessionRank[b.session] ?? Int.max
+                if left != right { return left < right }
+                if a.session != b.session { return a.session < b.session }
+                if a.runs != b.runs { return a.runs > b.runs }
+                return (deviceRank[a.device] ?? Int.max, a.device) < (deviceRank[b.device] ?? Int.max, b.device)
+            }
         report.cloudConflicts = cloudConflicts
         report.conflictRuns = conflictRuns
         report.mostConflicts = mostConflicts

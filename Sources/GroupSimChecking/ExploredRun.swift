@@ -40,13 +40,24 @@ struct ExploredRun: Sendable {
     var unexpected: [StepFailureKey]
     /// The line of each one's step in the scenario file.
     var unexpectedLines: [StepFailureKey: Int] = [:]
-    /// The whole-run outcome's key: 16 hex digits of a 64-bit FNV-1a hash (`StableHash`)
-    /// over every row of `shown`, the same on every machine.
-    var outcomeKey: String
+    /// Per session (in the order of `shown`'s first device, then others by name): its
+    /// outcome class in this run.
+    var classes: [SessionClass]
     /// For exhaustive exploration: the order, event by event.
     var schedule: [String]
     /// Conditional writes the store refused in this run (M13).
     var cloudConflicts: Int
+
+    /// What one session's devices showed in one run.
+    struct SessionClass: Sendable {
+        var session: String
+        /// The distinct things shown, sorted.
+        var shown: [ExplorationReport.Shown]
+        /// How many devices showed the most common thing.
+        var agreeing: Int
+        /// The devices that showed something else, in device order.
+        var outliers: [String]
+    }
 
     /// - Parameter sessions: the scenario's sessions in the order its steps name them;
     ///   every device gets a row for each (a device that shows none counts as "no bubble").
@@ -71,15 +82,9 @@ struct ExploredRun: Sendable {
             for person in outcome.scenario.people { keys[AppIdentity.accountID(streams, person: person.key)] = "<account:\(person.key)>" }
         }
         var rows: [(slot: Slot, shown: ExplorationReport.Shown)] = []
-        var hash = StableHash.fnv1a64("")
         let named = Set(sessions)
         var contactNames: [String: String] = [:]
         for person in outcome.scenario.people where contactNames[person.key] == nil { contactNames[person.key] = person.contactName }
-        // FNV-1a reads its input as one stream: hashing a part and then its separator is
-        // hashing their concatenation, with no string built per row.
-        func mix(_ text: String, _ separator: String) {
-            hash = StableHash.fnv1a64(separator, startingAt: StableHash.fnv1a64(text, startingAt: hash))
-        }
         for device in outcome.devices {
             let extra = device.sessions.map(\.session).filter { !named.contains($0) }.sorted()
             for session in sessions + extra {
@@ -88,17 +93,10 @@ struct ExploredRun: Sendable {
                     from: seen?.sender, fromName: seen.map { contactNames[$0.sender] ?? $0.sender },
                     state: Self.canonical(seen?.state ?? StateMap(), names: names, keys: keys))
                 rows.append((Slot(device: device.name, session: session), shown))
-                for part in [device.name, session, shown.from ?? "-"] { mix(part, "\u{1F}") }
-                for entry in shown.state.entries {
-                    mix(entry.key, "\u{1D}")
-                    mix(entry.value, "\u{1F}")
-                }
-                hash = StableHash.fnv1a64("\u{1E}", startingAt: hash)
             }
         }
         shown = rows
-        let hex = String(SplitMix64.mix(hash), radix: 16)
-        outcomeKey = String(repeating: "0", count: 16 - hex.count) + hex
+        classes = Self.classes(of: rows)
         var kinds: [(kind: PitfallKind, rule: String)] = []
         var kindsSeen: Set<PitfallKind> = []
         for pitfall in report.pitfalls where kindsSeen.insert(pitfall.kind).inserted {
@@ -116,6 +114,32 @@ struct ExploredRun: Sendable {
             StepFailureKey(step: $0.failure.step, device: $0.failure.device, code: $0.failure.code.name)
         }
         for (key, failure) in zip(unexpected, report.unexpectedFailures) { unexpectedLines[key] = failure.line }
+    }
+
+    /// Each session's class from the run's rows: the distinct things shown, how many
+    /// devices showed the most common one (ties: the first in `Shown`'s order), and the
+    /// devices that showed something else. Linear in the rows.
+    static func classes(of rows: [(slot: Slot, shown: ExplorationReport.Shown)]) -> [SessionClass] {
+        var order: [String] = []
+        var counts: [String: [ExplorationReport.Shown: Int]] = [:]
+        for row in rows {
+            if counts[row.slot.session] == nil { order.append(row.slot.session) }
+            counts[row.slot.session, default: [:]][row.shown, default: 0] += 1
+        }
+        var majority: [String: ExplorationReport.Shown] = [:]
+        var result: [SessionClass] = order.map { session in
+            let seen = counts[session] ?? [:]
+            let shown = seen.keys.sorted()
+            let most = shown.max { (seen[$0] ?? 0) < (seen[$1] ?? 0) || ((seen[$0] ?? 0) == (seen[$1] ?? 0) && $1 < $0) }
+            if let most { majority[session] = most }
+            return SessionClass(session: session, shown: shown, agreeing: most.flatMap { seen[$0] } ?? 0, outliers: [])
+        }
+        var position: [String: Int] = [:]
+        for (index, entry) in order.enumerated() { position[entry] = index }
+        for row in rows where row.shown != majority[row.slot.session] {
+            if let index = position[row.slot.session] { result[index].outliers.append(row.slot.device) }
+        }
+        return result
     }
 
     /// `state` with every participant UUID in it written as whose identifier it is on

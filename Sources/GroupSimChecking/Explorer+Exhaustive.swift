@@ -34,8 +34,32 @@ extension Explorer {
     ///   `.invalidScenario` (`Scenario.validate`).
     /// - Complexity: one simulation per distinct order when only copies are in flight;
     ///   more with cloud traffic (orders that turn out to repeat explored ones).
-    public func exhaustive(limit: Int = Explorer.defaultExhaustiveLimit) async throws(ExplorationError) -> ExplorationReport {
+    ///
+    /// - Parameter factor: count the orders of devices that nothing can read any more
+    ///   apart and combine them by counting (`Explorer+Factored.swift`), which is exact
+    ///   and makes a 96-device group's orders countable; false enumerates every order
+    ///   (the oracle the factored counts are tested against). Where factoring cannot
+    ///   count a scenario exactly, it enumerates, and `report.factoring.fallback` says why.
+    public func exhaustive(limit: Int = Explorer.defaultExhaustiveLimit, factor: Bool = true) async throws(ExplorationError) -> ExplorationReport {
         try validateScenario()
+        guard factor else { return try await enumerated(limit: limit) }
+        let reason: String
+        if let app = scenario.app.name {
+            reason = "the app \"\(app)\" is registered from Swift, and may act on what it receives"
+        } else {
+            switch try await factored(limit: limit) {
+            case .success(let report): return report
+            case .failure(.cannot(let why)): reason = why
+            case .failure(.violated): reason = "no device's arrivals could be counted apart"
+            }
+        }
+        var report = try await enumerated(limit: limit)
+        report.factoring = .init(devices: [], dependentOrders: report.runs.clampedInt, largestFactor: 1, fallback: reason)
+        return report
+    }
+
+    /// Every distinct order, enumerated (`exhaustive(limit:factor: false)`).
+    func enumerated(limit: Int) async throws(ExplorationError) -> ExplorationReport {
         let seed = scenario.seed
         let sessions = ExploredRun.sessions(of: scenario)
         let simulationLimit = max(limit, 1) &* 20
@@ -96,6 +120,10 @@ extension Explorer {
         let template = Self.template(for: scenario, mode: .exhaustive(seed: seed, estimate: estimate, simulated: simulated))
         var report = tally.report(template)
         report.interrupted = interrupted
+        // The sizes of the agreeing groups are counted for random runs only: factoring
+        // counts classes without them, and both ways must print the same report.
+        for index in report.classes.indices { report.classes[index].agreeing = nil }
+        report.outliers = []
         return report
     }
 

@@ -12,7 +12,8 @@ extension Explorer {
         case .sampled:
             return try await scenario.run(seed: failure.reference.seed, apps: apps)
         case .exhaustive(let seed, _, _):
-            let controller = OrderRecorder(scenario: scenario, prefix: [], visited: [], schedule: failure.schedule)
+            // Followed by the texts alone: no pruning, which could hide the event named next.
+            let controller = OrderRecorder(scenario: scenario, prefix: [], visited: [], reducing: false, schedule: failure.schedule)
             return RunReport(outcome: try await Simulation(scenario: scenario, seed: seed, apps: apps, controller: controller).run())
         }
     }

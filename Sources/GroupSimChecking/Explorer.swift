@@ -77,7 +77,7 @@ public struct Explorer: Sendable {
             tally = await runConcurrently(span, base: base, sessions: sessions, progress: progress)
         }
         var report = tally.report(template)
-        report.interrupted = tally.runs < span.count
+        report.interrupted = tally.runs < ExactCount(span.count)
         return report
     }
 
@@ -126,13 +126,13 @@ public struct Explorer: Sendable {
             while next < min(workers, chunkCount) { start() }
             var done = ExplorationProgress(runsDone: 0, runs: span.count, failedRuns: 0)
             while let (number, tally) = await group.next() {
-                done.runsDone += tally.runs
-                done.failedRuns += tally.failedRuns
+                done.runsDone += tally.runs.clampedInt
+                done.failedRuns += tally.failedRuns.clampedInt
                 progress?(done)
                 finished[number] = tally
                 while !cut, let ready = finished.removeValue(forKey: merged) {
                     total.merge(ready)
-                    if ready.runs < positions(merged).count { cut = true }
+                    if ready.runs < ExactCount(positions(merged).count) { cut = true }
                     merged += 1
                 }
                 if next < chunkCount, !Task.isCancelled { start() }
@@ -171,7 +171,7 @@ public struct Explorer: Sendable {
             mode: mode, shard: nil,
             devices: scenario.devices.map(\.name), sessions: ExploredRun.sessions(of: scenario),
             runs: 0, failedRuns: 0, stoppedRuns: 0, checks: checkTitles(scenario), outcomes: [], pitfalls: [],
-            stepFailures: [], failures: [], outcomeKeys: [], app: scenario.app.name)
+            stepFailures: [], failures: [], app: scenario.app.name)
     }
 
     /// Each check's one-line text and line, as `groupsim run` prints them. The text

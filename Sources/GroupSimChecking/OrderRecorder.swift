@@ -55,6 +55,13 @@ struct OrderRecorder: ScheduleController {
         var chosen: Int
     }
 
+    /// One decision of a device's own arrivals once it is counted apart (factoring): the
+    /// texts of the copies that could arrive next, and which did.
+    struct LocalDecision: Sendable, Hashable {
+        var options: [String]
+        var chosen: Int
+    }
+
     /// Choices to replay (indices into each decision's options).
     let prefix: [Int]
     /// An order to replay by the texts of its events (`ExplorationReport.FailingRun.schedule`).
@@ -87,6 +94,21 @@ struct OrderRecorder: ScheduleController {
     /// The cloud store's entity number (after every device).
     let cloud: Int
 
+    /// Factoring (`Explorer+Factored.swift`): per device, whether its arrivals may be
+    /// counted apart once nothing can read them (all false: plain enumeration).
+    private let factorable: [Bool]
+    /// Per device, the choices among its own arrivals to replay in the tail.
+    private let localPrefix: [[Int]]
+    /// How many decisions the run took before its tail: the point from which only copies
+    /// to devices counted apart were left. nil when it never got there.
+    private(set) var tailStart: Int?
+    /// Per device, its decisions in the tail, in order.
+    private(set) var local: [[LocalDecision]]
+    /// A device that broke factoring's condition in this run: its arrivals that no step
+    /// can read any more were pending beside one that must come before a step, so
+    /// counting it apart would lose orders. The explorer then enumerates it.
+    private(set) var violation: Int?
+
     private var messageLabels: [Int: String] = [:]
     private var sent: [Int]
     /// The device of the last event that ran: the sender of any new message id.
@@ -99,7 +121,15 @@ struct OrderRecorder: ScheduleController {
     ///   compare the pruned search with that brute force).
     /// - Parameter schedule: an order to follow event by event, by the texts a failing
     ///   run's `schedule` lists (replay); nil explores.
-    init(scenario: Scenario, prefix: [Int], visited: Set<OrderKey>, reducing: Bool = true, schedule: [String]? = nil) {
+    /// - Parameters:
+    ///   - factorable: per device, whether its copies may be deferred to the tail and
+    ///     ordered by `localPrefix` (factoring); nil or all false enumerates everything.
+    ///   - localPrefix: per device, the choices among its own copies in the tail.
+    init(scenario: Scenario, prefix: [Int], visited: Set<OrderKey>, reducing: Bool = true, schedule: [String]? = nil,
+         factorable: [Bool]? = nil, localPrefix: [[Int]] = []) {
+        self.factorable = factorable ?? Array(repeating: false, count: scenario.devices.count)
+        self.localPrefix = localPrefix
+        local = Array(repeating: [], count: scenario.devices.count)
         self.prefix = prefix
         replaying = schedule
         self.visited = visited
@@ -133,6 +163,16 @@ struct OrderRecorder: ScheduleController {
         learnNewEvents(candidates)
         var allowed = Self.allowed(candidates)
         keepHeldCopiesInOrder(candidates, &allowed)
+        let deferred = deferredCopies(candidates)
+        if let deferred, deferred.allSatisfy({ $0 }) { return chooseInTail(candidates, allowed: allowed) }
+        if let deferred {
+            for position in allowed.indices where deferred[position] { allowed[position] = false }
+            if !allowed.contains(true) {
+                // Cannot happen by the argument in `deferredCopies`; should it, enumerate.
+                violation = violation ?? 0
+                allowed = Self.allowed(candidates)
+            }
+        }
         var options: [Option] = []
         var requestSeen = Array(repeating: 0, count: cloud)
         var answerSeen = Array(repeating: 0, count: cloud)
@@ -188,6 +228,68 @@ struct OrderRecorder: ScheduleController {
         }
         decisions.append(Decision(options: options, chosen: pick))
         let position = options.indices.contains(pick) ? options[pick].position : 0
+        ran(candidates[position], at: position, in: candidates)
+        return position
+    }
+
+    /// Which candidates are copies to a device counted apart (factoring) that nothing
+    /// left can read, by position; nil when none is (or factoring is off).
+    ///
+    /// A device is idle when no step of its own (or a `join`/`leave`, which touches every
+    /// device) is pending and it waits for no cloud answer: the built-in app acts on
+    /// nothing it receives (M23), so from then on the order of its arrivals changes what it
+    /// shows and nothing else. Its copies are deferred to the tail unless one must arrive
+    /// before a pending step (its latest instant before that step's earliest): such a copy
+    /// runs where the windows put it, and if one is pending beside deferred copies of the
+    /// same device, the device's orders would be cut, so it is a `violation`.
+    ///
+    /// Deferring never blocks a step: a deferred copy's latest instant is at or after
+    /// every pending step's earliest, so `allowed` lets the steps run before it.
+    private mutating func deferredCopies(_ candidates: [ScheduleCandidate]) -> [Bool]? {
+        guard factorable.contains(true) else { return nil }
+        var busy = Array(repeating: false, count: cloud)
+        var latestStepStart = Int64.min
+        for candidate in candidates where candidate.kind == .step {
+            let number = candidate.step ?? 0
+            if globalSteps.contains(number) { return nil }
+            if let device = deviceIndex[candidate.device] { busy[device] = true }
+            latestStepStart = max(latestStepStart, candidate.earliest.nanoseconds)
+        }
+        for device in 0..<cloud where !pendingRequests[device].isEmpty || !pendingAnswers[device].isEmpty { busy[device] = true }
+        var deferred = Array(repeating: false, count: candidates.count)
+        var mustRunFirst = Array(repeating: false, count: cloud)
+        var anyDeferred = Array(repeating: false, count: cloud)
+        for (position, candidate) in candidates.enumerated() where candidate.kind == .delivery {
+            guard let device = deviceIndex[candidate.device], factorable[device], !busy[device] else { continue }
+            if candidate.latest.nanoseconds >= latestStepStart {
+                deferred[position] = true
+                anyDeferred[device] = true
+            } else {
+                mustRunFirst[device] = true
+            }
+        }
+        if violation == nil, let device = (0..<cloud).first(where: { anyDeferred[$0] && mustRunFirst[$0] }) { violation = device }
+        return deferred.contains(true) ? deferred : nil
+    }
+
+    /// The tail: only deferred copies are left. One device at a time (the lowest index
+    /// with copies pending, as `reduced` orders them), its next arrival by `localPrefix`,
+    /// recorded in `local`. A device that is offline holds what arrives, in any order
+    /// (M30): it has one order.
+    private mutating func chooseInTail(_ candidates: [ScheduleCandidate], allowed: [Bool]) -> Int {
+        if tailStart == nil { tailStart = decisions.count }
+        let devices = candidates.map { deviceIndex[$0.device] ?? 0 }
+        let device = devices.min() ?? 0
+        var positions = candidates.indices.filter { devices[$0] == device && allowed[$0] }
+        if positions.isEmpty { positions = candidates.indices.filter { devices[$0] == device } }
+        let held = offline.indices.contains(device) && offline[device]
+        if held { positions = Array(positions.prefix(1)) }
+        let depth = local[device].count
+        let planned = localPrefix.indices.contains(device) && localPrefix[device].indices.contains(depth) ? localPrefix[device][depth] : 0
+        let pick = positions.indices.contains(planned) ? planned : 0
+        let texts = positions.map { "m\(candidates[$0].message ?? 0) \(held ? "held for" : "to") \(candidates[$0].device)" }
+        local[device].append(LocalDecision(options: texts, chosen: pick))
+        let position = positions.indices.contains(pick) ? positions[pick] : 0
         ran(candidates[position], at: position, in: candidates)
         return position
     }

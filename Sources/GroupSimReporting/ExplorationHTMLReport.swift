@@ -70,9 +70,9 @@ public enum ExplorationHTMLReport {
     static func esc(_ text: String) -> String { Markup.html(text) }
 
     /// A horizontal bar `count` of `total` wide, with its label, as inline SVG.
-    static func bar(_ count: Int, of total: Int, label: String, failing: Bool) -> String {
+    static func bar(_ count: ExactCount, of total: ExactCount, label: String, failing: Bool) -> String {
         let width = 320
-        let filled = total > 0 ? (count * width + total / 2) / total : 0
+        let filled = count.scaled(to: UInt64(width), of: total)
         let tone = failing ? "bar-fail" : "bar-pass"
         return "<svg class=\"bar\" width=\"\(width + 170)\" height=\"18\" role=\"img\" aria-label=\"\(esc(label))\">"
             + "<rect class=\"bar-track\" x=\"0\" y=\"2\" width=\"\(width)\" height=\"14\" rx=\"3\"/>"
@@ -86,7 +86,7 @@ public enum ExplorationHTMLReport {
         for check in report.checks {
             let label = "\(check.failedRuns) of \(report.runs) (\(ExplorationReport.percent(check.failedRuns, of: report.runs)))"
             let place = check.line.map { "line \($0): " } ?? ""
-            html += "<tr><td class=\"\(check.failedRuns == 0 ? "pass" : "fail")\">\(check.failedRuns == 0 ? "PASS" : "FAIL")</td>"
+            html += "<tr><td class=\"\(check.failedRuns.isZero ? "pass" : "fail")\">\(check.failedRuns.isZero ? "PASS" : "FAIL")</td>"
             html += "<td><code>\(esc(place + check.text))</code></td>"
             html += "<td>\(bar(check.failedRuns, of: report.runs, label: label, failing: true))</td></tr>\n"
         }

@@ -7,9 +7,24 @@ import GroupSimChecking
 /// numbers vary from run to run), the pitfalls with how many runs reported each, failed
 /// steps, and how to replay a failing run.
 public enum ExplorationTextReport {
-    public static func render(_ report: ExplorationReport) -> String {
+    /// Per-device outcome lines printed without `full`: a scenario small enough to fit
+    /// on a screen shows every device; a larger one shows its sessions' classes only.
+    public static let deviceLineLimit = 24
+    /// Outcome classes listed per session without `full`, the biggest first.
+    public static let classLimit = 5
+    /// Sessions listed without `full`.
+    public static let sessionLimit = 6
+    /// Devices named as apart from the majority, per session, without `full`.
+    public static let outlierLimit = 5
+    /// Checks, unexpected failures and failed steps listed without `full`.
+    public static let listLimit = 20
+
+    /// - Parameter full: every device's line, every class, check and failed step; without
+    ///   it the report stays about 60 lines whatever the number of devices and sessions.
+    public static func render(_ report: ExplorationReport, full: Bool = false) -> String {
         var lines: [String] = []
         let runs = report.runs
+        let readableRuns = runs.readable
         switch report.mode {
         case .sampled(let seed, let requested):
             var heading = "\(report.scenario): \(runs) run\(runs == 1 ? "" : "s") with fresh latency, jitter and race draws (seeds derived from \(seed))"
@@ -21,67 +36,58 @@ public enum ExplorationTextReport {
                 lines.append(heading)
             }
         case .exhaustive(let seed, let estimate, let simulated):
-            lines.append("\(report.scenario): \(runs) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); up-front estimate \(estimate); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated, orders that only swap events on different devices pruned)")
+            lines.append("\(report.scenario): \(readableRuns) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); up-front estimate \(estimate); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated, orders that only swap events on different devices pruned)")
+            if let factoring = report.factoring { lines.append(factoring.summary) }
         }
         let unit = if case .sampled = report.mode { "runs" } else { "orders" }
         if report.interrupted {
             let planned = report.plannedRuns.map { " of \(ExplorationReport.grouped($0))" } ?? ""
-            lines.append("interrupted after \(ExplorationReport.grouped(runs))\(planned) \(unit): the counts below are of those \(unit)")
+            lines.append("interrupted after \(runs.grouped)\(planned) \(unit): the counts below are of those \(unit)")
         }
         lines.append("")
         lines.append("Checks (\(unit) that failed each)")
         let tallies = report.checks + report.unexpectedFailures
         if tallies.isEmpty { lines.append("  (none)") }
-        let failedWidth = tallies.map { String($0.failedRuns).count }.max() ?? 1
-        for check in tallies {
+        let failedWidth = tallies.map { $0.failedRuns.readable.count }.max() ?? 1
+        let listed = full ? tallies : Array(tallies.prefix(listLimit))
+        for check in listed {
             let place = check.line.map { "line \($0): " } ?? ""
-            let count = String(repeating: " ", count: failedWidth - String(check.failedRuns).count) + String(check.failedRuns)
-            var line = "  \(check.failedRuns == 0 ? "PASS" : "FAIL")  \(count) of \(runs) \(pad("(" + ExplorationReport.percent(check.failedRuns, of: runs) + ")", 8))  \(place)\(check.text)"
+            let count = pad(check.failedRuns.readable, failedWidth, right: true)
+            var line = "  \(check.failedRuns.isZero ? "PASS" : "FAIL")  \(count) of \(readableRuns) \(pad("(" + ExplorationReport.percent(check.failedRuns, of: runs) + ")", 8))  \(place)\(check.text)"
             if case .sampled = report.mode, let first = check.firstFailure { line += "  [first failing seed \(first.seed)]" }
             lines.append(line)
         }
+        if listed.count < tallies.count { lines.append("  and \(tallies.count - listed.count) more (--full lists them)") }
         lines.append("")
-        lines.append("Outcomes (the live bubble's sender and the state tapping it would show; message numbers vary by run)")
-        let rows = report.outcomes.filter { row in row.counts.contains { $0.shown.from != nil } }
-        if rows.isEmpty { lines.append("  (no device shows a bubble of any session)") }
-        let placeWidth = rows.map { $0.device.count + $0.session.count + 2 }.max() ?? 0
-        let senderWidth = rows.flatMap(\.counts).map { sender($0.shown).count }.max() ?? 0
-        let countWidth = rows.flatMap(\.counts).map { String($0.runs).count }.max() ?? 1
-        for row in rows {
-            for count in row.counts {
-                let place = pad("\(row.device) \(row.session):", placeWidth)
-                let percent = pad(ExplorationReport.percent(count.runs, of: runs), 6, right: true)
-                let number = pad("(\(count.runs))", countWidth + 2, right: true)
-                let state = count.shown.from == nil ? "" : "  \(count.shown.state)"
-                lines.append("  \(place) \(pad(sender(count.shown), senderWidth))  \(percent) \(number)\(state)")
-            }
-        }
+        lines += outcomeLines(report, full: full)
         lines.append("")
         lines.append("Pitfalls (\(unit) that reported each)")
         if report.pitfalls.isEmpty { lines.append("  none") }
         for pitfall in report.pitfalls {
-            lines.append("  \(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.runs) of \(runs) (\(ExplorationReport.percent(pitfall.runs, of: runs)))")
+            lines.append("  \(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.runs.readable) of \(readableRuns) (\(ExplorationReport.percent(pitfall.runs, of: runs)))")
         }
-        if report.cloudConflicts > 0 {
+        if !report.cloudConflicts.isZero {
             lines.append("")
             lines.append("Cloud conflicts (conditional writes the store refused; cloud-cas retries each, M13)")
-            lines.append("  \(report.cloudConflicts) in \(report.conflictRuns) of \(runs) \(unit) (\(ExplorationReport.percent(report.conflictRuns, of: runs))), at most \(report.mostConflicts) in one")
+            lines.append("  \(report.cloudConflicts.readable) in \(report.conflictRuns.readable) of \(readableRuns) \(unit) (\(ExplorationReport.percent(report.conflictRuns, of: runs))), at most \(report.mostConflicts) in one")
         }
         if let footnote = RuleReference.footnote(for: lines.joined(separator: "\n")) { lines.append("  " + footnote) }
         if !report.stepFailures.isEmpty {
             lines.append("")
             lines.append("Failed steps (\(unit) where each failed)")
-            for failure in report.stepFailures {
+            let steps = full ? report.stepFailures : Array(report.stepFailures.prefix(listLimit))
+            for failure in steps {
                 let step = failure.step.map { "step \($0)" } ?? "an app action"
-                lines.append("  \(step) on \(failure.device): \(failure.code) in \(failure.runs) of \(runs) (\(ExplorationReport.percent(failure.runs, of: runs)))")
+                lines.append("  \(step) on \(failure.device): \(failure.code) in \(failure.runs.readable) of \(readableRuns) (\(ExplorationReport.percent(failure.runs, of: runs)))")
             }
+            if steps.count < report.stepFailures.count { lines.append("  and \(report.stepFailures.count - steps.count) more (--full lists them)") }
         }
-        if report.stoppedRuns > 0 {
+        if !report.stoppedRuns.isZero {
             lines.append("")
-            lines.append("warning: \(Plural.count(report.stoppedRuns, "run")) stopped after \(Simulation.eventLimit) events without going quiet")
+            lines.append("warning: \(report.stoppedRuns.readable) run\(report.stoppedRuns == 1 ? "" : "s") stopped after \(Simulation.eventLimit) events without going quiet")
         }
         lines.append("")
-        var summary = "\(report.failedRuns) of \(runs) \(unit) failed a check; \(report.distinctOutcomes) distinct outcome\(report.distinctOutcomes == 1 ? "" : "s")"
+        var summary = "\(report.failedRuns.readable) of \(readableRuns) \(unit) failed a check; \(report.distinctOutcomes) distinct outcome\(report.distinctOutcomes == 1 ? "" : "s")"
         if let shard = report.shard { summary += " (partial: \(shard.missingCount) of \(shard.count) shards missing)" }
         lines.append(summary)
         if let failure = report.firstFailure {
@@ -95,7 +101,8 @@ public enum ExplorationTextReport {
                     lines.append("replay: \(report.replayCommand(seed: failure.reference.seed))")
                 }
             case .exhaustive:
-                let shown = report.failures.count < report.failedRuns ? "the first \(report.failures.count) of \(report.failedRuns)" : "all \(report.failedRuns)"
+                let shown = ExactCount(report.failures.count) < report.failedRuns
+                    ? "the first \(report.failures.count) of \(report.failedRuns.readable)" : "all \(report.failedRuns)"
                 lines.append("failing orders (\(shown)):")
                 for failure in report.failures {
                     let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil }
@@ -107,6 +114,92 @@ public enum ExplorationTextReport {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The outcomes: each session's classes (what set of things its devices showed), the
+    /// share of devices' live bubbles by sender, the devices most often apart from the
+    /// majority, then every device's line when they fit (or with `full`).
+    static func outcomeLines(_ report: ExplorationReport, full: Bool) -> [String] {
+        var lines = ["Outcomes (what each session's devices showed: the live bubble's sender and the state tapping it would show)"]
+        let runs = report.runs
+        let rows = report.outcomes.filter { row in row.counts.contains { $0.shown.from != nil } }
+        if rows.isEmpty {
+            lines.append("  (no device shows a bubble of any session)")
+            return lines
+        }
+        var sessions: [String] = []
+        for entry in report.classes where sessions.last != entry.session && !sessions.contains(entry.session) { sessions.append(entry.session) }
+        let listedSessions = full ? sessions : Array(sessions.prefix(sessionLimit))
+        var classesBySession: [String: [ExplorationReport.OutcomeClass]] = [:]
+        for entry in report.classes { classesBySession[entry.session, default: []].append(entry) }
+        var outliersBySession: [String: [ExplorationReport.Outlier]] = [:]
+        for entry in report.outliers { outliersBySession[entry.session, default: []].append(entry) }
+        var senderShares: [String: [String: ExactCount]] = [:]
+        var devicesBySession: [String: Int] = [:]
+        for row in report.outcomes {
+            devicesBySession[row.session, default: 0] += 1
+            for count in row.counts { senderShares[row.session, default: [:]][sender(count.shown), default: .zero] += count.runs }
+        }
+        for session in listedSessions {
+            let classes = classesBySession[session] ?? []
+            let devices = devicesBySession[session] ?? 0
+            lines.append("  \(session): \(Plural.count(devices, "device")), \(Plural.count(classes.count, "outcome class", plural: "outcome classes"))")
+            let listed = full ? classes : Array(classes.prefix(classLimit))
+            let countWidth = listed.map { $0.runs.readable.count }.max() ?? 1
+            for entry in listed {
+                let percent = pad(ExplorationReport.percent(entry.runs, of: runs), 6, right: true)
+                let number = pad("(\(entry.runs.readable))", countWidth + 2, right: true)
+                lines.append("    \(percent) \(number)  \(describe(entry, devices: devices))")
+            }
+            if listed.count < classes.count { lines.append("    and \(classes.count - listed.count) more classes (--full lists them)") }
+            let shares = (senderShares[session] ?? [:]).sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            let total = ExactCount.sum(shares.map(\.value))
+            if shares.count > 1 {
+                let parts = shares.prefix(full ? shares.count : 6).map { "\($0.key) \($0.value.percent(of: total))" }
+                lines.append("    live bubbles over every device: \(parts.joined(separator: ", "))\(shares.count > parts.count ? ", and \(shares.count - parts.count) more" : "")")
+            }
+            let outliers = outliersBySession[session] ?? []
+            if !outliers.isEmpty {
+                let named = (full ? outliers : Array(outliers.prefix(outlierLimit))).map { "\($0.device) (\($0.runs.readable))" }
+                let more = outliers.count > named.count ? ", and \(outliers.count - named.count) more" : ""
+                lines.append("    most often apart from the majority: \(named.joined(separator: ", "))\(more)")
+            }
+        }
+        if listedSessions.count < sessions.count {
+            lines.append("  and \(sessions.count - listedSessions.count) more sessions (--full lists them)")
+        }
+        let deviceLines = rows.reduce(0) { $0 + $1.counts.count }
+        guard full || deviceLines <= deviceLineLimit else {
+            lines.append("  (\(deviceLines) device lines left out; --full prints every device's outcomes)")
+            return lines
+        }
+        lines.append("  by device:")
+        let placeWidth = rows.map { $0.device.count + $0.session.count + 2 }.max() ?? 0
+        let senderWidth = rows.flatMap(\.counts).map { sender($0.shown).count }.max() ?? 0
+        let countWidth = rows.flatMap(\.counts).map { $0.runs.readable.count }.max() ?? 1
+        for row in rows {
+            for count in row.counts {
+                let place = pad("\(row.device) \(row.session):", placeWidth)
+                let percent = pad(ExplorationReport.percent(count.runs, of: runs), 6, right: true)
+                let number = pad("(\(count.runs.readable))", countWidth + 2, right: true)
+                let state = count.shown.from == nil ? "" : "  \(count.shown.state)"
+                lines.append("    \(place) \(pad(sender(count.shown), senderWidth))  \(percent) \(number)\(state)")
+            }
+        }
+        return lines
+    }
+
+    /// `every device: from Carol {carol: pickles}`, or `3 views: from Alice {...} | ...`,
+    /// with the range of devices in the largest group when it was counted.
+    static func describe(_ entry: ExplorationReport.OutcomeClass, devices: Int) -> String {
+        let things = entry.shown.map { $0.from == nil ? "no bubble" : "\(sender($0)) \($0.state)" }
+        guard things.count > 1 else { return "every device: \(things.first ?? "no bubble")" }
+        var text = "\(things.count) views: \(things.joined(separator: " | "))"
+        if let agreeing = entry.agreeing {
+            let size = agreeing.lowerBound == agreeing.upperBound ? "\(agreeing.lowerBound)" : "\(agreeing.lowerBound)-\(agreeing.upperBound)"
+            text += " (largest group \(size) of \(devices))"
+        }
+        return text
     }
 
     /// How to replay a failing run of an app registered from Swift: from the test that

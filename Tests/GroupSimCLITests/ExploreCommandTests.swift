@@ -112,7 +112,7 @@ import GroupSimCLI
         (["explore", "Scenarios/pickles-race.yaml", "--shard", "half"], "a shard is written I/N"),
         (["explore", "Scenarios/pickles-race.yaml", "--exhaustive", "--runs", "5"], "it takes no --runs"),
         (["explore", "Scenarios/pickles-race.yaml", "--limit", "5"], "--limit goes with --exhaustive"),
-        (["explore", "Scenarios/pickles-race.yaml", "--exhaustive", "--limit", "10"], "an estimated 48, over the limit of 10"),
+        (["explore", "Scenarios/pickles-race.yaml", "--exhaustive", "--no-factor", "--limit", "10"], "an estimated 48, over the limit of 10"),
         (["explore", "Scenarios/pickles-race.yaml", "--runs", "0"], "--runs takes a whole number"),
         (["explore", "Scenarios/pickles-race.yaml", "--wokers", "2"], "did you mean \"--workers\"?"),
         (["merge"], "merge needs the JSON reports"),

@@ -175,9 +175,9 @@ import GroupSimCLI
         #expect(refused.error.contains("\(url.path): ") && refused.error.contains(message), "\(edit): \(refused.error)")
     }
 
-    /// Issue 8, item 16: shard reports whose counts are near the integer limit merge
-    /// without trapping: valid ones into a report (percentages computed in full width),
-    /// ones whose counts add up past `Int.max` into exit 2 with a message.
+    /// Shard reports whose counts are near the integer limit merge exactly (counts are
+    /// `ExactCount`s, percentages computed in full width), and counts that cannot be an
+    /// exploration's are refused with a message.
     @Test func countsNearTheIntegerLimitDoNotCrash() async throws {
         let folder = try ProcessRunner.temporaryFolder("merge-limit")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -186,16 +186,17 @@ import GroupSimCLI
             let url = folder.appendingPathComponent("shard-\(index).json")
             var report = try Self.read(url)
             #expect(report.passed && report.distinctOutcomes == 1)
-            let runs = index == 0 ? Int.max / 2 + 1 : Int.max / 2
+            let runs = ExactCount(index == 0 ? Int.max / 2 + 1 : Int.max / 2)
             report.mode = .sampled(seed: report.seed, requested: Int.max)
             report.runs = runs
             for row in report.outcomes.indices { report.outcomes[row].counts[0].runs = runs }
             for pitfall in report.pitfalls.indices { report.pitfalls[pitfall].runs = runs }
+            for entry in report.classes.indices { report.classes[entry].runs = runs }
             try Self.write(report, to: url)
         }
         let merged = await CLI.run(["merge", folder.path])
         #expect(merged.status == 0, "\(merged.error)")
-        #expect(merged.output.contains("lost-update (M12): 9223372036854775807 of 9223372036854775807 (100.0%)"), "\(merged.output)")
+        #expect(merged.output.contains("lost-update (M12): 9.223 × 10^18 of 9.223 × 10^18 (100.0%)"), "\(merged.output)")
 
         let url = folder.appendingPathComponent("shard-0.json")
         var report = try Self.read(url)

@@ -71,7 +71,7 @@ private struct JSONReader {
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .int(try integer())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
         default: throw error("expected a JSON value")
         }
     }
@@ -140,6 +140,19 @@ private struct JSONReader {
     }
 
     /// A whole number; fractions and exponents are refused (GroupSim never writes them).
+    /// A whole number: `.int` when it fits in 64 bits, `.count` when it is larger and not
+    /// negative (an exhaustive exploration's counts).
+    mutating func number() throws(JSONValue.ParseError) -> JSONValue {
+        let start = index
+        do {
+            return .int(try integer())
+        } catch {
+            let digits = String(decoding: bytes[start..<index], as: UTF8.self)
+            if error.message == "number out of range", let count = ExactCount(digits) { return .count(count) }
+            throw error
+        }
+    }
+
     mutating func integer() throws(JSONValue.ParseError) -> Int64 {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }

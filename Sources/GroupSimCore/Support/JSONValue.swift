@@ -4,6 +4,8 @@ public indirect enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case int(Int64)
+    /// A whole number of any size (an exploration's counts): written as its digits.
+    case count(ExactCount)
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
@@ -28,6 +30,7 @@ public indirect enum JSONValue: Sendable, Hashable {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
         case .int(let value): output += String(value)
+        case .count(let value): output += value.description
         case .string(let value): output += Self.quote(value)
         case .array(let items):
             guard !items.isEmpty else { output += "[]"; return }

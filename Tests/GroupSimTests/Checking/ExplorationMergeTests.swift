@@ -106,19 +106,19 @@ import Testing
         #expect(ExplorationReport.percent(5, of: 4) == "over 100%")
     }
 
-    /// Counts that add up past `Int.max` are refused, never added with a trap.
-    @Test func overflowingSumsAreRefused() async throws {
+    /// Counts that add up past `Int.max` merge exactly, never with a trap.
+    @Test func countsPastTheIntegerLimitMergeExactly() async throws {
         let explorer = Explorer(scenario: try Fixture.scenario(Self.race))
         var zero = try await explorer.explore(runs: 4, shard: try Shard(index: 0, count: 2))
         var one = try await explorer.explore(runs: 4, shard: try Shard(index: 1, count: 2))
-        for (index, runs) in [(0, Int.max / 2 + 1), (1, Int.max / 2)] {
+        for (index, runs) in [(0, ExactCount(Int.max / 2 + 1)), (1, ExactCount(Int.max / 2))] {
             func scale(_ report: inout ExplorationReport) {
                 report.mode = .sampled(seed: report.seed, requested: Int.max)
                 report.runs = runs
-                report.failedRuns = 0
+                report.failedRuns = .zero
                 report.failures = []
                 for check in report.checks.indices {
-                    report.checks[check].failedRuns = 0
+                    report.checks[check].failedRuns = .zero
                     report.checks[check].firstFailure = nil
                 }
                 report.outcomes = report.outcomes.map { row in
@@ -126,7 +126,11 @@ import Testing
                     row.counts = [ExplorationReport.OutcomeCount(shown: row.counts[0].shown, runs: runs)]
                     return row
                 }
-                report.outcomeKeys = [report.outcomeKeys[0]]
+                report.classes = report.classes.map { entry in
+                    var entry = entry
+                    entry.runs = runs
+                    return entry
+                }
                 report.pitfalls = []
                 report.stepFailures = []
             }
@@ -135,15 +139,20 @@ import Testing
         // The same outcome in both shards, so that its counts add up to Int.max.
         one.outcomes = zero.outcomes.map { row in
             var row = row
-            row.counts[0].runs = Int.max / 2
+            row.counts[0].runs = ExactCount(Int.max / 2)
             return row
         }
-        one.outcomeKeys = zero.outcomeKeys
+        one.classes = zero.classes.map { entry in
+            var entry = entry
+            entry.runs = ExactCount(Int.max / 2)
+            return entry
+        }
         let merged = try ExplorationReport.merge([zero, one])
-        #expect(merged.runs == Int.max && merged.outcomes.allSatisfy { $0.counts.map(\.runs) == [Int.max] })
+        #expect(merged.runs == ExactCount(Int.max) && merged.outcomes.allSatisfy { $0.counts.map(\.runs) == [ExactCount(Int.max)] })
         var tally = ExplorationTally(zero)
         tally.merge(ExplorationTally(zero))
-        #expect(tally.overflowed, "a sum past Int.max is noted, not trapped")
+        let doubled = tally.report(zero)
+        #expect(doubled.runs.description == "9223372036854775808", "a sum past Int.max is exact")
     }
 }
 

@@ -36,7 +36,7 @@ import GroupSim
         ("[1, 2.5]", "1:6: only whole numbers are supported"),
         ("[1e3]", "1:3: only whole numbers are supported"),
         ("[01]", "1:4: a number may not start with 0"),
-        ("99999999999999999999", "1:21: number out of range"),
+        ("-99999999999999999999", "1:22: number out of range"),
         ("{\n  \"a\": tru\n}", "2:8: expected true"),
         ("[1,]", "1:4: expected a JSON value"),
         ("{\"a\" 1}", "1:6: expected \":\" after \"a\""),

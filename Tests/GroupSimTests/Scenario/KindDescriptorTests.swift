@@ -153,7 +153,7 @@ import Testing
                         - { device: alice-phone, send: { session: poll } }
                         - { device: bob-phone, \(second) }
                 """)
-            return try await Explorer(scenario: scenario).exhaustive().runs
+            return try await Explorer(scenario: scenario).exhaustive().runs.clampedInt
         }
         let withText = try await orders("text: hi")
         let withJoin = try await orders("join: carol")

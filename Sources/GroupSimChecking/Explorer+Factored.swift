@@ -1,0 +1,209 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+
+/// Factored exhaustive exploration (docs/exploration.md, "Factoring").
+///
+/// Once no step is left that a device takes part in, and the device waits for no cloud
+/// answer, the built-in app on it acts on nothing it receives (M23): the order in which
+/// its copies still in flight arrive changes what that device shows, and nothing that
+/// any other device sees (M11). So the orders of a run split into a dependent part (the
+/// steps and every event a step could read, enumerated as `enumerated(limit:)` does) and,
+/// per such device, its own arrival orders. Each device's local orders are simulated once
+/// each; the number of whole orders is the product of the devices' counts, and every
+/// check and pitfall is counted by combining the devices' outcome classes:
+///
+/// - a check of one device (`latest`, `summaries`, `callbacks`) and `complete` fail in an
+///   order when some device's class fails them;
+/// - `converged`, `diverged` and the `divergence` pitfall read whether every app device's
+///   state is the same: the combination keeps, per session, the one state seen or "mixed";
+/// - `lost-update`, `unattributed` and `double-count` are found per device;
+/// - outcome classes keep, per session, the set of things shown.
+///
+/// The combination runs device by device over the distinct combined states, weighted by
+/// how many orders give each (a dynamic program); it refuses, and the explorer enumerates
+/// instead, past `combinationLimit` states. Whatever can change with a device's local
+/// order but is not read per device (a step failure, a sighting, the cloud) must be the
+/// same in all of a dependent order's simulations, or the explorer enumerates instead:
+/// factoring never gives a count that enumeration would not.
+extension Explorer {
+    /// The most distinct combined states the combination keeps before falling back.
+    static let combinationLimit = 50_000
+
+    /// Why a factored search stopped.
+    enum FactoringStop: Error {
+        /// The device's copies could not be counted apart in some order: search again
+        /// without it.
+        case violated(device: Int)
+        /// Factoring cannot count this scenario exactly; enumerate, saying why.
+        case cannot(String)
+    }
+
+    /// `exhaustive(limit:factor: true)`: the factored search, with the devices whose
+    /// arrivals broke the condition enumerated instead, one search per such device.
+    func factored(limit: Int) async throws(ExplorationError) -> Result<ExplorationReport, FactoringStop> {
+        var excluded: Set<Int> = []
+        while true {
+            let factorable = scenario.devices.indices.map { !excluded.contains($0) }
+            switch try await factoredSearch(limit: limit, factorable: factorable) {
+            case .success(let report): return .success(report)
+            case .failure(.violated(let device)):
+                guard excluded.insert(device).inserted, excluded.count < scenario.devices.count else {
+                    return .failure(.cannot("no device's arrivals could be counted apart"))
+                }
+            case .failure(let stop): return .failure(stop)
+            }
+        }
+    }
+
+    /// One dependent order's simulation, with what the recorder saw.
+    struct FactoredRun {
+        var report: RunReport
+        var explored: ExploredRun
+        var decisions: [OrderRecorder.Decision]
+        var fresh: [OrderKey]
+        var stuckAt: Int?
+        var local: [[OrderRecorder.LocalDecision]]
+        var violation: Int?
+    }
+
+    private func simulateFactored(prefix: [Int], visited: Set<OrderKey>, factorable: [Bool], local: [[Int]], sessions: [String]) async
+        -> FactoredRun {
+        let recorder = OrderRecorder(scenario: scenario, prefix: prefix, visited: visited, factorable: factorable, localPrefix: local)
+        let simulation = Simulation(scenario: scenario, seed: scenario.seed, apps: apps, recordTrace: false,
+                                    controller: recorder, validated: true)
+        // Validated before the first order, so a run cannot be refused.
+        let outcome = (try? await simulation.run()) ?? RunOutcome.empty(scenario)
+        let ran = await simulation.scheduleController as? OrderRecorder
+        let report = RunReport(outcome: outcome)
+        let explored = ExploredRun(reference: .init(run: 0, seed: scenario.seed), report: report, sessions: sessions)
+        return FactoredRun(report: report, explored: explored, decisions: ran?.decisions ?? [], fresh: ran?.fresh ?? [],
+                           stuckAt: ran?.stuckAt, local: ran?.local ?? [], violation: ran?.violation)
+    }
+
+    private func factoredSearch(limit: Int, factorable: [Bool]) async throws(ExplorationError) -> Result<ExplorationReport, FactoringStop> {
+        let seed = scenario.seed
+        let sessions = ExploredRun.sessions(of: scenario)
+        let simulationLimit = max(limit, 1) &* 20
+        let root = OrderKey(for: scenario)
+        var visited: Set<OrderKey> = [root]
+        var pending: [(prefix: [Int], key: OrderKey)] = [([], root)]
+        var tally = ExplorationTally(checks: scenario.checks.count)
+        var combiner = FactorCombiner(scenario: scenario)
+        var estimate = 0
+        var simulated = 0
+        var dependentOrders = 0
+        var largest = 1
+        var counted: Set<Int> = []
+        var interrupted = false
+        while let branch = pending.popLast() {
+            if Task.isCancelled {
+                interrupted = true
+                break
+            }
+            if !branch.prefix.isEmpty {
+                guard visited.insert(branch.key).inserted else { continue }
+            }
+            simulated += 1
+            guard simulated <= simulationLimit else {
+                throw .searchTooLong(scenario: scenario.name, simulated: simulated - 1, limit: simulationLimit)
+            }
+            let run = await simulateFactored(prefix: branch.prefix, visited: visited, factorable: factorable, local: [], sessions: sessions)
+            if let device = run.violation { return .failure(.violated(device: device)) }
+            if simulated == 1 {
+                let bound = Self.estimate(run.decisions, entities: 2 * scenario.devices.count + 1)
+                guard bound <= Double(limit) else { throw .tooManyOrders(scenario: scenario.name, estimate: bound, limit: limit) }
+                estimate = Int(bound)
+            }
+            visited.formUnion(run.fresh)
+            var key = root
+            var branches: [(prefix: [Int], key: OrderKey)] = []
+            let end = run.stuckAt ?? run.decisions.count
+            for (depth, decision) in run.decisions.prefix(end).enumerated() {
+                guard decision.options.indices.contains(decision.chosen) else { break }
+                if depth >= branch.prefix.count {
+                    for (index, option) in decision.options.enumerated() where index != decision.chosen {
+                        let next = key.extended(with: option)
+                        if !visited.contains(next) { branches.append((run.decisions[..<depth].map(\.chosen) + [index], next)) }
+                    }
+                }
+                key = key.extended(with: decision.options[decision.chosen])
+            }
+            pending += branches.reversed()
+            guard run.stuckAt == nil else { continue }
+
+            // Every local order of every device counted apart, for this dependent order.
+            let prefix = run.decisions.map(\.chosen)
+            var orders = scenario.devices.indices.map { device -> [LocalOrder] in
+                run.local[device].isEmpty ? [] : [LocalOrder(run.local[device])]
+            }
+            var queues = scenario.devices.indices.map { Self.alternatives(run.local[$0], after: 0) }
+            var runs = [run]
+            var owner: [[Int]] = orders.map { $0.isEmpty ? [] : [0] }
+            while queues.contains(where: { !$0.isEmpty }) {
+                if Task.isCancelled { break }
+                var plan: [[Int]] = Array(repeating: [], count: scenario.devices.count)
+                var exploring: [Bool] = Array(repeating: false, count: scenario.devices.count)
+                for device in queues.indices {
+                    if let next = queues[device].popLast() {
+                        plan[device] = next
+                        exploring[device] = true
+                    }
+                }
+                simulated += 1
+                guard simulated <= simulationLimit else {
+                    throw .searchTooLong(scenario: scenario.name, simulated: simulated - 1, limit: simulationLimit)
+                }
+                let local = await simulateFactored(prefix: prefix, visited: [], factorable: factorable, local: plan, sessions: sessions)
+                if let device = local.violation { return .failure(.violated(device: device)) }
+                runs.append(local)
+                for device in queues.indices where exploring[device] {
+                    orders[device].append(LocalOrder(local.local[device]))
+                    owner[device].append(runs.count - 1)
+                    queues[device] += Self.alternatives(local.local[device], after: plan[device].count)
+                }
+            }
+            if Task.isCancelled {
+                interrupted = true
+                break
+            }
+            let schedule = run.decisions.compactMap { $0.options.indices.contains($0.chosen) ? $0.options[$0.chosen].text : nil }
+            do throws(FactoringStop) {
+                try combiner.add(runs: runs, orders: orders, owner: owner, schedule: schedule, into: &tally)
+            } catch {
+                return .failure(error)
+            }
+            for device in orders.indices where orders[device].count > 1 { counted.insert(device) }
+            largest = max(largest, orders.map(\.count).max() ?? 1)
+            dependentOrders += 1
+        }
+        var report = tally.report(Self.template(for: scenario, mode: .exhaustive(seed: seed, estimate: estimate, simulated: simulated)))
+        report.interrupted = interrupted
+        report.factoring = .init(devices: counted.sorted().map { scenario.devices[$0].name }, dependentOrders: dependentOrders,
+                                 largestFactor: largest)
+        return .success(report)
+    }
+
+    /// The local prefixes a device's tail leaves to explore: at each depth from `after`
+    /// on, every option not taken, after the choices made before it.
+    static func alternatives(_ decisions: [OrderRecorder.LocalDecision], after start: Int) -> [[Int]] {
+        var result: [[Int]] = []
+        let chosen = decisions.map(\.chosen)
+        for depth in start..<max(start, decisions.count) {
+            for option in decisions[depth].options.indices where option != decisions[depth].chosen {
+                result.append(Array(chosen[..<depth]) + [option])
+            }
+        }
+        // Popped from the end: reversed, so the shallowest are explored first.
+        return result.reversed()
+    }
+}
+
+/// One device's arrival order in the tail: the copies' texts, in order.
+struct LocalOrder: Sendable {
+    var texts: [String]
+
+    init(_ decisions: [OrderRecorder.LocalDecision]) {
+        texts = decisions.compactMap { $0.options.indices.contains($0.chosen) ? $0.options[$0.chosen] : nil }
+    }
+}
