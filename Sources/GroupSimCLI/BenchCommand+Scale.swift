@@ -16,7 +16,7 @@ extension BenchCommand {
     func scale(_ parsed: Arguments) async throws -> CommandResult {
         let quick = parsed.flag("quick")
         let size = quick ? ScaleSize.quick : ScaleSize.full
-        let only = try parsed.choice("only", size.groups.map(String.init) + ["day"])
+        let only = try parsed.choice("only", size.groups.map(String.init) + ["day", "vote"])
         var lines: [String] = []
         #if DEBUG
         lines.append("groupsim bench --scale: debug build; the targets are for a release build (swift run -c release groupsim bench --scale)")
@@ -48,6 +48,7 @@ extension BenchCommand {
                          + " = \(Self.count(speed))x real time (target >= 100,000); peak memory \(Self.memory(Self.peakMemory()))"
                          + "; on CPU time \(Self.seconds(measured.cpuSeconds)) = \(Self.count(measured.cpuSeconds > 0 ? simulated / measured.cpuSeconds : 0))x")
         }
+        if only == nil || only == "vote" { lines += try await voteLines(quick: quick) }
         return CommandResult(status: 0, output: lines.joined(separator: "\n") + "\n")
     }
 

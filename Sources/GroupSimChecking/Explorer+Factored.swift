@@ -167,7 +167,10 @@ extension Explorer {
                 interrupted = true
                 break
             }
-            let schedule = run.decisions.compactMap { $0.options.indices.contains($0.chosen) ? $0.options[$0.chosen].text : nil }
+            let schedule = run.decisions.compactMap { decision -> (text: String, isStep: Bool)? in
+                guard decision.options.indices.contains(decision.chosen) else { return nil }
+                return (decision.options[decision.chosen].text, decision.options[decision.chosen].isStep)
+            }
             do throws(FactoringStop) {
                 try combiner.add(runs: runs, orders: orders, owner: owner, schedule: schedule, into: &tally)
             } catch {
@@ -199,11 +202,15 @@ extension Explorer {
     }
 }
 
-/// One device's arrival order in the tail: the copies' texts, in order.
+/// One device's arrival order in the tail: the copies' texts, in order, and where each
+/// stands among the steps (`OrderRecorder.LocalDecision`).
 struct LocalOrder: Sendable {
     var texts: [String]
+    var places: [(before: Int, after: Int)]
 
     init(_ decisions: [OrderRecorder.LocalDecision]) {
-        texts = decisions.compactMap { $0.options.indices.contains($0.chosen) ? $0.options[$0.chosen] : nil }
+        let taken = decisions.filter { $0.options.indices.contains($0.chosen) }
+        texts = taken.map { $0.options[$0.chosen] }
+        places = taken.map { ($0.before, $0.after) }
     }
 }

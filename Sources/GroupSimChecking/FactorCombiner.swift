@@ -88,7 +88,7 @@ struct FactorCombiner {
     ///   - schedule: the dependent part of the order, event by event.
     /// - Throws: `.cannot` when something not read per device changed with a local order,
     ///   or the combination grew past `Explorer.combinationLimit`.
-    mutating func add(runs: [Explorer.FactoredRun], orders: [[LocalOrder]], owner: [[Int]], schedule: [String],
+    mutating func add(runs: [Explorer.FactoredRun], orders: [[LocalOrder]], owner: [[Int]], schedule: [(text: String, isStep: Bool)],
                       into tally: inout ExplorationTally) throws(FactoringStop) {
         guard let first = runs.first else { return }
         let devices = scenario.devices
@@ -271,12 +271,13 @@ struct FactorCombiner {
             guard writtenHere.insert(witness).inserted else { return }
             let number = samples
             samples += 1
-            var written = schedule
+            var tails: [LocalOrder] = []
             var chosen = witness.makeIterator()
             for device in devices.indices where !orders[device].isEmpty {
                 let order = isFactored.contains(device) ? Int(chosen.next() ?? 0) : 0
-                if orders[device].indices.contains(order) { written += orders[device][order].texts }
+                if orders[device].indices.contains(order) { tails.append(orders[device][order]) }
             }
+            let written = Self.assemble(schedule, tails)
             let sample = ExplorationReport.RunReference(run: number, seed: seed)
             tally.addSample(.init(reference: sample, failedChecks: failedChecks,
                                   unexpected: reference.unexpected.map(\.unexpectedText), schedule: written))
@@ -356,6 +357,32 @@ struct FactorCombiner {
     }
 
     private static func smaller(_ a: [Int32], _ b: [Int32]) -> [Int32] { b.lexicographicallyPrecedes(a) ? b : a }
+
+    /// One whole order, event by event, that random runs and `Explorer.replay` can take:
+    /// the dependent part, with each device's tail copies put back just before the first
+    /// step they had to precede or at the end, each as early as the steps it came after
+    /// allow, devices in the scenario's order, each device's copies in its local order.
+    static func assemble(_ dependent: [(text: String, isStep: Bool)], _ tails: [LocalOrder]) -> [String] {
+        var bySlot: [Int: [String]] = [:]
+        for tail in tails {
+            var slot = 0
+            for (text, place) in zip(tail.texts, tail.places) {
+                slot = max(slot, place.after + 1)
+                bySlot[slot, default: []].append(text)
+            }
+        }
+        var result: [String] = []
+        var steps = 0
+        for event in dependent {
+            if event.isStep {
+                result += bySlot.removeValue(forKey: steps) ?? []
+                steps += 1
+            }
+            result.append(event.text)
+        }
+        for slot in bySlot.keys.sorted() { result += bySlot[slot] ?? [] }
+        return result
+    }
 
     /// What one simulation of a dependent order must share with every other: whatever a
     /// device's arrival order might change that is not read per device.

@@ -60,6 +60,27 @@ struct OrderRecorder: ScheduleController {
     struct LocalDecision: Sendable, Hashable {
         var options: [String]
         var chosen: Int
+        /// The chosen copy's place among the steps (`CopyBounds`): it ran before the step
+        /// of run index `before` (Int.max: no such step) and after the one of index `after`.
+        var before = Int.max
+        var after = -1
+    }
+
+    /// Where a copy sits among the steps, from when it was first pending (a run's steps
+    /// are numbered 0, 1, ... in the order they ran): `created`, how many steps had run;
+    /// `forcedBefore`, the pending steps it must arrive before (its latest instant before
+    /// their earliest); `waitsFor`, those it must arrive after (their latest at or before
+    /// its earliest). Copies of one device deferred to the tail keep exactly the order
+    /// these force on them (`chooseInTail`).
+    struct CopyBounds: Sendable {
+        var created: Int
+        var forcedBefore: [Int]
+        var waitsFor: [Int]
+    }
+
+    struct CopyKey: Sendable, Hashable {
+        var message: Int
+        var device: Int
     }
 
     /// Choices to replay (indices into each decision's options).
@@ -108,6 +129,11 @@ struct OrderRecorder: ScheduleController {
     /// can read any more were pending beside one that must come before a step, so
     /// counting it apart would lose orders. The explorer then enumerates it.
     private(set) var violation: Int?
+    /// Steps run so far, and each one's run index by step number.
+    private var stepsRun = 0
+    private var stepRunIndex: [Int: Int] = [:]
+    /// The bounds of every copy first pending while a step was (others have none).
+    private var bounds: [CopyKey: CopyBounds] = [:]
 
     private var messageLabels: [Int: String] = [:]
     private var sent: [Int]
@@ -161,23 +187,21 @@ struct OrderRecorder: ScheduleController {
 
     mutating func choose(among candidates: [ScheduleCandidate]) -> Int {
         learnNewEvents(candidates)
-        var allowed = Self.allowed(candidates)
-        keepHeldCopiesInOrder(candidates, &allowed)
         let deferred = deferredCopies(candidates)
-        if let deferred, deferred.allSatisfy({ $0 }) { return chooseInTail(candidates, allowed: allowed) }
-        if let deferred {
-            for position in allowed.indices where deferred[position] { allowed[position] = false }
-            if !allowed.contains(true) {
-                // Cannot happen by the argument in `deferredCopies`; should it, enumerate.
-                violation = violation ?? 0
-                allowed = Self.allowed(candidates)
-            }
+        if let deferred, deferred.allSatisfy({ $0 }) { return chooseInTail(candidates) }
+        var allowed = Self.allowed(candidates, ignoring: deferred)
+        keepHeldCopiesInOrder(candidates, &allowed)
+        if deferred != nil, !allowed.contains(true) {
+            // Cannot happen (a step waits only for copies no longer deferred); should it,
+            // the explorer enumerates instead.
+            violation = violation ?? 0
+            allowed = Self.allowed(candidates)
         }
         var options: [Option] = []
         var requestSeen = Array(repeating: 0, count: cloud)
         var answerSeen = Array(repeating: 0, count: cloud)
         for (position, candidate) in candidates.enumerated() {
-            let device = deviceIndex[candidate.device] ?? 0
+            let device = number(candidate) ?? 0
             let option: Option
             switch candidate.kind {
             case .step:
@@ -238,58 +262,83 @@ struct OrderRecorder: ScheduleController {
     /// A device is idle when no step of its own (or a `join`/`leave`, which touches every
     /// device) is pending and it waits for no cloud answer: the built-in app acts on
     /// nothing it receives (M23), so from then on the order of its arrivals changes what it
-    /// shows and nothing else. Its copies are deferred to the tail unless one must arrive
-    /// before a pending step (its latest instant before that step's earliest): such a copy
-    /// runs where the windows put it, and if one is pending beside deferred copies of the
-    /// same device, the device's orders would be cut, so it is a `violation`.
-    ///
-    /// Deferring never blocks a step: a deferred copy's latest instant is at or after
-    /// every pending step's earliest, so `allowed` lets the steps run before it.
+    /// shows and nothing else, and each of its copies commutes with every event of other
+    /// devices and of the store (M11). Its copies are deferred to the tail. A copy that
+    /// must arrive before a pending step (of another device) is deferred too: the step
+    /// runs first, which changes no device's sequence, and the copy's `CopyBounds` keep
+    /// its order against the device's copies that come after that step.
     private mutating func deferredCopies(_ candidates: [ScheduleCandidate]) -> [Bool]? {
         guard factorable.contains(true) else { return nil }
         var busy = Array(repeating: false, count: cloud)
-        var latestStepStart = Int64.min
+        var steps: [ScheduleCandidate] = []
         for candidate in candidates where candidate.kind == .step {
-            let number = candidate.step ?? 0
-            if globalSteps.contains(number) { return nil }
-            if let device = deviceIndex[candidate.device] { busy[device] = true }
-            latestStepStart = max(latestStepStart, candidate.earliest.nanoseconds)
+            if globalSteps.contains(candidate.step ?? 0) { return nil }
+            if let device = number(candidate) { busy[device] = true }
+            steps.append(candidate)
         }
         for device in 0..<cloud where !pendingRequests[device].isEmpty || !pendingAnswers[device].isEmpty { busy[device] = true }
         var deferred = Array(repeating: false, count: candidates.count)
-        var mustRunFirst = Array(repeating: false, count: cloud)
-        var anyDeferred = Array(repeating: false, count: cloud)
         for (position, candidate) in candidates.enumerated() where candidate.kind == .delivery {
-            guard let device = deviceIndex[candidate.device], factorable[device], !busy[device] else { continue }
-            if candidate.latest.nanoseconds >= latestStepStart {
-                deferred[position] = true
-                anyDeferred[device] = true
-            } else {
-                mustRunFirst[device] = true
+            guard let device = number(candidate) else { continue }
+            if !steps.isEmpty, let message = candidate.message, bounds[CopyKey(message: message, device: device)] == nil {
+                let earliest = candidate.earliest.nanoseconds, latest = candidate.latest.nanoseconds
+                bounds[CopyKey(message: message, device: device)] = CopyBounds(
+                    created: stepsRun,
+                    forcedBefore: steps.filter { latest < $0.earliest.nanoseconds }.compactMap(\.step),
+                    waitsFor: steps.filter { $0.latest.nanoseconds <= earliest }.compactMap(\.step))
             }
+            if factorable[device], !busy[device] { deferred[position] = true }
         }
-        if violation == nil, let device = (0..<cloud).first(where: { anyDeferred[$0] && mustRunFirst[$0] }) { violation = device }
         return deferred.contains(true) ? deferred : nil
+    }
+
+    /// A deferred copy's place among the steps, as run indices: it ran before the step of
+    /// index `before` and after the one of index `after` (`CopyBounds`); a copy first
+    /// pending after every step has none before, and came after them all.
+    private func place(_ candidate: ScheduleCandidate) -> (before: Int, after: Int) {
+        guard let message = candidate.message, let device = number(candidate),
+              let known = bounds[CopyKey(message: message, device: device)] else { return (Int.max, stepsRun - 1) }
+        let before = known.forcedBefore.compactMap { stepRunIndex[$0] }.min() ?? Int.max
+        let after = max(known.created - 1, known.waitsFor.compactMap { stepRunIndex[$0] }.max() ?? -1)
+        return (before, after)
     }
 
     /// The tail: only deferred copies are left. One device at a time (the lowest index
     /// with copies pending, as `reduced` orders them), its next arrival by `localPrefix`,
-    /// recorded in `local`. A device that is offline holds what arrives, in any order
-    /// (M30): it has one order.
-    private mutating func chooseInTail(_ candidates: [ScheduleCandidate], allowed: [Bool]) -> Int {
+    /// recorded in `local`. A copy may come next unless another of the device's pending
+    /// copies had to arrive before a step that this one came after (`place`). A device
+    /// that is offline holds what arrives, in any order (M30): it has one order.
+    private mutating func chooseInTail(_ candidates: [ScheduleCandidate]) -> Int {
         if tailStart == nil { tailStart = decisions.count }
-        let devices = candidates.map { deviceIndex[$0.device] ?? 0 }
+        var allowed = Self.allowed(candidates)
+        keepHeldCopiesInOrder(candidates, &allowed)
+        let devices = candidates.map { number($0) ?? 0 }
         let device = devices.min() ?? 0
-        var positions = candidates.indices.filter { devices[$0] == device && allowed[$0] }
-        if positions.isEmpty { positions = candidates.indices.filter { devices[$0] == device } }
+        let mine = candidates.indices.filter { devices[$0] == device }
+        let places = mine.map { place(candidates[$0]) }
+        var positions: [Int] = []
+        var placed: [(before: Int, after: Int)] = []
+        for (index, position) in mine.enumerated() where allowed[position] {
+            let after = places[index].after
+            guard !places.indices.contains(where: { $0 != index && places[$0].before <= after }) else { continue }
+            positions.append(position)
+            placed.append(places[index])
+        }
+        if positions.isEmpty {
+            positions = [mine.first ?? 0]
+            placed = [places.first ?? (Int.max, -1)]
+        }
         let held = offline.indices.contains(device) && offline[device]
-        if held { positions = Array(positions.prefix(1)) }
+        if held {
+            positions = Array(positions.prefix(1))
+            placed = Array(placed.prefix(1))
+        }
         let depth = local[device].count
         let planned = localPrefix.indices.contains(device) && localPrefix[device].indices.contains(depth) ? localPrefix[device][depth] : 0
         let pick = positions.indices.contains(planned) ? planned : 0
         let texts = positions.map { "m\(candidates[$0].message ?? 0) \(held ? "held for" : "to") \(candidates[$0].device)" }
-        local[device].append(LocalDecision(options: texts, chosen: pick))
-        let position = positions.indices.contains(pick) ? positions[pick] : 0
+        local[device].append(LocalDecision(options: texts, chosen: pick, before: placed[pick].before, after: placed[pick].after))
+        let position = positions[pick]
         ran(candidates[position], at: position, in: candidates)
         return position
     }
@@ -308,11 +357,17 @@ struct OrderRecorder: ScheduleController {
         return options.filter { $0.entities.first == device }
     }
 
+    /// The candidate's device by position, without a name look-up where the simulation
+    /// gave it.
+    private func number(_ candidate: ScheduleCandidate) -> Int? { candidate.deviceNumber ?? deviceIndex[candidate.device] }
+
     private func isExplored(_ key: OrderKey) -> Bool { visited.contains(key) || freshSet.contains(key) }
 
     /// Which candidates may run next (see the type's comment), by position: those that no
     /// other pending candidate certainly precedes. Linear in the candidates.
-    static func allowed(_ candidates: [ScheduleCandidate]) -> [Bool] {
+    /// - Parameter ignoring: candidates left out (copies deferred to the tail): they
+    ///   hold back no step and are never allowed.
+    static func allowed(_ candidates: [ScheduleCandidate], ignoring: [Bool]? = nil) -> [Bool] {
         var eventLatest = Int64.max
         var stepLatest = Int64.max
         // The two steps that come first by (latest, number): a step is compared with the
@@ -321,7 +376,7 @@ struct OrderRecorder: ScheduleController {
         for (position, candidate) in candidates.enumerated() {
             let latest = candidate.latest.nanoseconds
             guard candidate.kind == .step else {
-                eventLatest = min(eventLatest, latest)
+                if ignoring?[position] != true { eventLatest = min(eventLatest, latest) }
                 continue
             }
             stepLatest = min(stepLatest, latest)
@@ -329,7 +384,8 @@ struct OrderRecorder: ScheduleController {
             firstSteps.sort { ($0.latest, $0.number) < ($1.latest, $1.number) }
             if firstSteps.count > 2 { firstSteps.removeLast() }
         }
-        var allowed = candidates.map { candidate -> Bool in
+        var allowed = candidates.enumerated().map { position, candidate -> Bool in
+            if ignoring?[position] == true { return false }
             let earliest = candidate.earliest.nanoseconds
             guard candidate.kind == .step else { return stepLatest > earliest }
             let number = candidate.step ?? 0
@@ -337,7 +393,7 @@ struct OrderRecorder: ScheduleController {
             let stepFirst = other.map { ($0.latest, $0.number) < (earliest, number) } ?? false
             return eventLatest >= earliest && !stepFirst
         }
-        if !allowed.contains(true), !allowed.isEmpty { allowed[0] = true }
+        if !allowed.contains(true), let first = candidates.indices.first(where: { ignoring?[$0] != true }) { allowed[first] = true }
         return allowed
     }
 
@@ -346,7 +402,7 @@ struct OrderRecorder: ScheduleController {
     private func keepHeldCopiesInOrder(_ candidates: [ScheduleCandidate], _ allowed: inout [Bool]) {
         for device in held.indices where !held[device].isEmpty && !offline[device] {
             let positions = candidates.indices.filter {
-                allowed[$0] && candidates[$0].kind == .delivery && deviceIndex[candidates[$0].device] == device
+                allowed[$0] && candidates[$0].kind == .delivery && number(candidates[$0]) == device
                     && candidates[$0].message.map(held[device].contains) == true
             }
             let oldest = positions.min { (candidates[$0].message ?? 0) < (candidates[$1].message ?? 0) }
@@ -364,7 +420,7 @@ struct OrderRecorder: ScheduleController {
             case .delivery:
                 if let message = candidate.message, messageLabels[message] == nil, !unnamed.contains(message) { unnamed.append(message) }
             case .cloudRequest:
-                if let device = deviceIndex[candidate.device] { requests[device] += 1 }
+                if let device = number(candidate) { requests[device] += 1 }
             default:
                 break
             }
@@ -387,12 +443,14 @@ struct OrderRecorder: ScheduleController {
 
     /// Bookkeeping after `candidate` was chosen to run.
     private mutating func ran(_ candidate: ScheduleCandidate, at position: Int, in candidates: [ScheduleCandidate]) {
-        let device = deviceIndex[candidate.device]
+        let device = number(candidate)
         lastDevice = device
         guard let device else { return }
         switch candidate.kind {
         case .step:
             if let change = candidate.step.flatMap({ connectivitySteps[$0] }) { offline[change.device] = change.offline }
+            if let step = candidate.step, stepRunIndex[step] == nil { stepRunIndex[step] = stepsRun }
+            stepsRun += 1
         case .delivery:
             guard let message = candidate.message else { break }
             if offline[device] {

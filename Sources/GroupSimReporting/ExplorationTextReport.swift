@@ -108,12 +108,23 @@ public enum ExplorationTextReport {
                     let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil }
                         + failure.unexpected
                     lines.append("  #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
-                    lines.append("    order: \(failure.schedule.joined(separator: ", "))")
+                    lines.append("    order: \(orderText(failure.schedule, full: full))")
                 }
                 if let app = report.app { lines.append(Self.swiftReplayHint(app: app, seed: nil)) }
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Events of a failing order printed without `full`: a 96-device group's order has
+    /// hundreds; the JSON report lists every one.
+    public static let orderEventLimit = 40
+
+    /// A failing order, event by event, cut after `orderEventLimit` events without `full`.
+    static func orderText(_ schedule: [String], full: Bool) -> String {
+        guard !full, schedule.count > orderEventLimit else { return schedule.joined(separator: ", ") }
+        return schedule.prefix(orderEventLimit).joined(separator: ", ")
+            + ", and \(schedule.count - orderEventLimit) more events (--full or the JSON report lists them)"
     }
 
     /// The outcomes: each session's classes (what set of things its devices showed), the

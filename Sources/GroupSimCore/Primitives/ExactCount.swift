@@ -192,12 +192,12 @@ public struct ExactCount: Sendable, Hashable, Comparable, CustomStringConvertibl
         return String(result.reversed())
     }
 
-    /// For people: the grouped digits up to 15 digits (`746,496`), beyond that four
-    /// significant digits and a power of ten, truncated, never rounded up
-    /// (`1.278 × 10^196`), so that a count is never said to be more than it is.
+    /// For people: the digits up to 15 of them (`746496`), beyond that four significant
+    /// digits and a power of ten, truncated, never rounded up (`1.278 × 10^196`), so that
+    /// a count is never said to be more than it is.
     public var readable: String {
         let digits = description
-        guard digits.count > 15 else { return grouped }
+        guard digits.count > 15 else { return digits }
         let lead = Array(digits.prefix(4))
         return "\(lead[0]).\(String(lead[1...])) × 10^\(digits.count - 1)"
     }

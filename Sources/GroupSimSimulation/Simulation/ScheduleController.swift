@@ -39,4 +39,7 @@ public struct ScheduleCandidate: Sendable, Hashable {
     /// The latest it could happen: a race's step, the end of the race window; an event,
     /// its cause's latest plus the most delay (latency plus jitter).
     public var latest: VirtualTime
+    /// `device`'s position in the scenario's devices, so that a controller asked about
+    /// every pending event need not look names up.
+    public var deviceNumber: Int?
 }

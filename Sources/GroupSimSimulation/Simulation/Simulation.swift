@@ -210,19 +210,22 @@ public actor Simulation {
             switch entry.payload {
             case .step(let step, _):
                 candidates.append((entry.sequence, ScheduleCandidate(kind: .step, device: step.device, message: nil, step: step.number,
-                                                                      time: entry.time, earliest: earliest, latest: latest)))
+                                                                      time: entry.time, earliest: earliest, latest: latest,
+                                                                      deviceNumber: deviceIndex[step.device])))
             case .deliver(let envelope, let receiver):
                 // FIFO links: only the oldest copy in flight on its link may arrive next.
                 if let link = link(of: envelope, to: receiver), let oldest = firstOnLink[link], oldest != envelope.id { continue }
                 candidates.append((entry.sequence, ScheduleCandidate(kind: .delivery, device: scenario.devices[receiver].name,
                                                                       message: envelope.id, step: nil, time: entry.time,
-                                                                      earliest: earliest, latest: latest)))
+                                                                      earliest: earliest, latest: latest, deviceNumber: receiver)))
             case .cloudArrive(let request):
                 candidates.append((entry.sequence, ScheduleCandidate(kind: .cloudRequest, device: request.device, message: nil, step: nil,
-                                                                      time: entry.time, earliest: earliest, latest: latest)))
+                                                                      time: entry.time, earliest: earliest, latest: latest,
+                                                                      deviceNumber: deviceIndex[request.device])))
             case .cloudAnswer(let response, _):
                 candidates.append((entry.sequence, ScheduleCandidate(kind: .cloudAnswer, device: response.request.device, message: nil,
-                                                                      step: nil, time: entry.time, earliest: earliest, latest: latest)))
+                                                                      step: nil, time: entry.time, earliest: earliest, latest: latest,
+                                                                      deviceNumber: deviceIndex[response.request.device])))
             }
         }
         guard !candidates.isEmpty else { return nil }

@@ -124,3 +124,38 @@ import Testing
         #expect(StateMap(url: "https://x.y/p?a=1&a=2#frag").entries == [DataEntry("a", "2")])
     }
 }
+
+/// `ExactCount`: the counts of exhaustive exploration, exact at any size.
+@Suite struct ExactCountTests {
+    @Test func arithmeticMatchesIntegersAcrossTheSixtyFourBitBoundary() {
+        let big = ExactCount(UInt64.max)
+        #expect((big + 1).description == "18446744073709551616")
+        #expect((big * big).description == "340282366920938463426481119284349108225")
+        #expect((big * big) - (big * big) == .zero)
+        #expect(((big + 1) - 1) == big)
+        #expect(ExactCount(3) - ExactCount(5) == .zero, "a count never goes below zero")
+        #expect(ExactCount.factorial(25).description == "15511210043330985984000000")
+        let (quotient, remainder) = ExactCount.factorial(25).quotientAndRemainder(dividingBy: 7)
+        #expect(quotient * 7 + ExactCount(remainder) == .factorial(25))
+    }
+
+    @Test func parsingPrintingAndOrder() {
+        let digits = "12780000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001"
+        #expect(ExactCount(digits)?.description == digits)
+        #expect(ExactCount("12a") == nil && ExactCount("") == nil && ExactCount("-1") == nil)
+        #expect(ExactCount(digits)?.readable == "1.278 × 10^97")
+        #expect(ExactCount(746_496).readable == "746496" && ExactCount(746_496).grouped == "746,496")
+        #expect(ExactCount(UInt64.max) < ExactCount(UInt64.max) + 1 && !(ExactCount(2) < ExactCount(2)))
+        #expect(ExactCount(10).int == 10 && (ExactCount(UInt64.max)).int == nil && ExactCount(UInt64.max).clampedInt == Int.max)
+    }
+
+    /// Percentages are exact, rounded half up, whatever the size.
+    @Test func percentagesOfHugeCounts() {
+        let total = ExactCount.factorial(120)
+        #expect((total - total.quotientAndRemainder(dividingBy: 5).quotient).percent(of: total) == "80.0%")
+        #expect(ExactCount(1).percent(of: 3) == "33.3%" && ExactCount(2).percent(of: 3) == "66.7%")
+        #expect(ExactCount(1).percent(of: 2_000) == "0.1%" && ExactCount(1).percent(of: 2_001) == "0.0%")
+        #expect(ExactCount(5).percent(of: 4) == "over 100%" && ExactCount(5).percent(of: 0) == "0%")
+        #expect(ExactCount(1).scaled(to: 320, of: 3) == 107)
+    }
+}

@@ -1,0 +1,32 @@
+import GroupSim
+
+/// `groupsim bench --scale`'s vote in a full group: the exhaustive verdict over every
+/// order (factored) and random exploration's runs per second, on one core.
+extension BenchCommand {
+    /// The vote's lines: `quick` uses 8 people instead of 32.
+    func voteLines(quick: Bool) async throws -> [String] {
+        let people = quick ? 8 : 32
+        let scenario = BenchWorkload.groupVote(people: people)
+        let explorer = Explorer(scenario: scenario, apps: apps, workers: 1)
+        var report: ExplorationReport?
+        let exhaustive = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in
+            let found = try await explorer.exhaustive()
+            report = found
+            return 1
+        }
+        let runs = quick ? 200 : 2_000
+        let random = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in
+            try await explorer.explore(runs: runs, seed: 1).runs.clampedInt
+        }
+        let orders = report?.runs.readable ?? "?"
+        let failing = report.map { $0.checks.map { "\($0.failedRuns.readable)" }.joined(separator: " and ") } ?? "?"
+        let rate = random.seconds > 0 ? Double(runs) / random.seconds : 0
+        return [
+            "vote: \(people) people x 3 devices, 5 votes within 5 ms: exhaustive \(orders) orders (failing the checks: \(failing))"
+                + " in \(Self.seconds(exhaustive.seconds)) (target <= 10 s), \(report?.factoring.map { "\($0.dependentOrders) dependent order(s)" } ?? "not factored");"
+                + " on CPU time \(Self.seconds(exhaustive.cpuSeconds))",
+            "vote: random exploration \(Self.count(rate)) runs/s (\(runs) runs in \(Self.seconds(random.seconds)); target >= 2,000);"
+                + " on CPU time \(Self.count(random.cpuSeconds > 0 ? Double(runs) / random.cpuSeconds : 0)) runs/s",
+        ]
+    }
+}
