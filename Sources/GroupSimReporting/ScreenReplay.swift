@@ -1,0 +1,310 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+
+/// Every device's screen after each event of a run, rebuilt from the typed trace: the
+/// lines of each conversation's transcript (bubbles, summary lines, texts, stickers, the
+/// plain messages of old systems), the live bubble of each session, the staged draft and
+/// whether the extension is open (M10, M11, M16, M19, M26).
+///
+/// The HTML page's time slider does the same walk in the browser from the same message
+/// table and event list (`HTMLReport+Timeline.swift`); this one is what the page is
+/// checked against (`groupsim run --format screens`), and its screens after the last
+/// event equal the run's final transcripts (tests check it for every scenario). Building
+/// the message table is O(events); each `apply` is O(lines of one conversation).
+package struct ScreenReplay: Sendable {
+    /// What a message shows wherever it is drawn: captions with `$UUID` tokens drawn as
+    /// contact names through the sender's identifiers when it was sent (M5).
+    package struct MessageFace: Sendable {
+        package enum Content: String, Sendable {
+            case app, text, sticker
+        }
+
+        package var id: Int
+        package var senderDevice: String
+        package var senderPerson: String
+        package var senderName: String
+        package var conversation: String
+        package var content: Content
+        package var session: String?
+        /// The caption (app messages) or the text (texts, stickers).
+        package var text: String?
+        package var subcaption: String?
+        package var url: String?
+        package var state: StateMap
+        /// The summary line it leaves when collapsed (M10), drawn.
+        package var summary: String
+        /// What an old system shows instead (M26): a picture line, a web URL line.
+        package var plain: [String]
+    }
+
+    /// One line of a transcript as drawn.
+    package struct Line: Sendable, Hashable {
+        package var kind: DrawnEntry.Kind
+        package var message: Int
+        package var session: String?
+        package var senderPerson: String
+        package var text: String?
+        package var subcaption: String?
+        package var state: StateMap?
+    }
+
+    /// One device's screen at an instant.
+    package struct Screen: Sendable, Hashable {
+        package var name: String
+        /// Lines per conversation, in the scenario's order, before M14's drawing limit.
+        package var lines: [[Line]]
+        /// The staged draft of each conversation (its caption or text), M16.
+        package var drafts: [String?]
+        /// The extension's presentation style while it is open (M19); nil when closed.
+        package var open: PresentationStyle?
+    }
+
+    package let conversations: [String]
+    package let summaryLines: Int
+    /// Every message by id (ids run from 1 in send order).
+    package let messages: [Int: MessageFace]
+    private let deviceIndex: [String: Int]
+    private let platforms: [DeviceSpec.Platform]
+    private let steps: [Int: Step]
+
+    package init(outcome: RunOutcome) {
+        let scenario = outcome.scenario
+        conversations = scenario.conversations.isEmpty ? [ConversationSpec.defaultName] : scenario.conversations.map(\.name)
+        summaryLines = scenario.options.summaryLines
+        var index: [String: Int] = [:]
+        for (position, spec) in scenario.devices.enumerated() where index[spec.name] == nil { index[spec.name] = position }
+        deviceIndex = index
+        platforms = scenario.devices.map(\.platform)
+        var steps: [Int: Step] = [:]
+        for step in scenario.steps { steps[step.number] = step }
+        self.steps = steps
+        messages = Self.faces(outcome, conversations: conversations, steps: steps)
+    }
+
+    /// Every device's screen before the first event, and what the walk keeps besides.
+    package struct State: Sendable {
+        package var screens: [Screen]
+        /// The step each device is carrying out (its conversation and action), nil
+        /// between steps: a delivery or a cloud answer is not part of one.
+        var steps: [Step?]
+    }
+
+    package func start(_ outcome: RunOutcome) -> State {
+        let screens = outcome.scenario.devices.map {
+            Screen(name: $0.name, lines: conversations.map { _ in [] }, drafts: conversations.map { _ in nil }, open: nil)
+        }
+        return State(screens: screens, steps: screens.map { _ in nil })
+    }
+
+    /// Applies one trace event; returns the index of the device whose screen it changed.
+    @discardableResult
+    package func apply(_ event: TraceEvent, to state: inout State) -> Int? {
+        guard let device = deviceIndex[event.subject], state.screens.indices.contains(device) else { return nil }
+        let before = state.screens[device]
+        let step = state.steps[device]
+        let stepSlot = conversations.firstIndex(of: step?.conversation ?? conversations[0]) ?? 0
+        switch event.kind {
+        case .step(let number, _):
+            state.steps[device] = steps[number]
+        case .delivered(let message, _):
+            state.steps[device] = nil
+            add(message, on: device, &state.screens)
+        case .sent(let message, _, _):
+            add(message, on: device, &state.screens)
+            // Send empties the input field (M16); a direct send leaves a draft alone.
+            if case .pressSend? = step?.action, let face = messages[message], let slot = conversations.firstIndex(of: face.conversation) {
+                state.screens[device].drafts[slot] = nil
+            }
+        case .collapsed(_, let replaced, let summary):
+            guard let face = messages[replaced], let slot = conversations.firstIndex(of: face.conversation),
+                  let at = state.screens[device].lines[slot].lastIndex(where: { $0.message == replaced && $0.kind == .bubble }) else { break }
+            if summary {
+                state.screens[device].lines[slot][at] = Line(kind: .summary, message: replaced, session: face.session,
+                                                             senderPerson: face.senderPerson, text: face.summary)
+            } else {
+                state.screens[device].lines[slot].remove(at: at)
+            }
+        case .staged:
+            state.screens[device].drafts[stepSlot] = Self.draftText(event.payload)
+        case .cancelled:
+            state.screens[device].drafts[stepSlot] = nil
+        case .reinstalled:
+            state.screens[device].drafts = conversations.map { _ in nil }
+            state.screens[device].open = nil
+        case .callback(.didBecomeActive), .callback(.didTransition):
+            state.screens[device].open = Self.style(asked: step?.action)
+        case .callback(.didResignActive):
+            state.screens[device].open = nil
+        case .cloudAnswer:
+            state.steps[device] = nil
+        default:
+            break
+        }
+        return state.screens[device] == before ? nil : device
+    }
+
+    /// The style the extension is in after the step: the one asked for when opening, a
+    /// tap's expanded (M21), else compact, where staging a message moves it (M16, M24).
+    static func style(asked action: Action?) -> PresentationStyle {
+        switch action {
+        case .open(let style)?: style
+        case .tap?: .expanded
+        default: .compact
+        }
+    }
+
+    /// The state after every event, through `body(index, state, changed device)`.
+    package func walk(_ outcome: RunOutcome, _ body: (Int, State, Int?) -> Void) {
+        var state = start(outcome)
+        for (index, event) in outcome.trace.events.enumerated() {
+            let changed = apply(event, to: &state)
+            body(index, state, changed)
+        }
+    }
+
+    /// The lines a screen draws for a conversation: of each session's summary lines only
+    /// the last `summaryLines` (M14).
+    package func drawn(_ lines: [Line]) -> [Line] {
+        var remaining: [String: Int] = [:]
+        var shown = Array(repeating: true, count: lines.count)
+        for index in lines.indices.reversed() where lines[index].kind == .summary {
+            guard let session = lines[index].session else { continue }
+            let left = remaining[session, default: summaryLines]
+            shown[index] = left > 0
+            remaining[session] = left - 1
+        }
+        return lines.indices.compactMap { shown[$0] ? lines[$0] : nil }
+    }
+
+    // MARK: - Adding a message
+
+    private func add(_ message: Int, on device: Int, _ screens: inout [Screen]) {
+        guard let face = messages[message], let slot = conversations.firstIndex(of: face.conversation) else { return }
+        var line = Line(kind: .text, message: message, session: face.session, senderPerson: face.senderPerson, text: face.text)
+        switch face.content {
+        case .app where platforms[device] == .ios9:
+            for text in face.plain {
+                line.kind = .plain
+                line.text = text
+                screens[device].lines[slot].append(line)
+            }
+            return
+        case .app:
+            line.kind = .bubble
+            line.subcaption = face.subcaption
+            line.state = face.state
+        case .text:
+            line.kind = .text
+        case .sticker:
+            line.kind = .sticker
+        }
+        screens[device].lines[slot].append(line)
+    }
+
+    static func draftText(_ payload: TraceEvent.Payload?) -> String {
+        switch payload {
+        case .message(let message): message.layout.caption ?? "(an interactive message)"
+        case .text(let text): text
+        default: "(a draft)"
+        }
+    }
+}
+
+extension ScreenReplay {
+    /// Every sent message as it is drawn: its conversation from the final transcripts (or,
+    /// for one no device shows at the end, the step that sent it), its text drawn through
+    /// the identifiers its sender had when sending (M2, M5).
+    static func faces(_ outcome: RunOutcome, conversations: [String], steps: [Int: Step]) -> [Int: MessageFace] {
+        let scenario = outcome.scenario
+        var conversationOf: [Int: String] = [:]
+        for device in outcome.devices {
+            for transcript in device.transcripts {
+                for entry in transcript.entries where conversationOf[entry.message] == nil {
+                    conversationOf[entry.message] = transcript.conversation
+                }
+            }
+        }
+        var generation: [String: Int] = [:]
+        var stepOn: [String: Step] = [:]
+        var faces: [Int: MessageFace] = [:]
+        for event in outcome.trace.events {
+            switch event.kind {
+            case .step(let number, _):
+                stepOn[event.subject] = steps[number]
+            case .delivered, .cloudAnswer:
+                stepOn[event.subject] = nil
+            case .reinstalled:
+                generation[event.subject, default: 0] += 1
+            case .sent(let id, let session, let url):
+                guard let spec = scenario.device(event.subject) else { continue }
+                let person = spec.person
+                let maps = outcome.device(event.subject)?.identifierMaps ?? []
+                let map = maps.first { $0.generation == generation[event.subject, default: 0] }
+                let contact = { (key: String) in scenario.person(key)?.contactName ?? key }
+                let draw = { (text: String) in Self.drawTokens(text, map: map, contact: contact) }
+                let conversation = conversationOf[id] ?? stepOn[event.subject]?.conversation ?? conversations[0]
+                var face = MessageFace(id: id, senderDevice: event.subject, senderPerson: person, senderName: contact(person),
+                                       conversation: conversation, content: .app, session: session, url: url,
+                                       state: StateMap(url: url), summary: "\(contact(person)) sent a message", plain: [])
+                switch event.payload {
+                case .message(let message):
+                    let layout = message.layout
+                    face.text = layout.caption.map(draw)
+                    face.subcaption = layout.subcaption.map(draw)
+                    if let summary = message.summaryText { face.summary = draw(summary) }
+                    face.plain = Self.plainLines(message, draw: draw)
+                case .text(let text) where conversationOf[id] != nil:
+                    // A sticker's trace text spells out its file; the drawn line is its description.
+                    let drawn = outcome.devices.lazy.compactMap { device in
+                        device.transcripts.lazy.flatMap(\.entries).first { $0.message == id }
+                    }.first
+                    face.content = drawn?.kind == .sticker ? .sticker : .text
+                    face.text = drawn?.text ?? text
+                case .text(let text):
+                    face.content = .text
+                    face.text = text
+                default:
+                    break
+                }
+                faces[id] = face
+            default:
+                continue
+            }
+        }
+        return faces
+    }
+
+    /// What an old system shows for an app message (M26): the layout's picture with its
+    /// captions, then the URL when it is a web one.
+    static func plainLines(_ message: Message, draw: (String) -> String) -> [String] {
+        var lines: [String] = []
+        let layout = message.layout
+        if let media = layout.media {
+            let captions = [layout.caption, layout.subcaption, layout.trailingCaption, layout.trailingSubcaption].compactMap { $0 }.map(draw)
+            lines.append(captions.isEmpty ? "[picture of \(media)]" : "[picture of \(media), captioned \"\(captions.joined(separator: " "))\"]")
+        }
+        if let url = message.url, MessageURL.isWeb(url) { lines.append(url) }
+        return lines
+    }
+
+    /// `$UUID` tokens as the contact name of the person `map` minted them for (M5); a
+    /// token the map never minted stays as written.
+    static func drawTokens(_ text: String, map: IdentifierMap?, contact: (String) -> String) -> String {
+        guard let map, text.contains("$") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let dollar = rest.firstIndex(of: "$") {
+            result += rest[..<dollar]
+            let token = rest[rest.index(after: dollar)...].prefix(36)
+            if let id = ParticipantID(uuidString: token), let person = map.person(for: id) {
+                result += contact(person)
+                rest = rest[token.endIndex...]
+            } else {
+                result += "$"
+                rest = rest[rest.index(after: dollar)...]
+            }
+        }
+        return result + rest
+    }
+}
