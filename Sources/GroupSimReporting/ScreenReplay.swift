@@ -67,6 +67,9 @@ package struct ScreenReplay: Sendable {
     private let deviceIndex: [String: Int]
     private let platforms: [DeviceSpec.Platform]
     private let steps: [Int: Step]
+    /// Each device's identifier maps, every installation's (M2).
+    private let maps: [[IdentifierMap]]
+    private let contacts: [String: String]
 
     package init(outcome: RunOutcome) {
         let scenario = outcome.scenario
@@ -79,6 +82,8 @@ package struct ScreenReplay: Sendable {
         var steps: [Int: Step] = [:]
         for step in scenario.steps { steps[step.number] = step }
         self.steps = steps
+        maps = scenario.devices.map { outcome.device($0.name)?.identifierMaps ?? [] }
+        contacts = Dictionary(scenario.people.map { ($0.key, $0.contactName) }, uniquingKeysWith: { first, _ in first })
         messages = Self.faces(outcome, conversations: conversations, steps: steps)
     }
 
@@ -88,13 +93,18 @@ package struct ScreenReplay: Sendable {
         /// The step each device is carrying out (its conversation and action), nil
         /// between steps: a delivery or a cloud answer is not part of one.
         var steps: [Step?]
+        /// Each device's staged app message per conversation, as staged (M16).
+        var staged: [[Message?]]
+        /// Each device's installation (M2): what its drafts' tokens are drawn with (M5).
+        var generations: [Int]
     }
 
     package func start(_ outcome: RunOutcome) -> State {
         let screens = outcome.scenario.devices.map {
             Screen(name: $0.name, lines: conversations.map { _ in [] }, drafts: conversations.map { _ in nil }, open: nil)
         }
-        return State(screens: screens, steps: screens.map { _ in nil })
+        return State(screens: screens, steps: screens.map { _ in nil }, staged: screens.map { _ in conversations.map { _ in nil } },
+                     generations: screens.map { _ in 0 })
     }
 
     /// Applies one trace event; returns the index of the device whose screen it changed.
@@ -112,9 +122,10 @@ package struct ScreenReplay: Sendable {
             add(message, on: device, &state.screens)
         case .sent(let message, _, _):
             add(message, on: device, &state.screens)
-            // Send empties the input field (M16); a direct send leaves a draft alone.
-            if case .pressSend? = step?.action, let face = messages[message], let slot = conversations.firstIndex(of: face.conversation) {
+            if let face = messages[message], let slot = conversations.firstIndex(of: face.conversation),
+               before.drafts[slot] != nil, emptiesField(event, staged: state.staged[device][slot], step: step) {
                 state.screens[device].drafts[slot] = nil
+                state.staged[device][slot] = nil
             }
         case .collapsed(_, let replaced, let summary):
             guard let face = messages[replaced], let slot = conversations.firstIndex(of: face.conversation),
@@ -126,11 +137,16 @@ package struct ScreenReplay: Sendable {
                 state.screens[device].lines[slot].remove(at: at)
             }
         case .staged:
-            state.screens[device].drafts[stepSlot] = Self.draftText(event.payload)
+            let map = maps[device].first { $0.generation == state.generations[device] }
+            state.screens[device].drafts[stepSlot] = Self.drawTokens(Self.draftText(event.payload), map: map, contact: contact)
+            state.staged[device][stepSlot] = Self.stagedMessage(event.payload)
         case .cancelled:
             state.screens[device].drafts[stepSlot] = nil
+            state.staged[device][stepSlot] = nil
         case .reinstalled:
+            state.generations[device] += 1
             state.screens[device].drafts = conversations.map { _ in nil }
+            state.staged[device] = conversations.map { _ in nil }
             state.screens[device].open = nil
         case .callback(.didBecomeActive), .callback(.didTransition):
             state.screens[device].open = Self.style(asked: step?.action)
@@ -142,6 +158,28 @@ package struct ScreenReplay: Sendable {
             break
         }
         return state.screens[device] == before ? nil : device
+    }
+
+    /// Whether a `sent` event is the input field's draft going out, which empties the field
+    /// (M16): the staged app message itself, or staged text or a sticker sent by the
+    /// user's tap on Send. A direct send (M18) leaves the draft alone.
+    package func emptiesField(_ event: TraceEvent, staged: Message?, step: Step?) -> Bool {
+        switch event.payload {
+        case .message(var sent)?:
+            guard var staged else { return false }
+            sent.isPending = false
+            staged.isPending = false
+            return sent == staged
+        default:
+            guard staged == nil, case .pressSend? = step?.action else { return false }
+            return true
+        }
+    }
+
+    /// The app message a `staged` event put in the input field; nil for text or a sticker.
+    static func stagedMessage(_ payload: TraceEvent.Payload?) -> Message? {
+        if case .message(let message)? = payload { return message }
+        return nil
     }
 
     /// The style the extension is in after the step: the one asked for when opening, a
@@ -201,6 +239,9 @@ package struct ScreenReplay: Sendable {
         }
         screens[device].lines[slot].append(line)
     }
+
+    /// A person's contact name (M5).
+    func contact(_ person: String) -> String { contacts[person] ?? person }
 
     static func draftText(_ payload: TraceEvent.Payload?) -> String {
         switch payload {
@@ -306,5 +347,15 @@ extension ScreenReplay {
             }
         }
         return result + rest
+    }
+}
+
+extension ScreenReplay {
+    /// Whether `event`, applied to `state`, is a send that empties its device's input field.
+    package func emptiesField(_ event: TraceEvent, before state: State) -> Bool {
+        guard case .sent(let message, _, _) = event.kind, let device = deviceIndex[event.subject],
+              state.screens.indices.contains(device), let face = messages[message],
+              let slot = conversations.firstIndex(of: face.conversation) else { return false }
+        return state.screens[device].drafts[slot] != nil && emptiesField(event, staged: state.staged[device][slot], step: state.steps[device])
     }
 }
