@@ -42,7 +42,7 @@ extension HTMLReport {
     }
 
     /// `'sha256-…'` of the script, the only one the page's content security policy lets run.
-    static var timelineScriptHash: String {
+    package static var timelineScriptHash: String {
         var hasher = SHA256()
         hasher.update(timelineScript)
         let hex = Array(hasher.hexDigest.utf8)
