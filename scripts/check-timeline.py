@@ -12,7 +12,8 @@ text, subcaption and state) equals that device's screen in the run at that event
 also checks that the page made no request but for itself (Chromium's network log) and
 that its script ran under the page's content security policy. For the first scenario it
 saves screenshots at three instants: the first event, the first pitfall moment (where
-the views part in the pickles race), and the end.
+the views part in the pickles race), and the end; with --picture, also the README's
+picture of that moment.
 
 Exit status: 0 every check held; 1 a check failed; 2 usage or setup error.
 """
@@ -32,7 +33,7 @@ import urllib.request
 class WebDriver:
     """The few WebDriver commands this check needs, over HTTP to chromedriver."""
 
-    def __init__(self, chromedriver, chromium, log_path):
+    def __init__(self, chromedriver, chromium, log_path, height=1600):
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -49,7 +50,7 @@ class WebDriver:
         else:
             raise RuntimeError("chromedriver did not start")
         args = ["--headless=new", "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--disable-extensions",
-                "--mute-audio", "--window-size=1280,1600", "--force-device-scale-factor=1",
+                "--mute-audio", f"--window-size=1280,{height}", "--force-device-scale-factor=1",
                 "--disable-background-networking", "--disable-component-update", "--disable-default-apps",
                 "--disable-sync", "--no-default-browser-check"]
         if os.geteuid() == 0:
@@ -208,6 +209,14 @@ def check_scenario(driver, args, scenario, number, failures, shots):
             path = os.path.join(args.out, f"{name}-{label}.png")
             driver.screenshot(path)
             shots.append(path)
+        if args.picture:
+            # The README's picture: the instant the views part, the slider stuck at the top
+            # over the message flow and every device's screen.
+            driver.run("window.groupsimTimeline.seek(arguments[0]);"
+                       "const flow = document.getElementById('flow');"
+                       "window.scrollTo(0, flow.getBoundingClientRect().top + window.scrollY - 128);", instants[1][1])
+            driver.screenshot(args.picture)
+            shots.append(args.picture)
     foreign = [request for request in driver.network_requests() if request != url and not request.startswith("data:")]
     resources = driver.run("return performance.getEntriesByType('resource').map(e => e.name);")
     for request in foreign + resources:
@@ -221,11 +230,13 @@ def main():
     parser.add_argument("--chromium", required=True)
     parser.add_argument("--chromedriver", required=True)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--picture", help="also save the first scenario at its first pitfall moment here (the README's picture)")
+    parser.add_argument("--height", type=int, default=1600, help="the browser window's height")
     parser.add_argument("scenarios", nargs="+")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     try:
-        driver = WebDriver(args.chromedriver, args.chromium, os.path.join(args.out, "chromedriver.log"))
+        driver = WebDriver(args.chromedriver, args.chromium, os.path.join(args.out, "chromedriver.log"), args.height)
     except (RuntimeError, OSError) as error:
         print(f"check-timeline: could not start Chromium through chromedriver: {error}", file=sys.stderr)
         return 2
