@@ -13,13 +13,13 @@ extension HTMLReport {
         let device = event.subject
         let owner = scenario.device(device).flatMap { scenario.person($0.person) }
         let who = owner?.contactName ?? device
-        let screen = before.screens.first { $0.name == device }
+        let live = scenario.devices.firstIndex { $0.name == device }.map { before.live[$0] } ?? [:]
         switch event.kind {
         case .step(let number, let action):
             return ("\(device) (\(who)): step \(number), \(action.summary).", stepRule(action))
         case .sent(let message, let session, _):
             guard let session else { return ("\(device) sends m\(message): it appears at once on its own screen.", "M30") }
-            let previous = live(session, on: screen)
+            let previous = live[session]
             let replaced = previous.map { ", in place of m\($0.message)" } ?? ""
             return ("\(device) sends m\(message): on \(who)'s own screen it is at once the live bubble of \(session)\(replaced).", "M11")
         case .delivered(let message, let from):
@@ -29,7 +29,7 @@ extension HTMLReport {
             if scenario.device(device)?.platform == .ios9 {
                 return (opening + ": an old system shows it as plain messages, not a bubble.", "M26")
             }
-            guard let previous = live(session, on: screen) else {
+            guard let previous = live[session] else {
                 return (opening + "; it is now the live bubble of \(session) there.", "M11")
             }
             var text = opening + "; it replaces m\(previous.message) as the live bubble of \(session)"
@@ -79,11 +79,6 @@ extension HTMLReport {
         case .note(let note):
             return ("On \(device): \(note.text).", "M25")
         }
-    }
-
-    /// The live bubble of `session` on a screen: its one bubble line (M10).
-    static func live(_ session: String, on screen: ScreenReplay.Screen?) -> ScreenReplay.Line? {
-        screen?.lines.lazy.flatMap { $0 }.first { $0.kind == .bubble && $0.session == session }
     }
 
     static func stepRule(_ action: Action) -> String? {

@@ -80,6 +80,10 @@ extension HTMLReport {
                             ("plain", .array(face.plain.map { .string($0) }))])
         }
         let moments = pitfallMoments(report, history: history)
+        var stepSlots: [Int: Int] = [:]
+        for step in scenario.steps { stepSlots[step.number] = step.conversation.flatMap { slots[$0] } ?? 0 }
+        var deviceIndex: [String: Int] = [:]
+        for (index, spec) in scenario.devices.enumerated() where deviceIndex[spec.name] == nil { deviceIndex[spec.name] = index }
         var sentIndex: [Int: Int] = [:]
         var events: [JSONValue] = []
         var state = replay.start(outcome)
@@ -89,11 +93,9 @@ extension HTMLReport {
             let empties = replay.emptiesField(event, before: state)
             replay.apply(event, to: &state)
             var fields: [(String, JSONValue)] = [("t", .int(event.time.nanoseconds)), ("at", .string(event.time.description)),
-                                                 ("d", .int(scenario.devices.firstIndex { $0.name == event.subject } ?? -1)),
+                                                 ("d", .int(deviceIndex[event.subject] ?? -1)),
                                                  ("k", .string(kindName(event.kind)))]
-            fields += eventFields(event, slot: { number in
-                scenario.steps.first { $0.number == number }?.conversation.flatMap { slots[$0] } ?? 0
-            })
+            fields += eventFields(event, slot: { stepSlots[$0] ?? 0 })
             if empties { fields.append(("field", .bool(true))) }
             fields.append(("say", .string(said.text)))
             if let rule = said.rule { fields.append(("rule", .string(rule))) }
@@ -192,6 +194,22 @@ extension HTMLReport {
     /// being the live bubble on a device that lost it.
     static func pitfallMoments(_ report: RunReport, history: ViewHistory) -> [Int: (pitfall: Int, text: String)] {
         let events = report.outcome.trace.events
+        // The first sighting of each pitfall kind per device, and the first collapse of each
+        // message per device, found in one pass.
+        var sightings: [String: Int] = [:]
+        var collapses: [String: Int] = [:]
+        for (index, event) in events.enumerated() {
+            switch event.kind {
+            case .pitfall(let kind, _):
+                let key = "\(kind.rawValue)|\(event.subject)"
+                if sightings[key] == nil { sightings[key] = index }
+            case .collapsed(_, let replaced, _):
+                let key = "\(replaced)|\(event.subject)"
+                if collapses[key] == nil { collapses[key] = index }
+            default:
+                continue
+            }
+        }
         var moments: [Int: (pitfall: Int, text: String)] = [:]
         func mark(_ index: Int?, _ pitfall: Int, _ text: String) {
             guard let index, moments[index] == nil else { return }
@@ -206,20 +224,13 @@ extension HTMLReport {
                 }
                 continue
             }
-            let seen = events.firstIndex { event in
-                guard case .pitfall(let found, _) = event.kind else { return false }
-                return found == pitfall.kind && pitfall.devices.contains(event.subject)
-            }
-            if let seen {
+            if let seen = pitfall.devices.compactMap({ sightings["\(kind)|\($0)"] }).min() {
                 mark(seen, number, "Here the pitfall \(kind) becomes true (\(pitfall.rule)): \(pitfall.summary)")
                 continue
             }
-            guard let message = pitfall.message else { continue }
-            let lost = events.firstIndex { event in
-                guard case .collapsed(_, let replaced, _) = event.kind else { return false }
-                return replaced == message && pitfall.devices.contains(event.subject)
-            }
-            mark(lost, number, "Here m\(message) stops being the live bubble on \(lost.map { events[$0].subject } ?? "")"
+            guard let message = pitfall.message,
+                  let lost = pitfall.devices.compactMap({ collapses["\(message)|\($0)"] }).min() else { continue }
+            mark(lost, number, "Here m\(message) stops being the live bubble on \(events[lost].subject)"
                  + " and the pitfall \(kind) becomes true (\(pitfall.rule)): \(pitfall.summary)")
         }
         return moments

@@ -97,6 +97,8 @@ package struct ScreenReplay: Sendable {
         var staged: [[Message?]]
         /// Each device's installation (M2): what its drafts' tokens are drawn with (M5).
         var generations: [Int]
+        /// Each device's live bubble per session (M10): its newest bubble.
+        package var live: [[String: Line]]
     }
 
     package func start(_ outcome: RunOutcome) -> State {
@@ -104,14 +106,18 @@ package struct ScreenReplay: Sendable {
             Screen(name: $0.name, lines: conversations.map { _ in [] }, drafts: conversations.map { _ in nil }, open: nil)
         }
         return State(screens: screens, steps: screens.map { _ in nil }, staged: screens.map { _ in conversations.map { _ in nil } },
-                     generations: screens.map { _ in 0 })
+                     generations: screens.map { _ in 0 }, live: screens.map { _ in [:] })
     }
 
     /// Applies one trace event; returns the index of the device whose screen it changed.
     @discardableResult
     package func apply(_ event: TraceEvent, to state: inout State) -> Int? {
         guard let device = deviceIndex[event.subject], state.screens.indices.contains(device) else { return nil }
-        let before = state.screens[device]
+        // Only the small parts are kept to compare: a copy of the lines would make every
+        // change to them copy the whole transcript.
+        let drafts = state.screens[device].drafts
+        let open = state.screens[device].open
+        var linesChanged = false
         let step = state.steps[device]
         let stepSlot = conversations.firstIndex(of: step?.conversation ?? conversations[0]) ?? 0
         switch event.kind {
@@ -119,17 +125,18 @@ package struct ScreenReplay: Sendable {
             state.steps[device] = steps[number]
         case .delivered(let message, _):
             state.steps[device] = nil
-            add(message, on: device, &state.screens)
+            linesChanged = add(message, on: device, &state)
         case .sent(let message, _, _):
-            add(message, on: device, &state.screens)
+            linesChanged = add(message, on: device, &state)
             if let face = messages[message], let slot = conversations.firstIndex(of: face.conversation),
-               before.drafts[slot] != nil, emptiesField(event, staged: state.staged[device][slot], step: step) {
+               drafts[slot] != nil, emptiesField(event, staged: state.staged[device][slot], step: step) {
                 state.screens[device].drafts[slot] = nil
                 state.staged[device][slot] = nil
             }
         case .collapsed(_, let replaced, let summary):
             guard let face = messages[replaced], let slot = conversations.firstIndex(of: face.conversation),
                   let at = state.screens[device].lines[slot].lastIndex(where: { $0.message == replaced && $0.kind == .bubble }) else { break }
+            linesChanged = true
             if summary {
                 state.screens[device].lines[slot][at] = Line(kind: .summary, message: replaced, session: face.session,
                                                              senderPerson: face.senderPerson, text: face.summary)
@@ -157,7 +164,7 @@ package struct ScreenReplay: Sendable {
         default:
             break
         }
-        return state.screens[device] == before ? nil : device
+        return linesChanged || state.screens[device].drafts != drafts || state.screens[device].open != open ? device : nil
     }
 
     /// Whether a `sent` event is the input field's draft going out, which empties the field
@@ -217,17 +224,18 @@ package struct ScreenReplay: Sendable {
 
     // MARK: - Adding a message
 
-    private func add(_ message: Int, on device: Int, _ screens: inout [Screen]) {
-        guard let face = messages[message], let slot = conversations.firstIndex(of: face.conversation) else { return }
+    /// Adds a message's lines to the device's transcript; false when it draws none.
+    private func add(_ message: Int, on device: Int, _ state: inout State) -> Bool {
+        guard let face = messages[message], let slot = conversations.firstIndex(of: face.conversation) else { return false }
         var line = Line(kind: .text, message: message, session: face.session, senderPerson: face.senderPerson, text: face.text)
         switch face.content {
         case .app where platforms[device] == .ios9:
             for text in face.plain {
                 line.kind = .plain
                 line.text = text
-                screens[device].lines[slot].append(line)
+                state.screens[device].lines[slot].append(line)
             }
-            return
+            return !face.plain.isEmpty
         case .app:
             line.kind = .bubble
             line.subcaption = face.subcaption
@@ -237,7 +245,9 @@ package struct ScreenReplay: Sendable {
         case .sticker:
             line.kind = .sticker
         }
-        screens[device].lines[slot].append(line)
+        state.screens[device].lines[slot].append(line)
+        if line.kind == .bubble, let session = line.session { state.live[device][session] = line }
+        return true
     }
 
     /// A person's contact name (M5).

@@ -6,8 +6,9 @@ import GroupSimChecking
 ///
 /// `{"scenario", "seed", "conversations", "devices", "events": [{"index", "time", "at",
 /// "subject", "screens": {DEVICE: [[LINE...] per conversation]}}]}`: an event lists only
-/// the screens it changed (the first event every screen), so the output stays linear in
-/// the events; a screen is what the device draws (M14's limit applied). A line is
+/// the screens it changed (the first event every screen), each whole, so the output grows
+/// with the events times the transcripts (a checking aid for scenario-sized runs); a screen
+/// is what the device draws (M14's limit applied). A line is
 /// `{"kind", "message", "sender", "session", "text", "subcaption", "url", "state"}`, the
 /// state as `[[key, value]...]`.
 public enum ScreenReport {
