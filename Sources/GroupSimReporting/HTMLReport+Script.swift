@@ -317,6 +317,18 @@ extension HTMLReport {
       document.getElementById("scrub-next").addEventListener("click", function () { stop(); show(current + 1); });
       document.getElementById("scrub-first").addEventListener("click", function () { stop(); show(0); });
       document.getElementById("scrub-last").addEventListener("click", function () { stop(); show(count - 1); });
+      // ← and → step through the events from anywhere on the page but a field or the slider
+      // (which moves by itself), Home and End jump to the ends.
+      document.addEventListener("keydown", function (event) {
+        var target = event.target;
+        if (event.altKey || event.ctrlKey || event.metaKey || target === range) { return; }
+        if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) { return; }
+        var moves = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: count - 1 };
+        if (!(event.key in moves)) { return; }
+        event.preventDefault();
+        stop();
+        show(moves[event.key]);
+      });
       nav.hidden = false;
       window.groupsimTimeline = { count: count, seek: function (index) { stop(); show(index); }, devices: data.devices };
     }());

@@ -65,6 +65,7 @@ extension HTMLReport {
     .partings li { margin-bottom: 6px; max-width: 110ch; }
     .pitfall { border: 1px solid #fde68a; background: #fffbeb; border-radius: 10px; padding: 8px 14px; margin: 10px 0; max-width: 110ch; }
     .pitfall h3 { margin: 4px 0; }
+    .pitfall, section h2 { scroll-margin-top: 120px; }
     .pitfall .rule { font-size: 12px; color: #92400e; background: #fef3c7; border-radius: 6px; padding: 1px 6px; }
     .pitfall .what { font-weight: 600; }
     footer { margin-top: 32px; color: var(--muted); font-size: 12px; }

@@ -28,7 +28,7 @@ extension HTMLReport {
         html += "<button type=\"button\" id=\"scrub-last\" title=\"the end (End)\" aria-label=\"the end\">▶|</button>"
         html += "<input type=\"range\" id=\"scrub-range\" min=\"0\" max=\"\(last)\" value=\"\(last)\" step=\"1\" aria-label=\"event of the run\">"
         html += "<output id=\"scrub-time\" for=\"scrub-range\"></output></div>\n"
-        html += "<p id=\"scrub-say\" class=\"say\" aria-live=\"polite\">Move the slider (or focus it and press ← →) to watch the run event by event; the screens below show the end.</p>\n"
+        html += "<p id=\"scrub-say\" class=\"say\" aria-live=\"polite\">Move the slider, or press ← and → (Home, End), to watch the run event by event; the screens below show the end.</p>\n"
         html += "<p id=\"scrub-moment\" class=\"moment\" hidden></p>\n"
         return html + "</nav>\n"
     }
