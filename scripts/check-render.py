@@ -9,7 +9,9 @@ DOM_FILE is Chromium's --dump-dom output. The check fails (exit 1) unless:
   - it holds one transcript per device, at least three, drawn with bubbles, and
     every DEVICE named (default: the devices of Scenarios/pickles-race.yaml);
   - it holds the checks table and the pitfalls with their explanations;
-  - it has no <script> element at all;
+  - its only <script> elements are its own two: the time slider's event list
+    (type application/json, id timeline-data) and the slider's inline script, which
+    has run (the slider bar is no longer hidden);
   - the PNG screenshot is not blank: many distinct colours, a fair share of
     non-white pixels, and pixels in the diagram's arrow colours.
 """
@@ -37,6 +39,9 @@ class Page(html.parser.HTMLParser):
         self.bubbles = 0
         self.summaries = 0
         self.scripts = 0
+        self.timeline_data = 0
+        self.inline_scripts = 0
+        self.scrubber_shown = False
         self.check_rows = 0
         self.pitfalls = 0
         self.transcript_names = []
@@ -49,6 +54,12 @@ class Page(html.parser.HTMLParser):
         in_copy = any(t == "g" and "copy" in c for t, c in self.stack[:-1])
         if tag == "script":
             self.scripts += 1
+            if dict(attrs).get("type") == "application/json" and dict(attrs).get("id") == "timeline-data":
+                self.timeline_data += 1
+            elif not dict(attrs).get("src") and not dict(attrs).get("type"):
+                self.inline_scripts += 1
+        if tag == "nav" and dict(attrs).get("id") == "scrubber":
+            self.scrubber_shown = "hidden" not in dict(attrs)
         if tag == "svg" and "flow" in classes:
             self.flow_svgs += 1
         if tag == "line" and in_copy:
@@ -150,8 +161,10 @@ def main(argv):
     page = Page()
     with open(dom_path, encoding="utf-8") as handle:
         page.feed(handle.read())
-    if page.scripts:
-        failures.append(f"the page has {page.scripts} <script> element(s); it must have none")
+    if (page.scripts, page.timeline_data, page.inline_scripts) != (2, 1, 1):
+        failures.append(f"the page has {page.scripts} <script> element(s); it must have only its event list and its one inline script")
+    if not page.scrubber_shown:
+        failures.append("the time slider is still hidden: its script did not run")
     if page.flow_svgs != 1:
         failures.append(f"expected one <svg class=flow> diagram, found {page.flow_svgs}")
     if page.copy_lines < 3:

@@ -1,7 +1,7 @@
 import GroupSim
 
 /// The HTML page of `explore` and `merge`: `ExplorationHTMLReport` with each failing
-/// outcome's first run replayed, so the page embeds that run's text report.
+/// outcome's first run replayed, so the page embeds that run's text report and its page.
 enum ExplorationHTMLPage {
     /// Replays the first run of each failing outcome when `scenario` is known (random
     /// explorations only: an exhaustive order is not a seed).
@@ -12,6 +12,7 @@ enum ExplorationHTMLPage {
                 // A scenario that explored is valid; were it not, the page goes without the run.
                 guard let run = try? await scenario.run(seed: failing[index].run.seed, apps: apps) else { continue }
                 failing[index].runReport = TextReport.render(run)
+                failing[index].runPage = HTMLReport.render(run)
             }
         }
         return ExplorationHTMLReport.render(report, failing: failing)

@@ -8,7 +8,7 @@ struct LessonsCommand: Subcommand {
     static let name = "lessons"
     static let summary = "learn the group-conversation pitfalls: list the lessons, or run and narrate one"
     static let help = """
-    Usage: groupsim lessons [NAME] [--full] [--dir PATH]
+    Usage: groupsim lessons [NAME] [--full] [--format text|html] [--dir PATH]
 
     Without NAME, lists the lessons in teaching order, one line each on what you will
     see, with the rules each teaches. With NAME, runs the lesson's two scenario files,
@@ -22,6 +22,9 @@ struct LessonsCommand: Subcommand {
       --full            the complete narration instead: every step with what every
                         device then shows, the transcripts side by side, every pitfall
                         in full, and why the fix works
+      --format html     the broken run as one self-contained page instead (as
+                        `run --format html`): the message flow, and a time slider that
+                        shows every device's screen at each event as the pitfall happens
       --dir PATH        read the lesson files from PATH instead (your own lessons, or
                         lesson files you are editing)
 
@@ -36,9 +39,10 @@ struct LessonsCommand: Subcommand {
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: "lessons", valued: ["dir"], flags: ["full"])
+        let parsed = try Arguments(arguments, command: "lessons", valued: ["dir", "format"], flags: ["full"])
+        let format = try parsed.choice("format", ["text", "html"]) ?? "text"
         guard parsed.positional.count <= 1 else {
-            throw UsageError("lessons takes at most one lesson name, found \(parsed.positional.count)", hint: "Usage: groupsim lessons [NAME] [--full] [--dir PATH]")
+            throw UsageError("lessons takes at most one lesson name, found \(parsed.positional.count)", hint: "Usage: groupsim lessons [NAME] [--full] [--format text|html] [--dir PATH]")
         }
         let directory = try Self.directory(given: parsed.value("dir"))
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -57,7 +61,8 @@ struct LessonsCommand: Subcommand {
         let fixed = try ScenarioParser.load(path: Self.join(directory, lesson.fixedFile), registeredApps: apps.names)
         let brokenReport = try await broken.run(apps: apps)
         let fixedReport = try await fixed.run(apps: apps)
-        let text = LessonNarration.render(lesson, broken: brokenReport, fixed: fixedReport, full: parsed.flag("full"))
+        let text = format == "html" ? HTMLReport.render(brokenReport)
+            : LessonNarration.render(lesson, broken: brokenReport, fixed: fixedReport, full: parsed.flag("full"))
         return CommandResult(status: brokenReport.passed && fixedReport.passed ? 0 : 1, output: text)
     }
 

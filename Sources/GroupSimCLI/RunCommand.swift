@@ -1,15 +1,15 @@
 import Foundation
 import GroupSim
 
-/// `groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides] [--output PATH] [--callbacks]`:
+/// `groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides|screens] [--output PATH] [--callbacks]`:
 /// simulates once and prints the report; exit 0 when every check held, 1 otherwise.
 struct RunCommand: Subcommand {
     static let name = "run"
     static let summary = "simulate a scenario once: timeline, transcripts, checks, pitfalls, trace digest"
-    static let formats = ["text", "json", "mermaid", "html", "sides"]
+    static let formats = ["text", "json", "mermaid", "html", "sides", "screens"]
 
     static let help = """
-    Usage: groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides] [--output PATH] [--callbacks] [--summary|--full]
+    Usage: groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides|screens] [--output PATH] [--callbacks] [--summary|--full]
 
     FILE may be - to read the scenario from standard input. Simulates the scenario once and prints the timeline, each device's final transcript,
     every check with its result, the pitfalls found (with the rule each comes from and
@@ -20,16 +20,21 @@ struct RunCommand: Subcommand {
 
     Options:
       --seed N          override the file's seed (default: the file's, else 1)
-      --format F        text (default), json, mermaid, html or sides:
+      --format F        text (default), json, mermaid, html, sides or screens:
                           mermaid  a sequenceDiagram of the run (paste it into a ```mermaid
                                    block; GitHub draws it)
                           html     one self-contained page (no network access): the message
                                    flow as an SVG diagram, every transcript as bubbles, the
-                                   checks and the pitfalls; use --output race.html to save it
-                                   (without --output the page goes to standard output)
+                                   checks and the pitfalls, and a time slider that shows
+                                   every device's screen at any event of the run; use
+                                   --output race.html to save it (without --output the
+                                   page goes to standard output)
                           sides    what each user saw: every device's final transcript side
                                    by side, the live bubble of each session over time, and
                                    where two divergent devices' views parted
+                          screens  JSON: every device's screen after each event (only the
+                                   screens an event changed), what the html page's time
+                                   slider is checked against
       --output PATH     write the report to PATH instead of standard output (as the
                         shell's > would: see "Output files" in groupsim help)
       --callbacks       show the extension's callbacks in the text timeline
@@ -52,7 +57,7 @@ struct RunCommand: Subcommand {
                                    flags: ["callbacks", "summary", "full"] + ScenarioInput.flags)
         guard parsed.positional.count == 1, let path = parsed.positional.first else {
             throw UsageError(parsed.positional.isEmpty ? "run needs a scenario file" : "run takes one scenario file, found \(parsed.positional.count)",
-                             hint: "Usage: groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides] [--output PATH]")
+                             hint: "Usage: groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides|screens] [--output PATH]")
         }
         let seed = try parsed.integer("seed", UInt64.self, in: 0...UInt64.max)
         let format = try parsed.choice("format", Self.formats) ?? "text"
@@ -65,6 +70,7 @@ struct RunCommand: Subcommand {
         case "mermaid": text = MermaidReport.render(report)
         case "html": text = HTMLReport.render(report)
         case "sides": text = SideBySideReport.render(report)
+        case "screens": text = ScreenReport.render(report)
         default:
             if parsed.flag("summary"), parsed.flag("full") { throw UsageError("--summary and --full contradict each other; give one") }
             let detail: TextReport.Detail = parsed.flag("summary") ? .summary : parsed.flag("full") ? .full : .scaled

@@ -2,13 +2,15 @@ import GroupSimCore
 import GroupSimChecking
 
 /// `explore --format html` and `merge --format html`: an exploration on one self-contained
-/// page, like `HTMLReport` for a run: no scripts, no links, nothing fetched (a
-/// Content-Security-Policy forbids it), inline CSS and SVG only.
+/// page, like `HTMLReport` for a run: no links, nothing fetched (a
+/// Content-Security-Policy forbids it), inline CSS and SVG only; its one script is the
+/// time slider of an embedded failing run's page, when there is one.
 ///
 /// It shows the failure rate of each check as a bar, the outcome distribution of each
 /// device and session as SVG bars, the pitfalls with how many runs reported each, and for
 /// each failing outcome (the set of checks a failing run broke) its first seed, the
-/// command that replays it and, when the caller supplies it, that run's text report.
+/// command that replays it and, when the caller supplies them, that run's text report
+/// and its HTML page with the time slider.
 /// The same inputs always give the same bytes.
 public enum ExplorationHTMLReport {
     /// One failing outcome: the checks it broke and its first run.
@@ -20,6 +22,9 @@ public enum ExplorationHTMLReport {
         public var replay: String
         /// The replayed run's plain-text report, embedded as text; nil leaves it out.
         public var runReport: String?
+        /// The replayed run's HTML page (`HTMLReport`), embedded with its time slider; nil
+        /// leaves it out.
+        public var runPage: String? = nil
     }
 
     /// The failing outcomes of `report`: failing runs grouped by the checks they broke, in
@@ -44,7 +49,9 @@ public enum ExplorationHTMLReport {
     public static func render(_ report: ExplorationReport, failing: [FailingOutcome]? = nil) -> String {
         let runs = report.runs
         let unit = if case .sampled = report.mode { "runs" } else { "orders" }
-        var html = HTMLReport.pageStart(title: "\(report.scenario) · exploration · GroupSim", style: HTMLReport.style + style)
+        // An embedded run page brings the time slider's script, which the policy must name.
+        let script = (failing ?? []).contains { $0.runPage != nil } ? HTMLReport.timelineScriptHash : nil
+        var html = HTMLReport.pageStart(title: "\(report.scenario) · exploration · GroupSim", style: HTMLReport.style + style, script: script)
         html += """
         <header>
         <h1>\(esc(report.scenario)): exploration</h1>
@@ -132,6 +139,10 @@ public enum ExplorationHTMLReport {
             if let text = outcome.runReport {
                 html += "<details><summary>the run's report</summary>\n<pre class=\"run-report\">\(esc(text))</pre>\n</details>\n"
             }
+            if let page = outcome.runPage {
+                html += "<details class=\"run-page\"><summary>the run's page: every device's screen at any event</summary>\n"
+                html += "<iframe class=\"run-page\" title=\"the failing run, seed \(outcome.run.seed)\" sandbox=\"allow-scripts\" srcdoc=\"\(esc(page))\"></iframe>\n</details>\n"
+            }
             html += "</div>\n"
         }
         return html
@@ -148,6 +159,7 @@ public enum ExplorationHTMLReport {
     .failing-outcome { border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; margin: 10px 0; }
     pre.replay { background: #0f172a; color: #f8fafc; padding: 6px 10px; border-radius: 6px; overflow-x: auto; }
     pre.run-report { font-size: 12px; max-height: 480px; overflow: auto; background: #f8fafc; padding: 8px; }
+    iframe.run-page { width: 100%; height: 900px; border: 1px solid var(--line); border-radius: 8px; }
 
     """
 }

@@ -40,7 +40,20 @@ extension HTMLReport {
 
     static func paletteIndex(_ message: Int) -> Int { ((message - 1) % palette.count + palette.count) % palette.count }
 
+    /// Where the diagram put things, for the page's time cursor: the y of each instant's
+    /// row, and each drawn copy's arrow with its send and arrival instants.
+    struct FlowGeometry {
+        var rows: [(time: VirtualTime, y: Int)] = []
+        var copies: [(copy: MessageFlow.Copy, x1: Int, y1: Int, x2: Int, y2: Int)] = []
+        var width = 0
+    }
+
     static func flowDiagram(_ outcome: RunOutcome, flow: MessageFlow) -> String {
+        var geometry = FlowGeometry()
+        return flowDiagram(outcome, flow: flow, geometry: &geometry)
+    }
+
+    static func flowDiagram(_ outcome: RunOutcome, flow: MessageFlow, geometry: inout FlowGeometry) -> String {
         var lanes = outcome.scenario.devices.map(\.name)
         if !flow.cloudTrips.isEmpty { lanes.append("cloud") }
         var laneOf: [String: Int] = [:]
@@ -70,6 +83,8 @@ extension HTMLReport {
         let width = axisWidth + lanes.count * laneWidth + 8
         func x(_ lane: Int) -> Int { axisWidth + lane * laneWidth + 14 }
         func rowOf(_ time: VirtualTime) -> Int { rowY[time] ?? diagramTop }
+        geometry.rows = times.map { ($0, rowOf($0)) }
+        geometry.width = width
 
         var svg = "<div class=\"flow-wrap\">\n"
         svg += "<svg class=\"flow\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-label=\"message flow: one lane per device, time downward\">\n"
@@ -127,6 +142,7 @@ extension HTMLReport {
         for copy in copies {
             guard let from = laneOf[copy.from], let to = laneOf[copy.to] else { continue }
             let (x1, y1, x2, y2) = (x(from), rowOf(copy.sentAt), x(to), rowOf(copy.arrivedAt))
+            geometry.copies.append((copy, x1, y1, x2, y2))
             var title = "m\(copy.message) \(copy.from) → \(copy.to): sent \(copy.sentAt), arrived \(copy.arrivedAt)"
             if let held = copy.heldAt { title += ", held from \(held) while offline (M30)" }
             svg += "<g class=\"copy\"><title>\(esc(title))</title>"

@@ -65,9 +65,26 @@ extension HTMLReport {
     .partings li { margin-bottom: 6px; max-width: 110ch; }
     .pitfall { border: 1px solid #fde68a; background: #fffbeb; border-radius: 10px; padding: 8px 14px; margin: 10px 0; max-width: 110ch; }
     .pitfall h3 { margin: 4px 0; }
+    .pitfall, section h2 { scroll-margin-top: 120px; }
     .pitfall .rule { font-size: 12px; color: #92400e; background: #fef3c7; border-radius: 6px; padding: 1px 6px; }
     .pitfall .what { font-weight: 600; }
     footer { margin-top: 32px; color: var(--muted); font-size: 12px; }
+    .scrubber { position: sticky; top: 0; z-index: 5; background: #fff; border-bottom: 1px solid var(--line); padding: 8px 0 4px; margin: 8px 0 0; }
+    .scrubber .controls { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; }
+    .scrubber button { font: inherit; font-size: 13px; padding: 3px 9px; border: 1px solid #cbd5e1; border-radius: 6px; background: #f8fafc; color: var(--ink); cursor: pointer; }
+    .scrubber button:focus-visible, .scrubber input:focus-visible, .scrubber a:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
+    .scrubber input[type=range] { flex: 1 1 320px; min-width: 200px; accent-color: #dc2626; }
+    .scrubber output { font: 13px ui-monospace, "Liberation Mono", "DejaVu Sans Mono", monospace; color: var(--muted); min-width: 22ch; }
+    .scrubber .say { margin: 6px 0 2px; max-width: 130ch; }
+    .scrubber .moment { margin: 4px 0; padding: 4px 10px; border-radius: 8px; background: #fef3c7; border: 1px solid #fde68a; font-weight: 600; max-width: 130ch; }
+    .scrubber .rule-link { font-size: 12px; color: #92400e; background: #fef3c7; border-radius: 6px; padding: 1px 6px; text-decoration: none; }
+    svg.flow .now-line { stroke: #dc2626; stroke-width: 1.5; stroke-dasharray: 6 3; }
+    svg.flow .now-label { font-size: 11px; font-weight: 700; fill: #dc2626; paint-order: stroke; stroke: #fcfcfd; stroke-width: 3px; }
+    svg.flow .inflight line { stroke-width: 4; opacity: .55; }
+    .device-transcript .now { margin: 0 0 8px; font-size: 12px; color: #334155; background: #eef2ff; border-radius: 8px; padding: 3px 8px; }
+    .bubble.live { box-shadow: 0 0 0 3px #facc15; }
+    .bubble .tap { font-size: 11px; opacity: .85; margin-top: 3px; font-style: italic; }
+    @media print { .scrubber { display: none; } svg.flow .cursor { display: none; } }
 
     """
 }

@@ -5,9 +5,10 @@ import GroupSimChecking
 
 /// `--format html`: the whole run on one self-contained page.
 ///
-/// The page needs no network access: no scripts at all, no external fonts, styles or
-/// images (a Content-Security-Policy meta tag forbids them), only inline CSS and inline
-/// SVG. It shows, in order: the scenario and its outcome; the message flow as an SVG
+/// The page needs no network access: no external script, font, style or image (a
+/// Content-Security-Policy meta tag forbids them), only inline CSS, inline SVG and one
+/// inline script, the time slider (`HTMLReport+Timeline.swift`), which the policy names
+/// by its hash. It shows, in order: the scenario and its outcome; the message flow as an SVG
 /// Lamport diagram (`HTMLReport+Flow.swift`); every device's final transcript drawn as
 /// bubbles and summary lines, side by side (`HTMLReport+Transcripts.swift`); the live
 /// bubble of each session over time and where divergent devices' views parted
@@ -21,15 +22,20 @@ public enum HTMLReport {
         let scenario = outcome.scenario
         let history = ViewHistory(outcome: outcome)
         let flow = MessageFlow(trace: outcome.trace)
-        var html = pageStart(title: "\(scenario.name) · GroupSim", style: style)
+        var geometry = FlowGeometry()
+        let diagram = flowDiagram(outcome, flow: flow, geometry: &geometry)
+        let events = outcome.trace.events.count
+        var html = pageStart(title: "\(scenario.name) · GroupSim", style: style, script: events > 0 ? timelineScriptHash : nil)
         html += header(report)
-        html += section("flow", "Message flow", flowDiagram(outcome, flow: flow))
+        if events > 0 { html += scrubber(events: events) }
+        html += section("flow", "Message flow", diagram)
         html += section("transcripts", "What each device shows at the end", transcripts(outcome))
         html += section("views", "What each user saw over time", views(report, history: history))
         html += section("checks", "Checks", checks(report))
         html += section("pitfalls", "Pitfalls", pitfalls(report))
         if !outcome.failures.isEmpty { html += section("failures", "Failed steps", failures(outcome)) }
         html += "<footer>trace: <code>\(esc(report.digest))</code> · \(Plural.count(outcome.copiesDelivered, "copy", plural: "copies")) delivered · quiet at \(outcome.endTime)</footer>\n"
+        if events > 0 { html += timeline(report, history: history, geometry: geometry) }
         html += "</body>\n</html>\n"
         return html
     }
@@ -40,16 +46,18 @@ public enum HTMLReport {
         "<section id=\"\(id)\">\n<h2>\(title)</h2>\n\(body)</section>\n"
     }
 
-    /// The start of a self-contained page up to `<body>`: no scripts, and a content
-    /// security policy that lets nothing load (styles inline, pictures as data URLs).
-    static func pageStart(title: String, style: String) -> String {
-        """
+    /// The start of a self-contained page up to `<body>`: a content security policy that
+    /// lets nothing load (styles inline, pictures as data URLs) and runs no script but the
+    /// one whose hash `script` gives (the time slider's), none when it is nil.
+    static func pageStart(title: String, style: String, script: String? = nil) -> String {
+        let scripts = script.map { "; script-src \($0)" } ?? ""
+        return """
         <!DOCTYPE html>
         <html lang="en">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:\(scripts)">
         <title>\(esc(title))</title>
         <style>\(style)</style>
         </head>
@@ -93,8 +101,8 @@ public enum HTMLReport {
     static func pitfalls(_ report: RunReport) -> String {
         guard !report.pitfalls.isEmpty else { return "<p class=\"none\">None found.</p>\n" }
         var html = ""
-        for pitfall in report.pitfalls {
-            html += "<article class=\"pitfall\">\n"
+        for (number, pitfall) in report.pitfalls.enumerated() {
+            html += "<article class=\"pitfall\" id=\"pitfall-\(number + 1)\">\n"
             html += "<h3>\(esc(pitfall.kind.rawValue)) <span class=\"rule\">\(esc(pitfall.rule))</span></h3>\n"
             html += "<p class=\"what\">\(esc(pitfall.summary))</p>\n"
             html += "<p><strong>Why.</strong> \(esc(pitfall.explanation))</p>\n"

@@ -86,8 +86,10 @@ import GroupSim
         #expect(result.status == 1)
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.hasPrefix("<!DOCTYPE html>"))
-        #expect(html.contains("content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\""))
+        // The one script allowed is the time slider of the failing run's embedded page.
+        #expect(html.contains("content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src \(HTMLReport.timelineScriptHash)\""))
         #expect(!html.contains("<script") && !html.contains("href="))
+        #expect(html.contains("<iframe class=\"run-page\""))
         #expect(html.contains("<svg class=\"bar\""))
         #expect(html.contains("line 40: converged poll"))
         #expect(html.contains("<h3>alice-phone · poll</h3>"))

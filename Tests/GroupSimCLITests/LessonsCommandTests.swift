@@ -14,6 +14,19 @@ import GroupSimCLI
         return names.filter { $0.hasSuffix(".yaml") }.sorted().map { "Scenarios/lessons/" + $0 }
     }
 
+    /// `lessons NAME --format html`: the broken run's page, with the time slider to watch
+    /// the pitfall happen.
+    @Test func lessonAsAPageWithTheTimeSlider() async throws {
+        let result = await CLI.run(["lessons", "session-collapse", "--format", "html", "--dir", Self.directory])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.hasPrefix("<!DOCTYPE html>"))
+        #expect(result.output.contains("<nav id=\"scrubber\""))
+        #expect(result.output.contains("<script type=\"application/json\" id=\"timeline-data\">"))
+        #expect(result.output.contains("<h1>session-collapse-broken</h1>") || result.output.contains("session-collapse"))
+        let wrong = await CLI.run(["lessons", "session-collapse", "--format", "pdf", "--dir", Self.directory])
+        #expect(wrong.status == 2)
+    }
+
     /// Issue 12: at least eleven lessons, numbered in teaching order, one line each.
     @Test func listsAtLeastElevenLessonsInTeachingOrder() async throws {
         let result = await CLI.run(["lessons", "--dir", Self.directory])

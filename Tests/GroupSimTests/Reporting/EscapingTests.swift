@@ -25,7 +25,11 @@ import Testing
     @Test func scriptCaptionIsTextInHTML() async throws {
         let report = try await Fixture.run(ReportingFixture.hostile)
         let html = HTMLReport.render(report)
-        #expect(!html.contains("<script"))
+        // The page's own two: the time slider's event list and its script; none from the scenario.
+        #expect(HTMLReportTests.count("<script", in: html) == 2)
+        #expect(!html.contains("<script>alert"))
+        #expect(!html.contains("alert(1)</script>"))
+        #expect(html.contains("\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"))
         #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         #expect(html.contains("&lt;script&gt;alert(3)&lt;/script&gt;"))
         // The about, the names, the session, the data and the summary lines too.

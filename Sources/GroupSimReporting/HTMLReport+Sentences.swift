@@ -1,0 +1,112 @@
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+
+/// One sentence per trace event for the time slider: what the event did, in the words of
+/// the people involved, and the rule of docs/behaviour.md it follows. For a message that
+/// reaches a device, the sentence says which bubble it replaced as the session's live
+/// bubble there (M10, M11), and when that bubble was the device owner's own.
+extension HTMLReport {
+    static func sentence(_ event: TraceEvent, outcome: RunOutcome, replay: ScreenReplay,
+                         before: ScreenReplay.State) -> (text: String, rule: String?) {
+        let scenario = outcome.scenario
+        let device = event.subject
+        let owner = scenario.device(device).flatMap { scenario.person($0.person) }
+        let who = owner?.contactName ?? device
+        let live = scenario.devices.firstIndex { $0.name == device }.map { before.live[$0] } ?? [:]
+        switch event.kind {
+        case .step(let number, let action):
+            return ("\(device) (\(who)): step \(number), \(action.summary).", stepRule(action))
+        case .sent(let message, let session, _):
+            guard let session else { return ("\(device) sends m\(message): it appears at once on its own screen.", "M30") }
+            let previous = live[session]
+            let replaced = previous.map { ", in place of m\($0.message)" } ?? ""
+            return ("\(device) sends m\(message): on \(who)'s own screen it is at once the live bubble of \(session)\(replaced).", "M11")
+        case .delivered(let message, let from):
+            let sender = replay.messages[message]?.senderName ?? from
+            let opening = "\(device) receives m\(message) from \(sender)"
+            guard let face = replay.messages[message], let session = face.session else { return (opening + ".", "M30") }
+            if scenario.device(device)?.platform == .ios9 {
+                return (opening + ": an old system shows it as plain messages, not a bubble.", "M26")
+            }
+            guard let previous = live[session] else {
+                return (opening + "; it is now the live bubble of \(session) there.", "M11")
+            }
+            var text = opening + "; it replaces m\(previous.message) as the live bubble of \(session)"
+            if previous.senderPerson == owner?.key, face.senderPerson != owner?.key {
+                text += ": \(who)'s own m\(previous.message) is no longer what \(device) shows"
+            }
+            if previous.message > message { text += ". An older message now sits below a newer one: arrival order alone decides" }
+            return (text + ".", "M11")
+        case .collapsed(let session, let replaced, let summary):
+            let what = summary ? "a summary line takes its place" : "it is removed (it had no summary text)"
+            return ("On \(device), m\(replaced)'s bubble of \(session) leaves its place: \(what).", "M10")
+        case .held(let message):
+            return ("m\(message) reaches \(device) while it is offline and waits there.", "M30")
+        case .queued(let message):
+            return ("\(device) is offline: m\(message) waits to leave until it is back.", "M30")
+        case .offline:
+            return ("\(device) goes offline.", "M30")
+        case .online:
+            return ("\(device) is back online: what waited is delivered in send order.", "M30")
+        case .callback(let callback):
+            return ("The extension on \(device) is told \(callback.rawValue).", callbackRule(callback))
+        case .staged:
+            return ("\(device) stages a message in the input field: nothing leaves until \(who) taps Send.", "M16")
+        case .cancelled:
+            return ("\(who) removes the draft on \(device).", "M17")
+        case .failed(let step, let code):
+            var reason = ""
+            if case .failure(let text)? = event.payload { reason = ": " + text }
+            return ("\(step.map { "Step \($0)" } ?? "An app action") fails on \(device) with \(code.name)\(reason).",
+                    RuleReference.rules(in: reason).first)
+        case .reinstalled:
+            return ("\(device) reinstalls the app: a whole new set of identifiers; the old ones mean nothing now.", "M2")
+        case .joined(let person):
+            return ("\(person) joins the conversation (done on \(device)).", "M6")
+        case .left(let person):
+            return ("\(person) leaves the conversation (done on \(device)).", "M6")
+        case .droppedURL(let url):
+            return ("On \(device) the URL \(url) is dropped: a message accepts no custom scheme.", "M8")
+        case .cloudRequest(let operation, let key):
+            return ("\(device) asks the app's server to \(operation.rawValue) \(key).", "M13")
+        case .cloudHandled(let handling, let key, let asker, let version):
+            return ("The app's server handles \(asker)'s \(handling.text) of \(key): version \(version).", "M13")
+        case .cloudAnswer(let answer, let key, let version):
+            return ("\(device) gets the server's answer: \(answer.rawValue) \(key), version \(version).", "M13")
+        case .pitfall(let kind, let detail):
+            return ("Pitfall \(kind.rawValue): \(detail)", kind.rule)
+        case .note(let note):
+            return ("On \(device): \(note.text).", "M25")
+        }
+    }
+
+    static func stepRule(_ action: Action) -> String? {
+        switch action {
+        case .send: "M18"
+        case .reply, .insert, .pressSend: "M16"
+        case .cancel: "M17"
+        case .open: "M20"
+        case .tap: "M21"
+        case .close: "M22"
+        case .text: "M30"
+        case .sticker: "M28"
+        case .reinstall: "M2"
+        case .offline, .online: "M30"
+        case .join, .leave: "M6"
+        }
+    }
+
+    static func callbackRule(_ callback: AppCallback) -> String {
+        switch callback {
+        case .willBecomeActive, .didBecomeActive: "M20"
+        case .willResignActive, .didResignActive: "M22"
+        case .willTransition, .didTransition: "M24"
+        case .willSelect, .didSelect: "M21"
+        case .didReceive: "M23"
+        case .didStartSending, .didCancelSending: "M17"
+        case .userDidCompose: "M16"
+        case .didFetch, .didStore: "M13"
+        }
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+import GroupSimChecking
+
+/// The page's time slider: the run's events as one embedded JSON list, and the script
+/// that walks them in the browser to draw every device's screen at the event under the
+/// cursor, say in one sentence what that event did with the rule it follows, mark the
+/// instant on the message flow with the copies then in flight, and say when a pitfall
+/// becomes true there.
+///
+/// The page holds one entry per trace event and one per message, never a screen per
+/// instant: its size stays linear in the events. The script redoes `ScreenReplay`'s walk
+/// (the two are checked against each other in a real browser by
+/// `scripts/check-timeline.py`). Before any interaction the page shows what it always
+/// showed, the screens at the end; without scripts, and in print, the slider is hidden.
+extension HTMLReport {
+    /// The slider bar; `hidden` until the script shows it.
+    static func scrubber(events: Int) -> String {
+        let last = max(0, events - 1)
+        var html = "<nav id=\"scrubber\" class=\"scrubber\" aria-label=\"move through the run, event by event\" hidden>\n"
+        html += "<div class=\"controls\">"
+        html += "<button type=\"button\" id=\"scrub-first\" title=\"first event (Home)\" aria-label=\"first event\">|◀</button>"
+        html += "<button type=\"button\" id=\"scrub-prev\" title=\"previous event (←)\" aria-label=\"previous event\">◀</button>"
+        html += "<button type=\"button\" id=\"scrub-play\" title=\"play from here\" aria-label=\"play\">▶ play</button>"
+        html += "<button type=\"button\" id=\"scrub-next\" title=\"next event (→)\" aria-label=\"next event\">▶</button>"
+        html += "<button type=\"button\" id=\"scrub-last\" title=\"the end (End)\" aria-label=\"the end\">▶|</button>"
+        html += "<input type=\"range\" id=\"scrub-range\" min=\"0\" max=\"\(last)\" value=\"\(last)\" step=\"1\" aria-label=\"event of the run\">"
+        html += "<output id=\"scrub-time\" for=\"scrub-range\"></output></div>\n"
+        html += "<p id=\"scrub-say\" class=\"say\" aria-live=\"polite\">Move the slider, or press ← and → (Home, End), to watch the run event by event; the screens below show the end.</p>\n"
+        html += "<p id=\"scrub-moment\" class=\"moment\" hidden></p>\n"
+        return html + "</nav>\n"
+    }
+
+    /// The embedded event list and the script, placed at the end of the body.
+    static func timeline(_ report: RunReport, history: ViewHistory, geometry: FlowGeometry) -> String {
+        let data = timelineData(report, history: history, geometry: geometry).rendered(indent: nil)
+        var html = "<script type=\"application/json\" id=\"timeline-data\">\(data)</script>\n"
+        html += "<script>\(timelineScript)</script>\n"
+        return html
+    }
+
+    /// `'sha256-…'` of the script, the only one the page's content security policy lets run.
+    package static var timelineScriptHash: String {
+        var hasher = SHA256()
+        hasher.update(timelineScript)
+        let hex = Array(hasher.hexDigest.utf8)
+        var bytes: [UInt8] = []
+        var index = 0
+        while index + 1 < hex.count {
+            bytes.append(UInt8(hexDigit(hex[index]) << 4 | hexDigit(hex[index + 1])))
+            index += 2
+        }
+        return "'sha256-\(Data(bytes).base64EncodedString())'"
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "a") ? byte - UInt8(ascii: "a") + 10 : byte - UInt8(ascii: "0")
+    }
+
+    // MARK: - The data
+
+    static func timelineData(_ report: RunReport, history: ViewHistory, geometry: FlowGeometry) -> JSONValue {
+        let outcome = report.outcome
+        let scenario = outcome.scenario
+        let replay = ScreenReplay(outcome: outcome)
+        let slots = Dictionary(replay.conversations.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        let devices: [JSONValue] = scenario.devices.map { spec in
+            .object([("name", .string(spec.name)), ("person", .string(spec.person)),
+                     ("contact", .string(scenario.person(spec.person)?.contactName ?? spec.person)),
+                     ("app", .bool(spec.runsApp)), ("ios9", .bool(spec.platform == .ios9))])
+        }
+        let messages: [JSONValue] = replay.messages.keys.sorted().compactMap { id in
+            guard let face = replay.messages[id] else { return nil }
+            return .object([("id", .int(id)), ("person", .string(face.senderPerson)), ("name", .string(face.senderName)),
+                            ("c", .int(slots[face.conversation] ?? 0)), ("kind", .string(face.content.rawValue)),
+                            ("session", .string(face.session)), ("text", .string(face.text)), ("sub", .string(face.subcaption)),
+                            ("url", .string(face.url)), ("state", pairs(face.state)), ("summary", .string(face.summary)),
+                            ("plain", .array(face.plain.map { .string($0) }))])
+        }
+        let moments = pitfallMoments(report, history: history)
+        var stepSlots: [Int: Int] = [:]
+        for step in scenario.steps { stepSlots[step.number] = step.conversation.flatMap { slots[$0] } ?? 0 }
+        var deviceIndex: [String: Int] = [:]
+        for (index, spec) in scenario.devices.enumerated() where deviceIndex[spec.name] == nil { deviceIndex[spec.name] = index }
+        var sentIndex: [Int: Int] = [:]
+        var events: [JSONValue] = []
+        var state = replay.start(outcome)
+        for (index, event) in outcome.trace.events.enumerated() {
+            if case .sent(let message, _, _) = event.kind, sentIndex[message] == nil { sentIndex[message] = index }
+            let said = sentence(event, outcome: outcome, replay: replay, before: state)
+            let empties = replay.emptiesField(event, before: state)
+            replay.apply(event, to: &state)
+            var fields: [(String, JSONValue)] = [("t", .int(event.time.nanoseconds)), ("at", .string(event.time.description)),
+                                                 ("d", .int(deviceIndex[event.subject] ?? -1)),
+                                                 ("k", .string(kindName(event.kind)))]
+            fields += eventFields(event, slot: { stepSlots[$0] ?? 0 })
+            if empties { fields.append(("field", .bool(true))) }
+            fields.append(("say", .string(said.text)))
+            if let rule = said.rule { fields.append(("rule", .string(rule))) }
+            if let moment = moments[index] {
+                fields.append(("pitfall", .int(moment.pitfall)))
+                fields.append(("moment", .string(moment.text)))
+            }
+            events.append(.object(fields))
+        }
+        let copies: [JSONValue] = geometry.copies.map { drawn in
+            .array([.int(drawn.copy.message), .int(drawn.x1), .int(drawn.y1), .int(drawn.x2), .int(drawn.y2),
+                    .int(sentIndex[drawn.copy.message] ?? 0), .int(drawn.copy.traceIndex),
+                    .int(drawn.copy.sentAt.nanoseconds), .int(drawn.copy.arrivedAt.nanoseconds), .string(color(drawn.copy.message))])
+        }
+        let rows: [JSONValue] = geometry.rows.map { .array([.int($0.time.nanoseconds), .int($0.y)]) }
+        return .object([
+            ("conversations", .array(replay.conversations.map { .string($0) })),
+            ("several", .bool(scenario.conversations.count > 1)),
+            ("summaryLines", .int(replay.summaryLines)),
+            ("devices", .array(devices)),
+            ("messages", .array(messages)),
+            ("events", .array(events)),
+            ("rows", .array(rows)),
+            ("copies", .array(copies)),
+            ("width", .int(geometry.width)),
+            ("rules", .string(RuleReference.document)),
+        ])
+    }
+
+    static func pairs(_ state: StateMap) -> JSONValue {
+        .array(state.entries.map { .array([.string($0.key), .string($0.value)]) })
+    }
+
+    /// What the script needs of an event beyond its time, device and kind.
+    /// `slot` gives the position of a step's conversation among the scenario's.
+    static func eventFields(_ event: TraceEvent, slot: (Int) -> Int) -> [(String, JSONValue)] {
+        switch event.kind {
+        case .step(let number, let action):
+            var fields: [(String, JSONValue)] = [("n", .int(number)), ("c", .int(slot(number))), ("a", .string(actionName(action)))]
+            if case .open(let style) = action { fields.append(("style", .string(style.rawValue))) }
+            return fields
+        case .sent(let message, _, _), .delivered(let message, _), .held(let message), .queued(let message):
+            return [("m", .int(message))]
+        case .collapsed(_, let replaced, let summary):
+            return [("m", .int(replaced)), ("summary", .bool(summary))]
+        case .staged:
+            return [("draft", .string(ScreenReplay.draftText(event.payload)))]
+        case .callback(let callback):
+            return [("cb", .string(callback.rawValue))]
+        default:
+            return []
+        }
+    }
+
+    static func kindName(_ kind: TraceEvent.Kind) -> String {
+        switch kind {
+        case .step: "step"
+        case .callback: "callback"
+        case .staged: "staged"
+        case .cancelled: "cancelled"
+        case .sent: "sent"
+        case .delivered: "delivered"
+        case .held: "held"
+        case .queued: "queued"
+        case .collapsed: "collapsed"
+        case .failed: "failed"
+        case .reinstalled: "reinstalled"
+        case .offline: "offline"
+        case .online: "online"
+        case .joined: "joined"
+        case .left: "left"
+        case .droppedURL: "dropped-url"
+        case .cloudRequest: "cloud-request"
+        case .cloudHandled: "cloud-handled"
+        case .cloudAnswer: "cloudAnswer"
+        case .pitfall: "pitfall"
+        case .note: "note"
+        }
+    }
+
+    /// The step kinds the script tells apart: the style an open or a tap leaves the
+    /// extension in (M19, M21).
+    static func actionName(_ action: Action) -> String {
+        switch action {
+        case .open: "open"
+        case .tap: "tap"
+        default: "other"
+        }
+    }
+
+    // MARK: - Pitfall moments
+
+    /// The event at which each pitfall became true, with a line saying so: for diverging
+    /// views the change that parted two devices (M12); for a pitfall seen while the app
+    /// read something, that reading; for a lost change, the moment its message stopped
+    /// being the live bubble on a device that lost it.
+    static func pitfallMoments(_ report: RunReport, history: ViewHistory) -> [Int: (pitfall: Int, text: String)] {
+        let events = report.outcome.trace.events
+        // The first sighting of each pitfall kind per device, and the first collapse of each
+        // message per device, found in one pass.
+        var sightings: [String: Int] = [:]
+        var collapses: [String: Int] = [:]
+        for (index, event) in events.enumerated() {
+            switch event.kind {
+            case .pitfall(let kind, _):
+                let key = "\(kind.rawValue)|\(event.subject)"
+                if sightings[key] == nil { sightings[key] = index }
+            case .collapsed(_, let replaced, _):
+                let key = "\(replaced)|\(event.subject)"
+                if collapses[key] == nil { collapses[key] = index }
+            default:
+                continue
+            }
+        }
+        var moments: [Int: (pitfall: Int, text: String)] = [:]
+        func mark(_ index: Int?, _ pitfall: Int, _ text: String) {
+            guard let index, moments[index] == nil else { return }
+            moments[index] = (pitfall, text)
+        }
+        for (number, pitfall) in report.pitfalls.enumerated() {
+            let kind = pitfall.kind.rawValue
+            if pitfall.kind == .divergence, let session = pitfall.session {
+                for parting in history.partings(session: session, among: pitfall.devices) {
+                    mark(parting.change.traceIndex, number,
+                         "Here the views part (\(kind), \(pitfall.rule)): \(parting.change.device) \(parting.change.action) while \(parting.other) \(parting.otherShowed.map { "still shows m\($0)" } ?? "shows nothing of \(session)").")
+                }
+                continue
+            }
+            if let seen = pitfall.devices.compactMap({ sightings["\(kind)|\($0)"] }).min() {
+                mark(seen, number, "Here the pitfall \(kind) becomes true (\(pitfall.rule)): \(pitfall.summary)")
+                continue
+            }
+            guard let message = pitfall.message,
+                  let lost = pitfall.devices.compactMap({ collapses["\(message)|\($0)"] }).min() else { continue }
+            mark(lost, number, "Here m\(message) stops being the live bubble on \(events[lost].subject)"
+                 + " and the pitfall \(kind) becomes true (\(pitfall.rule)): \(pitfall.summary)")
+        }
+        return moments
+    }
+}
