@@ -9,7 +9,7 @@ extension BenchCommand {
         var dayPeople: Int
         var dayLength: VirtualDuration
 
-        static let full = ScaleSize(groups: [10, 100, 1_000], dayPeople: 32, dayLength: .seconds(86_400))
+        static let full = ScaleSize(groups: [10, 100, 300, 1_000], dayPeople: 32, dayLength: .seconds(86_400))
         static let quick = ScaleSize(groups: [3, 10], dayPeople: 32, dayLength: .seconds(3_600))
     }
 

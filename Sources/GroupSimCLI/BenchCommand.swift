@@ -23,7 +23,7 @@ struct BenchCommand: Subcommand {
     static let name = "bench"
     static let summary = "measure copies delivered, runs and bare events per second on this machine"
 
-    static let usage = "Usage: groupsim bench [--quick] [--scenario PATH] [--only a|b|c|e|f] [--messages N]\n       groupsim bench --scale [--quick] [--only 10|100|1000|day]"
+    static let usage = "Usage: groupsim bench [--quick] [--scenario PATH] [--only a|b|c|e|f] [--messages N]\n       groupsim bench --scale [--quick] [--only 10|100|300|1000|day]"
 
     static let help = """
     \(usage)

@@ -27,7 +27,11 @@ extension Device {
                 return
             }
             learnInstall(of: envelope)
-            if let collapse = transcripts[conversation, default: Transcript()].addBubble(envelope, nilSummary: world.options.nilSummary),
+            // The number the message carries, else the one the run gives its session's name
+            // (a message made outside a device, by a test harness, carries none).
+            let number = envelope.sessionNumber >= 0 ? envelope.sessionNumber : envelope.sessionName.map(world.sessionNumber) ?? -1
+            if let collapse = transcripts[conversation, default: Transcript()].addBubble(envelope, number: number,
+                                                                                          nilSummary: world.options.nilSummary),
                tracing, let session = envelope.sessionName {
                 trace(.collapsed(session: session, replaced: collapse.replaced.id, summary: collapse.leftSummary))
             }

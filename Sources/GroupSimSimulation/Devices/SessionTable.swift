@@ -1,0 +1,162 @@
+import Foundation
+import GroupSimCore
+import GroupSimScenario
+
+/// The sessions one device shows at the end of a run, each by its live bubble: a few
+/// words per session (the bubble's message, its conversation, its count of summary
+/// lines), in the device's order (conversations in the scenario's order, then the order
+/// of their entries). A `SessionView`, with its caption and summary lines drawn, is
+/// drawn only when a report or a check asks for one.
+///
+/// Checks, pitfalls and exploration read the live bubbles through `SessionStates`, which
+/// asks for them by position, so a run with many devices and sessions never draws a view.
+package final class SessionTable: @unchecked Sendable {
+    private struct Live {
+        var envelope: Envelope
+        var conversation: Int
+        var summaryCount: Int
+    }
+
+    /// The live bubbles; empty for a table made from views.
+    private let lives: [Live]
+    private let conversations: [String]
+    /// Per conversation, the transcript the bubbles came from (for drawing summary lines).
+    private let transcripts: [Transcript]
+    private let drawer: TranscriptDrawer?
+    private let summaryLines: Int
+    /// Set when made from views (a snapshot whose sessions were replaced), else drawn on use.
+    private let given: [SessionView]?
+
+    private let lock = NSLock()
+    private var drawnViews: [SessionView]?
+    private var positions: [String: Int]?
+    private var drawnSummaries: [Int: [String: [String]]] = [:]
+
+    /// The live bubbles of `transcripts` (one per conversation, in `conversations` order).
+    init(conversations: [String], transcripts: [Transcript], drawer: TranscriptDrawer, summaryLines: Int) {
+        var lives: [Live] = []
+        for (index, transcript) in transcripts.enumerated() {
+            for live in transcript.liveBubbles() {
+                lives.append(Live(envelope: live.envelope, conversation: index, summaryCount: live.summaryCount))
+            }
+        }
+        self.lives = lives
+        self.conversations = conversations
+        self.transcripts = transcripts
+        self.drawer = drawer
+        self.summaryLines = summaryLines
+        given = nil
+    }
+
+    /// A table of views already drawn.
+    init(views: [SessionView]) {
+        lives = []
+        conversations = []
+        transcripts = []
+        drawer = nil
+        summaryLines = 0
+        given = views
+    }
+
+    /// How many sessions the device shows.
+    package var count: Int { given?.count ?? lives.count }
+
+    /// The session at `position`.
+    package func name(at position: Int) -> String {
+        if let given { return given[position].session }
+        return lives[position].envelope.sessionName ?? ""
+    }
+
+    /// The session's number in the run (`Envelope.sessionNumber`); -1 when it has none.
+    package func number(at position: Int) -> Int {
+        given == nil ? lives[position].envelope.sessionNumber : -1
+    }
+
+    /// The conversation the session at `position` is shown in.
+    package func conversation(at position: Int) -> String {
+        if let given { return given[position].conversation }
+        return conversations[lives[position].conversation]
+    }
+
+    /// What the live bubble at `position` holds: its URL's state, the changes that state
+    /// descends from, its message and who sent it.
+    package func bubble(at position: Int) -> (state: StateMap, provenance: Provenance, message: Int, sender: String) {
+        if let given {
+            let view = given[position]
+            return (view.urlState, view.provenance, view.message, view.senderPerson)
+        }
+        let envelope = lives[position].envelope
+        return (envelope.state, envelope.provenance, envelope.id, envelope.senderPerson)
+    }
+
+    /// Every view, drawn on first use and then kept.
+    var views: [SessionView] {
+        if let given { return given }
+        lock.lock()
+        let drawn = drawnViews
+        lock.unlock()
+        if let drawn { return drawn }
+        // Drawn outside the lock (drawing takes it for the summary lines); two readers at
+        // once draw the same views, and the first kept is the one every later reader gets.
+        let views = lives.indices.map(draw)
+        lock.lock()
+        defer { lock.unlock() }
+        if drawnViews == nil { drawnViews = views }
+        return drawnViews ?? views
+    }
+
+    /// The view of the session's first live bubble here, or nil: a look-up, not a scan.
+    func view(of session: String) -> SessionView? {
+        let position: Int? = {
+            lock.lock()
+            defer { lock.unlock() }
+            if positions == nil {
+                var index: [String: Int] = [:]
+                index.reserveCapacity(count)
+                for position in 0..<count {
+                    let name = name(at: position)
+                    if index[name] == nil { index[name] = position }
+                }
+                positions = index
+            }
+            return positions?[session]
+        }()
+        guard let position else { return nil }
+        if let given { return given[position] }
+        lock.lock()
+        let drawn = drawnViews
+        lock.unlock()
+        return drawn?[position] ?? draw(position)
+    }
+
+    /// The view at `position`, drawn: its caption and summary lines as this device draws them (M5, M14).
+    private func draw(_ position: Int) -> SessionView {
+        let live = lives[position]
+        let envelope = live.envelope
+        let session = envelope.sessionName ?? ""
+        return SessionView(
+            session: session, conversation: conversations[live.conversation], message: envelope.id,
+            senderPerson: envelope.senderPerson,
+            caption: envelope.message?.layout.caption.map { drawer?.drawTokens($0, minted: envelope.senderMap) ?? $0 },
+            urlState: envelope.state, summaries: summaries(session, in: live.conversation),
+            summaryCount: live.summaryCount, provenance: envelope.provenance)
+    }
+
+    /// The summary lines M14 draws for `session` in the conversation, oldest first.
+    private func summaries(_ session: String, in conversation: Int) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = drawnSummaries[conversation] { return known[session] ?? [] }
+        var drawn: [String: [String]] = [:]
+        if let drawer {
+            for line in transcripts[conversation].drawn(summaryLines: summaryLines) {
+                if case .summary(let old, _) = line, let name = old.sessionName, let text = drawer.summaryText(line) {
+                    drawn[name, default: []].append(text)
+                }
+            }
+        }
+        drawnSummaries[conversation] = drawn
+        return drawn[session] ?? []
+    }
+
+}
