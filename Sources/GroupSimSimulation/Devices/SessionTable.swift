@@ -11,10 +11,11 @@ import GroupSimScenario
 /// Checks, pitfalls and exploration read the live bubbles through `SessionStates`, which
 /// asks for them by position, so a run with many devices and sessions never draws a view.
 package final class SessionTable: @unchecked Sendable {
+    /// 16 bytes: a device shows up to one per session of the run.
     private struct Live {
         var envelope: Envelope
-        var conversation: Int
-        var summaryCount: Int
+        var conversation: Int32
+        var summaryCount: Int32
     }
 
     /// The live bubbles; empty for a table made from views.
@@ -37,7 +38,8 @@ package final class SessionTable: @unchecked Sendable {
         var lives: [Live] = []
         for (index, transcript) in transcripts.enumerated() {
             for live in transcript.liveBubbles() {
-                lives.append(Live(envelope: live.envelope, conversation: index, summaryCount: live.summaryCount))
+                lives.append(Live(envelope: live.envelope, conversation: Int32(truncatingIfNeeded: index),
+                                  summaryCount: Int32(clamping: live.summaryCount)))
             }
         }
         self.lives = lives
@@ -75,7 +77,7 @@ package final class SessionTable: @unchecked Sendable {
     /// The conversation the session at `position` is shown in.
     package func conversation(at position: Int) -> String {
         if let given { return given[position].conversation }
-        return conversations[lives[position].conversation]
+        return conversations[Int(lives[position].conversation)]
     }
 
     /// What the live bubble at `position` holds: its URL's state, the changes that state
@@ -135,11 +137,11 @@ package final class SessionTable: @unchecked Sendable {
         let envelope = live.envelope
         let session = envelope.sessionName ?? ""
         return SessionView(
-            session: session, conversation: conversations[live.conversation], message: envelope.id,
+            session: session, conversation: conversations[Int(live.conversation)], message: envelope.id,
             senderPerson: envelope.senderPerson,
             caption: envelope.message?.layout.caption.map { drawer?.drawTokens($0, minted: envelope.senderMap) ?? $0 },
-            urlState: envelope.state, summaries: summaries(session, in: live.conversation),
-            summaryCount: live.summaryCount, provenance: envelope.provenance)
+            urlState: envelope.state, summaries: summaries(session, in: Int(live.conversation)),
+            summaryCount: Int(live.summaryCount), provenance: envelope.provenance)
     }
 
     /// The summary lines M14 draws for `session` in the conversation, oldest first.
