@@ -23,6 +23,8 @@ final class WorldFacts: Sendable {
     /// Each session a step names, numbered in the order first named: a message of one of
     /// them carries its number, so that a transcript keeps the live bubbles in an array.
     let sessionNumbers: [String: Int]
+    /// Each conversation's position in `conversations` (the first, if two share a name).
+    let conversationNumbers: [String: Int]
 
     init(scenario: Scenario, seed: UInt64) {
         people = scenario.people
@@ -55,6 +57,8 @@ final class WorldFacts: Sendable {
         installations = scenario.devices.map { ($0.name, 1 + (reinstalls[$0.name] ?? 0)) }
         stickerFiles = stickers
         sessionNumbers = numbers
+        conversationNumbers = Dictionary(scenario.conversations.enumerated().map { ($0.element.name, $0.offset) },
+                                         uniquingKeysWith: { first, _ in first })
         personIndex = Dictionary(scenario.people.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
 

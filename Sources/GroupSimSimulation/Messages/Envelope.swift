@@ -35,6 +35,8 @@ public final class Envelope: Sendable {
     /// The session's number in the run (`WorldFacts.sessionNumber`), or -1 for a session no
     /// step names: transcripts find a session's live bubble by it without hashing its name.
     package let sessionNumber: Int
+    /// The conversation's position in the scenario, or -1: a device finds its transcript by it.
+    package let conversationNumber: Int
     /// The sender installation's install id, which the built-in app sends with every
     /// message under `app.identity: install-id` (nil otherwise). GroupSim carries it
     /// beside the URL, so that it is not part of the shared state.
@@ -51,7 +53,8 @@ public final class Envelope: Sendable {
     let summaryText: String?
 
     init(id: Int, conversation: String, senderDevice: String, senderPerson: String, sentAt: VirtualTime, content: Content,
-         senderMap: IdentifierMap, provenance: Provenance, change: Change?, senderInstall: String? = nil, senderPosition: Int = -1, sessionNumber: Int = -1) {
+         senderMap: IdentifierMap, provenance: Provenance, change: Change?, senderInstall: String? = nil, senderPosition: Int = -1, sessionNumber: Int = -1,
+         conversationNumber: Int = -1) {
         self.id = id
         self.conversation = conversation
         self.senderDevice = senderDevice
@@ -63,6 +66,7 @@ public final class Envelope: Sendable {
         self.change = change
         self.senderInstall = senderInstall
         self.senderPosition = senderPosition
+        self.conversationNumber = conversationNumber
         if case .app(let message) = content {
             sessionName = message.session?.name
             self.sessionNumber = message.session == nil ? -1 : sessionNumber
