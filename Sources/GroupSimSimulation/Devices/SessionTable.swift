@@ -25,16 +25,26 @@ package final class SessionTable: @unchecked Sendable {
     private let transcripts: [Transcript]
     private let drawer: TranscriptDrawer?
     private let summaryLines: Int
-    /// Set when made from views (a snapshot whose sessions were replaced), else drawn on use.
+    /// Set when made from views (a snapshot whose sessions were replaced, or a small
+    /// table, drawn at once), else drawn on use.
     private let given: [SessionView]?
+    /// The position of each session's first view in `given`.
+    private let givenPositions: [String: Int]
 
-    private let lock = NSLock()
+    /// A table with at most this many sessions is drawn when made: a small run's checks
+    /// read most of its views, and drawing them at once costs less than the bookkeeping.
+    static let drawnWhenMade = 16
+
+    /// Guards what is drawn on use; nil for a table drawn when made.
+    private let lock: NSLock?
     private var drawnViews: [SessionView]?
     private var positions: [String: Int]?
     private var drawnSummaries: [Int: [String: [String]]] = [:]
+    /// Views drawn one at a time (`view(of:)`) before all of them were.
+    private var drawnOnes: [Int: SessionView] = [:]
 
     /// The live bubbles of `transcripts` (one per conversation, in `conversations` order).
-    init(conversations: [String], transcripts: [Transcript], drawer: TranscriptDrawer, summaryLines: Int) {
+    convenience init(conversations: [String], transcripts: [Transcript], drawer: TranscriptDrawer, summaryLines: Int) {
         var lives: [Live] = []
         for (index, transcript) in transcripts.enumerated() {
             for live in transcript.liveBubbles() {
@@ -42,12 +52,31 @@ package final class SessionTable: @unchecked Sendable {
                                   summaryCount: Int32(clamping: live.summaryCount)))
             }
         }
+        if lives.count <= Self.drawnWhenMade {
+            var summaries: [Int: [String: [String]]] = [:]
+            let views = lives.map { live in
+                let conversation = Int(live.conversation)
+                if summaries[conversation] == nil {
+                    summaries[conversation] = Self.summaries(of: transcripts[conversation], drawer: drawer, summaryLines: summaryLines)
+                }
+                return Self.draw(live, conversations: conversations, drawer: drawer, summaries: summaries[conversation] ?? [:])
+            }
+            self.init(views: views)
+            return
+        }
+        self.init(lives: lives, conversations: conversations, transcripts: transcripts, drawer: drawer, summaryLines: summaryLines)
+    }
+
+    /// A table drawn on use.
+    private init(lives: [Live], conversations: [String], transcripts: [Transcript], drawer: TranscriptDrawer, summaryLines: Int) {
         self.lives = lives
         self.conversations = conversations
         self.transcripts = transcripts
         self.drawer = drawer
         self.summaryLines = summaryLines
         given = nil
+        givenPositions = [:]
+        lock = NSLock()
     }
 
     /// A table of views already drawn.
@@ -58,6 +87,10 @@ package final class SessionTable: @unchecked Sendable {
         drawer = nil
         summaryLines = 0
         given = views
+        var index: [String: Int] = [:]
+        for (position, view) in views.enumerated() where index[view.session] == nil { index[view.session] = position }
+        givenPositions = index
+        lock = nil
     }
 
     /// How many sessions the device shows.
@@ -93,7 +126,7 @@ package final class SessionTable: @unchecked Sendable {
 
     /// Every view, drawn on first use and then kept.
     var views: [SessionView] {
-        if let given { return given }
+        guard let lock else { return given ?? [] }
         lock.lock()
         let drawn = drawnViews
         lock.unlock()
@@ -109,6 +142,7 @@ package final class SessionTable: @unchecked Sendable {
 
     /// The view of the session's first live bubble here, or nil: a look-up, not a scan.
     func view(of session: String) -> SessionView? {
+        guard let lock else { return givenPositions[session].flatMap { given?[$0] } }
         let position: Int? = {
             lock.lock()
             defer { lock.unlock() }
@@ -124,41 +158,55 @@ package final class SessionTable: @unchecked Sendable {
             return positions?[session]
         }()
         guard let position else { return nil }
-        if let given { return given[position] }
         lock.lock()
-        let drawn = drawnViews
+        let drawn = drawnViews?[position] ?? drawnOnes[position]
         lock.unlock()
-        return drawn?[position] ?? draw(position)
+        if let drawn { return drawn }
+        // A check asks for the same session again: each is drawn once.
+        let view = draw(position)
+        lock.lock()
+        defer { lock.unlock() }
+        if drawnOnes[position] == nil { drawnOnes[position] = view }
+        return drawnOnes[position] ?? view
     }
 
-    /// The view at `position`, drawn: its caption and summary lines as this device draws them (M5, M14).
+    /// The view at `position`, drawn.
     private func draw(_ position: Int) -> SessionView {
         let live = lives[position]
+        return Self.draw(live, conversations: conversations, drawer: drawer,
+                         summaries: summaries(in: Int(live.conversation)))
+    }
+
+    /// A live bubble's view: its caption and summary lines as this device draws them (M5, M14).
+    private static func draw(_ live: Live, conversations: [String], drawer: TranscriptDrawer?,
+                             summaries: [String: [String]]) -> SessionView {
         let envelope = live.envelope
         let session = envelope.sessionName ?? ""
         return SessionView(
             session: session, conversation: conversations[Int(live.conversation)], message: envelope.id,
             senderPerson: envelope.senderPerson,
             caption: envelope.message?.layout.caption.map { drawer?.drawTokens($0, minted: envelope.senderMap) ?? $0 },
-            urlState: envelope.state, summaries: summaries(session, in: Int(live.conversation)),
+            urlState: envelope.state, summaries: summaries[session] ?? [],
             summaryCount: Int(live.summaryCount), provenance: envelope.provenance)
     }
 
-    /// The summary lines M14 draws for `session` in the conversation, oldest first.
-    private func summaries(_ session: String, in conversation: Int) -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = drawnSummaries[conversation] { return known[session] ?? [] }
-        var drawn: [String: [String]] = [:]
-        if let drawer {
-            for line in transcripts[conversation].drawn(summaryLines: summaryLines) {
-                if case .summary(let old, _) = line, let name = old.sessionName, let text = drawer.summaryText(line) {
-                    drawn[name, default: []].append(text)
-                }
-            }
-        }
+    /// The summary lines M14 draws in the conversation, by session, oldest first; drawn once.
+    private func summaries(in conversation: Int) -> [String: [String]] {
+        lock?.lock()
+        defer { lock?.unlock() }
+        if let known = drawnSummaries[conversation] { return known }
+        let drawn = drawer.map { Self.summaries(of: transcripts[conversation], drawer: $0, summaryLines: summaryLines) } ?? [:]
         drawnSummaries[conversation] = drawn
-        return drawn[session] ?? []
+        return drawn
     }
 
+    private static func summaries(of transcript: Transcript, drawer: TranscriptDrawer, summaryLines: Int) -> [String: [String]] {
+        var drawn: [String: [String]] = [:]
+        for line in transcript.drawn(summaryLines: summaryLines) {
+            if case .summary(let old, _) = line, let name = old.sessionName, let text = drawer.summaryText(line) {
+                drawn[name, default: []].append(text)
+            }
+        }
+        return drawn
+    }
 }
