@@ -102,8 +102,9 @@ public struct DeviceSnapshot: Sendable {
         set { writable.drawnTranscripts = DrawnTranscripts(drawn: newValue) }
     }
     /// Per session with a bubble here: the live bubble and what tapping it would show.
-    /// Drawn the first time it is read (checks and exploration read the live bubbles
-    /// through `SessionStates` instead), then kept.
+    /// Drawn when read (checks and exploration read the live bubbles through
+    /// `SessionStates` instead); a device with many sessions draws them again on each
+    /// read, so keep the array to read it more than once.
     public var sessions: [SessionView] {
         get { fields.sessions.views }
         // `session(_:)` is a dictionary look-up, not a scan, so checking every session

@@ -37,7 +37,6 @@ package final class SessionTable: @unchecked Sendable {
 
     /// Guards what is drawn on use; nil for a table drawn when made.
     private let lock: NSLock?
-    private var drawnViews: [SessionView]?
     private var positions: [String: Int]?
     private var drawnSummaries: [Int: [String: [String]]] = [:]
     /// Views drawn one at a time (`view(of:)`) before all of them were.
@@ -124,20 +123,12 @@ package final class SessionTable: @unchecked Sendable {
         return (envelope.state, envelope.provenance, envelope.id, envelope.senderPerson)
     }
 
-    /// Every view, drawn on first use and then kept.
+    /// Every view. A large table draws them on each read and keeps none: a run with
+    /// many devices and sessions would otherwise keep a view per device and session
+    /// for as long as its outcome lives, though a reader needs them one device at a time.
     var views: [SessionView] {
-        guard let lock else { return given ?? [] }
-        lock.lock()
-        let drawn = drawnViews
-        lock.unlock()
-        if let drawn { return drawn }
-        // Drawn outside the lock (drawing takes it for the summary lines); two readers at
-        // once draw the same views, and the first kept is the one every later reader gets.
-        let views = lives.indices.map(draw)
-        lock.lock()
-        defer { lock.unlock() }
-        if drawnViews == nil { drawnViews = views }
-        return drawnViews ?? views
+        guard lock != nil else { return given ?? [] }
+        return lives.indices.map(draw)
     }
 
     /// The view of the session's first live bubble here, or nil: a look-up, not a scan.
@@ -159,7 +150,7 @@ package final class SessionTable: @unchecked Sendable {
         }()
         guard let position else { return nil }
         lock.lock()
-        let drawn = drawnViews?[position] ?? drawnOnes[position]
+        let drawn = drawnOnes[position]
         lock.unlock()
         if let drawn { return drawn }
         // A check asks for the same session again: each is drawn once.
