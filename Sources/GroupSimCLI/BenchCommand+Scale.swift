@@ -9,7 +9,7 @@ extension BenchCommand {
         var dayPeople: Int
         var dayLength: VirtualDuration
 
-        static let full = ScaleSize(groups: [10, 100, 1_000], dayPeople: 32, dayLength: .seconds(86_400))
+        static let full = ScaleSize(groups: [10, 100, 300, 1_000], dayPeople: 32, dayLength: .seconds(86_400))
         static let quick = ScaleSize(groups: [3, 10], dayPeople: 32, dayLength: .seconds(3_600))
     }
 
@@ -26,13 +26,18 @@ extension BenchCommand {
         var nanosecondsPerCopy: [Int: Double] = [:]
         for devices in size.groups where only == nil || only == String(devices) {
             let workload = BenchWorkload.scaleGroup(devices: devices)
+            let fresh = Self.resetPeakMemory()
             let measured = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in try await BenchWorkload.exploreOnce(workload.scenario, apps: apps) }
             let perCopy = workload.copies > 0 ? measured.seconds * 1e9 / Double(workload.copies) : 0
             let cpuPerCopy = workload.copies > 0 ? measured.cpuSeconds * 1e9 / Double(workload.copies) : 0
             nanosecondsPerCopy[devices] = perCopy
+            let peak = Self.peakMemory()
             lines.append("scale \(devices) devices: \(Self.count(Double(workload.copies))) copies, \(Self.count(Double(workload.sessions))) sessions"
-                         + " in \(Self.seconds(measured.seconds)) = \(Self.count(perCopy)) ns/copy; peak memory \(Self.memory(Self.peakMemory()))"
-                         + "; on CPU time \(Self.seconds(measured.cpuSeconds)) = \(Self.count(cpuPerCopy)) ns/copy")
+                         + " in \(Self.seconds(measured.seconds)) = \(Self.count(perCopy)) ns/copy; peak memory \(Self.memory(peak))"
+                         + (fresh ? "" : " (so far)")
+                         + (workload.copies > 0 && peak > 0 ? " = \(Self.count(Double(peak) / Double(workload.copies))) bytes/copy" : "")
+                         + "; on CPU time \(Self.seconds(measured.cpuSeconds)) = \(Self.count(cpuPerCopy)) ns/copy"
+                         + (Self.scaleTargets[devices].map { "; target \($0)" } ?? ""))
         }
         if let smallest = size.groups.first, let largest = size.groups.last, smallest != largest,
            let small = nanosecondsPerCopy[smallest], let large = nanosecondsPerCopy[largest], small > 0 {
@@ -40,16 +45,39 @@ extension BenchCommand {
         }
         if only == nil || only == "day" {
             let workload = BenchWorkload.day(people: size.dayPeople, length: size.dayLength)
+            let fresh = Self.resetPeakMemory()
             let measured = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in try await BenchWorkload.exploreOnce(workload.scenario, apps: apps) }
             let simulated = Double(workload.span.nanoseconds) / 1e9
             let speed = measured.seconds > 0 ? simulated / measured.seconds : 0
             lines.append("day: \(size.dayPeople) people x 3 devices, \(Self.count(Double(workload.sends))) messages, \(Self.count(Double(workload.copies))) copies,"
                          + " \(Self.count(Double(workload.sessions))) sessions: \(Self.count(simulated)) s simulated in \(Self.seconds(measured.seconds))"
-                         + " = \(Self.count(speed))x real time (target >= 100,000); peak memory \(Self.memory(Self.peakMemory()))"
+                         + " = \(Self.count(speed))x real time (target >= 100,000); peak memory \(Self.memory(Self.peakMemory()))" + (fresh ? "" : " (so far)")
                          + "; on CPU time \(Self.seconds(measured.cpuSeconds)) = \(Self.count(measured.cpuSeconds > 0 ? simulated / measured.cpuSeconds : 0))x")
         }
         if only == nil || only == "vote" { lines += try await voteLines(quick: quick) }
         return CommandResult(status: 0, output: lines.joined(separator: "\n") + "\n")
+    }
+
+    /// The targets of the groups that have one (time, then peak memory).
+    static let scaleTargets: [Int: String] = [100: "<= 0.5 s", 300: "<= 1 s, <= 150 MB", 1_000: "<= 15 s, <= 2 GiB"]
+
+    /// Starts the process's peak resident memory again from what it holds now (Linux:
+    /// `5` to /proc/self/clear_refs), so that each workload reports its own peak and not
+    /// that of a larger one run before. False where the system cannot (the peak is then
+    /// the process's so far).
+    static func resetPeakMemory() -> Bool {
+        #if os(Linux)
+        guard let file = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
+        defer { try? file.close() }
+        do {
+            try file.write(contentsOf: Data("5".utf8))
+            return true
+        } catch {
+            return false
+        }
+        #else
+        return false
+        #endif
     }
 
     /// The process's peak resident memory so far, in bytes: `VmHWM` in /proc/self/status,

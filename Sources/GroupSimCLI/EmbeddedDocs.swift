@@ -1045,7 +1045,7 @@ groupsim test [PATH...] [--explore N] [--seed N] [--junit PATH] [--format text|g
 groupsim schema [--output PATH]
 groupsim lessons [NAME] [--full] [--dir PATH]
 groupsim bench [--quick] [--scenario PATH] [--only a|b|c|e|f] [--messages N]
-groupsim bench --scale [--quick] [--only 10|100|1000|day]
+groupsim bench --scale [--quick] [--only 10|100|300|1000|day]
 groupsim help [COMMAND | format | steps | checks | pitfalls | callbacks | rules | M1...M30]
 ```
 

@@ -85,8 +85,10 @@ extension PitfallDetector {
         let conversation = states.conversation(of: session)
         var unattributed: [(key: String, owner: KeyOwner, value: String, devices: [String])] = []
         var doubled: [(person: String, keys: [(key: String, owner: KeyOwner, value: String)], devices: [String])] = []
-        for device in states.appDevices(for: session) {
-            guard let shown = states.shown(session, on: device) else { continue }
+        guard let sessionIndex = states.sessionIndex(session) else { return [] }
+        for index in states.appDeviceIndices(for: session) {
+            guard let shown = states.shown(session: sessionIndex, device: index) else { continue }
+            let device = states.outcome.devices[index]
             var byPerson: [(person: String, keys: [(key: String, owner: KeyOwner, value: String)])] = []
             for entry in shown.state.entries {
                 guard let owner = keys.owner(of: entry.key) else { continue }

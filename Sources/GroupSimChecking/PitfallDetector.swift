@@ -128,17 +128,19 @@ public enum PitfallDetector {
     /// replaces its own earlier value, or one it received, loses nothing.
     static func lostUpdates(_ session: String, _ evidence: Evidence) -> [Pitfall] {
         let states = evidence.states
-        let devices = states.appDevices(for: session)
         var found: [Pitfall] = []
         let changes = evidence.changesBySession[session] ?? []
+        guard !changes.isEmpty else { return [] }
+        let devices = states.appDeviceIndices(for: session)
+        let index = states.sessionIndex(session)
         // What each device shows, worked out once for all the session's changes.
-        let shownOn = changes.isEmpty ? [] : devices.map { states.shown(session, on: $0) }
+        let shownOn = devices.map { device in index.flatMap { states.shown(session: $0, device: device) } }
         for change in changes {
             var lost: [(device: String, shown: SessionStates.Shown?)] = []
             for (device, shown) in zip(devices, shownOn) {
                 if let shown, shown.provenance.contains(change.id) || shown.state.contains(change.entries) { continue }
                 if let shown, overwrittenKnowingly(change, in: shown.state, evidence) { continue }
-                lost.append((device.name, shown))
+                lost.append((states.outcome.devices[device].name, shown))
             }
             guard !lost.isEmpty else { continue }
             let carrier = evidence.carrier(of: change)
@@ -177,25 +179,30 @@ public enum PitfallDetector {
     /// Devices that would show different states for the session if tapped now (M12).
     static func divergence(_ session: String, _ evidence: Evidence) -> Pitfall? {
         let states = evidence.states
-        let devices = states.appDevices(for: session)
+        let devices = states.appDeviceIndices(for: session)
+        let sessionIndex = states.sessionIndex(session)
         var groups: [(shown: StateMap?, devices: [String], from: String)] = []
         // Where each state's group is: a look-up per device, however many groups there are.
         var groupOf: [StateMap?: Int] = [:]
         for device in devices {
-            let shown = states.shown(session, on: device)
-            if let index = groupOf[shown?.state] {
-                groups[index].devices.append(device.name)
+            let shown = sessionIndex.flatMap { states.shown(session: $0, device: device) }
+            let name = states.outcome.devices[device].name
+            // Most sessions converge: a device showing the first group's state joins it without a hash.
+            if let first = groups.first, first.shown == shown?.state {
+                groups[0].devices.append(name)
+            } else if let index = groupOf[shown?.state] {
+                groups[index].devices.append(name)
             } else {
                 groupOf[shown?.state] = groups.count
                 let from = shown.map { "m\($0.message) from \(evidence.contact($0.sender))" } ?? "no bubble"
-                groups.append((shown?.state, [device.name], from))
+                groups.append((shown?.state, [name], from))
             }
         }
         guard groups.count > 1 else { return nil }
         let views = groups.map { "\($0.devices.joined(separator: ", ")): \($0.shown.map(\.description) ?? "nothing") (\($0.from))" }
         let parting = evidence.history.partings(session: session, among: groups.map { $0.devices[0] }).first
         return Pitfall(
-            kind: .divergence, rule: "M12", devices: devices.map(\.name), message: nil, session: session,
+            kind: .divergence, rule: "M12", devices: devices.map { states.outcome.devices[$0].name }, message: nil, session: session,
             summary: "devices show \(groups.count) different states for \(session): \(views.joined(separator: "; "))",
             explanation: divergenceExplanation(session, parting: parting, groups: groups.count, mode: states.outcome.scenario.app.state),
             fix: "Keep the state on a server and fetch it when a bubble is tapped, so every device shows the store's state whatever bubble it kept, and merge writes atomically there (M13; `app.state: cloud-merge`).")

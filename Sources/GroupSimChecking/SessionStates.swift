@@ -17,10 +17,15 @@ struct SessionStates: Sendable {
     /// every device, member or record: checking every session on every device stays
     /// linear in what the devices show.
     private let appDevicesByConversation: [String: [Int]]
-    private let conversationBySession: [String: String]
+    private let conversationBySession: [Int: String]
     private let cloudByKey: [String: Int]
     /// Every session name in the order it first appears: in changes, then on devices.
     let sessions: [String]
+    private let indexBySession: [String: Int]
+    /// Per device, per session (by index in `sessions`): the position of the session's
+    /// first live bubble in the device's `SessionTable`, or -1. Filled from the sessions'
+    /// numbers in the run, so most of the sessions a device shows cost no hash.
+    private let positions: [[Int32]]
 
     init(outcome: RunOutcome) {
         self.outcome = outcome
@@ -30,48 +35,112 @@ struct SessionStates: Sendable {
             appDevices[entry.conversation] = outcome.devices.indices.filter { outcome.devices[$0].runsApp && members.contains(outcome.devices[$0].person) }
         }
         appDevicesByConversation = appDevices
-        var conversations: [String: String] = [:]
         var names: [String] = []
-        var named: Set<String> = []
-        for change in outcome.changes where named.insert(change.session).inserted { names.append(change.session) }
-        for device in outcome.devices {
-            for view in device.sessions {
-                if named.insert(view.session).inserted { names.append(view.session) }
-                // The first device, in the scenario's order, that shows the session decides.
-                if conversations[view.session] == nil, let first = device.session(view.session) {
-                    conversations[view.session] = first.conversation
-                }
-            }
+        var index: [String: Int] = [:]
+        func intern(_ name: String) -> Int {
+            if let known = index[name] { return known }
+            index[name] = names.count
+            names.append(name)
+            return names.count - 1
         }
+        for change in outcome.changes { _ = intern(change.session) }
+        // A session's number in the run (-1: none) to its index here: one hash per
+        // session, not one per device that shows it.
+        var byNumber: [Int32] = []
+        var conversations: [Int: String] = [:]
+        var found: [[Int32]] = []
+        found.reserveCapacity(outcome.devices.count)
+        for device in outcome.devices {
+            let table = device.sessionTable
+            var row: [Int32] = []
+            for position in 0..<table.count {
+                let number = table.number(at: position)
+                let session: Int
+                if number >= 0, number < byNumber.count, byNumber[number] >= 0 {
+                    session = Int(byNumber[number])
+                } else {
+                    session = intern(table.name(at: position))
+                    if number >= 0 {
+                        if number >= byNumber.count { byNumber.append(contentsOf: repeatElement(-1, count: number + 1 - byNumber.count)) }
+                        byNumber[number] = Int32(session)
+                    }
+                }
+                if session >= row.count { row.append(contentsOf: repeatElement(-1, count: session + 1 - row.count)) }
+                // A session shown in two conversations answers with its first bubble, as a scan would.
+                guard row[session] < 0 else { continue }
+                row[session] = Int32(position)
+                // The first device, in the scenario's order, that shows the session decides.
+                if conversations[session] == nil { conversations[session] = table.conversation(at: position) }
+            }
+            found.append(row)
+        }
+        positions = found
         conversationBySession = conversations
         sessions = names
+        indexBySession = index
         var cloud: [String: Int] = [:]
         for (index, entry) in outcome.cloud.enumerated() where cloud[entry.key] == nil { cloud[entry.key] = index }
         cloudByKey = cloud
     }
 
+    /// The session's index in `sessions`; nil for a session no change names and no device shows.
+    func sessionIndex(_ name: String) -> Int? { indexBySession[name] }
+
     /// The devices that run the app and belong to the session's conversation at the end,
     /// in the scenario's order.
     func appDevices(for session: String) -> [DeviceSnapshot] {
-        (appDevicesByConversation[conversation(of: session)] ?? []).map { outcome.devices[$0] }
+        appDeviceIndices(for: session).map { outcome.devices[$0] }
+    }
+
+    /// The same, as indices into `outcome.devices`.
+    func appDeviceIndices(for session: String) -> [Int] {
+        appDevicesByConversation[conversation(of: session)] ?? []
     }
 
     /// The conversation a session lives in: where any device shows it, else the first.
     func conversation(of session: String) -> String {
-        conversationBySession[session] ?? outcome.scenario.conversations.first?.name ?? ConversationSpec.defaultName
+        indexBySession[session].flatMap { conversationBySession[$0] }
+            ?? outcome.scenario.conversations.first?.name ?? ConversationSpec.defaultName
     }
 
     /// nil when the device shows no bubble of the session.
     func shown(_ session: String, on device: DeviceSnapshot) -> Shown? {
+        if let index = indexBySession[session], let position = deviceIndex(of: device) {
+            return shown(session: index, device: position)
+        }
+        // A snapshot that is not one of this run's, as it stands: read its own views.
         guard let view = device.session(session) else { return nil }
+        return shown(session, state: view.urlState, provenance: view.provenance, message: view.message, sender: view.senderPerson)
+    }
+
+    /// `shown(_:on:)` by position: `session` indexes `sessions`, `device` `outcome.devices`.
+    func shown(session: Int, device: Int) -> Shown? {
+        guard positions.indices.contains(device), sessions.indices.contains(session) else { return nil }
+        let row = positions[device]
+        guard session < row.count, row[session] >= 0 else { return nil }
+        let bubble = outcome.devices[device].sessionTable.bubble(at: Int(row[session]))
+        return shown(sessions[session], state: bubble.state, provenance: bubble.provenance, message: bubble.message, sender: bubble.sender)
+    }
+
+    /// The device's position in `outcome.devices` when it is that snapshot, unchanged.
+    private func deviceIndex(of device: DeviceSnapshot) -> Int? {
+        let index = device.runIndex
+        guard outcome.devices.indices.contains(index), outcome.devices[index].isSame(as: device) else {
+            return outcome.devices.firstIndex { $0.isSame(as: device) }
+        }
+        return index
+    }
+
+    /// What tapping a live bubble shows: its URL's state, or the cloud record it points to.
+    private func shown(_ session: String, state: StateMap, provenance: Provenance, message: Int, sender: String) -> Shown {
         switch outcome.scenario.app.state {
         case .message:
-            return Shown(state: view.urlState, provenance: view.provenance, message: view.message, sender: view.senderPerson)
+            return Shown(state: state, provenance: provenance, message: message, sender: sender)
         case .cloudOverwrite, .cloudMerge, .cloudCAS:
-            let key = view.urlState[BuiltInApp.tokenKey] ?? session
+            let key = state[BuiltInApp.tokenKey] ?? session
             let entry = cloudByKey[key].map { outcome.cloud[$0] }
             return Shown(state: entry?.state ?? StateMap(), provenance: entry?.provenance ?? Provenance(),
-                         message: view.message, sender: view.senderPerson)
+                         message: message, sender: sender)
         }
     }
 }

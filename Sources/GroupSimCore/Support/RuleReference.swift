@@ -14,21 +14,53 @@ public enum RuleReference {
     /// The rules cited in `text` (`M12`, `M4`), each once, in order of first mention. A
     /// rule is `M` followed by one or two digits, not inside a longer word.
     public static func rules(in text: String) -> [String] {
+        // Bytes, not an array of scalars: reports of large runs are megabytes long and
+        // cite a rule every few lines. `M` and digits are ASCII, and no byte of a longer
+        // character is below 0x80, so only a neighbour outside ASCII needs decoding.
+        var contiguous = text
+        return contiguous.withUTF8 { rules(in: $0) }
+    }
+
+    private static func rules(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
         var found: [String] = []
-        let scalars = Array(text.unicodeScalars)
         var index = 0
-        while index < scalars.count {
+        while index < bytes.count {
             defer { index += 1 }
-            guard scalars[index] == "M" else { continue }
-            if index > 0, isWordPart(scalars[index - 1]) { continue }
+            guard bytes[index] == UInt8(ascii: "M") else { continue }
+            if index > 0, isWordPart(scalar(endingAt: index - 1, in: bytes)) { continue }
             var end = index + 1
-            while end < scalars.count, end - index <= 2, ("0"..."9").contains(scalars[end]) { end += 1 }
+            var number = 0
+            while end < bytes.count, end - index <= 2, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) {
+                number = number * 10 + Int(bytes[end] - UInt8(ascii: "0"))
+                end += 1
+            }
             let digits = end - index - 1
-            guard digits >= 1, digits <= 2, end == scalars.count || !isWordPart(scalars[end]) else { continue }
-            let rule = String(String.UnicodeScalarView(scalars[index..<end]))
-            if let number = Int(rule.dropFirst()), (1...30).contains(number), !found.contains(rule) { found.append(rule) }
+            guard digits >= 1, digits <= 2, end == bytes.count || !isWordPart(scalar(startingAt: end, in: bytes)) else { continue }
+            guard (1...30).contains(number) else { continue }
+            let rule = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
+            if !found.contains(rule) { found.append(rule) }
         }
         return found
+    }
+
+    /// The scalar whose last byte is at `last`.
+    private static func scalar(endingAt last: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar {
+        guard bytes[last] >= 0x80 else { return Unicode.Scalar(bytes[last]) }
+        var first = last
+        while first > 0, bytes[first] & 0xC0 == 0x80, last - first < 3 { first -= 1 }
+        return decoded(bytes[first...last])
+    }
+
+    /// The scalar whose first byte is at `first`.
+    private static func scalar(startingAt first: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar {
+        guard bytes[first] >= 0x80 else { return Unicode.Scalar(bytes[first]) }
+        var end = first + 1
+        while end < bytes.count, bytes[end] & 0xC0 == 0x80, end - first < 4 { end += 1 }
+        return decoded(bytes[first..<end])
+    }
+
+    private static func decoded(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Unicode.Scalar {
+        String(decoding: bytes, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
     }
 
     /// One line naming where every rule cited in `text` is written up, or nil when it

@@ -38,7 +38,7 @@ extension Device {
     /// willTransition/didTransition pair only when the style changes: a tap while already
     /// expanded only selects (M24).
     mutating func tapBubble(of session: String, in conversation: String) -> Bool {
-        guard let live = transcripts[conversation]?.liveBubble(session: session) else {
+        guard let live = transcripts[conversation]?.liveBubble(session: session, number: world.sessionNumber(session)) else {
             fail(.noBubble, "no bubble of session \(session) on \(name)")
             return false
         }
@@ -305,7 +305,7 @@ extension Device {
         guard let session = message.session?.name else { return Provenance() }
         var base = readProvenance[session] ?? Provenance()
         if world.app.state == .message, let conversation = activeConversation,
-           let live = transcripts[conversation]?.liveBubble(session: session), builtOn(live, message) {
+           let live = transcripts[conversation]?.liveBubble(session: session, number: world.sessionNumber(session)), builtOn(live, message) {
             base = base.union(live.provenance)
         }
         return base
@@ -326,7 +326,7 @@ extension Device {
         guard world.app.state == .message,
               let session = message.session, let chosen = selected, chosen.message?.session == session,
               let conversation = activeConversation,
-              let live = transcripts[conversation]?.liveBubble(session: session.name), live.id != chosen.id,
+              let live = transcripts[conversation]?.liveBubble(session: session.name, number: world.sessionNumber(session.name)), live.id != chosen.id,
               !builtOn(live, message) else { return }
         sighting(.staleSelection, message: chosen.id,
                  "\(name) built on m\(chosen.id), its selectedMessage, but the live bubble of \(session.name) is already m\(live.id) (M15)")

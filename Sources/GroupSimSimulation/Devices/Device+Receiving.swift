@@ -8,6 +8,7 @@ extension Device {
     /// conversation, collapsing its session (M10), and tells a running app (M23).
     mutating func add(_ envelope: Envelope) {
         let conversation = envelope.conversation
+        let place = envelope.conversationNumber
         // The transcript is changed in place in the dictionary: a copy taken out and put
         // back would share its storage and copy every entry on each append.
         // Every copy of a message comes through here: the message is read where it is
@@ -19,15 +20,19 @@ extension Device {
                 // has one, then a web URL. No picture is made up for a layout without one.
                 let message = envelope.message ?? Message()
                 if let picture = fallbackPicture(of: message, from: envelope) {
-                    transcripts[conversation, default: Transcript()].append(.plain(envelope, text: picture))
+                    transcripts[place, conversation].append(.plain(envelope, text: picture))
                 }
                 if let url = message.url, MessageURL.isWeb(url) {
-                    transcripts[conversation, default: Transcript()].append(.plain(envelope, text: url))
+                    transcripts[place, conversation].append(.plain(envelope, text: url))
                 }
                 return
             }
             learnInstall(of: envelope)
-            if let collapse = transcripts[conversation, default: Transcript()].addBubble(envelope, nilSummary: world.options.nilSummary),
+            // The number the message carries, else the one the run gives its session's name
+            // (a message made outside a device, by a test harness, carries none).
+            let number = envelope.sessionNumber >= 0 ? envelope.sessionNumber : envelope.sessionName.map(world.sessionNumber) ?? -1
+            if let collapse = transcripts[place, conversation].addBubble(envelope, number: number,
+                                                                                          nilSummary: world.options.nilSummary),
                tracing, let session = envelope.sessionName {
                 trace(.collapsed(session: session, replaced: collapse.replaced.id, summary: collapse.leftSummary))
             }
@@ -37,9 +42,9 @@ extension Device {
                 callback(.didReceive) { app, view in app.didReceive(received, conversation: view) }
             }
         case .text:
-            transcripts[conversation, default: Transcript()].append(.text(envelope))
+            transcripts[place, conversation].append(.text(envelope))
         case .sticker:
-            transcripts[conversation, default: Transcript()].append(.sticker(envelope))
+            transcripts[place, conversation].append(.sticker(envelope))
         }
     }
 

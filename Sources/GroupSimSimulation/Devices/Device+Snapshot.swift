@@ -9,41 +9,16 @@ extension Device {
             if let id = identifiers.id(for: person.key, in: firstConversation) { ids.append((person.key, id)) }
         }
         let drawer = self.drawer
-        var lines: [(conversation: String, entries: [Transcript.Entry])] = []
-        var sessions: [SessionView] = []
-        for conversation in world.conversations {
-            let transcript = transcripts[conversation.name] ?? Transcript()
-            let shown = transcript.drawn(summaryLines: world.options.summaryLines)
-            lines.append((conversation.name, shown))
-            // One pass over the shown lines and one over the entries, by session: the
-            // cost is linear in the transcript, however many sessions it holds. Only the
-            // summary lines are drawn now; the rest when a report reads the transcripts.
-            var drawnSummaries: [String: [String]] = [:]
-            for line in shown {
-                if case .summary(let old, _) = line, let session = old.sessionName, let text = drawer.summaryText(line) {
-                    drawnSummaries[session, default: []].append(text)
-                }
-            }
-            let entries = transcript.entries
-            var summaryCounts: [String: Int] = [:]
-            for entry in entries {
-                if case .summary(let old, _) = entry, let session = old.sessionName { summaryCounts[session, default: 0] += 1 }
-            }
-            // A session has one bubble entry in a transcript, its live one (M10): a newer
-            // bubble turns the older into a summary line or removes it.
-            for entry in entries {
-                guard case .bubble(let live) = entry, let session = live.sessionName else { continue }
-                sessions.append(SessionView(
-                    session: session, conversation: conversation.name, message: live.id,
-                    senderPerson: live.senderPerson,
-                    caption: live.message?.layout.caption.map { drawer.drawTokens($0, minted: live.senderMap) },
-                    urlState: live.state, summaries: drawnSummaries[session] ?? [],
-                    summaryCount: summaryCounts[session] ?? 0, provenance: live.provenance))
-            }
-        }
+        // The transcripts are shared with the device, not copied: transcripts and session
+        // views are drawn from them when a report reads them; checks and exploration read
+        // only the live bubbles.
+        let shown = world.conversations.map { (conversation: $0.name, transcript: transcripts[$0.name] ?? Transcript()) }
+        let sessions = SessionTable(conversations: shown.map(\.conversation), transcripts: shown.map(\.transcript), drawer: drawer,
+                                    summaryLines: world.options.summaryLines)
         var snapshot = DeviceSnapshot(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
                                       callbacks: callbacks.map(\.rawValue), identifiers: ids, generation: identifiers.generation,
-                                      transcripts: DrawnTranscripts(drawer: drawer, lines: lines), sessions: sessions,
+                                      transcripts: DrawnTranscripts(drawer: drawer, transcripts: shown, summaryLines: world.options.summaryLines),
+                                      sessions: sessions,
                                       drafts: world.conversations.compactMap { conversation in
                                           drafts[conversation.name]?.message.map { (conversation.name, $0) }
                                       })

@@ -207,9 +207,12 @@ extension Device {
         }
         var install: String?
         if world.app.identity == .installID, case .app = content { install = ownInstallID() }
+        var sessionNumber = -1
+        if case .app(let message) = content, let session = message.session?.name { sessionNumber = world.sessionNumber(session) }
         let envelope = Envelope(id: id, conversation: conversation, senderDevice: spec.name, senderPerson: spec.person,
                                 sentAt: now, content: content, senderMap: identifiers, provenance: provenance, change: change,
-                                senderInstall: install, senderPosition: position)
+                                senderInstall: install, senderPosition: position, sessionNumber: sessionNumber,
+                                conversationNumber: world.conversationNumbers[conversation] ?? -1)
         switch content {
         case _ where !tracing:
             break

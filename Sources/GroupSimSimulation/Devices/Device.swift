@@ -32,7 +32,7 @@ struct Device {
     var installIDs: [String] = []
 
     // What the device shows.
-    var transcripts: [String: Transcript] = [:]
+    var transcripts: Transcripts
 
     // The extension (M19-M24).
     var app: (any MessagesApp)?
@@ -81,6 +81,7 @@ struct Device {
         self.identifiers = world.mintIdentifiers(device: spec.name, generation: 0)
         self.members = Dictionary(uniqueKeysWithValues: world.conversations.map { ($0.name, $0.members) })
         self.environment = AppEnvironment(device: spec.name, installation: 0, streams: world.streams)
+        self.transcripts = Transcripts(numbers: world.conversationNumbers)
     }
 
     /// The key-value storage of the app's current installation on this device.
@@ -181,6 +182,42 @@ struct Device {
     mutating func sighting(_ kind: PitfallKind, message: Int?, _ detail: String, mintedOn: String? = nil) {
         trace(.pitfall(kind, detail: detail))
         effects.sightings.append(PitfallSighting(kind: kind, device: spec.name, time: now, message: message, detail: detail, mintedOn: mintedOn))
+    }
+}
+
+/// A device's transcripts, one per conversation: those of the scenario's conversations
+/// by position, so that the path every delivered copy takes reads an array instead of
+/// hashing the conversation's name; any other by name.
+struct Transcripts {
+    private let numbers: [String: Int]
+    private var known: [Transcript]
+    private var others: [String: Transcript] = [:]
+
+    /// `numbers`: each conversation of the scenario and its position.
+    init(numbers: [String: Int]) {
+        self.numbers = numbers
+        known = Array(repeating: Transcript(), count: numbers.values.max().map { $0 + 1 } ?? 0)
+    }
+
+    /// The conversation's transcript; nil for one that is not the scenario's and has none.
+    subscript(conversation: String) -> Transcript? {
+        if let number = numbers[conversation], known.indices.contains(number) { return known[number] }
+        return others[conversation]
+    }
+
+    /// The conversation's transcript to change; `number` is its position in the scenario
+    /// (-1 when not known), the same conversation as `conversation`.
+    subscript(number: Int, conversation: String) -> Transcript {
+        get { self[conversation] ?? Transcript() }
+        _modify {
+            if known.indices.contains(number) {
+                yield &known[number]
+            } else if let position = numbers[conversation], known.indices.contains(position) {
+                yield &known[position]
+            } else {
+                yield &others[conversation, default: Transcript()]
+            }
+        }
     }
 }
 

@@ -18,16 +18,16 @@ public struct DeviceSnapshot: Sendable {
         var identifiers: [(person: String, id: ParticipantID)]
         var generation: Int
         var drawnTranscripts: DrawnTranscripts
-        var sessions: [SessionView]
-        var sessionIndex: [String: Int]
+        var sessions: SessionTable
         var drafts: [(conversation: String, message: Message)]
         var localStorage: [String: String] = [:]
         var installIDs: [String] = []
         var identifierMaps: [IdentifierMap] = []
+        var runIndex = -1
 
         init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [String],
              identifiers: [(person: String, id: ParticipantID)], generation: Int, drawnTranscripts: DrawnTranscripts,
-             sessions: [SessionView], sessionIndex: [String: Int], drafts: [(conversation: String, message: Message)]) {
+             sessions: SessionTable, drafts: [(conversation: String, message: Message)]) {
             self.name = name
             self.person = person
             self.platform = platform
@@ -37,17 +37,17 @@ public struct DeviceSnapshot: Sendable {
             self.generation = generation
             self.drawnTranscripts = drawnTranscripts
             self.sessions = sessions
-            self.sessionIndex = sessionIndex
             self.drafts = drafts
         }
 
         func copy() -> Fields {
             let copy = Fields(name: name, person: person, platform: platform, runsApp: runsApp, callbacks: callbacks,
                               identifiers: identifiers, generation: generation, drawnTranscripts: drawnTranscripts,
-                              sessions: sessions, sessionIndex: sessionIndex, drafts: drafts)
+                              sessions: sessions, drafts: drafts)
             copy.localStorage = localStorage
             copy.installIDs = installIDs
             copy.identifierMaps = identifierMaps
+            copy.runIndex = runIndex
             return copy
         }
     }
@@ -102,14 +102,14 @@ public struct DeviceSnapshot: Sendable {
         set { writable.drawnTranscripts = DrawnTranscripts(drawn: newValue) }
     }
     /// Per session with a bubble here: the live bubble and what tapping it would show.
+    /// Drawn when read (checks and exploration read the live bubbles through
+    /// `SessionStates` instead); a device with many sessions draws them again on each
+    /// read, so keep the array to read it more than once.
     public var sessions: [SessionView] {
-        get { fields.sessions }
-        set {
-            writable.sessions = newValue
-            // `session(_:)` is a dictionary look-up, not a scan, so checking every session
-            // on every device stays linear.
-            writable.sessionIndex = Self.index(newValue)
-        }
+        get { fields.sessions.views }
+        // `session(_:)` is a dictionary look-up, not a scan, so checking every session
+        // on every device stays linear.
+        set { writable.sessions = SessionTable(views: newValue) }
     }
     /// The staged draft of each conversation that has one, in the scenario's order (M16).
     public var drafts: [(conversation: String, message: Message)] {
@@ -134,6 +134,12 @@ public struct DeviceSnapshot: Sendable {
         set { writable.identifierMaps = newValue }
     }
 
+    /// The device's position in its run's `RunOutcome.devices` (-1: not known).
+    package var runIndex: Int {
+        get { fields.runIndex }
+        set { writable.runIndex = newValue }
+    }
+
     /// The local identifier (M1).
     public var localIdentifier: ParticipantID? { identifiers.first?.id }
 
@@ -144,24 +150,21 @@ public struct DeviceSnapshot: Sendable {
     public func draft(in conversation: String) -> Message? { drafts.first { $0.conversation == conversation }?.message }
 
     /// What tapping `name`'s bubble would show here; nil when no bubble of it is shown.
-    public func session(_ name: String) -> SessionView? { fields.sessionIndex[name].map { fields.sessions[$0] } }
+    public func session(_ name: String) -> SessionView? { fields.sessions.view(of: name) }
+
+    /// The sessions shown here, without drawing their views: what `SessionStates` reads.
+    package var sessionTable: SessionTable { fields.sessions }
+
+    /// Whether `other` is this snapshot, unchanged: both share one box of fields.
+    package func isSame(as other: DeviceSnapshot) -> Bool { fields === other.fields }
 
     init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [String],
          identifiers: [(person: String, id: ParticipantID)], generation: Int,
-         transcripts: DrawnTranscripts, sessions: [SessionView],
+         transcripts: DrawnTranscripts, sessions: SessionTable,
          drafts: [(conversation: String, message: Message)]) {
         fields = Fields(name: name, person: person, platform: platform, runsApp: runsApp, callbacks: callbacks,
                         identifiers: identifiers, generation: generation, drawnTranscripts: transcripts,
-                        sessions: sessions, sessionIndex: Self.index(sessions), drafts: drafts)
-    }
-
-    /// The position of each session's first view (a session shown in two conversations
-    /// answers with the first, as a scan in order would).
-    private static func index(_ sessions: [SessionView]) -> [String: Int] {
-        var index: [String: Int] = [:]
-        index.reserveCapacity(sessions.count)
-        for (position, view) in sessions.enumerated() where index[view.session] == nil { index[view.session] = position }
-        return index
+                        sessions: sessions, drafts: drafts)
     }
 }
 

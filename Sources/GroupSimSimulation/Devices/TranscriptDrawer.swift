@@ -100,11 +100,12 @@ struct TranscriptDrawer: Sendable {
 final class DrawnTranscripts: @unchecked Sendable {
     private let lock = NSLock()
     /// What to draw and how; nil once drawn.
-    private var source: (drawer: TranscriptDrawer, lines: [(conversation: String, entries: [Transcript.Entry])])?
+    private var source: (drawer: TranscriptDrawer, transcripts: [(conversation: String, transcript: Transcript)], summaryLines: Int)?
     private var drawn: [(conversation: String, entries: [DrawnEntry])] = []
 
-    init(drawer: TranscriptDrawer, lines: [(conversation: String, entries: [Transcript.Entry])]) {
-        source = (drawer, lines)
+    /// `transcripts` share their entries with the device's: nothing is copied until drawn.
+    init(drawer: TranscriptDrawer, transcripts: [(conversation: String, transcript: Transcript)], summaryLines: Int) {
+        source = (drawer, transcripts, summaryLines)
     }
 
     /// Transcripts drawn already (a snapshot whose transcripts were set).
@@ -116,8 +117,8 @@ final class DrawnTranscripts: @unchecked Sendable {
     var transcripts: [(conversation: String, entries: [DrawnEntry])] {
         lock.lock()
         defer { lock.unlock() }
-        if let (drawer, lines) = source {
-            drawn = lines.map { ($0.conversation, $0.entries.map(drawer.draw)) }
+        if let (drawer, transcripts, summaryLines) = source {
+            drawn = transcripts.map { ($0.conversation, $0.transcript.drawn(summaryLines: summaryLines).map(drawer.draw)) }
             source = nil
         }
         return drawn

@@ -20,6 +20,11 @@ final class WorldFacts: Sendable {
     let stickerFiles: [StickerSpec: Result<Sticker, MessageErrorCode>]
     /// Each person's position in `people`: how a device finds an identifier in a map.
     let personIndex: [String: Int]
+    /// Each session a step names, numbered in the order first named: a message of one of
+    /// them carries its number, so that a transcript keeps the live bubbles in an array.
+    let sessionNumbers: [String: Int]
+    /// Each conversation's position in `conversations` (the first, if two share a name).
+    let conversationNumbers: [String: Int]
 
     init(scenario: Scenario, seed: UInt64) {
         people = scenario.people
@@ -31,9 +36,11 @@ final class WorldFacts: Sendable {
         scenarioDirectory = file.contains("/") ? String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)]) : "."
         contactNames = Dictionary(scenario.people.map { ($0.key, $0.contactName) }, uniquingKeysWith: { first, _ in first })
         let steps = scenario.steps
+        var numbers: [String: Int] = [:]
         var reinstalls: [String: Int] = [:]
         var stickers: [StickerSpec: Result<Sticker, MessageErrorCode>] = [:]
         for step in steps {
+            if let session = step.action.session, numbers[session] == nil { numbers[session] = numbers.count }
             switch step.action {
             case .reinstall:
                 reinstalls[step.device, default: 0] += 1
@@ -49,6 +56,9 @@ final class WorldFacts: Sendable {
         }
         installations = scenario.devices.map { ($0.name, 1 + (reinstalls[$0.name] ?? 0)) }
         stickerFiles = stickers
+        sessionNumbers = numbers
+        conversationNumbers = Dictionary(scenario.conversations.enumerated().map { ($0.element.name, $0.offset) },
+                                         uniquingKeysWith: { first, _ in first })
         personIndex = Dictionary(scenario.people.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -64,6 +74,9 @@ final class WorldFacts: Sendable {
         }
         return nil
     }
+
+    /// The session's number in this run; -1 for one no step names (an app may name any).
+    func sessionNumber(_ session: String) -> Int { sessionNumbers[session] ?? -1 }
 
     /// The name Messages draws for `person` (M5): `name:` or the capitalised key.
     func contactName(_ person: String) -> String { contactNames[person] ?? person }

@@ -26,12 +26,17 @@ public final class Envelope: Sendable {
     /// The sender's identifiers when it sent: how receivers resolve `$UUID` tokens (M5).
     let senderMap: IdentifierMap
     /// The ids of every state change this message's state includes.
-    let provenance: Provenance
+    package let provenance: Provenance
     /// The state change this message itself makes, if any.
     let change: Change?
     /// The app message's session name, kept apart so that a transcript need not copy the
     /// whole message to find it.
     let sessionName: String?
+    /// The session's number in the run (`WorldFacts.sessionNumber`), or -1 for a session no
+    /// step names: transcripts find a session's live bubble by it without hashing its name.
+    package let sessionNumber: Int
+    /// The conversation's position in the scenario, or -1: a device finds its transcript by it.
+    package let conversationNumber: Int
     /// The sender installation's install id, which the built-in app sends with every
     /// message under `app.identity: install-id` (nil otherwise). GroupSim carries it
     /// beside the URL, so that it is not part of the shared state.
@@ -41,14 +46,15 @@ public final class Envelope: Sendable {
     let senderPosition: Int
     /// The app's state in the message URL (M12), parsed once when the message is sent and
     /// shared by every copy and every device that draws it; empty for a message with no URL.
-    let state: StateMap
+    package let state: StateMap
     /// The app message's URL and summary text, kept apart like `sessionName`: read on
     /// every delivery, where taking the message out would copy all of its fields.
     let url: String?
     let summaryText: String?
 
     init(id: Int, conversation: String, senderDevice: String, senderPerson: String, sentAt: VirtualTime, content: Content,
-         senderMap: IdentifierMap, provenance: Provenance, change: Change?, senderInstall: String? = nil, senderPosition: Int = -1) {
+         senderMap: IdentifierMap, provenance: Provenance, change: Change?, senderInstall: String? = nil, senderPosition: Int = -1, sessionNumber: Int = -1,
+         conversationNumber: Int = -1) {
         self.id = id
         self.conversation = conversation
         self.senderDevice = senderDevice
@@ -60,13 +66,16 @@ public final class Envelope: Sendable {
         self.change = change
         self.senderInstall = senderInstall
         self.senderPosition = senderPosition
+        self.conversationNumber = conversationNumber
         if case .app(let message) = content {
             sessionName = message.session?.name
+            self.sessionNumber = message.session == nil ? -1 : sessionNumber
             state = StateMap(url: message.url)
             url = message.url
             summaryText = message.summaryText
         } else {
             sessionName = nil
+            self.sessionNumber = -1
             state = StateMap()
             url = nil
             summaryText = nil

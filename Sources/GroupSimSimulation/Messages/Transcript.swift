@@ -41,17 +41,31 @@ public struct Transcript: Sendable {
 
     private var slots: [Entry?] = []
     private var tombstones = 0
+    /// The slot of each numbered session's live bubble, by `Envelope.sessionNumber` (-1:
+    /// none): the path every delivered copy takes reads an array, not a hash of the name.
+    private var liveByNumber: [Int32] = []
+    /// The summary lines each numbered session left (M10), counted as they are left.
+    private var summariesByNumber: [Int32] = []
+    /// The same two for sessions without a number (named by an app, not by a step).
     private var live: [String: Int] = [:]
+    private var summariesByName: [String: Int] = [:]
 
     public init() {}
 
     /// Adds an app message's bubble at the bottom, collapsing the session's previous bubble (M10).
     public mutating func addBubble(_ envelope: Envelope, nilSummary: Options.NilSummary) -> Collapse? {
+        addBubble(envelope, number: envelope.sessionNumber, nilSummary: nilSummary)
+    }
+
+    /// The same, with the session's number in the run (-1: none). Every message of one
+    /// session must come with the same number, or with none.
+    package mutating func addBubble(_ envelope: Envelope, number: Int, nilSummary: Options.NilSummary) -> Collapse? {
         var collapse: Collapse?
-        if let session = envelope.sessionName, let index = live.updateValue(slots.count, forKey: session),
+        if let session = envelope.sessionName, let index = replaceLive(session, number: number, with: slots.count),
            slots.indices.contains(index), case .bubble(let old)? = slots[index] {
             let summary = old.summaryText
             if summary != nil || nilSummary == .defaultText {
+                if number >= 0 { summariesByNumber[number] += 1 } else { summariesByName[session, default: 0] += 1 }
                 slots[index] = .summary(old, text: summary)
                 collapse = Collapse(replaced: old, leftSummary: true)
             } else {
@@ -65,15 +79,62 @@ public struct Transcript: Sendable {
         return collapse
     }
 
+    /// Makes `slot` the live position of the session; returns the previous one.
+    private mutating func replaceLive(_ session: String, number: Int, with slot: Int) -> Int? {
+        guard number >= 0 else { return live.updateValue(slot, forKey: session) }
+        if number >= liveByNumber.count {
+            liveByNumber.append(contentsOf: repeatElement(-1, count: number + 1 - liveByNumber.count))
+            summariesByNumber.append(contentsOf: repeatElement(0, count: number + 1 - summariesByNumber.count))
+        }
+        let previous = liveByNumber[number]
+        liveByNumber[number] = Int32(truncatingIfNeeded: slot)
+        return previous >= 0 ? Int(previous) : nil
+    }
+
+    /// The message of the session's live bubble, in a transcript filled without numbers.
+    public func liveBubble(session: String) -> Envelope? { liveBubble(session: session, number: -1) }
+
+    /// The message of the session's live bubble; `number` as the bubbles were added with.
+    package func liveBubble(session: String, number: Int) -> Envelope? {
+        let index: Int?
+        if number >= 0 {
+            index = number < liveByNumber.count && liveByNumber[number] >= 0 ? Int(liveByNumber[number]) : nil
+        } else {
+            index = live[session]
+        }
+        guard let index, slots.indices.contains(index), case .bubble(let envelope)? = slots[index] else { return nil }
+        return envelope
+    }
+
     /// Adds a non-session entry at the bottom.
     public mutating func append(_ entry: Entry) {
         slots.append(entry)
     }
 
-    /// The message of the session's live bubble.
-    public func liveBubble(session: String) -> Envelope? {
-        guard let index = live[session], slots.indices.contains(index), case .bubble(let envelope)? = slots[index] else { return nil }
-        return envelope
+    /// One session's live bubble and how many summary lines the session left.
+    package struct Live: Sendable {
+        package var envelope: Envelope
+        package var summaryCount: Int
+    }
+
+    /// Every session's live bubble, in transcript order (the order of their entries).
+    package func liveBubbles() -> [Live] {
+        var found: [(slot: Int, live: Live)] = []
+        found.reserveCapacity(live.count + liveByNumber.count)
+        for number in liveByNumber.indices where liveByNumber[number] >= 0 {
+            let slot = Int(liveByNumber[number])
+            if case .bubble(let envelope)? = slots[slot] {
+                found.append((slot, Live(envelope: envelope, summaryCount: Int(summariesByNumber[number]))))
+            }
+        }
+        for (session, slot) in live {
+            if case .bubble(let envelope)? = slots[slot] {
+                found.append((slot, Live(envelope: envelope, summaryCount: summariesByName[session] ?? 0)))
+            }
+        }
+        // Slots are distinct, so the order does not depend on the dictionary's.
+        found.sort { $0.slot < $1.slot }
+        return found.map(\.live)
     }
 
     /// Every entry still in the transcript, oldest first, before M14's drawing limit.
@@ -105,5 +166,8 @@ public struct Transcript: Sendable {
         slots.removeAll { $0 == nil }
         tombstones = 0
         live = live.mapValues { moved[$0] }
+        for number in liveByNumber.indices where liveByNumber[number] >= 0 {
+            liveByNumber[number] = Int32(truncatingIfNeeded: moved[Int(liveByNumber[number])])
+        }
     }
 }

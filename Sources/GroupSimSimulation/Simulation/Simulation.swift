@@ -174,7 +174,11 @@ public actor Simulation {
                 step(receiver) { $0.receive(response, into: &$1) }
             }
         }
-        let snapshots = devices.map { $0.snapshot() }
+        let snapshots = devices.indices.map { index in
+            var snapshot = devices[index].snapshot()
+            snapshot.runIndex = index
+            return snapshot
+        }
         let records = cloud.contents().map { key, entry in
             CloudEntry(key: key, state: entry.state, version: entry.version, provenance: entry.provenance)
         }

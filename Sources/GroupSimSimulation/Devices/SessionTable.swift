@@ -1,0 +1,203 @@
+import Foundation
+import GroupSimCore
+import GroupSimScenario
+
+/// The sessions one device shows at the end of a run, each by its live bubble: a few
+/// words per session (the bubble's message, its conversation, its count of summary
+/// lines), in the device's order (conversations in the scenario's order, then the order
+/// of their entries). A `SessionView`, with its caption and summary lines drawn, is
+/// drawn only when a report or a check asks for one.
+///
+/// Checks, pitfalls and exploration read the live bubbles through `SessionStates`, which
+/// asks for them by position, so a run with many devices and sessions never draws a view.
+package final class SessionTable: @unchecked Sendable {
+    /// 16 bytes: a device shows up to one per session of the run.
+    private struct Live {
+        var envelope: Envelope
+        var conversation: Int32
+        var summaryCount: Int32
+    }
+
+    /// The live bubbles; empty for a table made from views.
+    private let lives: [Live]
+    private let conversations: [String]
+    /// Per conversation, the transcript the bubbles came from (for drawing summary lines).
+    private let transcripts: [Transcript]
+    private let drawer: TranscriptDrawer?
+    private let summaryLines: Int
+    /// Set when made from views (a snapshot whose sessions were replaced, or a small
+    /// table, drawn at once), else drawn on use.
+    private let given: [SessionView]?
+    /// The position of each session's first view in `given`.
+    private let givenPositions: [String: Int]
+
+    /// A table with at most this many sessions is drawn when made: a small run's checks
+    /// read most of its views, and drawing them at once costs less than the bookkeeping.
+    static let drawnWhenMade = 16
+
+    /// Guards what is drawn on use; nil for a table drawn when made.
+    private let lock: NSLock?
+    private var positions: [String: Int]?
+    private var drawnSummaries: [Int: [String: [String]]] = [:]
+    /// Views drawn one at a time (`view(of:)`) before all of them were.
+    private var drawnOnes: [Int: SessionView] = [:]
+
+    /// The live bubbles of `transcripts` (one per conversation, in `conversations` order).
+    convenience init(conversations: [String], transcripts: [Transcript], drawer: TranscriptDrawer, summaryLines: Int) {
+        var lives: [Live] = []
+        for (index, transcript) in transcripts.enumerated() {
+            for live in transcript.liveBubbles() {
+                lives.append(Live(envelope: live.envelope, conversation: Int32(truncatingIfNeeded: index),
+                                  summaryCount: Int32(clamping: live.summaryCount)))
+            }
+        }
+        if lives.count <= Self.drawnWhenMade {
+            var summaries: [Int: [String: [String]]] = [:]
+            let views = lives.map { live in
+                let conversation = Int(live.conversation)
+                if summaries[conversation] == nil {
+                    summaries[conversation] = Self.summaries(of: transcripts[conversation], drawer: drawer, summaryLines: summaryLines)
+                }
+                return Self.draw(live, conversations: conversations, drawer: drawer, summaries: summaries[conversation] ?? [:])
+            }
+            self.init(views: views)
+            return
+        }
+        self.init(lives: lives, conversations: conversations, transcripts: transcripts, drawer: drawer, summaryLines: summaryLines)
+    }
+
+    /// A table drawn on use.
+    private init(lives: [Live], conversations: [String], transcripts: [Transcript], drawer: TranscriptDrawer, summaryLines: Int) {
+        self.lives = lives
+        self.conversations = conversations
+        self.transcripts = transcripts
+        self.drawer = drawer
+        self.summaryLines = summaryLines
+        given = nil
+        givenPositions = [:]
+        lock = NSLock()
+    }
+
+    /// A table of views already drawn.
+    init(views: [SessionView]) {
+        lives = []
+        conversations = []
+        transcripts = []
+        drawer = nil
+        summaryLines = 0
+        given = views
+        var index: [String: Int] = [:]
+        for (position, view) in views.enumerated() where index[view.session] == nil { index[view.session] = position }
+        givenPositions = index
+        lock = nil
+    }
+
+    /// How many sessions the device shows.
+    package var count: Int { given?.count ?? lives.count }
+
+    /// The session at `position`.
+    package func name(at position: Int) -> String {
+        if let given { return given[position].session }
+        return lives[position].envelope.sessionName ?? ""
+    }
+
+    /// The session's number in the run (`Envelope.sessionNumber`); -1 when it has none.
+    package func number(at position: Int) -> Int {
+        given == nil ? lives[position].envelope.sessionNumber : -1
+    }
+
+    /// The conversation the session at `position` is shown in.
+    package func conversation(at position: Int) -> String {
+        if let given { return given[position].conversation }
+        return conversations[Int(lives[position].conversation)]
+    }
+
+    /// What the live bubble at `position` holds: its URL's state, the changes that state
+    /// descends from, its message and who sent it.
+    package func bubble(at position: Int) -> (state: StateMap, provenance: Provenance, message: Int, sender: String) {
+        if let given {
+            let view = given[position]
+            return (view.urlState, view.provenance, view.message, view.senderPerson)
+        }
+        let envelope = lives[position].envelope
+        return (envelope.state, envelope.provenance, envelope.id, envelope.senderPerson)
+    }
+
+    /// Every view. A large table draws them on each read and keeps none: a run with
+    /// many devices and sessions would otherwise keep a view per device and session
+    /// for as long as its outcome lives, though a reader needs them one device at a time.
+    var views: [SessionView] {
+        guard lock != nil else { return given ?? [] }
+        return lives.indices.map(draw)
+    }
+
+    /// The view of the session's first live bubble here, or nil: a look-up, not a scan.
+    func view(of session: String) -> SessionView? {
+        guard let lock else { return givenPositions[session].flatMap { given?[$0] } }
+        let position: Int? = {
+            lock.lock()
+            defer { lock.unlock() }
+            if positions == nil {
+                var index: [String: Int] = [:]
+                index.reserveCapacity(count)
+                for position in 0..<count {
+                    let name = name(at: position)
+                    if index[name] == nil { index[name] = position }
+                }
+                positions = index
+            }
+            return positions?[session]
+        }()
+        guard let position else { return nil }
+        lock.lock()
+        let drawn = drawnOnes[position]
+        lock.unlock()
+        if let drawn { return drawn }
+        // A check asks for the same session again: each is drawn once.
+        let view = draw(position)
+        lock.lock()
+        defer { lock.unlock() }
+        if drawnOnes[position] == nil { drawnOnes[position] = view }
+        return drawnOnes[position] ?? view
+    }
+
+    /// The view at `position`, drawn.
+    private func draw(_ position: Int) -> SessionView {
+        let live = lives[position]
+        return Self.draw(live, conversations: conversations, drawer: drawer,
+                         summaries: summaries(in: Int(live.conversation)))
+    }
+
+    /// A live bubble's view: its caption and summary lines as this device draws them (M5, M14).
+    private static func draw(_ live: Live, conversations: [String], drawer: TranscriptDrawer?,
+                             summaries: [String: [String]]) -> SessionView {
+        let envelope = live.envelope
+        let session = envelope.sessionName ?? ""
+        return SessionView(
+            session: session, conversation: conversations[Int(live.conversation)], message: envelope.id,
+            senderPerson: envelope.senderPerson,
+            caption: envelope.message?.layout.caption.map { drawer?.drawTokens($0, minted: envelope.senderMap) ?? $0 },
+            urlState: envelope.state, summaries: summaries[session] ?? [],
+            summaryCount: Int(live.summaryCount), provenance: envelope.provenance)
+    }
+
+    /// The summary lines M14 draws in the conversation, by session, oldest first; drawn once.
+    private func summaries(in conversation: Int) -> [String: [String]] {
+        lock?.lock()
+        defer { lock?.unlock() }
+        if let known = drawnSummaries[conversation] { return known }
+        let drawn = drawer.map { Self.summaries(of: transcripts[conversation], drawer: $0, summaryLines: summaryLines) } ?? [:]
+        drawnSummaries[conversation] = drawn
+        return drawn
+    }
+
+    private static func summaries(of transcript: Transcript, drawer: TranscriptDrawer, summaryLines: Int) -> [String: [String]] {
+        var drawn: [String: [String]] = [:]
+        for line in transcript.drawn(summaryLines: summaryLines) {
+            if case .summary(let old, _) = line, let name = old.sessionName, let text = drawer.summaryText(line) {
+                drawn[name, default: []].append(text)
+            }
+        }
+        return drawn
+    }
+}
