@@ -14,7 +14,9 @@ import GroupSim
 /// Each method also has Apple's `async throws` form (`try await conversation.insert(message)`),
 /// which returns when the completion handler would be called and throws the error it
 /// would get; call it from the main actor, for example in a `Task { ... }` that a
-/// controller callback starts: the task runs before the simulation moves on.
+/// controller callback starts. The request reaches the system before the simulation
+/// moves on; the code after the `await` runs soon after the answer, on the main actor,
+/// at no fixed virtual time (see `MainActorCalls`).
 open class MSConversation {
     var bridge: ExtensionBridge?
 
