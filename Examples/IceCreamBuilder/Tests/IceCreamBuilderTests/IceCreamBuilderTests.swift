@@ -58,11 +58,11 @@ func sundaeRace() throws -> Scenario {
     }
 
     /// The history is kept with UserDefaults' own method names.
-    @Test func historyUsesUserDefaultsShape() async {
+    @MainActor @Test func historyUsesUserDefaultsShape() {
         let storage = LocalStorage()
-        let history = await IceCreamHistory(defaults: storage)
-        #expect(await history.completed.isEmpty)
+        let history = IceCreamHistory(defaults: storage)
+        #expect(history.completed.isEmpty)
         storage.set(["cone + mint + fudge"], forKey: "completed")
-        #expect(await history.completed == ["cone + mint + fudge"])
+        #expect(history.completed == ["cone + mint + fudge"])
     }
 }
