@@ -10,6 +10,11 @@ open class NSLayoutConstraint {
         case notAnAttribute = 0
     }
 
+    /// A stack view's direction.
+    public enum Axis: Int, Sendable {
+        case horizontal = 0, vertical
+    }
+
     public enum Relation: Int, Sendable {
         case lessThanOrEqual = -1, equal = 0, greaterThanOrEqual = 1
     }

@@ -18,6 +18,9 @@ open class UIView {
     }
     open var isHidden = false
     open var alpha: CGFloat = 1
+    open var backgroundColor: UIColor?
+    open var tintColor: UIColor?
+    open var isUserInteractionEnabled = true
     open var translatesAutoresizingMaskIntoConstraints = true
     /// The constraints added with `addConstraint(_:)`, and those activated that name this view first.
     open internal(set) var constraints: [NSLayoutConstraint] = []
@@ -135,4 +138,107 @@ open class UIView {
 open class UILabel: UIView {
     open var text: String?
     open var numberOfLines = 1
+    open var textColor: UIColor?
+}
+
+/// `UIImageView`: the image it shows; nothing is drawn.
+@MainActor
+open class UIImageView: UIView {
+    open var image: UIImage?
+
+    public convenience init(image: UIImage?) {
+        self.init(frame: .zero)
+        self.image = image
+    }
+}
+
+/// `UIButton`: a title per state and the actions added for its events. Nothing taps it:
+/// call the action your button runs from your tests, or `sendActions(for:)`.
+@MainActor
+open class UIButton: UIView {
+    private var titles: [UInt: String] = [:]
+    private var actions: [(event: UIControl.Event, action: UIAction)] = []
+    open var isEnabled = true
+
+    /// A button; the type only changes how UIKit draws it.
+    public convenience init(type buttonType: UIButton.ButtonType) {
+        self.init(frame: .zero)
+    }
+
+    /// A button that runs `primaryAction` when tapped.
+    public convenience init(primaryAction: UIAction?) {
+        self.init(frame: .zero)
+        if let primaryAction { addAction(primaryAction, for: .touchUpInside) }
+    }
+
+    public enum ButtonType: Int, Sendable {
+        case custom = 0, system
+    }
+
+    open func setTitle(_ title: String?, for state: UIControl.State) { titles[state.rawValue] = title }
+    open func title(for state: UIControl.State) -> String? { titles[state.rawValue] ?? titles[UIControl.State.normal.rawValue] }
+
+    open func addAction(_ action: UIAction, for controlEvents: UIControl.Event) {
+        actions.append((controlEvents, action))
+    }
+
+    /// Runs the actions added for `controlEvents`, as a tap would.
+    open func sendActions(for controlEvents: UIControl.Event) {
+        guard isEnabled else { return }
+        for entry in actions where entry.event.rawValue & controlEvents.rawValue != 0 { entry.action.handler(entry.action) }
+    }
+}
+
+/// The part of `UIControl` buttons use: states and events.
+public enum UIControl {
+    public struct State: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static let normal = State([])
+        public static let highlighted = State(rawValue: 1 << 0)
+        public static let disabled = State(rawValue: 1 << 1)
+        public static let selected = State(rawValue: 1 << 2)
+    }
+
+    public struct Event: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static let touchUpInside = Event(rawValue: 1 << 6)
+        public static let valueChanged = Event(rawValue: 1 << 12)
+        public static let primaryActionTriggered = Event(rawValue: 1 << 13)
+    }
+}
+
+/// `UIAction`: a closure a control runs.
+@MainActor
+public final class UIAction {
+    public let title: String
+    let handler: @MainActor (UIAction) -> Void
+
+    public init(title: String = "", handler: @escaping @MainActor (UIAction) -> Void) {
+        self.title = title
+        self.handler = handler
+    }
+}
+
+/// `UIStackView`: its arranged subviews, in order; nothing is laid out.
+@MainActor
+open class UIStackView: UIView {
+    open private(set) var arrangedSubviews: [UIView] = []
+    open var axis: NSLayoutConstraint.Axis = .horizontal
+    open var spacing: CGFloat = 0
+
+    public convenience init(arrangedSubviews views: [UIView]) {
+        self.init(frame: .zero)
+        for view in views { addArrangedSubview(view) }
+    }
+
+    open func addArrangedSubview(_ view: UIView) {
+        arrangedSubviews.append(view)
+        addSubview(view)
+    }
+
+    open func removeArrangedSubview(_ view: UIView) {
+        arrangedSubviews.removeAll { $0 === view }
+    }
 }

@@ -172,3 +172,34 @@ final class PanesController: MSMessagesAppViewController, ComposeRequestHandling
         #expect(!recorder.lines.contains("didStartSending"))
     }
 }
+
+/// The view-code types a controller builds with keep what it sets.
+@MainActor @Suite struct UIKitSurfaceTests {
+    @Test func viewsButtonsAndPresentationKeepWhatTheyAreGiven() {
+        let recorder = Recorder()
+        let root = PaneController("root", recorder: recorder)
+        let tapped = Recorder()
+        let button = UIButton(primaryAction: UIAction(title: "Add") { _ in tapped.add("tap") })
+        button.setTitle("Add", for: .normal)
+        let stack = UIStackView(arrangedSubviews: [UILabel(), button])
+        stack.axis = .vertical
+        root.view.backgroundColor = .white
+        root.view.addSubview(stack)
+        button.sendActions(for: .touchUpInside)
+        #expect(tapped.lines == ["tap"] && button.title(for: .highlighted) == "Add")
+        #expect(stack.arrangedSubviews.count == 2 && stack.superview === root.view && root.view.backgroundColor == .white)
+        let width = stack.widthAnchor.constraint(equalToConstant: 120)
+        NSLayoutConstraint.activate([width])
+        #expect(width.isActive && width.constant == 120)
+        NSLayoutConstraint.deactivate([width])
+        #expect(!width.isActive)
+        // Not shown by the system: presenting loads the view and calls no appearance.
+        let sheet = PaneController("sheet", recorder: recorder)
+        var completed = false
+        root.present(sheet, animated: true) { completed = true }
+        #expect(completed && root.presentedViewController === sheet && sheet.presentingViewController === root)
+        root.dismiss(animated: false)
+        #expect(root.presentedViewController == nil && recorder.lines == ["root viewDidLoad", "sheet viewDidLoad"])
+        #expect(UIImage(named: "missing") == nil)
+    }
+}
