@@ -41,7 +41,9 @@ let package = Package(
         // One import for users: re-exports the five targets above.
         .target(name: "GroupSim",
                 dependencies: ["GroupSimCore", "GroupSimScenario", "GroupSimSimulation", "GroupSimChecking", "GroupSimReporting"]),
-        .target(name: "GroupSimMessages", dependencies: ["GroupSim"]),
+        // The part of UIKit an extension's controller touches, drawing nothing; GroupSimMessages re-exports it.
+        .target(name: "GroupSimUIKit"),
+        .target(name: "GroupSimMessages", dependencies: ["GroupSim", "GroupSimUIKit"]),
         .target(name: "GroupSimScenarios", path: ".", exclude: notScenarios, sources: ["Sources/GroupSimScenarios"],
                 resources: [.copy("Scenarios")]),
         .target(name: "GroupSimCLI", dependencies: ["GroupSim", "GroupSimMessages", "GroupSimScenarios"]),

@@ -156,7 +156,7 @@ struct ExploreCommand: Subcommand {
         let text: String = switch format {
         case "json": ExplorationJSONReport.render(report)
         case "html": await ExplorationHTMLPage.render(report, scenario: scenario, apps: apps)
-        default: ExplorationTextReport.render(report, full: parsed.flag("full"))
+        default: ExplorationTextReport.render(Self.replayableHere(report), full: parsed.flag("full"))
         }
         var status: Int32 = report.passed ? 0 : 1
         if let signal { status = 128 + signal }
@@ -172,6 +172,15 @@ struct ExploreCommand: Subcommand {
             return CommandResult(status: status, output: summary, error: warnings)
         }
         return CommandResult(status: status, output: text, error: warnings)
+    }
+
+    /// This command line has the scenario's app registered (it could not have read the
+    /// scenario otherwise), so it replays a failing run itself: the text names `run FILE
+    /// --seed N` instead of the Swift replay of a tool that lacks the app.
+    static func replayableHere(_ report: ExplorationReport) -> ExplorationReport {
+        var shown = report
+        shown.app = nil
+        return shown
     }
 }
 

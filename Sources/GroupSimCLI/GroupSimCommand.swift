@@ -27,9 +27,14 @@ public struct GroupSimCommand: Sendable {
     /// Where `explore` and `test` show their progress (standard error by default).
     public var progress: ProgressSink
 
-    public init(apps: AppRegistry = AppRegistry(), progress: ProgressSink = .standardError) {
+    /// The name the hints it prints give the tool (`replay: NAME run FILE --seed N`,
+    /// `NAME run FILE --full`): a tool of your own that registers apps passes its name.
+    public var toolName: String
+
+    public init(apps: AppRegistry = AppRegistry(), progress: ProgressSink = .standardError, toolName: String = "groupsim") {
         self.apps = apps
         self.progress = progress
+        self.toolName = toolName
     }
 
     /// Runs one command line. Never traps on input: every problem becomes exit status 2.
@@ -38,9 +43,21 @@ public struct GroupSimCommand: Sendable {
     /// (names, captions, paths) are escaped by `Markup.terminal`, here for every command.
     public func run(_ arguments: [String]) async -> CommandResult {
         var result = await dispatch(arguments)
-        result.output = Markup.terminal(result.output)
-        result.error = Markup.terminal(result.error)
+        result.output = Markup.terminal(renamed(result.output))
+        result.error = Markup.terminal(renamed(result.error))
         return result
+    }
+
+    /// `text` with the command lines it suggests (`groupsim run ...`, `groupsim help ...`)
+    /// naming this tool.
+    private func renamed(_ text: String) -> String {
+        guard toolName != "groupsim", text.contains("groupsim ") else { return text }
+        var renamed = text
+        for command in Self.subcommands.map({ $0.name }) + ["help"] {
+            renamed = renamed.replacingOccurrences(of: "groupsim \(command) ", with: "\(toolName) \(command) ")
+            renamed = renamed.replacingOccurrences(of: "'groupsim \(command)'", with: "'\(toolName) \(command)'")
+        }
+        return renamed
     }
 
     private func dispatch(_ arguments: [String]) async -> CommandResult {

@@ -20,6 +20,19 @@ public enum GroupSimProcess {
         deliver(result)
     }
 
+    /// A tool of your own: runs the process's command line with `apps` registered, and
+    /// names itself in its hints as it was invoked. The whole `main.swift`:
+    ///
+    /// ```swift
+    /// import GroupSimCLI
+    /// await GroupSimProcess.main(apps: myApps())
+    /// ```
+    public static func main(apps: AppRegistry) async -> Never {
+        let invoked = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "groupsim"
+        await main(Array(CommandLine.arguments.dropFirst()),
+                   command: GroupSimCommand(apps: apps, toolName: invoked.isEmpty ? "groupsim" : invoked))
+    }
+
     /// Writes the output and the errors, then exits with the command's status.
     static func deliver(_ result: CommandResult) -> Never {
         if let failure = OutputFile.writeAll(Array(result.output.utf8), to: STDOUT_FILENO) {

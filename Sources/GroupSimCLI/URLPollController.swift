@@ -8,7 +8,7 @@ import GroupSimMessages
 /// `BuiltInParityTests` proves it gives the built-in app's trace.
 package final class URLPollController: MSMessagesAppViewController, ComposeRequestHandling {
     /// The name figure (f) registers it under.
-    package static let name = "url-poll"
+    nonisolated package static let name = "url-poll"
 
     package func handle(_ request: ComposeRequest) {
         guard let conversation = activeConversation else { return }

@@ -11,18 +11,26 @@ extension PitfallDetector {
                                _ evidence: Evidence) -> (explanation: String, fix: String) {
         let who = evidence.contact(change.person)
         let what = change.entries.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+        // A registered app's `app.state` only tells the checks where its state is: its
+        // fixes name what to change in its code.
+        let registered = evidence.outcome.scenario.app.name != nil
+        let conditionalSave = "save with a conditional write (only over the version you read: CloudKit's `.ifServerRecordUnchanged` save policy, `SimulatedCloud.save(_:recordNamed:ifVersion:)` in the tests) and, on a conflict, merge your change into the server's record and save again (M13)."
         switch evidence.outcome.scenario.app.state {
         case .message:
             let reasons = survivorReasons(change, carrier: carrier, lost: lost, evidence)
             let carried = carrier.map { "\(who)'s change travelled in m\($0.message), sent by \($0.device) at \($0.time)" }
                 ?? "\(who)'s change was made on \(change.device)"
             let explanation = "The app keeps its whole state in the message URL, so each reply carries only what its sender's tapped bubble held plus its own change. \(carried). \(reasons) Each device keeps as live bubble only the message that reached it last (M11, M12), so there \(what) is gone, and nothing will bring it back: the group lost \(who)'s update."
-            let fix = "Keep the state on a server and let the URL carry only a session token; fetch the state when a bubble is tapped and merge each change atomically at the store (M13; `app.state: cloud-merge`)."
+            let fix = registered
+                ? "Keep the state on your server and let the URL carry only the record's name; fetch the record when a bubble is tapped, and " + conditionalSave
+                : "Keep the state on a server and let the URL carry only a session token; fetch the state when a bubble is tapped and merge each change atomically at the store (M13; `app.state: cloud-merge`)."
             return (explanation, fix)
         case .cloudOverwrite:
             let overwrite = overwriteStory(change, evidence) ?? "Another reply fetched the record before \(who)'s write and wrote its whole map back after it."
             let explanation = "The app keeps the state on a server, but each reply fetches the whole map, changes it on the device and writes the whole map back. \(overwrite) The store kept the last write whole, so \(what) is gone for every device that fetches it: \(shownList(lost, evidence)). A server that overwrites blindly still loses concurrent updates (M13)."
-            let fix = "Make the write atomic at the store: send only the changed keys and merge them there (`app.state: cloud-merge`), or compare-and-set: save only over the version you read (CloudKit's `.ifServerRecordUnchanged` save policy) and, on a `serverRecordChanged` error, re-apply the change to the server's record and save again (`app.state: cloud-cas`) (M13)."
+            let fix = registered
+                ? "Do not write the whole record back blindly: " + conditionalSave
+                : "Make the write atomic at the store: send only the changed keys and merge them there (`app.state: cloud-merge`), or compare-and-set: save only over the version you read (CloudKit's `.ifServerRecordUnchanged` save policy) and, on a `serverRecordChanged` error, re-apply the change to the server's record and save again (`app.state: cloud-cas`) (M13)."
             return (explanation, fix)
         case .cloudMerge, .cloudCAS:
             let atomic = evidence.outcome.scenario.app.state == .cloudMerge ? "an atomic merge" : "compare-and-set with retry"
@@ -149,7 +157,7 @@ extension PitfallDetector {
             } ?? "The UUID was minted on another device"
             let carried = send.map { sent in
                 sent.device == sighting.mintedOn
-                    ? "\(minted), whose app put it into \(message)'s URL (a `$name` in data does that); \(message) was sent at \(sent.time)."
+                    ? "\(minted), whose app put it into \(message)'s URL (\(evidence.outcome.scenario.app.name == nil ? "a `$name` in data does that" : "the app's own code wrote it there, from localParticipantIdentifier or remoteParticipantIdentifiers")); \(message) was sent at \(sent.time)."
                     : "\(minted); \(message), sent by \(sent.device) at \(sent.time), carried it on in its URL, as an app that copies the state it read does."
             } ?? "\(minted) and reached \(device) in \(message)'s URL."
             if evidence.outcome.scenario.options.identifiers == .perConversation {
@@ -193,18 +201,28 @@ extension PitfallDetector {
         return text
     }
 
-    static func fix(_ kind: PitfallKind) -> String {
+    /// The fix for a sighted pitfall; for a registered app, in terms of its own code
+    /// (the scenario's `app.` options configure only the built-in app).
+    static func fix(_ kind: PitfallKind, registered: Bool = false) -> String {
         switch kind {
         case .foreignIdentifier:
-            "Never send participant UUIDs between devices: put ids every device can resolve in the URL (an install id each installation creates and keeps in UserDefaults, sent in every message, or the account id of your own sign-in; `app.identity: install-id` or `account`), and use `$UUID` only in layout text and summaryText, which Messages draws as the contact's name on every device (M5)."
+            registered
+                ? "Never send participant UUIDs between devices: put ids every device can resolve in the URL (an install id each installation creates and keeps in UserDefaults, sent in every message, or the account id of your own sign-in), and use `$UUID` only in layout text and summaryText, which Messages draws as the contact's name on every device (M5)."
+                : "Never send participant UUIDs between devices: put ids every device can resolve in the URL (an install id each installation creates and keeps in UserDefaults, sent in every message, or the account id of your own sign-in; `app.identity: install-id` or `account`), and use `$UUID` only in layout text and summaryText, which Messages draws as the contact's name on every device (M5)."
         case .staleIdentifier:
-            "Do not persist participant identifiers as if they were permanent: key data by the account id of your own sign-in (Sign in with Apple or your server's login; `app.identity: account`), and expect every participant identifier, and anything kept in the app's local storage, to change when the app is reinstalled (M2)."
+            registered
+                ? "Do not persist participant identifiers as if they were permanent: key data by the account id of your own sign-in (Sign in with Apple or your server's login), and expect every participant identifier, and anything kept in UserDefaults, to change when the app is reinstalled (M2)."
+                : "Do not persist participant identifiers as if they were permanent: key data by the account id of your own sign-in (Sign in with Apple or your server's login; `app.identity: account`), and expect every participant identifier, and anything kept in the app's local storage, to change when the app is reinstalled (M2)."
         case .staleSelection:
-            "Build a reply from fresh state: keep the newest message of the session that didReceive(_:conversation:) handed the extension and build on it instead of the stale selectedMessage (`app.selection: newest`), or fetch the state from your server when the user acts (M13; `app.state: cloud-merge`)."
+            registered
+                ? "Build a reply from fresh state: keep the newest message of the session that didReceive(_:conversation:) handed your controller and build on it instead of the stale selectedMessage, or fetch the record from your server when the user acts and save it with a conditional write (M13, M15)."
+                : "Build a reply from fresh state: keep the newest message of the session that didReceive(_:conversation:) handed the extension and build on it instead of the stale selectedMessage (`app.selection: newest`), or fetch the state from your server when the user acts (M13; `app.state: cloud-merge`)."
         case .droppedURL:
             "Put the state in query items of a URL with no scheme (`?key=value`, as IceCreamBuilder does) or https, check `message.url` after setting it, and keep the whole URL under 5,000 characters, or insert fails with error 8, urlExceedsMaxSize (M8)."
         case .lostUpdate, .divergence, .unattributed, .doubleCount:
-            "Keep the state on a server and merge writes atomically (M13)."
+            registered
+                ? "Keep the state on your server and save with a conditional write, merging on conflict (M13)."
+                : "Keep the state on a server and merge writes atomically (M13)."
         }
     }
 }

@@ -205,7 +205,9 @@ public enum PitfallDetector {
             kind: .divergence, rule: "M12", devices: devices.map { states.outcome.devices[$0].name }, message: nil, session: session,
             summary: "devices show \(groups.count) different states for \(session): \(views.joined(separator: "; "))",
             explanation: divergenceExplanation(session, parting: parting, groups: groups.count, mode: states.outcome.scenario.app.state),
-            fix: "Keep the state on a server and fetch it when a bubble is tapped, so every device shows the store's state whatever bubble it kept, and merge writes atomically there (M13; `app.state: cloud-merge`).")
+            fix: states.outcome.scenario.app.name != nil
+                ? "Keep the state on your server and fetch it when a bubble is tapped, so every device shows the store's state whatever bubble it kept, and save with a conditional write, merging your change into the server's record on conflict (M13)."
+                : "Keep the state on a server and fetch it when a bubble is tapped, so every device shows the store's state whatever bubble it kept, and merge writes atomically there (M13; `app.state: cloud-merge`).")
     }
 
     /// Pitfalls seen during the run, once per kind, device and detail.
@@ -219,7 +221,7 @@ public enum PitfallDetector {
             let session = message.flatMap { evidence.flow.send(of: $0)?.session }
             found.append(Pitfall(kind: sighting.kind, rule: sighting.kind.rule, devices: [sighting.device], message: message,
                                  session: session, summary: sighting.detail, explanation: explanation(sighting, evidence),
-                                 fix: fix(sighting.kind)))
+                                 fix: fix(sighting.kind, registered: evidence.outcome.scenario.app.name != nil)))
         }
         return found
     }

@@ -3,14 +3,14 @@ import GroupSim
 extension AppRegistry {
     /// Registers a controller class under `name`, for scenario files that say
     /// `app: { name: NAME }`. GroupSim calls `make` each time the extension becomes
-    /// active on a device (M22):
+    /// active on a device (M22), on the main actor:
     ///
     /// ```swift
     /// var apps = AppRegistry()
     /// apps.register("lunch") { PollViewController() }
     /// ```
     public mutating func register<Controller: MSMessagesAppViewController>(
-        _ name: String, _ make: @escaping @Sendable () -> Controller
+        _ name: String, _ make: @escaping @MainActor @Sendable () -> Controller
     ) {
         register(name, environment: { _ in make() })
     }
@@ -27,7 +27,7 @@ extension AppRegistry {
     /// })
     /// ```
     public mutating func register<Controller: MSMessagesAppViewController>(
-        _ name: String, environment make: @escaping @Sendable (ExtensionEnvironment) -> Controller
+        _ name: String, environment make: @escaping @MainActor @Sendable (ExtensionEnvironment) -> Controller
     ) {
         register(name) { (_: AppSpec) -> any MessagesApp in ControllerApp(make: make) }
     }

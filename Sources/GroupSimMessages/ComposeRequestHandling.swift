@@ -21,6 +21,7 @@ import GroupSim
 /// calling this, so `activeConversation` and `selectedMessage` are set (M20, M21). A
 /// `send` or `reply` step then taps Send as soon as the app has inserted a message
 /// (M16). A controller that does not conform ignores the step.
+@MainActor
 public protocol ComposeRequestHandling: AnyObject {
     /// Acts on the user's intent, as the app's own interface would.
     func handle(_ request: ComposeRequest)

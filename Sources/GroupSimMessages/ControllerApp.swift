@@ -4,124 +4,190 @@ import GroupSim
 /// activation (M22), each device callback passed on to the matching override with the
 /// conversation as this device sees it, and the controller's requests (inserts, sends,
 /// style changes, cloud calls) handed back to the device, whose results reach the
-/// completion handlers.
-struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp {
-    private let make: @Sendable (ExtensionEnvironment) -> Controller
-    private var controller: Controller?
-    private var bridge: ExtensionBridge?
-    private var conversation: MSConversation?
+/// completion handlers. Every call into the controller goes through `MainActorCalls`.
+struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp, HostsController {
+    private let make: @MainActor @Sendable (ExtensionEnvironment) -> Controller
+    private var host: ControllerHost<Controller>?
 
-    init(make: @escaping @Sendable (ExtensionEnvironment) -> Controller) {
+    init(make: @escaping @MainActor @Sendable (ExtensionEnvironment) -> Controller) {
         self.make = make
     }
 
     var wantsActionResults: Bool { true }
 
+    var hostedController: MSMessagesAppViewController? { host?.controller }
+
     mutating func didLaunch(in environment: AppEnvironment) {
-        let placeholder = Conversation(name: "", localParticipantIdentifier: ParticipantID(bits: 0, 0),
-                                       remoteParticipantIdentifiers: [], selectedMessage: nil, draft: nil,
-                                       presentationStyle: .compact)
-        let bridge = ExtensionBridge(view: placeholder, environment: environment)
-        let made = make(ExtensionEnvironment(installation: environment, cloud: SimulatedCloud(bridge: bridge)))
-        made.bridge = bridge
-        self.bridge = bridge
-        controller = made
-        conversation = MSConversation(bridge: bridge)
+        let make = make
+        // The device owns the environment and waits while the main actor uses it: the
+        // call is synchronous, so the two never touch it at the same time.
+        let lent = LentToMainActor(environment)
+        host = MainActorCalls.run { ControllerHost(make: make, environment: lent.value) }
     }
 
-    /// Shows the controller `view`, calls it, and returns what it asked for.
-    private func call(_ view: Conversation, _ body: (Controller, MSConversation) -> Void) -> [AppAction] {
-        guard let controller, let bridge, let conversation else { return [] }
-        bridge.view = view
-        controller.presentationStyle = MSMessagesAppPresentationStyle(view.presentationStyle)
-        body(controller, conversation)
-        return bridge.takeBatch()
+    /// Runs `body` with the host on the main actor and returns what the controller asked for.
+    private func call(_ body: @MainActor (ControllerHost<Controller>) -> Void) -> [AppAction] {
+        guard let host else { return [] }
+        // The batch is taken after the tasks the call started have run: what they ask for
+        // belongs to this call, as it would on iOS before the system acts on it.
+        return MainActorCalls.run({ body(host) }, then: { host.bridge.takeBatch() })
     }
 
     func willBecomeActive(_ view: Conversation) -> [AppAction] {
-        call(view) { controller, conversation in
-            controller.activeConversation = conversation
-            controller.willBecomeActive(with: conversation)
+        call { host in
+            host.show(view)
+            host.controller.activeConversation = host.conversation
+            // The view loads before the Messages callbacks, as on iOS.
+            host.controller.loadViewIfNeeded()
+            host.controller.willBecomeActive(with: host.conversation)
         }
     }
 
     func didBecomeActive(_ view: Conversation) -> [AppAction] {
-        call(view) { $0.didBecomeActive(with: $1) }
+        call { host in
+            host.show(view)
+            host.controller.didBecomeActive(with: host.conversation)
+            host.controller.beginSystemAppearance(true)
+            host.controller.endSystemAppearance(true)
+        }
     }
 
     func willResignActive(_ view: Conversation) -> [AppAction] {
-        call(view) { $0.willResignActive(with: $1) }
+        call { host in
+            host.show(view)
+            host.controller.beginSystemAppearance(false)
+            host.controller.willResignActive(with: host.conversation)
+        }
     }
 
     func didResignActive(_ view: Conversation) -> [AppAction] {
-        call(view) { $0.didResignActive(with: $1) }
+        call { host in
+            host.show(view)
+            host.controller.didResignActive(with: host.conversation)
+            host.controller.endSystemAppearance(false)
+        }
     }
 
     func willSelect(_ message: Message, conversation view: Conversation) -> [AppAction] {
-        call(view) { controller, conversation in
-            guard let bridge = self.bridge else { return }
-            controller.willSelect(bridge.message(message), conversation: conversation)
+        call { host in
+            host.show(view)
+            host.controller.willSelect(host.bridge.message(message), conversation: host.conversation)
         }
     }
 
     func didSelect(_ message: Message, conversation view: Conversation) -> [AppAction] {
-        call(view) { controller, conversation in
+        call { host in
+            host.show(view)
             // The selection just changed: hand the app the object selectedMessage now returns.
-            guard let selected = conversation.selectedMessage ?? self.bridge?.message(message) else { return }
-            controller.didSelect(selected, conversation: conversation)
+            let selected = host.conversation.selectedMessage ?? host.bridge.message(message)
+            host.controller.didSelect(selected, conversation: host.conversation)
         }
     }
 
     func didReceive(_ message: Message, conversation view: Conversation) -> [AppAction] {
-        call(view) { controller, conversation in
-            guard let bridge = self.bridge else { return }
-            controller.didReceive(bridge.message(message), conversation: conversation)
+        call { host in
+            host.show(view)
+            host.controller.didReceive(host.bridge.message(message), conversation: host.conversation)
         }
     }
 
     func didStartSending(_ message: Message, conversation view: Conversation) -> [AppAction] {
-        call(view) { controller, conversation in
-            guard let bridge = self.bridge else { return }
-            bridge.staged?.isPending = false
-            bridge.staged = nil
-            controller.didStartSending(bridge.message(message.sentFrom(view)), conversation: conversation)
+        call { host in
+            host.show(view)
+            host.bridge.staged?.isPending = false
+            host.bridge.staged = nil
+            host.controller.didStartSending(host.bridge.message(message.sentFrom(view)), conversation: host.conversation)
         }
     }
 
     func didCancelSending(_ message: Message, conversation view: Conversation) -> [AppAction] {
-        call(view) { controller, conversation in
-            guard let bridge = self.bridge else { return }
-            bridge.staged = nil
-            controller.didCancelSending(bridge.message(message.sentFrom(view)), conversation: conversation)
+        call { host in
+            host.show(view)
+            host.bridge.staged = nil
+            host.controller.didCancelSending(host.bridge.message(message.sentFrom(view)), conversation: host.conversation)
         }
     }
 
     func willTransition(to style: PresentationStyle, conversation view: Conversation) -> [AppAction] {
-        call(view) { controller, _ in controller.willTransition(to: MSMessagesAppPresentationStyle(style)) }
+        call { host in
+            host.show(view)
+            host.controller.willTransition(to: MSMessagesAppPresentationStyle(style))
+        }
     }
 
     func didTransition(to style: PresentationStyle, conversation view: Conversation) -> [AppAction] {
-        call(view) { controller, _ in controller.didTransition(to: MSMessagesAppPresentationStyle(style)) }
+        call { host in
+            host.show(view)
+            host.controller.didTransition(to: MSMessagesAppPresentationStyle(style))
+        }
     }
 
     func userDidCompose(_ request: ComposeRequest, conversation view: Conversation) -> [AppAction] {
-        bridge?.intentSession = request.session.name
-        return call(view) { controller, _ in
-            (controller as? any ComposeRequestHandling)?.handle(request)
+        call { host in
+            host.bridge.intentSession = request.session.name
+            host.show(view)
+            (host.controller as? any ComposeRequestHandling)?.handle(request)
         }
     }
 
     func didFetch(_ record: CloudRecord, conversation view: Conversation) -> [AppAction] {
-        call(view) { _, _ in self.bridge?.cloudAnswered(record, isFetch: true) }
+        call { host in
+            host.show(view)
+            host.bridge.cloudAnswered(record, isFetch: true)
+        }
     }
 
     func didStore(_ record: CloudRecord, conversation view: Conversation) -> [AppAction] {
-        call(view) { _, _ in self.bridge?.cloudAnswered(record, isFetch: false) }
+        call { host in
+            host.show(view)
+            host.bridge.cloudAnswered(record, isFetch: false)
+        }
     }
 
     func didComplete(_ action: AppAction, error: MessageErrorCode?, conversation view: Conversation) -> [AppAction] {
-        call(view) { _, _ in self.bridge?.complete(error: error) }
+        call { host in
+            host.show(view)
+            host.bridge.complete(error: error)
+        }
     }
+}
+
+/// One activation's controller with the objects it talks to, all on the main actor.
+@MainActor
+final class ControllerHost<Controller: MSMessagesAppViewController> {
+    let controller: Controller
+    let bridge: ExtensionBridge
+    let conversation: MSConversation
+
+    init(make: @MainActor (ExtensionEnvironment) -> Controller, environment: AppEnvironment) {
+        let placeholder = Conversation(name: "", localParticipantIdentifier: ParticipantID(bits: 0, 0),
+                                       remoteParticipantIdentifiers: [], selectedMessage: nil, draft: nil,
+                                       presentationStyle: .compact)
+        let bridge = ExtensionBridge(view: placeholder, environment: environment)
+        controller = make(ExtensionEnvironment(installation: environment, cloud: SimulatedCloud(bridge: bridge)))
+        controller.bridge = bridge
+        self.bridge = bridge
+        conversation = MSConversation(bridge: bridge)
+    }
+
+    /// Shows the controller the conversation as the device sees it now.
+    func show(_ view: Conversation) {
+        bridge.view = view
+        controller.presentationStyle = MSMessagesAppPresentationStyle(view.presentationStyle)
+    }
+}
+
+/// A value the simulation's thread hands to a synchronous main-actor call and does not
+/// touch until the call returns.
+struct LentToMainActor<Value>: @unchecked Sendable {
+    let value: Value
+
+    init(_ value: Value) { self.value = value }
+}
+
+/// An app that runs a controller: lets `ExtensionHarness.controller(as:)` reach it.
+protocol HostsController {
+    var hostedController: MSMessagesAppViewController? { get }
 }
 
 extension Message {

@@ -1,3 +1,4 @@
+@_exported import GroupSimUIKit
 import GroupSim
 
 /// GroupSim's own style type, named apart from Apple's so both read clearly here.

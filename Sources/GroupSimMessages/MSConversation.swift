@@ -9,6 +9,14 @@ import GroupSim
 /// carried out the request, with `nil` or an `NSError` in `MSMessagesErrorDomain`
 /// (M8, M18). A conversation made with `init()` belongs to no device: its inserts and
 /// sends fail with `unknown`.
+///
+/// Completion handlers run on the main actor, so a handler may update the controller.
+/// Each method also has Apple's `async throws` form (`try await conversation.insert(message)`),
+/// which returns when the completion handler would be called and throws the error it
+/// would get; call it from the main actor, for example in a `Task { ... }` that a
+/// controller callback starts. The request reaches the system before the simulation
+/// moves on; the code after the `await` runs soon after the answer, on the main actor,
+/// at no fixed virtual time (see `MainActorCalls`).
 open class MSConversation {
     var bridge: ExtensionBridge?
 
@@ -33,17 +41,17 @@ open class MSConversation {
 
     /// Stages `message` in the input field (M16); the user then taps Send. The handler
     /// gets `urlExceedsMaxSize` for a URL over 5,000 characters (M8).
-    open func insert(_ message: MSMessage, completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+    open func insert(_ message: MSMessage, completionHandler: (@MainActor @Sendable ((any Error)?) -> Void)? = nil) {
         place(message, direct: false, completionHandler)
     }
 
     /// Stages a sticker in the input field (M16).
-    open func insert(_ sticker: MSSticker, completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+    open func insert(_ sticker: MSSticker, completionHandler: (@MainActor @Sendable ((any Error)?) -> Void)? = nil) {
         request(.insertSticker(sticker.sticker), completionHandler)
     }
 
     /// Stages text in the input field (M16).
-    open func insertText(_ text: String, completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+    open func insertText(_ text: String, completionHandler: (@MainActor @Sendable ((any Error)?) -> Void)? = nil) {
         request(.insertText(text), completionHandler)
     }
 
@@ -51,7 +59,7 @@ open class MSConversation {
     /// (`improperFileURL`) that exists (`fileNotFound`); GroupSim draws it as a line
     /// naming the file.
     open func insertAttachment(_ URL: URL, withAlternateFilename filename: String?,
-                               completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+                               completionHandler: (@MainActor @Sendable ((any Error)?) -> Void)? = nil) {
         guard URL.isFileURL else { return refuse(.improperFileURL, completionHandler) }
         guard FileManager.default.fileExists(atPath: URL.path) else { return refuse(.fileNotFound, completionHandler) }
         request(.insertAttachment(name: filename ?? URL.lastPathComponent), completionHandler)
@@ -59,23 +67,86 @@ open class MSConversation {
 
     /// Sends `message` directly (iOS 11, M18): once per user interaction, only while the
     /// app is visible, else `sendWithoutRecentInteraction` or `sendWhileNotVisible`.
-    open func send(_ message: MSMessage, completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+    open func send(_ message: MSMessage, completionHandler: (@MainActor @Sendable ((any Error)?) -> Void)? = nil) {
         place(message, direct: true, completionHandler)
     }
 
     /// Sends a sticker directly (M18).
-    open func send(_ sticker: MSSticker, completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+    open func send(_ sticker: MSSticker, completionHandler: (@MainActor @Sendable ((any Error)?) -> Void)? = nil) {
         request(.sendSticker(sticker.sticker), completionHandler)
     }
 
     /// Sends text directly (M18).
-    open func sendText(_ text: String, completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+    open func sendText(_ text: String, completionHandler: (@MainActor @Sendable ((any Error)?) -> Void)? = nil) {
         request(.sendText(text), completionHandler)
+    }
+
+    /// Sends a file attachment directly (iOS 11, M18), with the checks of
+    /// `insertAttachment(_:withAlternateFilename:completionHandler:)`.
+    open func sendAttachment(_ URL: URL, withAlternateFilename filename: String?,
+                             completionHandler: (@MainActor @Sendable ((any Error)?) -> Void)? = nil) {
+        guard URL.isFileURL else { return refuse(.improperFileURL, completionHandler) }
+        guard FileManager.default.fileExists(atPath: URL.path) else { return refuse(.fileNotFound, completionHandler) }
+        // GroupSim draws an attachment as a line naming the file, sent as that text.
+        request(.sendText("[attachment \(filename ?? URL.lastPathComponent)]"), completionHandler)
+    }
+
+    // MARK: - The async forms
+
+    /// `insert(_:completionHandler:)`, awaited: throws the error the handler would get.
+    @MainActor open func insert(_ message: MSMessage) async throws {
+        try await awaitHandler { insert(message, completionHandler: $0) }
+    }
+
+    /// `insert(_:completionHandler:)` for a sticker, awaited.
+    @MainActor open func insert(_ sticker: MSSticker) async throws {
+        try await awaitHandler { insert(sticker, completionHandler: $0) }
+    }
+
+    /// `insertText(_:completionHandler:)`, awaited.
+    @MainActor open func insertText(_ text: String) async throws {
+        try await awaitHandler { insertText(text, completionHandler: $0) }
+    }
+
+    /// `insertAttachment(_:withAlternateFilename:completionHandler:)`, awaited.
+    @MainActor open func insertAttachment(_ URL: URL, withAlternateFilename filename: String?) async throws {
+        try await awaitHandler { insertAttachment(URL, withAlternateFilename: filename, completionHandler: $0) }
+    }
+
+    /// `send(_:completionHandler:)`, awaited.
+    @MainActor open func send(_ message: MSMessage) async throws {
+        try await awaitHandler { send(message, completionHandler: $0) }
+    }
+
+    /// `send(_:completionHandler:)` for a sticker, awaited.
+    @MainActor open func send(_ sticker: MSSticker) async throws {
+        try await awaitHandler { send(sticker, completionHandler: $0) }
+    }
+
+    /// `sendText(_:completionHandler:)`, awaited.
+    @MainActor open func sendText(_ text: String) async throws {
+        try await awaitHandler { sendText(text, completionHandler: $0) }
+    }
+
+    /// `sendAttachment(_:withAlternateFilename:completionHandler:)`, awaited.
+    @MainActor open func sendAttachment(_ URL: URL, withAlternateFilename filename: String?) async throws {
+        try await awaitHandler { sendAttachment(URL, withAlternateFilename: filename, completionHandler: $0) }
+    }
+
+    /// Makes the request with a handler that resumes the caller. The continuation is not a
+    /// checked one: an extension that closes before the answer never resumes, as its
+    /// process ends on iOS, and that is not a misuse to report.
+    @MainActor private func awaitHandler(_ start: (@escaping @MainActor @Sendable ((any Error)?) -> Void) -> Void) async throws {
+        try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+            start { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
     }
 
     // MARK: - Plumbing
 
-    private func place(_ message: MSMessage, direct: Bool, _ completionHandler: (@Sendable ((any Error)?) -> Void)?) {
+    private func place(_ message: MSMessage, direct: Bool, _ completionHandler: Handler?) {
         guard let bridge else { return refuse(.unknown, completionHandler) }
         let simulated = message.simulated(sessionName: bridge.name(of: message.session))
         let local = UUID(bridge.view.localParticipantIdentifier)
@@ -88,16 +159,30 @@ open class MSConversation {
                 // The staged message stops being pending when the user taps Send (M17).
                 if !direct { bridge?.staged = message }
             }
-            completionHandler?(code.map { MSMessageErrorCode($0).error })
+            Self.call(completionHandler, code.map { MSMessageErrorCode($0).error })
         }
     }
 
-    private func request(_ action: AppAction, _ completionHandler: (@Sendable ((any Error)?) -> Void)?) {
+    private func request(_ action: AppAction, _ completionHandler: Handler?) {
         guard let bridge else { return refuse(.unknown, completionHandler) }
-        bridge.enqueue(action) { code in completionHandler?(code.map { MSMessageErrorCode($0).error }) }
+        bridge.enqueue(action) { code in Self.call(completionHandler, code.map { MSMessageErrorCode($0).error }) }
     }
 
-    private func refuse(_ code: MSMessageErrorCode, _ completionHandler: (@Sendable ((any Error)?) -> Void)?) {
-        completionHandler?(code.error)
+    private func refuse(_ code: MSMessageErrorCode, _ completionHandler: Handler?) {
+        Self.call(completionHandler, code.error)
+    }
+
+    typealias Handler = @MainActor @Sendable ((any Error)?) -> Void
+
+    /// Calls a completion handler on the main actor: at once when the caller is there (the
+    /// simulation answers there), else in a main-actor task (a request made off the main
+    /// actor to a conversation of no device).
+    private static func call(_ handler: Handler?, _ error: (any Error)?) {
+        guard let handler else { return }
+        if MainActorCalls.isOnMainQueue {
+            MainActor.assumeIsolated { handler(error) }
+        } else {
+            Task { @MainActor in handler(error) }
+        }
     }
 }

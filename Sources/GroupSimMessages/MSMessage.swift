@@ -81,11 +81,46 @@ open class MSMessage {
         messageID = message.id
     }
 
+    /// A new message with the same content, session, sender and state (`NSCopying`).
+    open func copy() -> Any {
+        let copy = MSMessage()
+        copy.session = session
+        copy.urlText = urlText
+        copy.cachedURL = cachedURL
+        copy.droppedURL = droppedURL
+        copy.layout = layout
+        copy.summaryText = summaryText
+        copy.accessibilityLabel = accessibilityLabel
+        copy.shouldExpire = shouldExpire
+        copy.sender = sender
+        copy.isPending = isPending
+        copy.error = error
+        copy.messageID = messageID
+        return copy
+    }
+
+    /// Whether `object` is this message, or a message object standing for the same sent
+    /// message (a copy, or the same bubble handed to the app again).
+    open func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? MSMessage else { return false }
+        if other === self { return true }
+        guard let id = messageID, let otherID = other.messageID else { return false }
+        return id == otherID
+    }
+
     /// The message GroupSim carries, in `sessionName`'s session.
     func simulated(sessionName: String?) -> Message {
         Message(session: sessionName.map(Session.init(name:)), url: droppedURL ?? urlText,
                 layout: layout?.drawnTemplate ?? TemplateLayout(), summaryText: summaryText,
                 accessibilityLabel: accessibilityLabel, shouldExpire: shouldExpire)
+    }
+}
+
+extension MSMessage: Hashable {
+    public static func == (lhs: MSMessage, rhs: MSMessage) -> Bool { lhs.isEqual(rhs) }
+
+    public func hash(into hasher: inout Hasher) {
+        if let messageID { hasher.combine(messageID) } else { hasher.combine(ObjectIdentifier(self)) }
     }
 }
 

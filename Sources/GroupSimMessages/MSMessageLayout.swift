@@ -11,8 +11,10 @@ open class MSMessageLayout {
 }
 
 /// `MSMessageTemplateLayout`: the bubble's captions and media (M9). GroupSim draws no
-/// pixels, so there is no `image` (it would need UIKit); `mediaFileURL` stands for it.
+/// pixels: `image` is kept and not drawn; `mediaFileURL` shows as its file name.
 open class MSMessageTemplateLayout: MSMessageLayout {
+    /// The bubble's image; kept, not drawn.
+    open var image: UIImage?
     open var caption: String?
     open var subcaption: String?
     open var trailingCaption: String?

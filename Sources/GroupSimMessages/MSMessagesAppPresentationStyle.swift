@@ -25,3 +25,12 @@ extension MSMessagesAppPresentationStyle {
         }
     }
 }
+
+/// Where Messages shows the extension (iOS 12), with Apple's raw values. GroupSim runs
+/// the extension in the Messages app only.
+public enum MSMessagesAppPresentationContext: UInt, Sendable {
+    /// In the Messages app.
+    case messages = 0
+    /// Inside a media picker of another app, such as a camera effect.
+    case media = 1
+}

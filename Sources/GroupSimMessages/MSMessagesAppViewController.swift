@@ -1,24 +1,27 @@
-/// `MSMessagesAppViewController`: the extension's entry point. Subclass it and override
-/// the callbacks you need, exactly as on iOS (M19-M24).
+import Foundation
+
+/// `MSMessagesAppViewController`: the extension's entry point, a `UIViewController` on
+/// the main actor. Subclass it and override the callbacks you need, exactly as on iOS
+/// (M19-M24); contain child controllers in its `view` as on iOS (nothing is drawn).
 ///
 /// GroupSim makes a fresh instance each time the extension becomes active on a device
 /// and drops it after `didResignActive`: keep nothing in memory you need later (M22).
-/// It draws nothing (there is no UIKit here): only the logic runs.
 ///
-/// Isolation: on iOS this class is `@MainActor`, and so is your subclass. Here it is a
-/// plain class that the simulation calls one callback at a time inside its own
-/// isolation, so do not mark your subclass `@MainActor` yourself: the same source then
-/// compiles against both, in Swift 5 and Swift 6 language modes.
-open class MSMessagesAppViewController {
+/// The calls come in iOS's order: the view loads (`loadView`, `viewDidLoad`) before
+/// `willBecomeActive(with:)`; `viewWillAppear` and `viewDidAppear` follow
+/// `didBecomeActive(with:)`; `viewWillDisappear` comes before `willResignActive(with:)`
+/// and `viewDidDisappear` after `didResignActive(with:)`. Every call, and every
+/// completion handler, runs on the main actor at a point the run's seed decides.
+@MainActor
+open class MSMessagesAppViewController: UIViewController {
     /// The conversation the extension runs in while it is active (M20).
     open internal(set) var activeConversation: MSConversation?
     /// How the extension is shown now (M19).
     open internal(set) var presentationStyle: MSMessagesAppPresentationStyle = .compact
+    /// Where Messages shows the extension (iOS 12): always `.messages` here.
+    open internal(set) var presentationContext: MSMessagesAppPresentationContext = .messages
 
     var bridge: ExtensionBridge?
-
-    /// A controller; GroupSim makes one per activation through the registered factory.
-    public init() {}
 
     /// Asks to move to `compact` or `expanded` (M24); asking for `transcript` fails the
     /// request, as it raises an exception on iOS (M19).
@@ -26,14 +29,22 @@ open class MSMessagesAppViewController {
         bridge?.enqueue(.requestPresentationStyle(presentationStyle.simulated))
     }
 
-    /// Closes the extension: `willResignActive`, `didResignActive`, and the process ends (M22).
+    /// Closes the extension and marks it for termination: `willResignActive` and
+    /// `didResignActive` follow, and the process ends (M22). Content the app staged stays
+    /// in the input field; when the user then taps Send, Messages sends it without the
+    /// extension, which gets no `didStartSending`.
     open func dismiss() {
         bridge?.enqueue(.dismiss)
     }
 
-    /// The extension is about to become active in `conversation` (M20, M21).
+    /// The size of the view for a live layout in the transcript (iOS 11,
+    /// `MSMessagesAppTranscriptPresentation`); GroupSim draws no transcript view, so the
+    /// default answers `size`.
+    open func contentSizeThatFits(_ size: CGSize) -> CGSize { size }
+
+    /// The extension is about to become active in `conversation` (M20, M21); the view is loaded.
     open func willBecomeActive(with conversation: MSConversation) {}
-    /// The extension became active (M20, M21).
+    /// The extension became active (M20, M21); the view appears next.
     open func didBecomeActive(with conversation: MSConversation) {}
     /// The extension is about to close (M22).
     open func willResignActive(with conversation: MSConversation) {}

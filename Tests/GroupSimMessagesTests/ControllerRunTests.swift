@@ -13,7 +13,10 @@ final class RecordingController: MSMessagesAppViewController, ComposeRequestHand
         self.recorder = recorder
         self.device = device
         self.storage = storage
+        super.init(nibName: nil, bundle: nil)
     }
+
+    required init?(coder: NSCoder) { nil }
 
     private func note(_ text: String) { recorder.add("\(device) \(text)") }
 

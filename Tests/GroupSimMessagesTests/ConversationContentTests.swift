@@ -11,7 +11,10 @@ final class SharingController: MSMessagesAppViewController, ComposeRequestHandli
     init(recorder: Recorder, folder: URL) {
         self.recorder = recorder
         self.folder = folder
+        super.init(nibName: nil, bundle: nil)
     }
+
+    required init?(coder: NSCoder) { nil }
 
     func handler(_ name: String) -> @Sendable ((any Error)?) -> Void {
         let recorder = recorder

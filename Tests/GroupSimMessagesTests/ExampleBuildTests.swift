@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Keeps `Examples/LunchPoll` building: its sources, written only against Apple's
+/// Keeps `Examples/LunchPoll` and `Examples/IceCreamBuilder` building: its sources, written only against Apple's
 /// Messages API, type-check against the GroupSimMessages module this package just built,
 /// in Swift 5 and Swift 6 language modes with no warning; its tests type-check too; and
 /// a misspelt override is an error, as with Apple's SDK. Type-checking with `swiftc`
@@ -52,32 +52,36 @@ import Testing
         return folder
     }
 
-    @Test(arguments: ["5", "6"])
-    func exampleSourcesTypeCheckWithoutWarnings(languageMode: String) throws {
+    /// The examples, each a package `Examples/NAME` with the target `NAME` and `NAMETests`.
+    static let examples = ["LunchPoll", "IceCreamBuilder"]
+
+    @Test(arguments: examples, ["5", "6"])
+    func exampleSourcesTypeCheckWithoutWarnings(example: String, languageMode: String) throws {
         let modules = try #require(Self.modulesFolder(), "no built GroupSimMessages.swiftmodule found")
         let temporary = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: temporary) }
-        let sources = try Self.swiftFiles(in: "Examples/LunchPoll/Sources/LunchPoll")
+        let sources = try Self.swiftFiles(in: "Examples/\(example)/Sources/\(example)")
         #expect(sources.count >= 3)
-        let result = try Self.swiftc(["-typecheck", "-swift-version", languageMode, "-package-name", "LunchPoll",
+        let result = try Self.swiftc(["-typecheck", "-swift-version", languageMode, "-package-name", example,
                                       "-I", modules, "-module-cache-path", temporary.appendingPathComponent("cache").path] + sources)
         #expect(result.status == 0, "\(result.output)")
         #expect(!result.output.contains("warning:"), "\(result.output)")
     }
 
-    @Test func exampleTestsTypeCheckAgainstTheExample() throws {
+    @Test(arguments: examples)
+    func exampleTestsTypeCheckAgainstTheExample(example: String) throws {
         let modules = try #require(Self.modulesFolder(), "no built GroupSimMessages.swiftmodule found")
         let temporary = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: temporary) }
         let cache = temporary.appendingPathComponent("cache").path
-        let module = try Self.swiftc(["-emit-module", "-module-name", "LunchPoll", "-parse-as-library", "-swift-version", "6",
-                                      "-package-name", "LunchPoll", "-I", modules, "-module-cache-path", cache,
-                                      "-emit-module-path", temporary.appendingPathComponent("LunchPoll.swiftmodule").path]
-                                     + Self.swiftFiles(in: "Examples/LunchPoll/Sources/LunchPoll"))
+        let module = try Self.swiftc(["-emit-module", "-module-name", example, "-parse-as-library", "-swift-version", "6",
+                                      "-package-name", example, "-I", modules, "-module-cache-path", cache,
+                                      "-emit-module-path", temporary.appendingPathComponent("\(example).swiftmodule").path]
+                                     + Self.swiftFiles(in: "Examples/\(example)/Sources/\(example)"))
         #expect(module.status == 0, "\(module.output)")
-        let tests = try Self.swiftc(["-typecheck", "-swift-version", "6", "-package-name", "LunchPoll", "-I", modules,
+        let tests = try Self.swiftc(["-typecheck", "-swift-version", "6", "-package-name", example, "-I", modules,
                                      "-I", temporary.path, "-module-cache-path", cache]
-                                    + Self.swiftFiles(in: "Examples/LunchPoll/Tests/LunchPollTests"))
+                                    + Self.swiftFiles(in: "Examples/\(example)/Tests/\(example)Tests"))
         #expect(tests.status == 0, "\(tests.output)")
         #expect(!tests.output.contains("warning:"), "\(tests.output)")
     }

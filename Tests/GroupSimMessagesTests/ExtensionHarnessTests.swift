@@ -7,7 +7,12 @@ import Testing
 final class TallyController: MSMessagesAppViewController, ComposeRequestHandling {
     let storage: LocalStorage
 
-    init(storage: LocalStorage) { self.storage = storage }
+    init(storage: LocalStorage) {
+        self.storage = storage
+        super.init(nibName: nil, bundle: nil)
+    }
+
+    required init?(coder: NSCoder) { nil }
 
     func handle(_ request: ComposeRequest) {
         guard let conversation = activeConversation else { return }

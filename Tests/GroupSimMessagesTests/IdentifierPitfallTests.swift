@@ -8,7 +8,12 @@ import Testing
 final class NaiveVoterController: MSMessagesAppViewController, ComposeRequestHandling {
     let storage: LocalStorage
 
-    init(storage: LocalStorage) { self.storage = storage }
+    init(storage: LocalStorage) {
+        self.storage = storage
+        super.init(nibName: nil, bundle: nil)
+    }
+
+    required init?(coder: NSCoder) { nil }
 
     func handle(_ request: ComposeRequest) {
         guard let conversation = activeConversation else { return }
@@ -44,5 +49,13 @@ final class NaiveVoterController: MSMessagesAppViewController, ComposeRequestHan
         #expect(report.passed, "\(report.checks.map(\.detail))")
         let kinds = report.outcome.sightings.map { "\($0.device) \($0.kind.rawValue)" }
         #expect(kinds == ["bob-phone foreign-identifier", "alice-phone stale-identifier"])
+        // Written for a registered app: its own code wrote the UUID, and the fixes name
+        // code changes, not the built-in app's `app.` options.
+        for pitfall in report.pitfalls {
+            #expect(!pitfall.fix.contains("`app."), "\(pitfall.fix)")
+            #expect(!pitfall.explanation.contains("`$name`"), "\(pitfall.explanation)")
+        }
+        let foreign = report.pitfalls.first { $0.kind == .foreignIdentifier }
+        #expect(foreign?.explanation.contains("the app's own code wrote it there") == true, "\(foreign?.explanation ?? "")")
     }
 }

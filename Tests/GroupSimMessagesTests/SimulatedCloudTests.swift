@@ -14,7 +14,10 @@ final class CloudController: MSMessagesAppViewController, ComposeRequestHandling
         self.cloud = cloud
         self.recorder = recorder
         self.device = device
+        super.init(nibName: nil, bundle: nil)
     }
+
+    required init?(coder: NSCoder) { nil }
 
     private func note(_ text: String) {
         recorder.add("\(device) \(text)")

@@ -146,7 +146,8 @@ extension Device {
             if reporting { for action in actions { report(action, error: .unknown) } }
             return
         }
-        for action in actions {
+        var sendAfterDismissing: String?
+        for (index, action) in actions.enumerated() {
             guard app != nil, let conversation = activeConversation else {
                 // The app dismissed itself earlier in this list: it is no longer visible.
                 if action.isDirectSend { fail(.sendWhileNotVisible, "direct send after the app was dismissed: it is not visible (M18)") }
@@ -155,11 +156,14 @@ extension Device {
             let error = carryOut(action, in: conversation)
             if reporting { report(action, error: error) }
             if action.stagesDraft, error == nil, sendWhenStaged {
-                // The step said the user taps Send once the app has staged its message.
+                // The step said the user taps Send once the app has staged its message. An
+                // app that dismisses itself in the same call is gone by then: Messages
+                // sends the draft without it, and it hears nothing (M22).
                 sendWhenStaged = false
-                pressSend(in: conversation)
+                if actions[(index + 1)...].contains(.dismiss) { sendAfterDismissing = conversation } else { pressSend(in: conversation) }
             }
         }
+        if let conversation = sendAfterDismissing { pressSend(in: conversation) }
     }
 
     /// Tells the app one action's result and carries out what it asks for in turn.

@@ -1,3 +1,4 @@
+import Foundation
 import GroupSimScenario
 
 /// One installation's own key-value storage on a device: what an extension keeps in
@@ -7,47 +8,186 @@ import GroupSimScenario
 /// activations, M22) but not a reinstall: uninstalling deletes the container, and the
 /// new installation starts with an empty store (M2). The built-in app keeps its install
 /// id and the install ids it has learned here (`app.identity: install-id`); a registered
-/// app gets the same store as `ExtensionEnvironment.storage`. The method names are
-/// `UserDefaults`'s, so one protocol in the app's own code can be met by both with empty
-/// conformances.
+/// app gets the same store as `ExtensionEnvironment.storage`.
+///
+/// Its API is `UserDefaults`'s, signature for signature: `object(forKey:)`,
+/// `set(_: Any?, forKey:)` and the typed setters, the typed getters (`string`, `integer`,
+/// `bool`, `double`, `float`, `data`, `url`, `array`, `stringArray`, `dictionary`) with
+/// `UserDefaults`'s conversions and defaults, `removeObject(forKey:)`,
+/// `register(defaults:)` and `dictionaryRepresentation()`. So a protocol in the app's
+/// own code, declared with `UserDefaults`'s signatures, is met by both with empty
+/// conformances. Values are property-list values (strings, numbers, booleans, dates,
+/// data, and arrays and string-keyed dictionaries of them); `UserDefaults` raises an
+/// exception for anything else, and this store leaves the key as it was.
 ///
 /// A reference, as `UserDefaults.standard` is: the device and the app it runs share one
 /// store per installation. Not shared across threads: the device that owns it runs one
 /// call at a time. Keys are listed sorted, never in hash order, so nothing printed
 /// depends on hashing.
 public final class LocalStorage {
-    private var values: [String: String] = [:]
+    private var values: [String: Any] = [:]
+    /// `register(defaults:)`: answers for keys that hold nothing; never stored, never listed.
+    private var registered: [String: Any] = [:]
 
     /// An empty store, as a fresh installation has.
     public init() {}
 
-    /// The value stored under `key`, or nil; setting nil removes the key.
+    /// The string stored under `key`, or nil; setting nil removes the key.
     public subscript(key: String) -> String? {
-        get { values[key] }
+        get { values[key] as? String }
         set { values[key] = newValue }
     }
 
-    /// The string stored under `key`, or nil (`UserDefaults.string(forKey:)`).
-    public func string(forKey key: String) -> String? { values[key] }
+    // MARK: - UserDefaults's API
 
-    /// Stores `value` under `key`; nil removes the key (`UserDefaults.set(_:forKey:)`).
-    public func set(_ value: String?, forKey key: String) { values[key] = value }
+    /// The value under `key`, or the registered default, or nil.
+    public func object(forKey defaultName: String) -> Any? { values[defaultName] ?? registered[defaultName] }
 
-    /// Removes `key` and its value (`UserDefaults.removeObject(forKey:)`).
-    public func removeObject(forKey key: String) { values[key] = nil }
+    /// Stores a property-list value under `key`; nil removes the key.
+    public func set(_ value: Any?, forKey defaultName: String) {
+        guard let value else { return removeObject(forKey: defaultName) }
+        guard Self.isPropertyList(value) else { return }
+        values[defaultName] = value
+    }
 
-    /// Every key, sorted.
+    public func set(_ value: Int, forKey defaultName: String) { values[defaultName] = value }
+    public func set(_ value: Float, forKey defaultName: String) { values[defaultName] = value }
+    public func set(_ value: Double, forKey defaultName: String) { values[defaultName] = value }
+    public func set(_ value: Bool, forKey defaultName: String) { values[defaultName] = value }
+    /// Stores the URL (as its absolute string, as `UserDefaults` archives it); nil removes the key.
+    public func set(_ url: URL?, forKey defaultName: String) { values[defaultName] = url }
+
+    /// Removes `key` and its value.
+    public func removeObject(forKey defaultName: String) { values[defaultName] = nil }
+
+    /// The string under `key`; a number is given as its text. Nil for anything else.
+    public func string(forKey defaultName: String) -> String? {
+        switch object(forKey: defaultName) {
+        case let text as String: text
+        case let value as Bool: value ? "1" : "0"
+        case let value as Int: String(value)
+        case let value as Double: String(value)
+        case let value as Float: String(value)
+        default: nil
+        }
+    }
+
+    /// The integer under `key`: a number truncated, a boolean as 0 or 1, a string parsed; 0 otherwise.
+    public func integer(forKey defaultName: String) -> Int {
+        switch object(forKey: defaultName) {
+        case let value as Int: value
+        case let value as Bool: value ? 1 : 0
+        case let value as Double: value.isFinite && abs(value) < 9.2e18 ? Int(value) : 0
+        case let value as Float: value.isFinite && abs(value) < 9.2e18 ? Int(value) : 0
+        case let text as String: Int(text.trimmingCharacters(in: .whitespaces)) ?? Double(text).map { $0.isFinite && abs($0) < 9.2e18 ? Int($0) : 0 } ?? 0
+        default: 0
+        }
+    }
+
+    /// The number under `key` as a double; a string parsed; 0 otherwise.
+    public func double(forKey defaultName: String) -> Double {
+        switch object(forKey: defaultName) {
+        case let value as Double: value
+        case let value as Float: Double(value)
+        case let value as Int: Double(value)
+        case let value as Bool: value ? 1 : 0
+        case let text as String: Double(text.trimmingCharacters(in: .whitespaces)) ?? 0
+        default: 0
+        }
+    }
+
+    /// `double(forKey:)` as a float.
+    public func float(forKey defaultName: String) -> Float { Float(double(forKey: defaultName)) }
+
+    /// The boolean under `key`: a number is true unless 0; a string is true when it reads
+    /// "YES", "true" or a non-zero number (any case); false otherwise.
+    public func bool(forKey defaultName: String) -> Bool {
+        switch object(forKey: defaultName) {
+        case let value as Bool: value
+        case let value as Int: value != 0
+        case let value as Double: value != 0
+        case let value as Float: value != 0
+        case let text as String:
+            ["yes", "true"].contains(text.lowercased()) || (Int(text).map { $0 != 0 } ?? false)
+        default: false
+        }
+    }
+
+    /// The data under `key`, or nil.
+    public func data(forKey defaultName: String) -> Data? { object(forKey: defaultName) as? Data }
+
+    /// The URL under `key` (stored with `set(_: URL?, forKey:)`, or a path string), or nil.
+    public func url(forKey defaultName: String) -> URL? {
+        switch object(forKey: defaultName) {
+        case let url as URL: url
+        case let path as String: URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+        default: nil
+        }
+    }
+
+    /// The array under `key`, or nil.
+    public func array(forKey defaultName: String) -> [Any]? { object(forKey: defaultName) as? [Any] }
+
+    /// The array under `key` if it holds only strings, or nil.
+    public func stringArray(forKey defaultName: String) -> [String]? { object(forKey: defaultName) as? [String] }
+
+    /// The dictionary under `key`, or nil.
+    public func dictionary(forKey defaultName: String) -> [String: Any]? { object(forKey: defaultName) as? [String: Any] }
+
+    /// Adds answers for keys that hold nothing; they are not stored and a reinstall keeps
+    /// them only if the app registers them again (it does, at launch, on iOS).
+    public func register(defaults registrationDictionary: [String: Any]) {
+        for (key, value) in registrationDictionary where Self.isPropertyList(value) { registered[key] = value }
+    }
+
+    /// Every stored and registered key with its value (stored values win).
+    public func dictionaryRepresentation() -> [String: Any] { registered.merging(values) { _, stored in stored } }
+
+    // MARK: - Listing, for checks and reports
+
+    /// Every stored key, sorted.
     public var keys: [String] { values.keys.sorted() }
 
-    /// Every key and value, sorted by key.
-    public var contents: [DataEntry] { keys.map { DataEntry($0, values[$0] ?? "") } }
+    /// Every stored key and value, sorted by key; values other than strings are written out.
+    public var contents: [DataEntry] { keys.map { DataEntry($0, Self.text(values[$0])) } }
 
-    /// The keys and values now, as a value that later changes do not affect.
-    public var dictionary: [String: String] { values }
+    /// The stored keys and values now, values written out as in `contents`, as a value
+    /// that later changes do not affect.
+    public var dictionary: [String: String] { values.mapValues { Self.text($0) } }
 
     /// Nothing is stored.
     public var isEmpty: Bool { values.isEmpty }
 
     /// Deletes everything: what a reinstall does to the container (M2).
-    public func removeAll() { values.removeAll() }
+    public func removeAll() {
+        values.removeAll()
+        registered.removeAll()
+    }
+
+    /// Whether `value` is a property-list value.
+    static func isPropertyList(_ value: Any) -> Bool {
+        switch value {
+        case is String, is Int, is Double, is Float, is Bool, is Date, is Data, is URL: true
+        case let array as [Any]: array.allSatisfy(isPropertyList)
+        case let dictionary as [String: Any]: dictionary.values.allSatisfy(isPropertyList)
+        default: false
+        }
+    }
+
+    /// A stored value as text: strings as they are, the rest in a fixed notation with
+    /// dictionary keys sorted.
+    static func text(_ value: Any?) -> String {
+        switch value {
+        case nil: ""
+        case let text as String: text
+        case let value as Bool: value ? "true" : "false"
+        case let data as Data: "<\(data.count) bytes>"
+        case let date as Date: ISO8601DateFormatter().string(from: date)
+        case let url as URL: url.absoluteString
+        case let array as [Any]: "[" + array.map { text($0) }.joined(separator: ", ") + "]"
+        case let dictionary as [String: Any]:
+            "{" + dictionary.keys.sorted().map { "\($0): \(text(dictionary[$0]))" }.joined(separator: ", ") + "}"
+        case let value?: "\(value)"
+        }
+    }
 }

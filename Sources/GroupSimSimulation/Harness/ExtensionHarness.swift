@@ -120,6 +120,12 @@ public actor ExtensionHarness {
     /// The key-value storage of the app's current installation.
     public var storage: [DataEntry] { get async { driven.storageContents() } }
 
+    /// Reads the app instance of the current activation with `read`; nil while the
+    /// extension is not running. `GroupSimMessages` builds `controller(as:)` on it.
+    public func withCurrentApp<Value: Sendable>(_ read: (any MessagesApp) -> Value?) -> Value? {
+        driven.app.flatMap(read)
+    }
+
     /// The device as a check or report sees it (transcript, identifiers, callbacks, draft).
     public func snapshot() async -> DeviceSnapshot { driven.snapshot() }
 

@@ -28,5 +28,5 @@ public protocol PollStore: AnyObject {
 /// extension on iOS, GroupSim's `LocalStorage` in the tests.
 public protocol PollDefaults: AnyObject {
     func string(forKey key: String) -> String?
-    func set(_ value: String?, forKey key: String)
+    func set(_ value: Any?, forKey key: String)
 }

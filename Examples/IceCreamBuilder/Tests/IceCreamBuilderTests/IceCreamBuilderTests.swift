@@ -1,0 +1,68 @@
+import Foundation
+import GroupSim
+import GroupSimMessages
+import IceCreamBuilder
+import Testing
+
+/// Alice starts a sundae; Bob adds the scoops; then Carol and Dave both tap the bubble
+/// and choose the topping within 20 ms of each other.
+func sundaeRace() throws -> Scenario {
+    try ScenarioParser.parse(text: """
+        name: sundae-race
+        people: { alice: [alice-phone], bob: [bob-phone], carol: [carol-phone], dave: [dave-phone] }
+        network: { latency: 50ms, jitter: 30ms }
+        app: { name: icecream, state: message }
+        steps:
+          - { at: 0ms, device: alice-phone, send: { session: sundae, data: { base: cone } } }
+          - { at: 1s, device: bob-phone, reply: { session: sundae, data: { scoops: mint } } }
+          - at: 2s
+            race:
+              within: 20ms
+              steps:
+                - { device: carol-phone, reply: { session: sundae, data: { topping: sprinkles } } }
+                - { device: dave-phone, reply: { session: sundae, data: { topping: fudge } } }
+        expect:
+          - converged: sundae
+        """, file: "sundae-race.yaml", registeredApps: iceCreamApps().names)
+}
+
+@Suite struct IceCreamBuilderTests {
+    /// The sample's child controllers: compact shows the history, a tapped bubble shows
+    /// the builder for that bubble's sundae, and a choice stages the next message and
+    /// dismisses the extension, as Apple's sample does.
+    @Test func childControllersFollowThePresentationStyle() async throws {
+        let harness = try ExtensionHarness(apps: iceCreamApps(), app: "icecream")
+        await harness.open(.compact)
+        let compact = try #require(await harness.controller(as: MessagesViewController.self))
+        #expect(await MainActor.run { compact.children.count == 1 && compact.view.subviews.count == 1 })
+        await harness.send("sundae", data: ["base": "cone"])
+        try await harness.expect(callbacks: ["willBecomeActive", "didBecomeActive", "userDidCompose", "willResignActive", "didResignActive"],
+                                 sent: ["?base=cone"], staged: .some(nil), storage: ["sent-parts": "1"])
+        await harness.receive(from: "bob", session: "sundae", url: "?base=cone&scoops=mint")
+        await harness.tap("sundae")
+        let expanded = try #require(await harness.controller(as: MessagesViewController.self))
+        let style = await MainActor.run { expanded.presentationStyle }
+        #expect(style == .expanded)
+        await harness.reply("sundae", data: ["topping": "fudge"])
+        try await harness.expect(sent: ["?base=cone&scoops=mint&topping=fudge"], storage: ["completed": "[cone + mint + fudge]", "sent-parts": "2"])
+    }
+
+    /// With the sundae in the URL, two people choosing the topping at once each send a
+    /// sundae the other never sees: exploration finds the devices disagreeing.
+    @Test func toppingRaceDiverges() async throws {
+        let report = try await Explorer(scenario: try sundaeRace(), apps: iceCreamApps()).explore(runs: 100, seed: 1)
+        let failure = try #require(report.firstFailure, "the race never diverged in \(report.runs) runs")
+        print("sundae race: \(report.failedRuns) of \(report.runs) runs failed; replay: seed \(failure.reference.seed)")
+        let replay = try await sundaeRace().run(seed: failure.reference.seed, apps: iceCreamApps())
+        #expect(!replay.passed)
+    }
+
+    /// The history is kept with UserDefaults' own method names.
+    @MainActor @Test func historyUsesUserDefaultsShape() {
+        let storage = LocalStorage()
+        let history = IceCreamHistory(defaults: storage)
+        #expect(history.completed.isEmpty)
+        storage.set(["cone + mint + fudge"], forKey: "completed")
+        #expect(history.completed == ["cone + mint + fudge"])
+    }
+}
