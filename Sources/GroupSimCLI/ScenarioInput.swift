@@ -28,6 +28,22 @@ enum ScenarioInput {
         return ScenarioBudget(maximumCopies: copies)
     }
 
+    /// How many runs may go on at once within the budget: `requested`, or fewer when the
+    /// runs in flight together would go over it (the report is the same for any number of
+    /// workers). `note` says so, for standard error, when it is fewer.
+    static func workers(_ requested: Int, for scenario: Scenario, budget: ScenarioBudget) -> (count: Int, note: String?) {
+        let estimate = ScenarioBudget.estimate(scenario)
+        var fitting = requested
+        if estimate.copies > 0 { fitting = min(fitting, budget.maximumCopies / estimate.copies) }
+        if estimate.bytes > 0 { fitting = min(fitting, budget.maximumBytes / estimate.bytes) }
+        let count = max(1, min(requested, fitting))
+        guard count < requested else { return (requested, nil) }
+        let note = "note: \(requested) runs at once would use about \(ScenarioBudget.grouped(estimate.copies)) copies' worth of memory each, "
+            + "over the budget of \(ScenarioBudget.grouped(budget.maximumCopies)) copies together; running \(count) at a time "
+            + "(the report is the same; raise --max-copies to run more)"
+        return (count, note)
+    }
+
     /// Reads and validates the file at `path` (`-`: standard input), then checks it against
     /// the budget.
     static func load(_ path: String, _ parsed: Arguments, apps: AppRegistry) throws -> Scenario {
