@@ -1106,7 +1106,8 @@ every copy a send fans out to (for each `send`, `reply`, `text`, `sticker` and
 `press-send`, every other device of everyone who is ever a member of its conversation),
 the network's table of device-to-device links, and the text each copy carries. The budget
 is a number of copies, `--max-copies N` (default 12,000,000, about 8 GB at 700 bytes a
-copy); the memory estimate must also stay within what that many copies would use. Over
+copy, or half of a memory limit set on the process, by `ulimit -v` or a container, when
+that is less); the memory estimate must also stay within what that many copies would use. Over
 it, `run`, `check`, `explore`, `shrink`, `test` and `bench --scenario` refuse the file
 with exit status 2 (`test` as an ERROR line). The runs going on at once share the
 budget: when `--workers N` runs together would go over it, fewer run at a time, with a
