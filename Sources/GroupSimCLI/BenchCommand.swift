@@ -75,8 +75,10 @@ struct BenchCommand: Subcommand {
                         --scale, 10, 100, 300, 1000 or day
       --messages N      messages each device sends in (a) and (c) (default 1,000)
       --scale           the generated groups and the day instead of (a) to (e)
+      --max-copies N    the memory budget --scenario is checked against first (exit 2 with
+                        the estimate when over it; default \(ScenarioBudget.grouped(ScenarioBudget.defaultMaximumCopies)))
 
-    Exit status: 0 measured; 2 usage error or invalid scenario.
+    Exit status: 0 measured; 2 usage error, invalid scenario, or a scenario over the budget.
 
     """
 
@@ -86,7 +88,7 @@ struct BenchCommand: Subcommand {
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: Self.name, valued: ["scenario", "only", "messages"], flags: ["quick", "scale"])
+        let parsed = try Arguments(arguments, command: Self.name, valued: ["scenario", "only", "messages"] + ScenarioInput.valued, flags: ["quick", "scale"])
         guard parsed.positional.isEmpty else {
             throw UsageError("bench takes no files, found \"\(parsed.positional[0])\"", hint: Self.usage)
         }
@@ -98,7 +100,7 @@ struct BenchCommand: Subcommand {
         let path: String
         if let given = parsed.value("scenario") {
             path = given
-            scenario = try ScenarioSource.load(given, apps: apps)
+            scenario = try ScenarioInput.load(given, limits: .default, budget: try ScenarioInput.budget(parsed), apps: apps)
         } else {
             path = Self.shippedScenario
             guard let shipped = BundledScenarios.path(Self.shippedScenario) else {

@@ -1055,9 +1055,9 @@ use in [ci.md](ci.md).
 
 Exit status: 0 every check held (in every run, for `explore`); 1 a check failed; 2 a usage
 error or an invalid scenario, with the message on standard error; 130 or 143 for an
-`explore` stopped by Ctrl-C or SIGTERM.
+`explore` or a `test` stopped by Ctrl-C or SIGTERM.
 
-`run`, `check`, `explore` and `shrink` also take:
+`run`, `check`, `explore` and `shrink` also take (`test` and `bench` take `--max-copies`):
 
 - `--max-copies N`: the memory budget (below);
 - `--all-errors`: print every error of an invalid file, not only the first 20.
@@ -1070,14 +1070,18 @@ error or an invalid scenario, with the message on standard error; 130 or 143 for
 
 ### Output files
 
-`--output PATH` writes as the shell's `>` would, and never damages what it does not own.
-It refuses, with exit status 2 and nothing created, a `PATH` that is one of the inputs
-(links followed: "the output would overwrite the input"), a folder, or a path whose
-folder does not exist. It writes pipes and devices in place (`/dev/stdout` included);
-writes through a symbolic link to its target; and replaces a regular file atomically (a
-temporary file in the same folder, renamed over it), keeping its permissions. `--output`
-is checked before any work. A write that fails, there or on standard output, is exit
-status 2.
+`--output PATH` (and `test --junit PATH`) writes as the shell's `>` would, and never
+damages what it does not own. It refuses, with exit status 2 and nothing created, a
+`PATH` that is one of the inputs by any road: links followed, the same file under another
+name, the file standard input is for a scenario read from `-` ("the output would
+overwrite the scenario on standard input"), the scenario `merge --format html` reads. It
+refuses a file the user may not write (mode 0444: "Permission denied", as `>` says), a
+folder, or a path whose folder does not exist. It writes pipes and devices in place
+(`/dev/stdout` included); writes through a symbolic link to its target; and replaces a
+regular file atomically (a temporary file in the same folder, renamed over it), keeping
+its permissions, or writes it in place, as `>` does, in a folder that forbids new files.
+`--output` is checked before any work. A write that fails, there or on standard output,
+is exit status 2.
 
 <a id="limits"></a>
 ## Limits
@@ -1102,8 +1106,12 @@ every copy a send fans out to (for each `send`, `reply`, `text`, `sticker` and
 `press-send`, every other device of everyone who is ever a member of its conversation),
 the network's table of device-to-device links, and the text each copy carries. The budget
 is a number of copies, `--max-copies N` (default 12,000,000, about 8 GB at 700 bytes a
-copy); the memory estimate must also stay within what that many copies would use. Over
-it, `run`, `check`, `explore` and `shrink` refuse the file with exit status 2:
+copy, or half of a memory limit set on the process, by `ulimit -v` or a container, when
+that is less); the memory estimate must also stay within what that many copies would use. Over
+it, `run`, `check`, `explore`, `shrink`, `test` and `bench --scenario` refuse the file
+with exit status 2 (`test` as an ERROR line). The runs going on at once share the
+budget: when `--workers N` runs together would go over it, fewer run at a time, with a
+note on standard error (the report is the same for any number of workers):
 
 ```text
 FILE:1:1: error: the scenario is too large to run: about 12 copies to deliver to 4 devices, about 9.4 KB of memory; the budget is 3 copies (about 2.1 KB); the largest contributor is 4 devices × 4 sends; to run it anyway, raise the budget with --max-copies N (N at least 14)

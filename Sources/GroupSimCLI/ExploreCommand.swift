@@ -76,11 +76,16 @@ struct ExploreCommand: Subcommand {
     Ctrl-C (SIGINT) or SIGTERM stops the exploration between runs: it prints the report
     of the runs done so far, headed "interrupted after 41,200 of 100,000,000 runs", with
     the failing seeds and the replay line, writes --output if given, and exits 130 (143
-    for SIGTERM). A second Ctrl-C ends it at once.
+    for SIGTERM). Every worker stops starting runs at once; a run in progress finishes. A
+    second Ctrl-C ends it at once; a signal that comes within a second of the first, while
+    the runs stop, is taken as a copy of it (`timeout` signals the process and then its
+    process group).
 
     Exit status: 0 every check held in every run; 1 a check failed in some run; 2 usage
-    error, invalid scenario, a scenario over the --max-copies budget (checked for one
-    run), or a scenario too large for --exhaustive; 130 or 143 interrupted.
+    error, invalid scenario, a scenario over the --max-copies budget, or a scenario too
+    large for --exhaustive; 130 or 143 interrupted. The budget covers the runs going on at
+    once together: when --workers N of them would go over it, fewer run at a time (a note
+    on standard error says so; the report is the same).
 
     """
 
@@ -129,7 +134,9 @@ struct ExploreCommand: Subcommand {
 
         try OutputFile.check(parsed.value("output"), inputs: [path])
         let scenario = try ScenarioInput.load(path, parsed, apps: apps)
-        let explorer = Explorer(scenario: scenario, apps: apps, workers: workers)
+        // The budget covers the runs in flight together, not one run.
+        let (fitting, workersNote) = ScenarioInput.workers(exhaustive ? workers : min(workers, runs), for: scenario, budget: try ScenarioInput.budget(parsed))
+        let explorer = Explorer(scenario: scenario, apps: apps, workers: fitting)
         // The first SIGINT or SIGTERM cancels the exploration, which stops starting runs
         // and reports the runs before it; the exit status then says which signal it was.
         let shardToRun = shard
@@ -152,6 +159,7 @@ struct ExploreCommand: Subcommand {
         }
         line?.finish()
         var warnings = ""
+        if !parsed.flag("quiet"), let workersNote { warnings += workersNote + "\n" }
         if !parsed.flag("quiet"), let warning = Self.sameOutcomeWarning(report, scenario: scenario) { warnings = warning + "\n" }
         let text: String = switch format {
         case "json": ExplorationJSONReport.render(report)

@@ -4,16 +4,23 @@ import GroupSim
 /// per check (named by its line and text), a `<failure>` with what was found and the
 /// command that replays the failing run, an `<error>` for a file that is not valid.
 enum JUnitReport {
-    static func render(_ results: [ScenarioTestResult]) -> String {
+    /// `interrupted` (`interrupted by SIGINT after 3 of 12 files`) adds a testsuite with
+    /// one error that says so, so CI shows the run as incomplete.
+    static func render(_ results: [ScenarioTestResult], interrupted: String? = nil) -> String {
         let tests = results.reduce(0) { $0 + ($1.report?.checks.count ?? 0) }
         let failures = results.reduce(0) { total, result in
             total + (result.report?.checks.indices.filter { result.failure($0) != nil }.count ?? 0)
         }
-        let errors = results.filter { $0.invalid != nil }.count
+        let errors = results.filter { $0.invalid != nil }.count + (interrupted == nil ? 0 : 1)
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"groupsim\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
         for result in results {
             xml += suite(result)
+        }
+        if let interrupted {
+            xml += "  <testsuite name=\"interrupted\" tests=\"0\" failures=\"0\" errors=\"1\">\n"
+            xml += "    <error message=\(attribute(interrupted)) type=\"interrupted\">\(escape(interrupted)): the files not listed did not run</error>\n"
+            xml += "  </testsuite>\n"
         }
         xml += "</testsuites>\n"
         return xml

@@ -49,18 +49,14 @@ struct MergeCommand: Subcommand {
         let format = try parsed.choice("format", Self.formats) ?? "text"
         var paths: [String] = []
         for path in parsed.positional { paths += try Self.reportPaths(path) }
-        try OutputFile.check(parsed.value("output"), inputs: paths)
+        var inputs = paths
+        var warnings = ""
+        try OutputFile.check(parsed.value("output"), inputs: inputs)
         var reports: [ExplorationReport] = []
         for path in paths {
-            let text: String
-            do {
-                text = try String(contentsOfFile: path, encoding: .utf8)
-            } catch {
-                throw UsageError("cannot read \(path): \(error.localizedDescription)")
-            }
             let report: ExplorationReport
             do {
-                report = try ExplorationJSONReport.parse(text)
+                report = try ExplorationJSONReport.parse(try Self.reportText(path))
             } catch {
                 throw UsageError("\(path): \(error.description)")
             }
@@ -84,16 +80,84 @@ struct MergeCommand: Subcommand {
         switch format {
         case "json": text = ExplorationJSONReport.render(merged)
         case "html":
-            let scenario = try? ScenarioParser.load(path: merged.file, registeredApps: apps.names)
+            // The page reads the scenario file too, to replay the failing runs: it is an input.
+            inputs.append(merged.file)
+            try OutputFile.check(parsed.value("output"), inputs: inputs)
+            let (scenario, note) = Self.exploredScenario(merged, apps: apps)
+            if let note { warnings += note }
             text = await ExplorationHTMLPage.render(merged, scenario: scenario, apps: apps)
         default: text = ExplorationTextReport.render(merged)
         }
         let status: Int32 = merged.passed ? 0 : 1
         if let output = parsed.value("output") {
-            try OutputFile.write(text, to: output, inputs: parsed.positional)
-            return CommandResult(status: status, output: "wrote \(output); \(merged.failedRuns) of \(merged.runs) runs failed a check\n")
+            try OutputFile.write(text, to: output, inputs: inputs)
+            return CommandResult(status: status, output: "wrote \(output); \(merged.failedRuns) of \(merged.runs) runs failed a check\n", error: warnings)
         }
-        return CommandResult(status: status, output: text)
+        return CommandResult(status: status, output: text, error: warnings)
+    }
+
+    /// The largest report read: far more than any exploration writes.
+    static let reportLimit = 256 * 1_048_576
+
+    /// The text of the report at `path`, or why it is not one: what the path is when it
+    /// is not a file (`/dev/null` is a character device), and where it stops being UTF-8.
+    /// A named pipe is read as `cat` reads it, waiting for its writer.
+    static func reportText(_ path: String) throws(ExplorationError) -> String {
+        if let what = BoundedFile.description(of: path), what != "a file", what != "a named pipe (FIFO)" {
+            throw .invalidReport("it is \(what), not a report file")
+        }
+        let bytes: [UInt8]
+        switch BoundedFile.read(path, limit: reportLimit, allowSpecial: true) {
+        case .success(let read): bytes = read
+        case .failure(.notFound): throw .invalidReport("no such file")
+        case .failure(.notAFile): throw .invalidReport("it is \(BoundedFile.description(of: path) ?? "not a file"), not a report file")
+        case .failure(.tooLarge): throw .invalidReport("larger than \(reportLimit / 1_048_576) MiB, far more than any exploration report; not a report")
+        case .failure(.unreadable):
+            throw .invalidReport(access(path, R_OK) == 0 ? "the file could not be read" : "permission denied")
+        }
+        guard !bytes.isEmpty else {
+            throw .invalidReport("the file is empty\(BoundedFile.description(of: path).map { $0 == "a file" ? "" : " (\($0))" } ?? ""); not a report")
+        }
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var text = ""
+        var line = 1
+        var column = 1
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                text.unicodeScalars.append(scalar)
+                if scalar == "\n" {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
+            case .emptyInput:
+                return text
+            case .error:
+                throw .invalidReport("not JSON: \(line):\(column): bytes that are not UTF-8 text")
+            }
+        }
+    }
+
+    /// The scenario of the reports, re-read from the file they name, for the page's
+    /// replays; nil, with a note for standard error, when the file cannot be read or is
+    /// no longer the scenario the reports explored (its fingerprint differs).
+    static func exploredScenario(_ report: ExplorationReport, apps: AppRegistry) -> (Scenario?, String?) {
+        guard report.failedRuns > 0, case .sampled = report.mode else { return (nil, nil) }
+        let leftOut = "the page leaves out the failing runs' reports"
+        let scenario: Scenario
+        do {
+            scenario = try ScenarioParser.load(path: report.file, registeredApps: apps.names)
+        } catch {
+            return (nil, "note: \(leftOut): the scenario file \(report.file) cannot be read as a scenario (\(error.errors.first?.message ?? "invalid"))\n")
+        }
+        guard scenario.fingerprint == report.fingerprint else {
+            return (nil, "note: \(leftOut): \(report.file) is no longer the scenario the reports explored "
+                    + "(fingerprint \(scenario.fingerprint), the reports' \(report.fingerprint))\n")
+        }
+        return (scenario, nil)
     }
 
     /// The report files `path` stands for: itself, or for a folder every `*.json` file

@@ -9,13 +9,16 @@ import Darwin
 /// Writes `--output PATH` the way the shell's `>` would, without ever destroying what the
 /// tool does not own:
 ///
-/// - an output that is one of the inputs (the same file once links are followed) is
-///   refused: "the output would overwrite the input S.yaml";
+/// - an output that is one of the inputs (the same file once links are followed, or the
+///   file standard input is for a scenario read from `-`) is refused: "the output would
+///   overwrite the input S.yaml";
+/// - a file the user may not write (mode 0444) is refused, as `>` refuses it;
 /// - a symbolic link is written through to its target, so the link stays;
 /// - a regular file is replaced atomically: the text goes to a temporary file in the same
 ///   folder, which takes the original's permissions and is then renamed over it, so a
 ///   reader never sees half a report and two runs writing one path leave one whole report;
-///   a new file gets the permissions `>` would give it (0666 less the umask);
+///   a new file gets the permissions `>` would give it (0666 less the umask); in a folder
+///   that forbids new files, a file the user may write is written in place, as `>` does;
 /// - a named pipe or a device (`>(gzip > r.gz)`, `/dev/stdout`) is opened and written in
 ///   place, never replaced;
 /// - a folder, or a path whose folder does not exist, is refused and nothing is created.
@@ -55,13 +58,24 @@ enum OutputFile {
     /// needs: not one of `inputs`, not a folder, and a folder to create it in.
     private static func writable(_ path: String, inputs: [String]) throws -> String {
         guard !path.isEmpty else { throw UsageError("--output needs a path") }
-        for input in inputs where input != "-" && sameFile(input, path) {
-            throw UsageError("the output would overwrite the input \(input)", hint: hint)
+        for input in inputs {
+            if input == ScenarioSource.standardInputPath {
+                if standardInputIs(path) {
+                    throw UsageError("the output would overwrite the scenario on standard input (\(path) is the file it reads)", hint: hint)
+                }
+            } else if sameFile(input, path) {
+                throw UsageError("the output would overwrite the input \(input)", hint: hint)
+            }
         }
         let target = try resolveLinks(path)
         var info = stat()
         if lstat(target, &info) == 0 {
             guard info.st_mode & S_IFMT != S_IFDIR else { throw UsageError("cannot write \(path): it is a folder", hint: hint) }
+            // A file the user may not write is refused, as the shell's `>` refuses it,
+            // although replacing it through its folder would work.
+            if access(target, W_OK) != 0 {
+                throw UsageError("cannot write \(path): \(reason(errno))", hint: hint)
+            }
             return target
         }
         let code = errno
@@ -80,6 +94,15 @@ enum OutputFile {
         var b = stat()
         guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
+    /// Standard input is the regular file `path` names (the same device and inode):
+    /// `groupsim run - --output S.yaml < S.yaml`.
+    static func standardInputIs(_ path: String) -> Bool {
+        var input = stat()
+        var output = stat()
+        guard fstat(STDIN_FILENO, &input) == 0, input.st_mode & S_IFMT == S_IFREG, stat(path, &output) == 0 else { return false }
+        return input.st_dev == output.st_dev && input.st_ino == output.st_ino
     }
 
     /// `path` with every symbolic link along its last component followed; a link to
@@ -122,7 +145,15 @@ enum OutputFile {
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
             if descriptor >= 0 || errno != EEXIST { break }
         }
-        guard descriptor >= 0 else { throw UsageError("cannot write \(path): \(reason(errno))", hint: hint) }
+        guard descriptor >= 0 else {
+            // A folder that forbids new files, holding a file the user may write: written
+            // in place, as `>` writes it.
+            let code = errno
+            if original != nil, code == EACCES || code == EPERM || code == EROFS, access(target, W_OK) == 0 {
+                return try writeInPlace(target, shown: path, bytes, truncating: true)
+            }
+            throw UsageError("cannot write \(path): \(reason(code))", hint: hint)
+        }
         var failure: Int32?
         if let original {
             // The replacement keeps the original's permissions (and, for root, its owner).
@@ -140,8 +171,8 @@ enum OutputFile {
     }
 
     /// Opens a pipe or device that is already there and writes into it.
-    private static func writeInPlace(_ target: String, shown path: String, _ bytes: [UInt8]) throws {
-        let descriptor = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+    private static func writeInPlace(_ target: String, shown path: String, _ bytes: [UInt8], truncating: Bool = false) throws {
+        let descriptor = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC | (truncating ? O_TRUNC : 0))
         guard descriptor >= 0 else { throw UsageError("cannot write \(path): \(reason(errno))", hint: hint) }
         let failure = writeAll(bytes, to: descriptor)
         close(descriptor)

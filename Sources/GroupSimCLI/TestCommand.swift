@@ -30,9 +30,16 @@ struct TestCommand: Subcommand {
       --format F        text (default) or github: after each failing file, print GitHub
                         Actions annotations (::error file=F,line=L::...) at the line of each
                         failing check, so the pull request shows them in place
+      --max-copies N    the memory budget: a file whose run would deliver more copies, or
+                        use more memory, than N copies would is an ERROR with the estimate
+                        (default \(ScenarioBudget.grouped(ScenarioBudget.defaultMaximumCopies)), about 8 GB)
 
-    Exit status: 0 every check of every file held; 1 a check failed; 2 usage error or an
-    invalid scenario file.
+    Ctrl-C (SIGINT) or SIGTERM stops after the file in progress: the results of the files
+    finished are printed, and written to --junit marked interrupted; exit 130 (143 for
+    SIGTERM).
+
+    Exit status: 0 every check of every file held; 1 a check failed; 2 usage error, an
+    invalid scenario file or one over the budget; 130 or 143 interrupted.
 
     """
 
@@ -43,35 +50,55 @@ struct TestCommand: Subcommand {
     }
 
     func execute(_ arguments: [String], progress: ProgressSink) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: Self.name, valued: ["explore", "seed", "junit", "format"], flags: [])
+        let parsed = try Arguments(arguments, command: Self.name, valued: ["explore", "seed", "junit", "format"] + ScenarioInput.valued, flags: [])
         let runs = try parsed.integer("explore", Int.self, in: 1...100_000_000)
         let seed = try parsed.integer("seed", UInt64.self, in: 0...UInt64.max)
         let format = try parsed.choice("format", Self.formats) ?? "text"
+        let budget = try ScenarioInput.budget(parsed)
         let paths = try Self.scenarioFiles(in: parsed.positional.isEmpty ? [Self.defaultPath] : parsed.positional)
+        // The JUnit file is an output like --output: never one of the scenarios under test.
+        try OutputFile.check(parsed.value("junit"), inputs: paths)
 
-        var results: [ScenarioTestResult] = []
-        for path in paths {
-            results.append(await test(path, seed: seed, runs: runs))
+        // The first SIGINT or SIGTERM stops after the scenario in progress: the results
+        // of the scenarios finished are printed (and written to --junit), marked interrupted.
+        let (results, signal) = await Interrupts.run { () async -> [ScenarioTestResult] in
+            var results: [ScenarioTestResult] = []
+            for path in paths {
+                if Task.isCancelled { break }
+                let result = await test(path, seed: seed, runs: runs, budget: budget)
+                // An exploration cut short is not a finished result.
+                if result.exploration?.interrupted == true { break }
+                results.append(result)
+            }
+            return results
         }
         var output = ""
         for result in results {
             output += result.line + "\n"
             if format == "github" { output += result.annotations.map { $0 + "\n" }.joined() }
         }
+        var interruption: String?
+        if let signal {
+            interruption = "interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT") after \(results.count) of \(Plural.count(paths.count, "file"))"
+            output += interruption.map { $0 + ": the results above are of those files\n" } ?? ""
+        }
         output += Self.summary(results) + "\n"
         if let junit = parsed.value("junit") {
-            try OutputFile.write(JUnitReport.render(results), to: junit)
+            try OutputFile.write(JUnitReport.render(results, interrupted: interruption), to: junit, inputs: paths)
             output += "wrote \(junit)\n"
         }
-        let status: Int32 = results.contains { $0.invalid != nil } ? 2 : results.allSatisfy(\.passed) ? 0 : 1
+        var status: Int32 = results.contains { $0.invalid != nil } ? 2 : results.allSatisfy(\.passed) ? 0 : 1
+        if let signal { status = 128 + signal }
         return CommandResult(status: status, output: output)
     }
 
-    /// Runs one file once (and explores it when asked).
-    private func test(_ path: String, seed: UInt64?, runs: Int?) async -> ScenarioTestResult {
+    /// Runs one file once (and explores it when asked), after checking it against the
+    /// memory budget: a file over it is an ERROR with the estimate, as `run` refuses it.
+    private func test(_ path: String, seed: UInt64?, runs: Int?, budget: ScenarioBudget) async -> ScenarioTestResult {
         let scenario: Scenario
         do {
             scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
+            try budget.check(scenario)
         } catch {
             return ScenarioTestResult(path: path, invalid: error.errors.first ?? ScenarioError("invalid scenario", at: nil))
         }
@@ -79,7 +106,7 @@ struct TestCommand: Subcommand {
             let report = try await scenario.run(seed: seed, apps: apps)
             var result = ScenarioTestResult(path: path, scenario: scenario.name, seed: seed ?? scenario.seed, report: report)
             if let runs {
-                let workers = ProcessInfo.processInfo.activeProcessorCount
+                let workers = ScenarioInput.workers(ProcessInfo.processInfo.activeProcessorCount, for: scenario, budget: budget).count
                 result.exploration = try await Explorer(scenario: scenario, apps: apps, workers: workers).explore(runs: runs, seed: seed)
             }
             return result

@@ -10,8 +10,9 @@ extension ExplorationReport {
     /// - a shard coverage outside `0..<count`, or an index given twice;
     /// - for a random exploration, a number of runs other than the runs its shards hold
     ///   (run `i` of `requestedRuns` belongs to shard `i % count`);
-    /// - more failed or stopped runs than runs, a check failed by more runs than failed
-    ///   a check, an outcome, pitfall or failed step counted in more runs than there
+    /// - more failed or stopped runs than runs, a check or an unexpected failure counted in
+    ///   more runs than failed, more failed runs than its checks and unexpected failures
+    ///   together account for, an outcome, pitfall or failed step counted in more runs than there
     ///   are, more distinct outcomes than runs;
     /// - a first failure missing, or present for a check no run failed; a failing run
     ///   outside the covered shards or with a seed that its run number does not derive;
@@ -54,6 +55,21 @@ extension ExplorationReport {
             guard (check.failedRuns > 0) == (check.firstFailure != nil) else {
                 throw refuse("check \"\(check.text)\" failed in \(check.failedRuns) runs but \(check.firstFailure == nil ? "has no" : "has a") first failing run")
             }
+        }
+        // A run fails when a check fails or a step fails unexpectedly: the failed runs are
+        // at least the most any one of those failed, at most all of them together.
+        var explained = 0
+        for tally in unexpectedFailures {
+            guard tally.failedRuns <= failedRuns else {
+                throw refuse("\(tally.text) in \(tally.failedRuns) runs, but only \(failedRuns) runs failed")
+            }
+        }
+        for tally in checks + unexpectedFailures {
+            let (sum, overflow) = explained.addingReportingOverflow(tally.failedRuns)
+            explained = overflow ? Int.max : sum
+        }
+        guard failedRuns <= explained else {
+            throw refuse("\(failedRuns) failed runs, but its checks and unexpected failures account for at most \(explained)")
         }
         var slots: Set<ExploredRun.Slot> = []
         for row in outcomes {

@@ -94,7 +94,7 @@ public enum ExplorationTextReport {
             let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil } + failure.unexpected
             switch report.mode {
             case .sampled:
-                lines.append("first failing run: #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
+                lines.append("first failing run: #\(failure.reference.run), failed \(listed(failed))")
                 if let app = report.app {
                     lines.append(Self.swiftReplayHint(app: app, seed: failure.reference.seed))
                 } else {
@@ -107,7 +107,7 @@ public enum ExplorationTextReport {
                 for failure in report.failures {
                     let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil }
                         + failure.unexpected
-                    lines.append("  #\(failure.reference.run), failed \(failed.joined(separator: "; "))")
+                    lines.append("  #\(failure.reference.run), failed \(listed(failed))")
                     lines.append("    order: \(orderText(failure.schedule, full: full))")
                 }
                 if let app = report.app { lines.append(Self.swiftReplayHint(app: app, seed: nil)) }
@@ -215,6 +215,16 @@ public enum ExplorationTextReport {
 
     /// How to replay a failing run of an app registered from Swift: from the test that
     /// explored it, since a plain `groupsim` does not know the app.
+    /// The most failures one line names; the rest are counted.
+    static let failuresPerLine = 20
+
+    /// `a; b; c`, at most `failuresPerLine` of them, then `and 2,980 more`.
+    static func listed(_ failed: [String]) -> String {
+        let shown = failed.prefix(failuresPerLine).joined(separator: "; ")
+        guard failed.count > failuresPerLine else { return shown }
+        return shown + "; and \(ExplorationReport.grouped(failed.count - failuresPerLine)) more"
+    }
+
     static func swiftReplayHint(app: String, seed: UInt64?) -> String {
         let run = seed.map { " or `try await scenario.run(seed: \($0), apps: apps)`" } ?? ""
         return "replay: the app \"\(app)\" is registered from Swift; in your test, `await explorer.replay(report.firstFailure!, of: report)`\(run)"

@@ -10,7 +10,8 @@ import Darwin
 ///
 /// `/proc/self/pagemap` reports a size of 0 and reads gigabytes, `/dev/zero` never ends,
 /// and a FIFO with no writer blocks forever: every reader of a path from a scenario goes
-/// through here so that none of them can run out of memory or hang.
+/// through here so that none of them can run out of memory or hang where it was not
+/// asked to wait (a named pipe is waited for only when special files are allowed).
 package enum BoundedFile {
     /// What the path (after following symbolic links) named.
     package enum Kind: Equatable, Sendable {
@@ -53,7 +54,7 @@ package enum BoundedFile {
     /// open descriptor names, so that the check and the read see the same file. Only a
     /// regular file is read unless `allowSpecial` is set (for a scenario given as a pipe,
     /// `<(…)`); a special file is then read in blocking mode, still at most `limit + 1`
-    /// bytes. A file longer than `limit` is `.tooLarge`, whatever size it reports.
+    /// bytes, and a named pipe with no writer yet is waited for, as `cat` waits. A file longer than `limit` is `.tooLarge`, whatever size it reports.
     package static func read(_ path: String, limit: Int, allowSpecial: Bool = false) -> Result<[UInt8], Failure> {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -72,10 +73,43 @@ package enum BoundedFile {
         case .directory: return .failure(.notAFile(.directory))
         case .special:
             guard allowSpecial else { return .failure(.notAFile(.special)) }
-            // Back to blocking reads: a pipe's writer may not have written yet.
+            if info.st_mode & S_IFMT == S_IFIFO {
+                // A named pipe is opened again, waiting for its writer as `cat` does: the
+                // first open did not wait, and would read an end of file at once.
+                let waiting = open(path, O_RDONLY | O_CLOEXEC)
+                guard waiting >= 0 else { return .failure(.unreadable) }
+                defer { close(waiting) }
+                var reopened = stat()
+                guard fstat(waiting, &reopened) == 0, reopened.st_dev == info.st_dev, reopened.st_ino == info.st_ino else {
+                    return .failure(.unreadable)
+                }
+                return readAll(waiting, limit: limit)
+            }
+            // Back to blocking reads: a device may not have anything to read yet.
             let flags = fcntl(descriptor, F_GETFL)
             guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else { return .failure(.unreadable) }
         }
+        return readAll(descriptor, limit: limit)
+    }
+
+    /// What `path` names, in words, for a message: "a named pipe (FIFO)", "a character
+    /// device"; nil when nothing is there.
+    package static func description(of path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return "a file"
+        case S_IFDIR: return "a folder"
+        case S_IFIFO: return "a named pipe (FIFO)"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        default: return "not a file"
+        }
+    }
+
+    /// At most `limit + 1` bytes from an open descriptor.
+    private static func readAll(_ descriptor: Int32, limit: Int) -> Result<[UInt8], Failure> {
         let wanted = max(0, limit) + 1
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: min(wanted, 1 << 16))
