@@ -58,16 +58,12 @@ extension ExplorationReport {
         }
         // A run fails when a check fails or a step fails unexpectedly: the failed runs are
         // at least the most any one of those failed, at most all of them together.
-        var explained = 0
         for tally in unexpectedFailures {
             guard tally.failedRuns <= failedRuns else {
                 throw refuse("\(tally.text) in \(tally.failedRuns) runs, but only \(failedRuns) runs failed")
             }
         }
-        for tally in checks + unexpectedFailures {
-            let (sum, overflow) = explained.addingReportingOverflow(tally.failedRuns)
-            explained = overflow ? Int.max : sum
-        }
+        let explained = ExactCount.sum((checks + unexpectedFailures).map(\.failedRuns))
         guard failedRuns <= explained else {
             throw refuse("\(failedRuns) failed runs, but its checks and unexpected failures account for at most \(explained)")
         }

@@ -95,22 +95,7 @@ extension Explorer {
             }
             visited.formUnion(run.fresh)
 
-            // Every alternative past the replayed prefix is a branch; the shallowest are
-            // explored next, each depth's in option order.
-            var key = root
-            var branches: [(prefix: [Int], key: OrderKey)] = []
-            let end = run.stuckAt ?? run.decisions.count
-            for (depth, decision) in run.decisions.prefix(end).enumerated() {
-                guard decision.options.indices.contains(decision.chosen) else { break }
-                if depth >= branch.prefix.count {
-                    for (index, option) in decision.options.enumerated() where index != decision.chosen {
-                        let next = key.extended(with: option)
-                        if !visited.contains(next) { branches.append((run.decisions[..<depth].map(\.chosen) + [index], next)) }
-                    }
-                }
-                key = key.extended(with: decision.options[decision.chosen])
-            }
-            pending += branches.reversed()
+            pending += Self.branches(run.decisions, stuckAt: run.stuckAt, after: branch.prefix.count, root: root, visited: visited)
             guard run.stuckAt == nil else { continue }
             let schedule = run.decisions.compactMap { $0.options.indices.contains($0.chosen) ? $0.options[$0.chosen].text : nil }
             tally.add(ExploredRun(reference: .init(run: orders, seed: seed), report: RunReport(outcome: run.outcome),
@@ -125,6 +110,26 @@ extension Explorer {
         for index in report.classes.indices { report.classes[index].agreeing = nil }
         report.outliers = []
         return report
+    }
+
+    /// The branches a run leaves to explore, in the order to push them: every
+    /// alternative past the replayed prefix (`after` decisions) whose key was not reached,
+    /// so that the shallowest are explored next, each depth's in option order.
+    static func branches(_ decisions: [OrderRecorder.Decision], stuckAt: Int?, after replayed: Int, root: OrderKey,
+                         visited: Set<OrderKey>) -> [(prefix: [Int], key: OrderKey)] {
+        var key = root
+        var branches: [(prefix: [Int], key: OrderKey)] = []
+        for (depth, decision) in decisions.prefix(stuckAt ?? decisions.count).enumerated() {
+            guard decision.options.indices.contains(decision.chosen) else { break }
+            if depth >= replayed {
+                for (index, option) in decision.options.enumerated() where index != decision.chosen {
+                    let next = key.extended(with: option)
+                    if !visited.contains(next) { branches.append((decisions[..<depth].map(\.chosen) + [index], next)) }
+                }
+            }
+            key = key.extended(with: decision.options[decision.chosen])
+        }
+        return branches.reversed()
     }
 
     /// One simulation under an `OrderRecorder`. The simulation (and the recorder's share

@@ -116,20 +116,7 @@ extension Explorer {
                 estimate = Int(bound)
             }
             visited.formUnion(run.fresh)
-            var key = root
-            var branches: [(prefix: [Int], key: OrderKey)] = []
-            let end = run.stuckAt ?? run.decisions.count
-            for (depth, decision) in run.decisions.prefix(end).enumerated() {
-                guard decision.options.indices.contains(decision.chosen) else { break }
-                if depth >= branch.prefix.count {
-                    for (index, option) in decision.options.enumerated() where index != decision.chosen {
-                        let next = key.extended(with: option)
-                        if !visited.contains(next) { branches.append((run.decisions[..<depth].map(\.chosen) + [index], next)) }
-                    }
-                }
-                key = key.extended(with: decision.options[decision.chosen])
-            }
-            pending += branches.reversed()
+            pending += Self.branches(run.decisions, stuckAt: run.stuckAt, after: branch.prefix.count, root: root, visited: visited)
             guard run.stuckAt == nil else { continue }
 
             // Every local order of every device counted apart, for this dependent order.

@@ -455,6 +455,9 @@ struct OrderRecorder: ScheduleController {
             guard let message = candidate.message else { break }
             if offline[device] {
                 if !held[device].contains(message) { held[device].append(message) }
+                // Held, it comes again when the device is back (M30): a new copy, whose
+                // place among the steps is where it is pending then.
+                bounds[CopyKey(message: message, device: device)] = nil
             } else {
                 held[device].removeAll { $0 == message }
             }

@@ -67,7 +67,7 @@ public enum ExplorationHTMLReport {
         html += "<p class=\"meta\">\(esc(report.file)) · \(esc(what)) · \(verdict) · \(report.distinctOutcomes) distinct outcome\(report.distinctOutcomes == 1 ? "" : "s")</p>\n"
         if report.interrupted {
             let planned = report.plannedRuns.map { " of \(ExplorationReport.grouped($0))" } ?? ""
-            html += "<p class=\"fail\">interrupted after \(ExplorationReport.grouped(runs))\(planned) \(unit): the counts below are of those \(unit)</p>\n"
+            html += "<p class=\"fail\">interrupted after \(runs.grouped)\(planned) \(unit): the counts below are of those \(unit)</p>\n"
         }
         html += "</header>\n"
         html += HTMLReport.section("checks", "Checks: \(unit) that failed each", checks(report))

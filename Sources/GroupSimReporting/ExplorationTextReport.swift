@@ -49,15 +49,15 @@ public enum ExplorationTextReport {
         let tallies = report.checks + report.unexpectedFailures
         if tallies.isEmpty { lines.append("  (none)") }
         let failedWidth = tallies.map { $0.failedRuns.readable.count }.max() ?? 1
-        let listed = full ? tallies : Array(tallies.prefix(listLimit))
-        for check in listed {
+        let shownTallies = full ? tallies : Array(tallies.prefix(listLimit))
+        for check in shownTallies {
             let place = check.line.map { "line \($0): " } ?? ""
             let count = pad(check.failedRuns.readable, failedWidth, right: true)
             var line = "  \(check.failedRuns.isZero ? "PASS" : "FAIL")  \(count) of \(readableRuns) \(pad("(" + ExplorationReport.percent(check.failedRuns, of: runs) + ")", 8))  \(place)\(check.text)"
             if case .sampled = report.mode, let first = check.firstFailure { line += "  [first failing seed \(first.seed)]" }
             lines.append(line)
         }
-        if listed.count < tallies.count { lines.append("  and \(tallies.count - listed.count) more (--full lists them)") }
+        if shownTallies.count < tallies.count { lines.append("  and \(tallies.count - shownTallies.count) more (--full lists them)") }
         lines.append("")
         lines += outcomeLines(report, full: full)
         lines.append("")

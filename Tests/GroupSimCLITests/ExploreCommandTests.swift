@@ -7,7 +7,7 @@ import GroupSimCLI
 @Suite struct ExploreCommandTests {
     /// Lines of the outcome section for one device and session.
     static func outcomeLines(_ output: String, _ device: String, _ session: String = "poll") -> [String] {
-        output.split(separator: "\n").map(String.init).filter { $0.hasPrefix("  \(device) \(session):") }
+        output.split(separator: "\n").map(String.init).filter { $0.hasPrefix("    \(device) \(session):") }
     }
 
     /// The replay seed the text report prints, if any.

@@ -218,7 +218,7 @@ import GroupSimCLI
         try Data("a log".utf8).write(to: folder.appendingPathComponent("explore.log"))
         #expect(await CLI.run(["merge", folder.path]).status == 1)
         let url = folder.appendingPathComponent("shard-1.json")
-        let older = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "groupsim-exploration-2", with: "groupsim-exploration-1")
+        let older = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "groupsim-exploration-3", with: "groupsim-exploration-1")
         try Data(older.utf8).write(to: url)
         let refused = await CLI.run(["merge", folder.path])
         #expect(refused.status == 2 && refused.error.contains("\(url.path): written by an older groupsim"), "\(refused.error)")

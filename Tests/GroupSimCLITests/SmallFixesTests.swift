@@ -62,7 +62,7 @@ import GroupSim
         #expect(run.output.hasPrefix("{\n  \"version\": 1,\n  \"scenario\": \"pickles-race\""))
         #expect(run.output.contains("\"reference\": \"docs/behaviour.md#m12\""))
         let explore = await CLI.run(["explore", CLI.path("Scenarios/pickles-race-window.yaml"), "--runs", "10", "--format", "json", "--quiet"])
-        #expect(explore.output.hasPrefix("{\n  \"format\": \"groupsim-exploration-2\",\n  \"version\": 1,"))
+        #expect(explore.output.hasPrefix("{\n  \"format\": \"groupsim-exploration-3\",\n  \"version\": 1,"))
         let newer = explore.output.replacingOccurrences(of: "\"version\": 1,", with: "\"version\": 2,")
         let file = try CLI.temporaryFile("newer.json", newer)
         let merge = await CLI.run(["merge", file])

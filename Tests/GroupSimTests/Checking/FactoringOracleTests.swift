@@ -100,6 +100,8 @@ import GroupSim
         }
         if let offline, offline != "p0-phone" {
             lines += ["  - at: 2s", "    device: \(offline)", "    online: true"]
+            // A copy sent as the device comes back may overtake the held ones (M30).
+            if pick(2) == 0 { lines += ["  - at: 2s", "    device: p0-phone", "    reply: { session: poll, data: { again: yes } }"] }
         }
         if pick(3) == 0 {
             lines += ["  - at: \(start + 20 + pick(60))ms", "    device: p0-phone", "    reply: { session: poll, data: { closed: yes } }"]
