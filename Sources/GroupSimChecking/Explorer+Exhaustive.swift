@@ -62,15 +62,13 @@ extension Explorer {
     func enumerated(limit: Int) async throws(ExplorationError) -> ExplorationReport {
         let seed = scenario.seed
         let sessions = ExploredRun.sessions(of: scenario)
-        let simulationLimit = max(limit, 1) &* 20
+        var budget = SearchBudget(scenario: scenario.name, limit: limit)
         let root = OrderKey(for: scenario)
         var visited: Set<OrderKey> = [root]
         // Branches still to explore: a prefix of choices and the key it leads to. A branch
         // whose key was reached meanwhile (by another path) is skipped unsimulated.
         var pending: [(prefix: [Int], key: OrderKey)] = [([], root)]
         var tally = ExplorationTally(checks: scenario.checks.count)
-        var estimate = 0
-        var simulated = 0
         var orders = 0
 
         var interrupted = false
@@ -83,16 +81,9 @@ extension Explorer {
             if !branch.prefix.isEmpty {
                 guard visited.insert(branch.key).inserted else { continue }
             }
-            simulated += 1
-            guard simulated <= simulationLimit else {
-                throw .searchTooLong(scenario: scenario.name, simulated: simulated - 1, limit: simulationLimit)
-            }
+            try budget.spend()
             let run = await simulateOrder(prefix: branch.prefix, visited: visited)
-            if simulated == 1 {
-                let bound = Self.estimate(run.decisions, entities: 2 * scenario.devices.count + 1)
-                guard bound <= Double(limit) else { throw .tooManyOrders(scenario: scenario.name, estimate: bound, limit: limit) }
-                estimate = Int(bound)
-            }
+            try budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1)
             visited.formUnion(run.fresh)
 
             pending += Self.branches(run.decisions, stuckAt: run.stuckAt, after: branch.prefix.count, root: root, visited: visited)
@@ -102,7 +93,7 @@ extension Explorer {
                                   sessions: sessions, schedule: schedule))
             orders += 1
         }
-        let template = Self.template(for: scenario, mode: .exhaustive(seed: seed, estimate: estimate, simulated: simulated))
+        let template = Self.template(for: scenario, mode: .exhaustive(seed: seed, estimate: budget.estimate, simulated: budget.simulated))
         var report = tally.report(template)
         report.interrupted = interrupted
         // The sizes of the agreeing groups are counted for random runs only: factoring
@@ -110,6 +101,36 @@ extension Explorer {
         for index in report.classes.indices { report.classes[index].agreeing = nil }
         report.outliers = []
         return report
+    }
+
+    /// What an exhaustive search may spend: it stops after simulating 20 times `limit`
+    /// schedules, and refuses up front when the first run's estimate is over `limit`.
+    struct SearchBudget {
+        let scenario: String
+        let limit: Int
+        private(set) var simulated = 0
+        /// The up-front estimate of orders to enumerate (`Explorer.estimate`).
+        private(set) var estimate = 0
+
+        init(scenario: String, limit: Int) {
+            self.scenario = scenario
+            self.limit = limit
+        }
+
+        /// Counts one more schedule, or throws `.searchTooLong` past the budget.
+        mutating func spend() throws(ExplorationError) {
+            let most = max(limit, 1) &* 20
+            simulated += 1
+            guard simulated <= most else { throw .searchTooLong(scenario: scenario, simulated: simulated - 1, limit: most) }
+        }
+
+        /// After the first schedule: the estimate from its decisions, or `.tooManyOrders`.
+        mutating func estimateOnce(_ decisions: [OrderRecorder.Decision], entities: Int) throws(ExplorationError) {
+            guard simulated == 1 else { return }
+            let bound = Explorer.estimate(decisions, entities: entities)
+            guard bound <= Double(limit) else { throw .tooManyOrders(scenario: scenario, estimate: bound, limit: limit) }
+            estimate = Int(bound)
+        }
     }
 
     /// The branches a run leaves to explore, in the order to push them: every

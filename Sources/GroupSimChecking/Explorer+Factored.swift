@@ -84,14 +84,12 @@ extension Explorer {
     private func factoredSearch(limit: Int, factorable: [Bool]) async throws(ExplorationError) -> Result<ExplorationReport, FactoringStop> {
         let seed = scenario.seed
         let sessions = ExploredRun.sessions(of: scenario)
-        let simulationLimit = max(limit, 1) &* 20
+        var budget = SearchBudget(scenario: scenario.name, limit: limit)
         let root = OrderKey(for: scenario)
         var visited: Set<OrderKey> = [root]
         var pending: [(prefix: [Int], key: OrderKey)] = [([], root)]
         var tally = ExplorationTally(checks: scenario.checks.count)
         var combiner = FactorCombiner(scenario: scenario)
-        var estimate = 0
-        var simulated = 0
         var dependentOrders = 0
         var largest = 1
         var counted: Set<Int> = []
@@ -104,17 +102,10 @@ extension Explorer {
             if !branch.prefix.isEmpty {
                 guard visited.insert(branch.key).inserted else { continue }
             }
-            simulated += 1
-            guard simulated <= simulationLimit else {
-                throw .searchTooLong(scenario: scenario.name, simulated: simulated - 1, limit: simulationLimit)
-            }
+            try budget.spend()
             let run = await simulateFactored(prefix: branch.prefix, visited: visited, factorable: factorable, local: [], sessions: sessions)
             if let device = run.violation { return .failure(.violated(device: device)) }
-            if simulated == 1 {
-                let bound = Self.estimate(run.decisions, entities: 2 * scenario.devices.count + 1)
-                guard bound <= Double(limit) else { throw .tooManyOrders(scenario: scenario.name, estimate: bound, limit: limit) }
-                estimate = Int(bound)
-            }
+            try budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1)
             visited.formUnion(run.fresh)
             pending += Self.branches(run.decisions, stuckAt: run.stuckAt, after: branch.prefix.count, root: root, visited: visited)
             guard run.stuckAt == nil else { continue }
@@ -137,10 +128,7 @@ extension Explorer {
                         exploring[device] = true
                     }
                 }
-                simulated += 1
-                guard simulated <= simulationLimit else {
-                    throw .searchTooLong(scenario: scenario.name, simulated: simulated - 1, limit: simulationLimit)
-                }
+                try budget.spend()
                 let local = await simulateFactored(prefix: prefix, visited: [], factorable: factorable, local: plan, sessions: sessions)
                 if let device = local.violation { return .failure(.violated(device: device)) }
                 runs.append(local)
@@ -167,7 +155,7 @@ extension Explorer {
             largest = max(largest, orders.map(\.count).max() ?? 1)
             dependentOrders += 1
         }
-        var report = tally.report(Self.template(for: scenario, mode: .exhaustive(seed: seed, estimate: estimate, simulated: simulated)))
+        var report = tally.report(Self.template(for: scenario, mode: .exhaustive(seed: seed, estimate: budget.estimate, simulated: budget.simulated)))
         report.interrupted = interrupted
         report.factoring = .init(devices: counted.sorted().map { scenario.devices[$0].name }, dependentOrders: dependentOrders,
                                  largestFactor: largest)

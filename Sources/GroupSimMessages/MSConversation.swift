@@ -174,9 +174,12 @@ open class MSConversation {
 
     typealias Handler = @MainActor @Sendable ((any Error)?) -> Void
 
-    /// Calls a completion handler on the main actor: at once when the caller is there (the
-    /// simulation answers there), else in a main-actor task (a request made off the main
-    /// actor to a conversation of no device).
+    /// Calls a completion handler on the main actor: at once when the caller is there.
+    /// Inside a run that is always so: the simulation calls controllers, and answers
+    /// their requests, on the main queue (`MainActorCalls`), so a run's order never
+    /// depends on a task. Only a conversation used outside any run (made in a test, with
+    /// no device behind it) can be asked off the main actor; its refusal then reaches the
+    /// handler in a main-actor task, as Apple's handlers arrive on the main queue later.
     private static func call(_ handler: Handler?, _ error: (any Error)?) {
         guard let handler else { return }
         if MainActorCalls.isOnMainQueue {
