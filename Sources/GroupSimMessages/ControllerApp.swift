@@ -28,9 +28,10 @@ struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp, Host
     /// Runs `body` with the host on the main actor and returns what the controller asked for.
     private func call(_ body: @MainActor (ControllerHost<Controller>) -> Void) -> [AppAction] {
         guard let host else { return [] }
-        // The batch is taken after the tasks the call started have run: what they ask for
-        // belongs to this call, as it would on iOS before the system acts on it.
-        return MainActorCalls.run({ body(host) }, then: { host.bridge.takeBatch() })
+        // The batch is taken after the tasks the call started, and the callers its answers
+        // resumed, have run: what they ask for belongs to this call, as it would on iOS
+        // before the system acts on it.
+        return MainActorCalls.run({ body(host) }, when: { host.bridge.resumesOnTheirWay == 0 }, then: { host.bridge.takeBatch() })
     }
 
     func willBecomeActive(_ view: Conversation) -> [AppAction] {

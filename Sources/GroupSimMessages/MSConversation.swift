@@ -15,8 +15,9 @@ import GroupSim
 /// which returns when the completion handler would be called and throws the error it
 /// would get; call it from the main actor, for example in a `Task { ... }` that a
 /// controller callback starts. The request reaches the system before the simulation
-/// moves on; the code after the `await` runs soon after the answer, on the main actor,
-/// at no fixed virtual time (see `MainActorCalls`).
+/// moves on, and the code after the `await` runs on the main actor inside the call that
+/// carries the answer, up to its next suspension, at the virtual time the seed decides
+/// (see `MainActorCalls`).
 open class MSConversation {
     var bridge: ExtensionBridge?
 
@@ -136,9 +137,15 @@ open class MSConversation {
     /// Makes the request with a handler that resumes the caller. The continuation is not a
     /// checked one: an extension that closes before the answer never resumes, as its
     /// process ends on iOS, and that is not a misuse to report.
+    ///
+    /// The bridge counts the callers resumed and not yet back on the main actor, and the
+    /// simulation takes a call's requests only once none is on its way (`MainActorCalls`).
     @MainActor private func awaitHandler(_ start: (@escaping @MainActor @Sendable ((any Error)?) -> Void) -> Void) async throws {
+        let bridge = LentToMainActor(bridge)
+        defer { bridge.value?.resumesOnTheirWay -= 1 }
         try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
             start { error in
+                bridge.value?.resumesOnTheirWay += 1
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }
             }
         }

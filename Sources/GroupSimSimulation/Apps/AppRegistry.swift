@@ -9,6 +9,8 @@ public struct AppRegistry: Sendable {
     public typealias Factory = @Sendable (AppSpec) -> any MessagesApp
 
     private var factories: [(name: String, make: Factory)] = []
+    /// The registered apps whose callbacks wait for main-actor work (controllers).
+    private var mainActorApps: Set<String> = []
 
     /// A registry with the built-in app only.
     public init() {}
@@ -17,6 +19,20 @@ public struct AppRegistry: Sendable {
     public mutating func register(_ name: String, _ make: @escaping Factory) {
         factories.removeAll { $0.name == name }
         factories.append((name, make))
+        mainActorApps.remove(name)
+    }
+
+    /// Adds an app whose callbacks run code on the main actor and wait for it: a run of
+    /// it gets a thread of its own (`Simulation.run()`), so that the tasks that code
+    /// resumes always find a free thread on their way back to the main actor.
+    package mutating func register(mainActor name: String, _ make: @escaping Factory) {
+        register(name, make)
+        mainActorApps.insert(name)
+    }
+
+    /// Whether the app `spec` names runs code on the main actor and waits for it.
+    package func callsMainActor(_ spec: AppSpec) -> Bool {
+        spec.name.map(mainActorApps.contains) ?? false
     }
 
     /// Registered names, in registration order (the built-in app is not listed).

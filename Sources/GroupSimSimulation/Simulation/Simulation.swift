@@ -32,6 +32,8 @@ public actor Simulation {
     private let exploring: Bool
     /// Whoever made this simulation checked the scenario already (exploration, per run).
     private let validated: Bool
+    /// What this actor runs on: a thread of its own for a controller app (`RunThread`).
+    private nonisolated let executor: RunExecutor
     /// Where `run()` stands: a simulation runs once; later calls get the same result.
     private var progress = Progress.notStarted
 
@@ -90,6 +92,7 @@ public actor Simulation {
     package init(scenario: Scenario, seed: UInt64?, apps: AppRegistry, recordTrace: Bool, controller: (any ScheduleController)?,
          validated: Bool) {
         self.validated = validated
+        executor = RunExecutor(callsMainActor: apps.callsMainActor(scenario.app))
         self.controller = controller
         exploring = controller != nil
         self.scenario = scenario
@@ -114,7 +117,16 @@ public actor Simulation {
     ///
     /// - Throws: the scenario's problems, exactly as a scenario file with them would be
     ///   refused (`Scenario.validate`); nothing runs then.
-    public func run() async throws(ScenarioErrors) -> RunOutcome {
+    public nonisolated func run() async throws(ScenarioErrors) -> RunOutcome {
+        defer { executor.stop() }
+        return try await runOnce()
+    }
+
+    /// A run of a controller app runs on a thread of its own (`RunThread`); any other run
+    /// on the shared pool, as a plain actor does.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.unownedExecutor }
+
+    private func runOnce() async throws(ScenarioErrors) -> RunOutcome {
         switch progress {
         case .finished(let result):
             return try result.get()
