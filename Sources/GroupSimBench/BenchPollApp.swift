@@ -7,10 +7,12 @@ import GroupSim
 /// change and inserts a new bubble (M12). On a scenario written for the built-in app's
 /// message mode it sends the same messages, so (e) and (b) time the same work apart from
 /// the app's own code.
-struct BenchPollApp: MessagesApp {
-    static let name = "bench-poll"
+package struct BenchPollApp: MessagesApp {
+    package static let name = "bench-poll"
 
-    mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] {
+    package init() {}
+
+    package mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] {
         var state = StateMap()
         if let selected = conversation.selectedMessage, selected.session == request.session {
             state = StateMap(url: selected.url)

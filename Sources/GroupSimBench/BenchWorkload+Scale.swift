@@ -4,27 +4,27 @@ import GroupSim
 /// same size always gives the same scenario, and no file is read.
 extension BenchWorkload {
     /// A generated workload and the work it does, known before it runs.
-    struct Generated {
-        var scenario: Scenario
+    package struct Generated {
+        package var scenario: Scenario
         /// Messages sent (every step is one send or reply).
-        var sends: Int
+        package var sends: Int
         /// Copies delivered: each send reaches every other device of the group (M30).
-        var copies: Int
+        package var copies: Int
         /// Distinct sessions the steps name.
-        var sessions: Int
+        package var sessions: Int
         /// Virtual time from the first step to the last.
-        var span: VirtualDuration
+        package var span: VirtualDuration
     }
 
-    static let scaleSeed: UInt64 = 9
+    package static let scaleSeed: UInt64 = 9
     /// The send times of `scaleGroup` are spread over this hour.
-    static let scaleSpan = VirtualDuration.seconds(3_600)
+    package static let scaleSpan = VirtualDuration.seconds(3_600)
 
     /// `devices` people with one phone each, all in one conversation; each phone sends
     /// `messagesEach` messages at seeded random times over one hour, message `j` of
     /// phone `i` in session `s<i>-<j % 10>`; latency 50ms, jitter 40ms. Steps at one
     /// instant keep phone order, then message order.
-    static func scaleGroup(devices: Int, messagesEach: Int = 10, seed: UInt64 = scaleSeed) -> Generated {
+    package static func scaleGroup(devices: Int, messagesEach: Int = 10, seed: UInt64 = scaleSeed) -> Generated {
         let people = (0..<devices).map { Person(key: "p\($0)", devices: ["p\($0)-phone"]) }
         let specs = people.map { DeviceSpec(name: $0.devices[0], person: $0.key) }
         var generator = SplitMix64(seed: seed)
@@ -52,14 +52,14 @@ extension BenchWorkload {
     }
 
     /// Sessions the day's replies go to.
-    static let openSessions = 20
+    package static let openSessions = 20
 
     /// A day in a big group: `people` people (32, iMessage's limit) with a phone, an iPad
     /// and a second phone each, all in one conversation; every person sends a message
     /// every `every` on average (seeded uniform times over `length`) from one of their
     /// devices. Half the messages are replies in one of 20 open sessions, opened by the
     /// first 20 people in the first 20 seconds; the others start a session of their own.
-    static func day(people count: Int = 32, devicesEach: Int = 3, length: VirtualDuration = .seconds(86_400),
+    package static func day(people count: Int = 32, devicesEach: Int = 3, length: VirtualDuration = .seconds(86_400),
                     every: VirtualDuration = .seconds(300), seed: UInt64 = scaleSeed) -> Generated {
         let people = (0..<count).map { person in
             Person(key: "p\(person)", devices: (0..<devicesEach).map { "p\(person)-d\($0)" })
@@ -122,7 +122,7 @@ extension BenchWorkload {
     /// Runs a generated workload as `groupsim explore FILE --runs 1 --workers 1` does: one
     /// simulation with the trace off, then its checks, pitfalls and outcome key. Returns
     /// the runs made (1). Throws as `explore` does, for a scenario that is not valid.
-    static func exploreOnce(_ scenario: Scenario, apps: AppRegistry) async throws(ExplorationError) -> Int {
+    package static func exploreOnce(_ scenario: Scenario, apps: AppRegistry) async throws(ExplorationError) -> Int {
         try await Explorer(scenario: scenario, apps: apps, workers: 1).explore(runs: 1, seed: scenario.seed).runs.clampedInt
     }
 }

@@ -8,7 +8,7 @@ extension BenchWorkload {
     /// people (the next ones, from their first device) reply in a race within `within`
     /// at 500 ms. Latency 50 ms, jitter 20 ms: every reply is in flight at once. Checks:
     /// what the asker's device shows (one device), and `converged` (every device).
-    static func groupVote(people count: Int = 32, devicesEach: Int = 3, votes: Int = 5,
+    package static func groupVote(people count: Int = 32, devicesEach: Int = 3, votes: Int = 5,
                           within: VirtualDuration = .milliseconds(5), seed: UInt64 = scaleSeed) -> Scenario {
         let people = (0..<count).map { person in
             Person(key: "p\(person)", devices: (0..<max(1, devicesEach)).map { "p\(person)-d\($0)" })

@@ -2,16 +2,16 @@ import GroupSim
 
 /// The work `groupsim bench` times: each function does a fixed amount of work and returns
 /// how much, so the command can divide by the time it took.
-enum BenchWorkload {
+package enum BenchWorkload {
     /// Every device sends its next message this often; devices are spread evenly inside.
-    static let round = VirtualDuration.milliseconds(10)
-    static let latency = VirtualDuration.milliseconds(50)
+    package static let round = VirtualDuration.milliseconds(10)
+    package static let latency = VirtualDuration.milliseconds(50)
 
     /// A group of `devices` people with one phone each, all in one conversation; device
     /// `i` sends `messagesEach` messages in its own session `s<i>`, one per round, each
     /// carrying one data entry. Every send after the first collapses the session's
     /// previous bubble on every device (M10).
-    static func group(devices: Int, messagesEach: Int) -> Scenario {
+    package static func group(devices: Int, messagesEach: Int) -> Scenario {
         let people = (0..<devices).map { Person(key: "p\($0)", devices: ["p\($0)-phone"]) }
         let specs = people.map { DeviceSpec(name: $0.devices[0], person: $0.key) }
         var timeline: [TimelineItem] = []
@@ -29,7 +29,7 @@ enum BenchWorkload {
     }
 
     /// (a) Runs the group once, trace off; returns the copies delivered.
-    static func deliverCopies(_ scenario: Scenario) async -> Int {
+    package static func deliverCopies(_ scenario: Scenario) async -> Int {
         // The caller validates the scenario once, outside the measurement.
         let simulation = Simulation(scenario: scenario, seed: 1, apps: AppRegistry(), recordTrace: false, controller: nil, validated: true)
         return (try? await simulation.run().copiesDelivered) ?? 0
@@ -37,7 +37,7 @@ enum BenchWorkload {
 
     /// (b) Runs the scenario and its checks with seeds 1 to `count`, one after another, as
     /// exploration runs each schedule: trace off, then the checks and pitfalls.
-    static func runSeeds(_ scenario: Scenario, count: Int, apps: AppRegistry) async -> Int {
+    package static func runSeeds(_ scenario: Scenario, count: Int, apps: AppRegistry) async -> Int {
         var runs = 0
         // The caller validates the scenario once, outside the measurement.
         for seed in 1...max(1, count) {
@@ -54,7 +54,7 @@ enum BenchWorkload {
     /// sequence numbers and enter it one at a time; each send is an event that schedules
     /// one delivery per other device a latency later, and each delivery is an event that
     /// does nothing. Returns the events popped.
-    static func bareEventLoop(devices: Int, messagesEach: Int) -> Int {
+    package static func bareEventLoop(devices: Int, messagesEach: Int) -> Int {
         let sends = devices * messagesEach
         guard sends > 0 else { return 0 }
         func sendTime(_ send: Int) -> VirtualTime {
