@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "GroupSim", targets: ["GroupSim"]),
         .library(name: "GroupSimCLI", targets: ["GroupSimCLI"]),
         .library(name: "GroupSimMessages", targets: ["GroupSimMessages"]),
+        .library(name: "GroupSimTesting", targets: ["GroupSimTesting"]),
         .executable(name: "groupsim", targets: ["groupsim"]),
     ],
     targets: [
@@ -44,6 +45,8 @@ let package = Package(
         // The part of UIKit an extension's controller touches, drawing nothing; GroupSimMessages re-exports it.
         .target(name: "GroupSimUIKit"),
         .target(name: "GroupSimMessages", dependencies: ["GroupSim", "GroupSimUIKit"]),
+        // Test support for users' test targets and ours: ExtensionHarness, the built tool's finder.
+        .target(name: "GroupSimTesting", dependencies: ["GroupSimCore", "GroupSimScenario", "GroupSimSimulation", "GroupSimMessages"]),
         .target(name: "GroupSimScenarios", path: ".", exclude: notScenarios, sources: ["Sources/GroupSimScenarios"],
                 resources: [.copy("Scenarios")]),
         // The workloads `groupsim bench` times and the apps they run, kept out of the commands.
@@ -54,10 +57,10 @@ let package = Package(
         .testTarget(name: "GroupSimTests", dependencies: [
             "GroupSim", "GroupSimCore", "GroupSimScenario", "GroupSimSimulation", "GroupSimChecking", "GroupSimReporting",
         ], exclude: ["Simulation/golden-digests.txt"]),
-        .testTarget(name: "GroupSimMessagesTests", dependencies: ["GroupSimMessages", "GroupSim", "GroupSimBench"]),
+        .testTarget(name: "GroupSimMessagesTests", dependencies: ["GroupSimMessages", "GroupSim", "GroupSimBench", "GroupSimTesting"]),
         .testTarget(
             name: "GroupSimCLITests",
-            dependencies: ["GroupSimCLI", "GroupSim", "GroupSimBench"]
+            dependencies: ["GroupSimCLI", "GroupSim", "GroupSimBench", "GroupSimTesting"]
         ),
     ],
     swiftLanguageModes: [.v6]

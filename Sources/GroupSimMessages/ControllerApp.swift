@@ -186,7 +186,7 @@ struct LentToMainActor<Value>: @unchecked Sendable {
 }
 
 /// An app that runs a controller: lets `ExtensionHarness.controller(as:)` reach it.
-protocol HostsController {
+package protocol HostsController {
     var hostedController: MSMessagesAppViewController? { get }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GroupSimTesting
 import Testing
 import GroupSim
 import GroupSimCLI

@@ -1,4 +1,5 @@
-import GroupSim
+import GroupSimMessages
+import GroupSimSimulation
 
 extension ExtensionHarness {
     /// The controller of the current activation, as the type the test names; nil while

@@ -1,5 +1,6 @@
 import GroupSimCore
 import GroupSimScenario
+import GroupSimSimulation
 
 /// Drives one device's extension step by step and lets a test assert on everything it
 /// did, in the spirit of swift-composable-architecture's `TestStore`.
@@ -121,7 +122,7 @@ public actor ExtensionHarness {
     public var storage: [DataEntry] { get async { driven.storageContents() } }
 
     /// Reads the app instance of the current activation with `read`; nil while the
-    /// extension is not running. `GroupSimMessages` builds `controller(as:)` on it.
+    /// extension is not running. `controller(as:)` is built on it.
     public func withCurrentApp<Value: Sendable>(_ read: (any MessagesApp) -> Value?) -> Value? {
         driven.app.flatMap(read)
     }

@@ -2,17 +2,17 @@ import Foundation
 
 /// Runs the built `groupsim` and shell scripts as separate processes, as a Kubernetes
 /// pod, a CI job or a Slurm task would, each in a temporary folder the test creates.
-enum ProcessRunner {
+package enum ProcessRunner {
     /// How a process ended and what it printed.
-    struct Result: Sendable {
-        var status: Int32
-        var output: String
-        var error: String
+    package struct Result: Sendable {
+        package var status: Int32
+        package var output: String
+        package var error: String
     }
 
     /// The `groupsim` executable of the build that built these tests: the test runner
     /// sits in the same products folder (`.build/debug/`, or a bundle inside it).
-    static func builtTool() throws -> URL {
+    package static func builtTool() throws -> URL {
         var folders: [URL] = []
         if let runner = CommandLine.arguments.first {
             folders.append(URL(fileURLWithPath: runner).resolvingSymlinksInPath().deletingLastPathComponent())
@@ -36,13 +36,13 @@ enum ProcessRunner {
         throw ToolNotFound(searched: folders.map(\.path))
     }
 
-    struct ToolNotFound: Error, CustomStringConvertible {
-        var searched: [String]
-        var description: String { "no built groupsim next to the test runner (looked in \(searched)); run `swift build` first" }
+    package struct ToolNotFound: Error, CustomStringConvertible {
+        package var searched: [String]
+        package var description: String { "no built groupsim next to the test runner (looked in \(searched)); run `swift build` first" }
     }
 
     /// A fresh folder under the system's temporary folder; the caller removes it.
-    static func temporaryFolder(_ label: String) throws -> URL {
+    package static func temporaryFolder(_ label: String) throws -> URL {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("groupsim-\(label)-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -52,7 +52,7 @@ enum ProcessRunner {
     /// Runs `executable` with `arguments` in `folder`, with only `environment` (plus a
     /// PATH that finds the built tool first and HOME set to `folder`). Standard output
     /// and error go to files in `folder`, read back when it ends.
-    static func run(_ executable: String, _ arguments: [String], in folder: URL, environment: [String: String] = [:]) async throws -> Result {
+    package static func run(_ executable: String, _ arguments: [String], in folder: URL, environment: [String: String] = [:]) async throws -> Result {
         let tool = try builtTool()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -91,17 +91,17 @@ enum ProcessRunner {
     }
 
     /// Runs a shell script as `sh -c` would (Kubernetes `command: [/bin/sh, -c]`).
-    static func sh(_ script: String, in folder: URL, environment: [String: String] = [:]) async throws -> Result {
+    package static func sh(_ script: String, in folder: URL, environment: [String: String] = [:]) async throws -> Result {
         try await run("/bin/sh", ["-c", script], in: folder, environment: environment)
     }
 
     /// Runs a script as a GitHub Actions `run:` step does: `bash --noprofile --norc -eo pipefail`.
-    static func bash(_ script: String, in folder: URL, environment: [String: String] = [:]) async throws -> Result {
+    package static func bash(_ script: String, in folder: URL, environment: [String: String] = [:]) async throws -> Result {
         try await run("/bin/bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", script], in: folder, environment: environment)
     }
 
     /// Runs the built groupsim.
-    static func groupsim(_ arguments: [String], in folder: URL) async throws -> Result {
+    package static func groupsim(_ arguments: [String], in folder: URL) async throws -> Result {
         try await run(try builtTool().path, arguments, in: folder)
     }
 }

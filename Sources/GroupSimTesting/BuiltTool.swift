@@ -4,9 +4,9 @@ import Testing
 /// Runs the built `groupsim` executable as a separate process, for what only a process
 /// shows: its standard input and output, signals, its exit status and the folder it is
 /// started from. Every file a test gives it lives in a temporary folder of its own.
-enum BuiltTool {
+package enum BuiltTool {
     /// The `groupsim` built beside the test bundle (`swift build` puts both in one folder).
-    static var executable: URL? {
+    package static var executable: URL? {
         var folders: [URL] = []
         if let first = CommandLine.arguments.first { folders.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
         folders.append(Bundle.main.bundleURL)
@@ -20,29 +20,29 @@ enum BuiltTool {
     }
 
     /// A new empty folder under the system's temporary folder.
-    static func temporaryFolder() throws -> URL {
+    package static func temporaryFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("groupsim-tool-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
 
     /// How a process ended and what it wrote.
-    struct Ended {
-        var status: Int32
+    package struct Ended {
+        package var status: Int32
         /// True when a signal ended it; `status` is then the signal's number.
-        var bySignal: Bool
-        var output: String
-        var error: String
+        package var bySignal: Bool
+        package var output: String
+        package var error: String
     }
 
     /// A started process, working in `folder`, whose output and errors go to files in a
     /// temporary folder of their own.
-    final class Running: @unchecked Sendable {
-        let process = Process()
-        let captures: URL
+    package final class Running: @unchecked Sendable {
+        package let process = Process()
+        package let captures: URL
         private let ended = DispatchSemaphore(value: 0)
 
-        init(_ arguments: [String], in folder: URL, input: URL? = nil, output: FileHandle? = nil,
+        package init(_ arguments: [String], in folder: URL, input: URL? = nil, output: FileHandle? = nil,
              launcher: [String] = []) throws {
             captures = try BuiltTool.temporaryFolder()
             guard let executable = BuiltTool.executable else {
@@ -72,13 +72,13 @@ enum BuiltTool {
             try process.run()
         }
 
-        var pid: Int32 { process.processIdentifier }
+        package var pid: Int32 { process.processIdentifier }
 
-        func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+        package func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
         /// Waits for the end, at most `limit` seconds; a process still going then is
         /// killed and reported, so a broken test never hangs the suite.
-        func wait(limit: Int = 300) async -> Ended {
+        package func wait(limit: Int = 300) async -> Ended {
             let ended = ended
             // A thread of its own: the shared pools have as few threads as cores, and a
             // blocking wait there could hold up the work it waits for.
@@ -101,7 +101,7 @@ enum BuiltTool {
         /// Waits until the process takes `signal` itself (Linux: its SigCgt mask in
         /// /proc), so a signal sent next is handled, not the default; elsewhere waits a
         /// moment.
-        func waitUntilCatching(_ signal: Int32) async {
+        package func waitUntilCatching(_ signal: Int32) async {
             let status = "/proc/\(pid)/status"
             guard FileManager.default.fileExists(atPath: status) else {
                 try? await Task.sleep(nanoseconds: 2_000_000_000)
@@ -120,13 +120,13 @@ enum BuiltTool {
     }
 
     /// Runs to the end.
-    static func run(_ arguments: [String], in folder: URL, input: URL? = nil, output: FileHandle? = nil,
+    package static func run(_ arguments: [String], in folder: URL, input: URL? = nil, output: FileHandle? = nil,
                     launcher: [String] = []) async throws -> Ended {
         let running = try Running(arguments, in: folder, input: input, output: output, launcher: launcher)
         return await running.wait()
     }
 
-    struct ToolMissing: Error, CustomStringConvertible {
-        var description: String { "the groupsim executable was not found beside the tests; run swift build first" }
+    package struct ToolMissing: Error, CustomStringConvertible {
+        package var description: String { "the groupsim executable was not found beside the tests; run swift build first" }
     }
 }
