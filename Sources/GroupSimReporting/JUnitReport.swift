@@ -1,12 +1,15 @@
-import GroupSim
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+import GroupSimChecking
 
 /// The JUnit XML of `groupsim test --junit`: one testsuite per scenario file, one testcase
 /// per check (named by its line and text), a `<failure>` with what was found and the
 /// command that replays the failing run, an `<error>` for a file that is not valid.
-enum JUnitReport {
+package enum JUnitReport {
     /// `interrupted` (`interrupted by SIGINT after 3 of 12 files`) adds a testsuite with
     /// one error that says so, so CI shows the run as incomplete.
-    static func render(_ results: [ScenarioTestResult], interrupted: String? = nil) -> String {
+    package static func render(_ results: [ScenarioTestResult], interrupted: String? = nil) -> String {
         let tests = results.reduce(0) { $0 + ($1.report?.checks.count ?? 0) }
         let failures = results.reduce(0) { total, result in
             total + (result.report?.checks.indices.filter { result.failure($0) != nil }.count ?? 0)
@@ -59,7 +62,7 @@ enum JUnitReport {
     }
 
     /// Text escaped for XML content.
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -81,7 +84,7 @@ enum JUnitReport {
     }
 
     /// A quoted attribute value; newlines kept as character references.
-    static func attribute(_ text: String) -> String {
+    package static func attribute(_ text: String) -> String {
         "\"" + escape(text).replacingOccurrences(of: "\n", with: "&#10;").replacingOccurrences(of: "\t", with: "&#9;")
             .replacingOccurrences(of: "\r", with: "&#13;") + "\""
     }

@@ -1,11 +1,14 @@
-import GroupSim
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+import GroupSimChecking
 
 /// The HTML page of `explore` and `merge`: `ExplorationHTMLReport` with each failing
 /// outcome's first run replayed, so the page embeds that run's text report and its page.
-enum ExplorationHTMLPage {
+package enum ExplorationHTMLPage {
     /// Replays the first run of each failing outcome when `scenario` is known (random
     /// explorations only: an exhaustive order is not a seed).
-    static func render(_ report: ExplorationReport, scenario: Scenario?, apps: AppRegistry) async -> String {
+    package static func render(_ report: ExplorationReport, scenario: Scenario?, apps: AppRegistry) async -> String {
         var failing = ExplorationHTMLReport.failingOutcomes(report)
         if let scenario, case .sampled = report.mode {
             for index in failing.indices {

@@ -1,5 +1,6 @@
 import GroupSimCore
 import GroupSimSimulation
+import GroupSimChecking
 
 /// `--format json`: one object with `seed`, `trace`, `checks` (each with a boolean
 /// `passed`), `pitfalls` (each with a `kind`) and `devices` (each with its `transcript`),
@@ -8,7 +9,7 @@ public enum JSONReport {
     /// The `version` member of the JSON reports of `run`, `explore` and `merge`
     /// (docs/json-output.md). It goes up when a member changes meaning or goes away; new
     /// members may appear without a change of version.
-    public static let version = 1
+    public static let version = ExplorationJSONReport.version
 
     public static func render(_ report: RunReport) -> String { value(report).rendered() + "\n" }
 

@@ -1,42 +1,45 @@
-import GroupSim
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+import GroupSimChecking
 
 /// What `groupsim test` found for one scenario file: its single run, its exploration when
 /// asked for, or why it could not be read.
-struct ScenarioTestResult: Sendable {
-    var path: String
-    var scenario: String = ""
-    var seed: UInt64 = 0
-    var report: RunReport?
-    var exploration: ExplorationReport?
+package struct ScenarioTestResult: Sendable {
+    package var path: String
+    package var scenario: String = ""
+    package var seed: UInt64 = 0
+    package var report: RunReport?
+    package var exploration: ExplorationReport?
     /// The file's first problem, when it is not a valid scenario.
-    var invalid: ScenarioError?
+    package var invalid: ScenarioError?
 
-    init(path: String, scenario: String, seed: UInt64, report: RunReport) {
+    package init(path: String, scenario: String, seed: UInt64, report: RunReport) {
         self.path = path
         self.scenario = scenario
         self.seed = seed
         self.report = report
     }
 
-    init(path: String, invalid: ScenarioError) {
+    package init(path: String, invalid: ScenarioError) {
         self.path = path
         self.invalid = invalid
     }
 
     /// Every check held in the run, and in every explored run.
-    var passed: Bool { invalid == nil && (report?.passed ?? false) && (exploration?.passed ?? true) }
+    package var passed: Bool { invalid == nil && (report?.passed ?? false) && (exploration?.passed ?? true) }
 
-    var checksHeld: Int { (report?.checks ?? []).indices.filter { checkPassed($0) }.count }
+    package var checksHeld: Int { (report?.checks ?? []).indices.filter { checkPassed($0) }.count }
 
     /// Check `index` held in the run and in every explored run.
-    func checkPassed(_ index: Int) -> Bool {
+    package func checkPassed(_ index: Int) -> Bool {
         guard let report, report.checks.indices.contains(index), report.checks[index].passed else { return false }
         guard let exploration, exploration.checks.indices.contains(index) else { return true }
         return exploration.checks[index].failedRuns == 0
     }
 
     /// Why check `index` failed and the seed that replays it, or nil when it held.
-    func failure(_ index: Int) -> (finding: String, seed: UInt64)? {
+    package func failure(_ index: Int) -> (finding: String, seed: UInt64)? {
         guard let report, report.checks.indices.contains(index) else { return nil }
         let check = report.checks[index]
         if !check.passed { return (check.detail, seed) }
@@ -52,10 +55,10 @@ struct ScenarioTestResult: Sendable {
     }
 
     /// The command that replays a failing run of this file.
-    func replay(seed: UInt64) -> String { "groupsim run \(path) --seed \(seed)" }
+    package func replay(seed: UInt64) -> String { "groupsim run \(path) --seed \(seed)" }
 
     /// `PASS  Scenarios/pickles-race.yaml  7 of 7 checks held  4 pitfalls  trace c12549db63f50206`.
-    var line: String {
+    package var line: String {
         if let invalid {
             return "ERROR \(path)  \(invalid.description)"
         }
@@ -72,7 +75,7 @@ struct ScenarioTestResult: Sendable {
 
     /// GitHub Actions annotations: one `::error` per failing check at its line, or one at
     /// the problem's place for an invalid file.
-    var annotations: [String] {
+    package var annotations: [String] {
         if let invalid {
             let line = invalid.location.map { ",line=\($0.line),col=\($0.column)" } ?? ""
             return ["::error file=\(GitHubAnnotation.property(path))\(line),title=invalid scenario::\(GitHubAnnotation.message(invalid.message))"]
@@ -90,16 +93,16 @@ struct ScenarioTestResult: Sendable {
 }
 
 /// Escaping for GitHub Actions workflow commands (`::error file=...::message`).
-enum GitHubAnnotation {
+package enum GitHubAnnotation {
     /// A message: `%`, carriage return and newline are encoded.
-    static func message(_ text: String) -> String {
+    package static func message(_ text: String) -> String {
         text.replacingOccurrences(of: "%", with: "%25")
             .replacingOccurrences(of: "\r", with: "%0D")
             .replacingOccurrences(of: "\n", with: "%0A")
     }
 
     /// A property value: as a message, plus `:` and `,`.
-    static func property(_ text: String) -> String {
+    package static func property(_ text: String) -> String {
         message(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 }
