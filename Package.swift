@@ -47,7 +47,7 @@ let package = Package(
                 dependencies: ["GroupSimCore", "GroupSimScenario", "GroupSimSimulation", "GroupSimChecking", "GroupSimReporting"]),
         // The part of UIKit an extension's controller touches, drawing nothing; GroupSimMessages re-exports it.
         .target(name: "GroupSimUIKit"),
-        .target(name: "GroupSimMessages", dependencies: ["GroupSim", "GroupSimUIKit"]),
+        .target(name: "GroupSimMessages", dependencies: ["GroupSimCore", "GroupSimScenario", "GroupSimSimulation", "GroupSimUIKit"]),
         // Test support for users' test targets and ours: ExtensionHarness, the built tool's finder.
         .target(name: "GroupSimTesting", dependencies: ["GroupSimCore", "GroupSimScenario", "GroupSimSimulation", "GroupSimMessages"]),
         .target(name: "GroupSimScenarios", path: ".", exclude: notShipped, sources: ["Sources/GroupSimScenarios"],

@@ -1,4 +1,6 @@
-import GroupSim
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
 
 /// Runs a subclass of `MSMessagesAppViewController` as a GroupSim app: one controller per
 /// activation (M22), each device callback passed on to the matching override with the
