@@ -48,18 +48,23 @@ let package = Package(
         // The part of UIKit an extension's controller touches, drawing nothing; GroupSimMessages re-exports it.
         .target(name: "GroupSimUIKit"),
         .target(name: "GroupSimMessages", dependencies: ["GroupSimCore", "GroupSimScenario", "GroupSimSimulation", "GroupSimUIKit"]),
-        // Test support for users' test targets and ours: ExtensionHarness, the built tool's finder.
-        .target(name: "GroupSimTesting", dependencies: ["GroupSimCore", "GroupSimScenario", "GroupSimSimulation", "GroupSimMessages"]),
+        // Test support for users' test targets (ExtensionHarness) and, at package access, for
+        // ours: scenario fixtures, temporary folders, running the built tool.
+        .target(name: "GroupSimTesting", dependencies: ["GroupSim", "GroupSimMessages"]),
         .target(name: "GroupSimScenarios", path: ".", exclude: notShipped, sources: ["Sources/GroupSimScenarios"],
                 resources: [.copy("Scenarios")] + helpDocuments.map { .copy($0) }),
         // The workloads `groupsim bench` times and the apps they run, kept out of the commands.
         .target(name: "GroupSimBench", dependencies: ["GroupSim", "GroupSimMessages"]),
         .target(name: "GroupSimCLI", dependencies: ["GroupSim", "GroupSimMessages", "GroupSimScenarios", "GroupSimBench"]),
         .executableTarget(name: "groupsim", dependencies: ["GroupSimCLI"]),
+        // One test target per library target; GroupSimTesting holds what they share.
+        .testTarget(name: "GroupSimCoreTests", dependencies: ["GroupSim", "GroupSimCore", "GroupSimTesting"]),
+        .testTarget(name: "GroupSimScenarioTests", dependencies: ["GroupSim", "GroupSimScenario", "GroupSimTesting"]),
         // The pinned digests are read from the source tree by GoldenDigestTests.
-        .testTarget(name: "GroupSimTests", dependencies: [
-            "GroupSim", "GroupSimCore", "GroupSimScenario", "GroupSimSimulation", "GroupSimChecking", "GroupSimReporting",
-        ], exclude: ["Simulation/golden-digests.txt"]),
+        .testTarget(name: "GroupSimSimulationTests", dependencies: ["GroupSim", "GroupSimSimulation", "GroupSimTesting"],
+                    exclude: ["Simulation/golden-digests.txt"]),
+        .testTarget(name: "GroupSimCheckingTests", dependencies: ["GroupSim", "GroupSimChecking", "GroupSimTesting"]),
+        .testTarget(name: "GroupSimReportingTests", dependencies: ["GroupSim", "GroupSimReporting", "GroupSimTesting"]),
         .testTarget(name: "GroupSimMessagesTests", dependencies: ["GroupSimMessages", "GroupSim", "GroupSimBench", "GroupSimTesting"]),
         .testTarget(
             name: "GroupSimCLITests",
