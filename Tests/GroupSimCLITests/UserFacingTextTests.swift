@@ -3,9 +3,10 @@ import Testing
 import GroupSimCLI
 import GroupSim
 
-/// Small things a new user ran into (issue 11, points 6 and 7), the JSON version field, and
-/// rule numbers that name the document they are written up in.
-@Suite struct SmallFixesTests {
+/// What the tool says to a user besides its reports: help on help, counts in the singular,
+/// a Mac's failed reply, the JSON reports' version, rule numbers that name the document
+/// they are written up in, and the platforms the package declares.
+@Suite struct UserFacingTextTests {
     @Test func helpOnHelp() async {
         for arguments in [["help", "--help"], ["help", "help"], ["--help", "--help"]] {
             let result = await CLI.run(arguments)

@@ -6,11 +6,11 @@ import Testing
 @testable import GroupSimChecking
 import GroupSimTesting
 
-/// Issue 9, item 3: the end-of-run structures answer by look-up (dictionaries keyed by
-/// session, built in one pass) instead of scanning every entry, device or change. These
-/// tests check that every indexed answer is the one the plain scan gives, on a run with
-/// many sessions, collapses, summary lines past M14's limit and two conversations.
-@Suite struct LinearCostTests {
+/// The end-of-run structures answer by look-up (dictionaries keyed by session, built in
+/// one pass) instead of scanning every entry, device or change. These tests check that
+/// every indexed answer is the one the plain scan gives, on a run with many sessions,
+/// collapses, summary lines past M14's limit and two conversations.
+@Suite struct IndexedLookupTests {
     /// Three people, four devices, two conversations; 13 sessions in `group` and two in
     /// `side` (a session belongs to one conversation). Session `k` of `group` gets
     /// `k % 6 + 1` messages, so some keep more summary lines than M14 draws.
