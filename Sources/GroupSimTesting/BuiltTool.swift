@@ -19,13 +19,6 @@ package enum BuiltTool {
         return nil
     }
 
-    /// A new empty folder under the system's temporary folder.
-    package static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("groupsim-tool-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     /// How a process ended and what it wrote.
     package struct Ended {
         package var status: Int32
@@ -44,7 +37,7 @@ package enum BuiltTool {
 
         package init(_ arguments: [String], in folder: URL, input: URL? = nil, output: FileHandle? = nil,
              launcher: [String] = []) throws {
-            captures = try BuiltTool.temporaryFolder()
+            captures = try TemporaryFolder.create("tool-captures")
             guard let executable = BuiltTool.executable else {
                 throw ToolMissing()
             }
@@ -94,6 +87,7 @@ package enum BuiltTool {
             }
             let output = (try? String(contentsOf: captures.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
             let error = (try? String(contentsOf: captures.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
+            TemporaryFolder.remove(captures)
             return Ended(status: process.terminationStatus, bySignal: process.terminationReason == .uncaughtSignal,
                          output: output, error: error)
         }

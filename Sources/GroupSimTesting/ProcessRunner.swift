@@ -41,14 +41,6 @@ package enum ProcessRunner {
         package var description: String { "no built groupsim next to the test runner (looked in \(searched)); run `swift build` first" }
     }
 
-    /// A fresh folder under the system's temporary folder; the caller removes it.
-    package static func temporaryFolder(_ label: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("groupsim-\(label)-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     /// Runs `executable` with `arguments` in `folder`, with only `environment` (plus a
     /// PATH that finds the built tool first and HOME set to `folder`). Standard output
     /// and error go to files in `folder`, read back when it ends.

@@ -3,6 +3,7 @@ import GroupSim
 import GroupSimBench
 import GroupSimCLI
 import Testing
+import GroupSimTesting
 
 /// A tool of your own that registers an app built on the Messages API runs the commands
 /// itself, and its hints name it: `replay: lunchsim run FILE --seed N`.
@@ -13,9 +14,8 @@ import Testing
         var scenario = try ScenarioParser.load(path: CLI.path("Scenarios/pickles-race.yaml"))
         scenario.app.name = URLPollController.name
         scenario.checks = [CheckSpec(.converged(session: "poll"))]
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("groupsim-tool-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.create("own-tool")
+        defer { TemporaryFolder.remove(folder) }
         let file = folder.appendingPathComponent("url-race.yaml").path
         try ScenarioWriter.yaml(scenario).write(toFile: file, atomically: true, encoding: .utf8)
         let tool = GroupSimCommand(apps: apps, toolName: "lunchsim")

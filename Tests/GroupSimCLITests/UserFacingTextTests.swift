@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GroupSimCLI
 import GroupSim
+import GroupSimTesting
 
 /// What the tool says to a user besides its reports: help on help, counts in the singular,
 /// a Mac's failed reply, the JSON reports' version, rule numbers that name the document
@@ -17,7 +18,9 @@ import GroupSim
     }
 
     @Test func oneCopyIsOneCopy() async throws {
-        let file = try CLI.temporaryFile("one-copy.yaml", """
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
+        let file = try CLI.temporaryFile(in: scratch, "one-copy.yaml", """
             name: one-copy
             people: { alice: [alice-phone], bob: [bob-phone] }
             steps:
@@ -33,7 +36,9 @@ import GroupSim
     }
 
     @Test func aReplyFromAMacSaysAMacDoesNotRunTheExtension() async throws {
-        let file = try CLI.temporaryFile("mac-reply.yaml", """
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
+        let file = try CLI.temporaryFile(in: scratch, "mac-reply.yaml", """
             name: mac-reply
             people: { alice: [alice-phone], bob: [bob-phone, bob-mac] }
             devices: { bob-mac: { platform: macos } }
@@ -59,23 +64,27 @@ import GroupSim
     }
 
     @Test func jsonReportsCarryAVersion() async throws {
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
         let run = await CLI.run(["run", CLI.path("Scenarios/pickles-race.yaml"), "--format", "json"])
         #expect(run.output.hasPrefix("{\n  \"version\": 1,\n  \"scenario\": \"pickles-race\""))
         #expect(run.output.contains("\"reference\": \"docs/behaviour.md#m12\""))
         let explore = await CLI.run(["explore", CLI.path("Scenarios/pickles-race-window.yaml"), "--runs", "10", "--format", "json", "--quiet"])
         #expect(explore.output.hasPrefix("{\n  \"format\": \"groupsim-exploration-3\",\n  \"version\": 1,"))
         let newer = explore.output.replacingOccurrences(of: "\"version\": 1,", with: "\"version\": 2,")
-        let file = try CLI.temporaryFile("newer.json", newer)
+        let file = try CLI.temporaryFile(in: scratch, "newer.json", newer)
         let merge = await CLI.run(["merge", file])
         #expect(merge.status == 2)
         #expect(merge.error.contains("written by a newer groupsim (report version 2; this one reads up to 1)"))
-        let same = try CLI.temporaryFile("same.json", explore.output)
+        let same = try CLI.temporaryFile(in: scratch, "same.json", explore.output)
         let merged = await CLI.run(["merge", same, "--format", "json"])
         #expect(merged.output.contains("\"version\": 1,"))
     }
 
     /// Every rule a report, lesson, error or help cites is named with its document.
     @Test func ruleNumbersNameTheirDocument() async throws {
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
         let run = await CLI.run(["run", CLI.path("Scenarios/pickles-race.yaml")])
         #expect(run.output.contains("rules: M11 docs/behaviour.md#m11, M12 docs/behaviour.md#m12, M13 docs/behaviour.md#m13\n"))
         let sides = await CLI.run(["run", CLI.path("Scenarios/pickles-race.yaml"), "--format", "sides"])
@@ -86,7 +95,7 @@ import GroupSim
         #expect(explore.output.contains("  rules: M12 docs/behaviour.md#m12"))
         let lesson = await CLI.run(["lessons", "simultaneous-replies"])
         #expect(lesson.output.contains("rules, in docs/behaviour.md: ") && lesson.output.contains(" #m12"))
-        let file = try CLI.temporaryFile("transcript.yaml", """
+        let file = try CLI.temporaryFile(in: scratch, "transcript.yaml", """
             name: transcript
             people: { alice: [alice-phone] }
             steps:

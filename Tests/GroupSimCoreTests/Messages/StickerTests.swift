@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import GroupSim
 @testable import GroupSimCore
+import GroupSimTesting
 
 /// Sticker files and their checks: formats, sizes and descriptions (M28), and the error
 /// code each failure reports (M29).
@@ -570,12 +571,8 @@ extension StickerTests {
     /// Runs `body` with a fresh scratch directory named from `label` and this process's id,
     /// and removes the directory afterwards, whatever happens.
     func withScratchDirectory(_ label: String, _ body: (ScratchDirectory) throws -> Void) throws {
-        let name = "GroupSim-StickerTests-\(ProcessInfo.processInfo.processIdentifier)-\(label)"
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent(name, isDirectory: true)
-        let fileManager = FileManager.default
-        try? fileManager.removeItem(at: url)
-        try fileManager.createDirectory(at: url, withIntermediateDirectories: true)
-        defer { try? fileManager.removeItem(at: url) }
+        let url = try TemporaryFolder.create("sticker-tests-\(label)")
+        defer { TemporaryFolder.remove(url) }
         try body(ScratchDirectory(url: url))
     }
 }

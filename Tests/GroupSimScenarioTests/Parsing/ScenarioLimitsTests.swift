@@ -39,9 +39,8 @@ import GroupSimTesting
     }
 
     @Test func aFileOverTheSizeLimitIsRefusedWithoutReadingTheRest() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("groupsim-limits-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.create("limits")
+        defer { TemporaryFolder.remove(folder) }
         let path = folder.appendingPathComponent("big.yaml").path
         let text = ParserFixture.header + "steps: []\n" + String(repeating: "# padding\n", count: 100)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))

@@ -18,11 +18,8 @@ import GroupSimTesting
     }
 
     @Test func stickerFilesAreReadWhenTheSimulationIsMade() async throws {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("GroupSim-NoFileDuringRun-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
-        try? FileManager.default.removeItem(at: folder)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.create("no-file-during-run")
+        defer { TemporaryFolder.remove(folder) }
         let pickle = ScenarioFiles.root.appendingPathComponent("Scenarios/assets/pickle.png")
         try FileManager.default.copyItem(at: pickle, to: folder.appendingPathComponent("pickle.png"))
 
