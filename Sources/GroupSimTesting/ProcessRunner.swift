@@ -44,7 +44,8 @@ package enum ProcessRunner {
     /// Runs `executable` with `arguments` in `folder`, with only `environment` (plus a
     /// PATH that finds the built tool first and HOME set to `folder`). Standard output
     /// and error go to files in `folder`, read back when it ends.
-    package static func run(_ executable: String, _ arguments: [String], in folder: URL, environment: [String: String] = [:]) async throws -> Result {
+    package static func run(_ executable: String, _ arguments: [String], in folder: URL,
+                            environment: [String: String] = [:]) async throws -> Result {
         let tool = try builtTool()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)

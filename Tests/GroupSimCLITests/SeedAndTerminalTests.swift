@@ -15,17 +15,21 @@ import GroupSimCLI
         let scratch = try TemporaryFolder.create("cli")
         defer { TemporaryFolder.remove(scratch) }
         let text = try String(contentsOfFile: Self.pickles, encoding: .utf8)
-        let path = try CLI.temporaryFile(in: scratch, "largest-seed.yaml", text.replacingOccurrences(of: "\nseed: 7\n", with: "\nseed: \(Self.largest)\n"))
+        let path = try CLI.temporaryFile(in: scratch, "largest-seed.yaml",
+            text.replacingOccurrences(of: "\nseed: 7\n", with: "\nseed: \(Self.largest)\n"))
         let check = await CLI.run(["check", path])
         #expect(check.status == 0, "\(check.error)")
         let run = await CLI.run(["run", path])
         #expect(run.output.hasPrefix("pickles-race (seed \(Self.largest))"), "\(run.output.prefix(80))")
-        let tooLarge = try CLI.temporaryFile(in: scratch, "too-large-seed.yaml", text.replacingOccurrences(of: "\nseed: 7\n", with: "\nseed: 18446744073709551616\n"))
+        let tooLarge = try CLI.temporaryFile(in: scratch, "too-large-seed.yaml",
+            text.replacingOccurrences(of: "\nseed: 7\n", with: "\nseed: 18446744073709551616\n"))
         let refused = await CLI.run(["check", tooLarge])
         #expect(refused.status == 2)
         #expect(refused.error.contains("number too large"), "\(refused.error)")
         // A count above Int64 is still "too large", not taken as text.
-        let count = try CLI.temporaryFile(in: scratch, "large-count.yaml", text.replacingOccurrences(of: "\nseed: 7\n", with: "\nseed: 7\n").replacingOccurrences(of: "latency: ", with: "latency: 9223372036854775808ms #"))
+        let count = try CLI.temporaryFile(in: scratch, "large-count.yaml",
+            text.replacingOccurrences(of: "\nseed: 7\n", with: "\nseed: 7\n")
+                .replacingOccurrences(of: "latency: ", with: "latency: 9223372036854775808ms #"))
         #expect(await CLI.run(["check", count]).status == 2)
     }
 
@@ -95,7 +99,8 @@ import GroupSimCLI
     @Test func errorMessagesEscapeUserStrings() async throws {
         let scratch = try TemporaryFolder.create("cli")
         defer { TemporaryFolder.remove(scratch) }
-        let path = try CLI.temporaryFile(in: scratch, "hostile-error.yaml", Self.hostile.replacingOccurrences(of: "device: alice-phone", with: "device: \"alice\\u001B[2J\""))
+        let path = try CLI.temporaryFile(in: scratch, "hostile-error.yaml",
+            Self.hostile.replacingOccurrences(of: "device: alice-phone", with: "device: \"alice\\u001B[2J\""))
         let result = await CLI.run(["run", path])
         #expect(result.status == 2)
         #expect(!result.error.contains("\u{1B}"))

@@ -67,6 +67,39 @@ import Testing
         #expect(checked > 100)
     }
 
+    /// The targets built on the library, each with only what its job uses: the Messages
+    /// API shape, test support, the bench workloads, the commands.
+    static let builtOn: [String: [String]] = [
+        "GroupSimUIKit": [],
+        "GroupSimMessages": ["GroupSimCore", "GroupSimScenario", "GroupSimSimulation", "GroupSimUIKit"],
+        "GroupSimTesting": ["GroupSim", "GroupSimMessages"],
+        "GroupSimBench": ["GroupSim", "GroupSimMessages"],
+        "GroupSimCLI": ["GroupSim", "GroupSimMessages", "GroupSimScenarios", "GroupSimBench"],
+    ]
+
+    @Test func targetsBuiltOnTheLibraryDependOnWhatTheyUse() throws {
+        let targets = try Self.targets()
+        for (name, dependencies) in Self.builtOn.sorted(by: { $0.key < $1.key }) {
+            #expect(targets[name] == dependencies, "\(name) depends on \(targets[name] ?? [])")
+        }
+    }
+
+    /// One test target per library target, and no test target but the CLI's own depends
+    /// on the CLI.
+    @Test func testTargetsFollowTheLibrary() throws {
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        var tests: [String: [String]] = [:]
+        for match in manifest.matches(of: #/\.testTarget\(\s*name:\s*"(\w+)"(?:\s*,\s*dependencies:\s*\[([^\]]*)\])?/#) {
+            tests[String(match.output.1)] = (match.output.2.map(String.init) ?? "").matches(of: #/"(\w+)"/#).map { String($0.output.1) }
+        }
+        for layer in Self.layers {
+            #expect(tests[layer + "Tests"]?.contains(layer) == true, "no test target \(layer)Tests that depends on \(layer)")
+        }
+        for (name, dependencies) in tests.sorted(by: { $0.key < $1.key }) where name != "GroupSimCLITests" {
+            #expect(!dependencies.contains("GroupSimCLI"), "\(name) depends on GroupSimCLI")
+        }
+    }
+
     /// `GroupSim` is only the re-export, so `import GroupSim` is the whole library and no
     /// code lands in it by mistake (a file added under `Sources/GroupSim/` belongs in a layer).
     @Test func groupSimOnlyReexportsTheLayers() throws {
