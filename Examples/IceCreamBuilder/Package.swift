@@ -21,6 +21,7 @@ let package = Package(
             "IceCreamBuilder",
             .product(name: "GroupSim", package: "GroupSim"),
             .product(name: "GroupSimMessages", package: "GroupSim"),
+            .product(name: "GroupSimTesting", package: "GroupSim"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -20,6 +20,7 @@ let package = Package(
             "LunchPoll",
             .product(name: "GroupSim", package: "GroupSim"),
             .product(name: "GroupSimMessages", package: "GroupSim"),
+            .product(name: "GroupSimTesting", package: "GroupSim"),
         ]),
     ],
     swiftLanguageModes: [.v6]

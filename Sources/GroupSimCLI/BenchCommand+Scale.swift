@@ -1,5 +1,6 @@
 import Foundation
 import GroupSim
+import GroupSimBench
 
 /// `groupsim bench --scale`: the generated groups and the day in a big group.
 extension BenchCommand {

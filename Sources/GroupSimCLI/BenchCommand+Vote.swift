@@ -1,4 +1,5 @@
 import GroupSim
+import GroupSimBench
 
 /// `groupsim bench --scale`'s vote in a full group: the exhaustive verdict over every
 /// order (factored) and random exploration's runs per second, on one core.

@@ -1,5 +1,6 @@
 import Foundation
 import GroupSim
+import GroupSimBench
 import GroupSimMessages
 import GroupSimScenarios
 

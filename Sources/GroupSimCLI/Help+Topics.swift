@@ -1,30 +1,41 @@
 import Foundation
 import GroupSim
+import GroupSimScenarios
 
 extension Help {
     /// The topics `groupsim help` takes besides command names.
     static let topicNames = ["format"] + vocabularyTopics + ["rules", "M1...M30", "help"]
 
     /// The help of `groupsim help TOPIC`: a command's help, the scenario format, the list of
-    /// rules, or one rule (`M12`, any case), read from the documents embedded in the tool.
+    /// rules, or one rule (`M12`, any case), read from the documents that ship with the tool.
     static func topic(_ topic: String) throws -> String {
         if let command = GroupSimCommand.subcommands.first(where: { $0.name == topic }) { return command.help }
         switch topic.lowercased() {
         case "help", "--help", "-h":
             return helpOnHelp
         case "format", "scenario-format", "scenario":
-            return EmbeddedDocs.scenarioFormat
+            return try document("scenario-format.md")
         case "rules", "behaviour", "behavior":
+            _ = try document("behaviour.md")
             return rulesOverview
         default:
             break
         }
         if let text = vocabulary(topic) { return text }
-        if let text = rule(topic) { return text }
+        if let text = rule(topic) { return text } else if BundledDocs.text("behaviour.md") == nil { _ = try document("behaviour.md") }
         let words = ["format"] + vocabularyTopics + ["rules"]
         var message = "no help for \"\(topic)\"; topics: \((commandNames + words).joined(separator: ", ")), M1 to M30"
         if let near = Suggestion.nearest(to: topic, in: commandNames + words) { message += "; did you mean \"\(near)\"?" }
         throw UsageError(message)
+    }
+
+    /// A document `help` prints (`behaviour.md`), as it ships with the tool; a usage error
+    /// naming where it was looked for when it cannot be found.
+    static func document(_ name: String) throws -> String {
+        guard let text = BundledDocs.text(name) else {
+            throw UsageError("cannot find \(name), which ships with groupsim (\(BundledDocs.bundleDescription))")
+        }
+        return text
     }
 
     /// `text` followed by a line naming where each rule it cites is written up
@@ -80,7 +91,7 @@ extension Help {
             }
             current = nil
         }
-        for line in EmbeddedDocs.behaviour.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+        for line in (BundledDocs.text("behaviour.md") ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             if line.hasPrefix("<a id=") { continue }
             if line.hasPrefix("#") {
                 close()

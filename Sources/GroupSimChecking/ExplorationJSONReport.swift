@@ -20,13 +20,16 @@ public enum ExplorationJSONReport {
     /// The formats before reports carried `fingerprint` and `groupsimVersion` (1), and
     /// before outcomes were counted per session as classes (2).
     static let formerFormats = ["groupsim-exploration-1", "groupsim-exploration-2"]
+    /// The `version` member of every JSON report (`run`, `explore`, `merge`; docs/json-output.md),
+    /// kept here, below the run report's renderer in Reporting, which repeats it as `JSONReport.version`.
+    package static let version = 1
 
     public static func render(_ report: ExplorationReport) -> String { value(report).rendered() + "\n" }
 
     public static func value(_ report: ExplorationReport) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("format", .string(format)),
-            ("version", .int(JSONReport.version)),
+            ("version", .int(version)),
             ("scenario", .string(report.scenario)),
             ("file", .string(report.file)),
             ("fingerprint", .string(report.fingerprint)),
@@ -176,8 +179,8 @@ public enum ExplorationJSONReport {
         }
         if let value = root.optional("version") {
             let version = try Fields.int(value, "version")
-            guard version <= JSONReport.version else {
-                throw .invalidReport("written by a newer groupsim (report version \(version); this one reads up to \(JSONReport.version))")
+            guard version <= Self.version else {
+                throw .invalidReport("written by a newer groupsim (report version \(version); this one reads up to \(Self.version))")
             }
         }
         let seed = try root.seed("seed")

@@ -1,4 +1,6 @@
-import GroupSim
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
 
 extension AppRegistry {
     /// Registers a controller class under `name`, for scenario files that say

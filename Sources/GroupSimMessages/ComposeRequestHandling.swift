@@ -1,4 +1,6 @@
-import GroupSim
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
 
 /// How a scenario step's user intent (`send`, `reply`, `insert` with `data`) reaches
 /// your controller: conform your controller to this in your TEST target and call the

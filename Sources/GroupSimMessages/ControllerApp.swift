@@ -1,4 +1,6 @@
-import GroupSim
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
 
 /// Runs a subclass of `MSMessagesAppViewController` as a GroupSim app: one controller per
 /// activation (M22), each device callback passed on to the matching override with the
@@ -187,7 +189,7 @@ struct LentToMainActor<Value>: @unchecked Sendable {
 }
 
 /// An app that runs a controller: lets `ExtensionHarness.controller(as:)` reach it.
-protocol HostsController {
+package protocol HostsController {
     var hostedController: MSMessagesAppViewController? { get }
 }
 

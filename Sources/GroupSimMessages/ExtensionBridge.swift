@@ -1,5 +1,7 @@
 import Foundation
-import GroupSim
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
 
 /// The line between one activation of a controller and its device: collects what the
 /// controller asks for (inserts, sends, style requests, cloud requests) while GroupSim

@@ -1,4 +1,6 @@
-import GroupSim
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
 
 /// What a registered controller's factory gets on each activation: the device it runs
 /// on, the installation's storage, the cloud, and seeded tokens. Hand the parts your

@@ -1,5 +1,7 @@
 @_exported import GroupSimUIKit
-import GroupSim
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
 
 /// GroupSim's own style type, named apart from Apple's so both read clearly here.
-typealias PresentationStyleValue = GroupSim.PresentationStyle
+typealias PresentationStyleValue = GroupSimScenario.PresentationStyle

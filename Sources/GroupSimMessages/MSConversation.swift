@@ -1,5 +1,7 @@
 import Foundation
-import GroupSim
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
 
 /// `MSConversation`: one device's view of the conversation the extension runs in.
 ///

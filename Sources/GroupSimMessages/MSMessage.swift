@@ -1,5 +1,7 @@
 import Foundation
-import GroupSim
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
 
 /// `MSMessage`: an interactive message, as the app builds it or as this device sees it (M7).
 ///

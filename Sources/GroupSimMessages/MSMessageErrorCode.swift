@@ -1,5 +1,7 @@
 import Foundation
-import GroupSim
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
 
 /// The error domain of the Messages framework: every error a completion handler or
 /// `MSSticker`'s initializer gives is an `NSError` in this domain, with an

@@ -1,5 +1,7 @@
 import Foundation
-import GroupSim
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
 
 /// `MSMessageLayout`: the base of the ways a message bubble is drawn.
 open class MSMessageLayout {

@@ -1,5 +1,7 @@
 import Foundation
-import GroupSim
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
 
 /// `MSSticker`: an image file sent as a sticker, validated when it is made (M28, M29).
 open class MSSticker {

@@ -1,4 +1,6 @@
-import GroupSim
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
 
 /// The app's server as GroupSim simulates it: named records of string fields, each with a
 /// version that increases by one on every write (M13).

@@ -38,7 +38,12 @@ public enum BundledScenarios {
     /// Where the shipped folder may be, most preferred first: in the bundle beside the
     /// executable (links to the executable followed, so a link in a `bin` folder works),
     /// then the checkout that this file was compiled from.
-    static func candidates() -> [String] {
+    static func candidates() -> [String] { places("Scenarios", checkout: "Scenarios") }
+
+    /// Where a shipped resource may be, most preferred first: `inside` the bundle beside
+    /// the executable (links to the executable followed, so a link in a `bin` folder
+    /// works), then `checkout`, relative to the checkout that this file was compiled from.
+    static func places(_ inside: String, checkout: String) -> [String] {
         var places: [URL] = []
         if let executable = Bundle.main.executableURL {
             places.append(executable.deletingLastPathComponent())
@@ -49,15 +54,15 @@ public enum BundledScenarios {
         for place in places {
             for name in bundleNames {
                 let bundle = place.appendingPathComponent(name)
-                for inside in ["Scenarios", "Contents/Resources/Scenarios"] {
-                    let path = bundle.appendingPathComponent(inside).path
+                for folder in ["", "Contents/Resources/"] {
+                    let path = bundle.appendingPathComponent(folder + inside).path
                     if !result.contains(path) { result.append(path) }
                 }
             }
         }
         // Sources/GroupSimScenarios/BundledScenarios.swift -> the package root.
-        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        result.append(checkout.appendingPathComponent("Scenarios").path)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        result.append(root.appendingPathComponent(checkout).path)
         return result
     }
 

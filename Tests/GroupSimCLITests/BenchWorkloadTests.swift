@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GroupSim
+import GroupSimBench
 @testable import GroupSimCLI
 
 /// Issue 9, item 6: the workloads `groupsim bench --scale` times are generated in code

@@ -1,5 +1,6 @@
 import Foundation
 import GroupSimCLI
+import GroupSimTesting
 
 /// Runs `groupsim` commands in-process and finds the package's files.
 enum CLI {
@@ -20,16 +21,13 @@ enum CLI {
         return files.map { String($0.path.dropFirst(root.path.count + 1)) }.sorted()
     }
 
-    /// Writes `contents` to a fresh temporary file and returns its path.
-    static func temporaryFile(_ name: String, _ contents: [UInt8]) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("groupsim-cli-tests-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent(name)
-        try Data(contents).write(to: url)
-        return url.path
+    /// Writes `contents` to the file `name` in `folder` (a `TemporaryFolder` the test
+    /// removes) and returns its path.
+    static func temporaryFile(in folder: URL, _ name: String, _ contents: [UInt8]) throws -> String {
+        try TemporaryFolder.file(name, contents, in: folder)
     }
 
-    static func temporaryFile(_ name: String, _ text: String) throws -> String {
-        try temporaryFile(name, Array(text.utf8))
+    static func temporaryFile(in folder: URL, _ name: String, _ text: String) throws -> String {
+        try TemporaryFolder.file(name, text, in: folder)
     }
 }

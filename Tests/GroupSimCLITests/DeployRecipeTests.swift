@@ -1,4 +1,5 @@
 import Foundation
+import GroupSimTesting
 import Testing
 import GroupSim
 
@@ -55,8 +56,8 @@ import GroupSim
         #expect(command == ["/bin/sh", "-c"])
         let script = try #require(try container.at("args").strings.first)
 
-        let folder = try ProcessRunner.temporaryFolder("kubernetes")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.create("kubernetes")
+        defer { TemporaryFolder.remove(folder) }
         let results = folder.appendingPathComponent("results")
         try FileManager.default.createDirectory(at: results, withIntermediateDirectories: true)
         let mounts = [try Self.imageScenarioFolder(): CLI.root.appendingPathComponent("Scenarios"), resultsPath: results]
@@ -102,8 +103,8 @@ import GroupSim
         inputs["runs"] = String(Self.runs)
         let jobs = try workflow.at("jobs")
 
-        let folder = try ProcessRunner.temporaryFolder("github-actions")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.create("github-actions")
+        defer { TemporaryFolder.remove(folder) }
         let tool = try ProcessRunner.builtTool()
 
         // plan: the matrix values.
@@ -180,8 +181,8 @@ import GroupSim
         let shards = try #require(script.split(separator: "\n").first { $0.hasPrefix("SHARDS=${SHARDS:-") })
         #expect(shards == "SHARDS=${SHARDS:-\(last + 1)}", "--array=0-(N-1) and SHARDS=N")
 
-        let folder = try ProcessRunner.temporaryFolder("slurm")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.create("slurm")
+        defer { TemporaryFolder.remove(folder) }
         let results = folder.appendingPathComponent("results")
         try FileManager.default.createDirectory(at: results, withIntermediateDirectories: true)
         let tool = try ProcessRunner.builtTool().path
@@ -217,8 +218,8 @@ import GroupSim
         var variables = try container.at("env").nameValues
         variables["JOB_COMPLETION_INDEX"] = "0"
         variables["RUNS"] = "10"
-        let folder = try ProcessRunner.temporaryFolder("drift")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.create("drift")
+        defer { TemporaryFolder.remove(folder) }
         let mounts = [try Self.imageScenarioFolder(): CLI.root.appendingPathComponent("Scenarios"), "/results": folder]
         let drifted = script.replacingOccurrences(of: " --shard ", with: " --shards ")
         let ran = try await ProcessRunner.sh(Substitution.paths(try Substitution.kubernetes(drifted, variables), mounts), in: folder)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GroupSimCLI
+import GroupSimTesting
 
 /// `groupsim explore` and `groupsim merge` on the Scenarios/ files: the acceptance of
 /// issue 4 about exploration (M11, M12, M13).
@@ -87,13 +88,15 @@ import GroupSimCLI
     /// Issue 4, item 6: the text and JSON reports are the same with one worker or two, and
     /// shard files merge into the report of the whole.
     @Test func workersAndShardsGiveTheSameReport() async throws {
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
         let file = CLI.path("Scenarios/pickles-race-window.yaml")
         let whole = await CLI.run(["explore", file, "--runs", "200", "--format", "json", "--workers", "1"])
         let two = await CLI.run(["explore", file, "--runs", "200", "--format", "json", "--workers", "2"])
         #expect(whole.output == two.output)
         var paths: [String] = []
         for index in [1, 0] {
-            let path = try CLI.temporaryFile("shard-\(index).json", "")
+            let path = try CLI.temporaryFile(in: scratch, "shard-\(index).json", "")
             let shard = await CLI.run(["explore", file, "--runs", "200", "--shard", "\(index)/2", "--format", "json", "--output", path])
             #expect(shard.status == 1 && shard.output.hasPrefix("wrote \(path)"))
             paths.append(path)

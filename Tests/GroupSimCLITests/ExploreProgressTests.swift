@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import GroupSimCLI
 import GroupSim
+import GroupSimTesting
 
 /// Exploration a person can follow: progress on standard error, a warning when nothing is
 /// random, and an HTML page (issue 11, point 4).
@@ -79,8 +80,8 @@ import GroupSim
     }
 
     @Test func exploreWritesASelfContainedPage() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("groupsim-explore-html-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.create("explore-html")
+        defer { TemporaryFolder.remove(folder) }
         let page = folder.appendingPathComponent("e.html").path
         let result = await CLI.run(["explore", Self.window, "--runs", "200", "--format", "html", "--output", page, "--quiet"])
         #expect(result.status == 1)
@@ -106,8 +107,8 @@ import GroupSim
     }
 
     @Test func mergeWritesThePageToo() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("groupsim-merge-html-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.create("merge-html")
+        defer { TemporaryFolder.remove(folder) }
         var shards: [String] = []
         for index in 0..<2 {
             let path = folder.appendingPathComponent("shard-\(index).json").path

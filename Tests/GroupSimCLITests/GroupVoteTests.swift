@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GroupSim
+import GroupSimBench
 @testable import GroupSimCLI
 
 /// Verdicts at the size of real groups: exhaustive exploration factored per device gives

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GroupSimCLI
+import GroupSimTesting
 
 /// Issue 12 end to end: conditional writes explored, the identity scenarios, and the
 /// README's explore output for each identity mode.
@@ -26,11 +27,13 @@ import GroupSimCLI
 
     /// Shards of a cloud-cas exploration merge into the whole, conflict counts included.
     @Test func conflictCountsMergeAcrossShards() async throws {
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
         let file = CLI.path("Scenarios/pickles-race-cloud-cas.yaml")
         var paths: [String] = []
         for shard in 0..<2 {
             let result = await CLI.run(["explore", file, "--runs", "60", "--shard", "\(shard)/2", "--format", "json"])
-            paths.append(try CLI.temporaryFile("cas-shard-\(shard).json", result.output))
+            paths.append(try CLI.temporaryFile(in: scratch, "cas-shard-\(shard).json", result.output))
         }
         let merged = await CLI.run(["merge"] + paths)
         let whole = await CLI.run(["explore", file, "--runs", "60"])

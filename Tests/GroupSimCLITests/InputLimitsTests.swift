@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GroupSimCLI
+import GroupSimTesting
 
 /// Issues 14.3, 14.4, 14.5 and 8.12 from the command line: bounded reads of the files a
 /// scenario names, the memory budget and `--max-copies`, short error lists and
@@ -8,11 +9,8 @@ import GroupSimCLI
 @Suite struct InputLimitsTests {
     /// A fresh folder for one test, removed afterwards.
     static func withFolder(_ label: String, _ body: (URL) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("groupsim-input-limits-\(getpid())-\(label)")
-        try? FileManager.default.removeItem(at: folder)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.create("input-limits-\(label)")
+        defer { TemporaryFolder.remove(folder) }
         try await body(folder)
     }
 
@@ -53,6 +51,8 @@ import GroupSimCLI
     /// Issue 8.12 from a file: 512,000 bytes is refused with code 6; a format other than
     /// PNG, APNG, GIF or JPEG is code 7.
     @Test func stickerSizeAndFormatCodesInAScenario() async throws {
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
         let text = """
             name: sizes
             people:
@@ -67,7 +67,7 @@ import GroupSimCLI
               - error: { step: 3, code: stickerFileImproperFileFormat }
 
             """
-        let path = try CLI.temporaryFile("sticker-codes.yaml", text)
+        let path = try CLI.temporaryFile(in: scratch, "sticker-codes.yaml", text)
         let result = await CLI.run(["run", path])
         #expect(result.status == 0, "\(result.output)\(result.error)")
     }
@@ -75,11 +75,13 @@ import GroupSimCLI
     /// Issue 14.4: refused before running, exit 2, with the estimate, the largest
     /// contributor and how to raise the budget; `--max-copies` raises it.
     @Test func aScenarioOverTheBudgetIsRefusedUntilMaxCopiesRaisesIt() async throws {
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
         var text = "name: crowd\npeople:\n"
         for index in 0..<40 { text += "  p\(index): [d\(index)]\n" }
         text += "steps:\n"
         for index in 0..<40 { text += "  - { at: \(index)ms, device: d\(index), text: hi }\n" }
-        let path = try CLI.temporaryFile("crowd.yaml", text)
+        let path = try CLI.temporaryFile(in: scratch, "crowd.yaml", text)
         for command in ["run", "check", "explore", "shrink"] {
             let refused = await CLI.run([command, path, "--max-copies", "1000"])
             #expect(refused.status == 2, "\(command)")
@@ -99,11 +101,13 @@ import GroupSimCLI
 
     /// Issue 14.5: 20 errors, then "and N more errors"; `--all-errors` prints every one.
     @Test func errorsStopAfterTwentyUnlessAllErrorsIsGiven() async throws {
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
         var text = "name: typos\npeople:\n"
         for index in 0..<100 { text += "  p\(index): [phone-\(index)]\n" }
         text += "steps:\n"
         for index in 0..<100 { text += "  - { at: 0ms, device: phnoe-\(index), text: hi }\n" }
-        let path = try CLI.temporaryFile("typos.yaml", text)
+        let path = try CLI.temporaryFile(in: scratch, "typos.yaml", text)
         for command in ["run", "check", "explore", "shrink"] {
             let short = await CLI.run([command, path])
             #expect(short.status == 2)

@@ -1,5 +1,6 @@
 import Testing
 import GroupSimCLI
+import GroupSimTesting
 
 /// Bad input exits 2 with a message that says where and what to fix, and never starts a
 /// simulation (docs/scenario-format.md).
@@ -38,7 +39,9 @@ import GroupSimCLI
         ("comments-only", "# nothing here\n\n", "comments-only.yaml:1:1: error: the file is empty"),
     ])
     func invalidFileExitsTwo(name: String, text: String, expected: String) async throws {
-        let path = try CLI.temporaryFile("\(name).yaml", text)
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
+        let path = try CLI.temporaryFile(in: scratch, "\(name).yaml", text)
         for command in [["run", path], ["check", path]] {
             let result = await CLI.run(command)
             #expect(result.status == 2, "\(command)")
@@ -51,13 +54,15 @@ import GroupSimCLI
     /// Random bytes: an error with a place, never a crash or a hang.
     @Test(arguments: 0..<40)
     func randomBytesExitTwo(seed: Int) async throws {
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
         var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1
         var bytes: [UInt8] = []
         for _ in 0..<(64 + seed * 13) {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             bytes.append(UInt8(truncatingIfNeeded: state >> 33))
         }
-        let path = try CLI.temporaryFile("random-\(seed).yaml", bytes)
+        let path = try CLI.temporaryFile(in: scratch, "random-\(seed).yaml", bytes)
         let result = await CLI.run(["run", path])
         #expect(result.status == 2)
         #expect(result.error.contains("random-\(seed).yaml:"))

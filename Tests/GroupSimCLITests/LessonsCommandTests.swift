@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GroupSim
 import GroupSimCLI
+import GroupSimTesting
 
 /// `groupsim lessons`: at least eleven lessons, each a broken and a fixed scenario file
 /// whose checks hold, told in one screen or step by step with --full (issues 5, 12).
@@ -177,8 +178,8 @@ import GroupSimCLI
 
     /// A pair of files the catalog does not know is listed and runs, titled by its about.
     @Test func extraPairsAreLessonsToo() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("groupsim-lessons-tests-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.create("lessons-tests")
+        defer { TemporaryFolder.remove(folder) }
         try Self.echo(name: "echo-broken", expect: "diverged: s").write(to: folder.appendingPathComponent("echo-broken.yaml"), atomically: true, encoding: .utf8)
         try Self.echo(name: "echo-fixed", expect: "converged: s").write(to: folder.appendingPathComponent("echo-fixed.yaml"), atomically: true, encoding: .utf8)
         let directory = folder.path
@@ -208,7 +209,9 @@ import GroupSimCLI
     }
 
     @Test func runFormatsWriteTheirFiles() async throws {
-        let target = try CLI.temporaryFile("race.html", "")
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
+        let target = try CLI.temporaryFile(in: scratch, "race.html", "")
         let html = await CLI.run(["run", CLI.path("Scenarios/pickles-race.yaml"), "--format", "html", "--output", target])
         #expect(html.status == 0)
         #expect(html.output.hasPrefix("wrote \(target)"))

@@ -1,4 +1,5 @@
 import Foundation
+import GroupSimTesting
 import Testing
 import GroupSim
 import GroupSimCLI
@@ -33,8 +34,8 @@ import GroupSimCLI
     /// (runs, failed runs, distinct outcomes, outcomes, checks), in text and JSON, and the
     /// files may be given in any order.
     @Test func folderOfFourShardsIsTheWhole() async throws {
-        let folder = try ProcessRunner.temporaryFolder("merge-folder")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.create("merge-folder")
+        defer { TemporaryFolder.remove(folder) }
         try await Self.explore([3, 1, 0, 2], of: 4, into: folder)
         let file = CLI.path(Self.scenario)
         let wholeText = await CLI.run(["explore", file, "--runs", "400"])
@@ -59,8 +60,8 @@ import GroupSimCLI
     /// A missing shard is named (exit 2); --partial merges what is there and says which
     /// shards are missing, in text and JSON, never calling it the whole exploration.
     @Test func missingShardIsNamed() async throws {
-        let folder = try ProcessRunner.temporaryFolder("merge-missing")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.create("merge-missing")
+        defer { TemporaryFolder.remove(folder) }
         try await Self.explore([0, 1, 3], of: 4, into: folder)
         let refused = await CLI.run(["merge", folder.path])
         #expect(refused.status == 2 && refused.output.isEmpty)
@@ -88,8 +89,8 @@ import GroupSimCLI
     /// A retried shard writes the same bytes as its first try, whatever the number of
     /// workers: the JSON holds no time, host name or folder of the machine.
     @Test func retriedShardIsByteIdentical() async throws {
-        let folder = try ProcessRunner.temporaryFolder("merge-retry")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.create("merge-retry")
+        defer { TemporaryFolder.remove(folder) }
         try await Self.explore([2], of: 4, into: folder, extra: ["--workers", "1"])
         let first = try Data(contentsOf: folder.appendingPathComponent("shard-2.json"))
         try await Self.explore([2], of: 4, into: folder, extra: ["--workers", "2"])
@@ -104,8 +105,8 @@ import GroupSimCLI
     /// shards do not merge; the message names both reports and both fingerprints. Only
     /// the parsed scenario counts: comments and spacing may differ.
     @Test func editedScenarioDoesNotMerge() async throws {
-        let folder = try ProcessRunner.temporaryFolder("merge-edited")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.create("merge-edited")
+        defer { TemporaryFolder.remove(folder) }
         let original = try String(contentsOfFile: CLI.path(Self.scenario), encoding: .utf8)
         let file = folder.appendingPathComponent("race.yaml")
         let shards = folder.appendingPathComponent("shards")
@@ -130,8 +131,8 @@ import GroupSimCLI
 
     /// Shards explored by another version of groupsim do not merge; the message names both.
     @Test func otherVersionDoesNotMerge() async throws {
-        let folder = try ProcessRunner.temporaryFolder("merge-version")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.create("merge-version")
+        defer { TemporaryFolder.remove(folder) }
         try await Self.explore([0, 1], of: 2, runs: 40, into: folder)
         let url = folder.appendingPathComponent("shard-1.json")
         var report = try Self.read(url)
@@ -154,8 +155,8 @@ import GroupSimCLI
         ("a seed its run does not derive", "not the seed run #"),
     ])
     func impossibleCountsAreRefused(_ edit: String, _ message: String) async throws {
-        let folder = try ProcessRunner.temporaryFolder("merge-counts")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.create("merge-counts")
+        defer { TemporaryFolder.remove(folder) }
         try await Self.explore([0, 1], of: 2, runs: 40, into: folder)
         let url = folder.appendingPathComponent("shard-1.json")
         var report = try Self.read(url)
@@ -179,8 +180,8 @@ import GroupSimCLI
     /// `ExactCount`s, percentages computed in full width), and counts that cannot be an
     /// exploration's are refused with a message.
     @Test func countsNearTheIntegerLimitDoNotCrash() async throws {
-        let folder = try ProcessRunner.temporaryFolder("merge-limit")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.create("merge-limit")
+        defer { TemporaryFolder.remove(folder) }
         try await Self.explore([0, 1], of: 2, runs: 4, file: CLI.path("Scenarios/pickles-race.yaml"), into: folder)
         for index in 0...1 {
             let url = folder.appendingPathComponent("shard-\(index).json")
@@ -209,8 +210,8 @@ import GroupSimCLI
     /// Reading a folder: only its *.json files (not hidden ones); none is exit 2; a report
     /// of the format before fingerprints is named as such.
     @Test func folderReading() async throws {
-        let folder = try ProcessRunner.temporaryFolder("merge-reading")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.create("merge-reading")
+        defer { TemporaryFolder.remove(folder) }
         let empty = await CLI.run(["merge", folder.path])
         #expect(empty.status == 2 && empty.error.contains("the folder \(folder.path) holds no *.json report"), "\(empty.error)")
         try await Self.explore([0, 1], of: 2, runs: 40, into: folder)

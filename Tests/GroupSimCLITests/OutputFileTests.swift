@@ -1,4 +1,5 @@
 import Foundation
+import GroupSimTesting
 import Testing
 import GroupSimCLI
 
@@ -9,7 +10,7 @@ import GroupSimCLI
 
     /// A copy of the scenario in a fresh folder.
     static func folderWithScenario() throws -> (folder: URL, scenario: String) {
-        let folder = try BuiltTool.temporaryFolder()
+        let folder = try TemporaryFolder.create("output-file")
         let copy = folder.appendingPathComponent("S.yaml").path
         try FileManager.default.copyItem(atPath: scenario, toPath: copy)
         return (folder, copy)
@@ -32,6 +33,7 @@ import GroupSimCLI
 
     @Test func refusesToOverwriteTheInput() async throws {
         let (folder, input) = try Self.folderWithScenario()
+        defer { TemporaryFolder.remove(folder) }
         let before = try Data(contentsOf: URL(fileURLWithPath: input))
         let link = folder.appendingPathComponent("link.yaml").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "S.yaml")
@@ -51,6 +53,7 @@ import GroupSimCLI
 
     @Test func writesThroughASymbolicLinkAndKeepsIt() async throws {
         let (folder, input) = try Self.folderWithScenario()
+        defer { TemporaryFolder.remove(folder) }
         let target = folder.appendingPathComponent("report.txt").path
         try Data("old".utf8).write(to: URL(fileURLWithPath: target))
         let link = folder.appendingPathComponent("latest").path
@@ -70,6 +73,7 @@ import GroupSimCLI
 
     @Test func replacesARegularFileAtomicallyKeepingItsPermissions() async throws {
         let (folder, input) = try Self.folderWithScenario()
+        defer { TemporaryFolder.remove(folder) }
         let target = folder.appendingPathComponent("report.txt").path
         try Data(String(repeating: "old report\n", count: 10_000).utf8).write(to: URL(fileURLWithPath: target))
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: target)
@@ -85,6 +89,7 @@ import GroupSimCLI
     /// Two runs writing one path at once leave one whole report, never a mix.
     @Test func concurrentWritersLeaveOneWholeReport() async throws {
         let (folder, input) = try Self.folderWithScenario()
+        defer { TemporaryFolder.remove(folder) }
         let target = folder.appendingPathComponent("report.json").path
         let text = await CLI.run(["run", input, "--format", "json"]).output
         let html = await CLI.run(["run", input, "--format", "html"]).output
@@ -100,6 +105,7 @@ import GroupSimCLI
 
     @Test func writesANamedPipeInPlace() async throws {
         let (folder, input) = try Self.folderWithScenario()
+        defer { TemporaryFolder.remove(folder) }
         let fifo = folder.appendingPathComponent("fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
         // A reader on a thread of its own, as `mkfifo f; cat f` in another shell.
@@ -136,6 +142,7 @@ import GroupSimCLI
     @Test func writesThroughALinkToAPipe() async throws {
         guard FileManager.default.fileExists(atPath: "/proc/self/fd/1") else { return }
         let (folder, input) = try Self.folderWithScenario()
+        defer { TemporaryFolder.remove(folder) }
         let pipe = Pipe()
         let running = try BuiltTool.Running(["run", input, "--output", "/proc/self/fd/1"], in: folder, output: pipe.fileHandleForWriting)
         try pipe.fileHandleForWriting.close()
@@ -154,6 +161,7 @@ import GroupSimCLI
 
     @Test func refusesAFolderAndAMissingFolderCreatingNothing() async throws {
         let (folder, input) = try Self.folderWithScenario()
+        defer { TemporaryFolder.remove(folder) }
         let before = Self.names(folder)
         let cases = [
             (folder.path, "it is a folder"),
@@ -172,6 +180,7 @@ import GroupSimCLI
     /// file that was there is left as it was.
     @Test func aFailedWriteExitsTwoAndKeepsTheOldFile() async throws {
         let (folder, input) = try Self.folderWithScenario()
+        defer { TemporaryFolder.remove(folder) }
         let target = folder.appendingPathComponent("report.html").path
         try Data("old".utf8).write(to: URL(fileURLWithPath: target))
         let ended = try await BuiltTool.run(["run", input, "--format", "html", "--output", target], in: folder,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GroupSimCLI
+import GroupSimTesting
 
 /// The text report of a real group's run fits on a screen or two, and `run --summary`
 /// groups the pitfalls by kind and session (issue 11, point 5).
@@ -21,7 +22,9 @@ import GroupSimCLI
     }
 
     @Test func fivePeopleWithThirtyPitfallsFitInEightyLines() async throws {
-        let file = try CLI.temporaryFile("big-group.yaml", Self.bigGroup)
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
+        let file = try CLI.temporaryFile(in: scratch, "big-group.yaml", Self.bigGroup)
         let full = await CLI.run(["run", file, "--full"])
         let pitfalls = full.output.split(separator: "\n").filter { $0.hasPrefix("  lost-update (M12)") || $0.hasPrefix("  divergence (M12)") }
         #expect(pitfalls.count >= 30, "the scenario must give at least 30 pitfalls")
@@ -40,7 +43,9 @@ import GroupSimCLI
     }
 
     @Test func summaryIsOneScreen() async throws {
-        let file = try CLI.temporaryFile("big-group.yaml", Self.bigGroup)
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
+        let file = try CLI.temporaryFile(in: scratch, "big-group.yaml", Self.bigGroup)
         let summary = await CLI.run(["run", file, "--summary"])
         let lines = summary.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.count <= 40, "\(lines.count) lines")

@@ -1,4 +1,5 @@
 import Foundation
+import GroupSimTesting
 import Testing
 import GroupSim
 import GroupSimCLI
@@ -14,7 +15,8 @@ import GroupSimCLI
 
     /// Standard output that cannot be written: exit 2 with a message, not a crash.
     @Test func aStandardOutputThatCannotBeWrittenExitsTwo() async throws {
-        let folder = try BuiltTool.temporaryFolder()
+        let folder = try TemporaryFolder.create()
+        defer { TemporaryFolder.remove(folder) }
         // A file opened for reading only, as standard output: every write fails.
         let readOnly = folder.appendingPathComponent("read-only.txt")
         try Data().write(to: readOnly)
@@ -28,7 +30,8 @@ import GroupSimCLI
     /// `groupsim explore ... | head -1`: the reader is gone; the process ends quietly, by
     /// SIGPIPE as any program does, with nothing on standard error.
     @Test func aClosedPipeEndsQuietly() async throws {
-        let folder = try BuiltTool.temporaryFolder()
+        let folder = try TemporaryFolder.create()
+        defer { TemporaryFolder.remove(folder) }
         let pipe = Pipe()
         // The reading end is closed before the process starts: its first write finds no reader.
         try pipe.fileHandleForReading.close()
@@ -41,7 +44,8 @@ import GroupSimCLI
     // MARK: Standard input (issue 14 point 6)
 
     @Test func runCheckAndExploreReadStandardInput() async throws {
-        let folder = try BuiltTool.temporaryFolder()
+        let folder = try TemporaryFolder.create()
+        defer { TemporaryFolder.remove(folder) }
         let input = URL(fileURLWithPath: Self.pickles)
         let run = try await BuiltTool.run(["run", "-"], in: folder, input: input)
         #expect(run.status == 0, "\(run.error)")
@@ -57,7 +61,8 @@ import GroupSimCLI
     }
 
     @Test func messagesNameStandardInput() async throws {
-        let folder = try BuiltTool.temporaryFolder()
+        let folder = try TemporaryFolder.create()
+        defer { TemporaryFolder.remove(folder) }
         let bad = folder.appendingPathComponent("bad.yaml")
         try Data("name: x\npeople: { alice: [alice-phone] }\nsteps: []\nfoo: 1\n".utf8).write(to: bad)
         let ended = try await BuiltTool.run(["check", "-"], in: folder, input: bad)
@@ -70,26 +75,32 @@ import GroupSimCLI
     /// holds it, and is missing in one that does not.
     @Test func relativePathsInStandardInputResolveFromTheWorkingFolder() async throws {
         let input = URL(fileURLWithPath: CLI.path("Scenarios/stickers.yaml"))
-        let withAssets = try BuiltTool.temporaryFolder()
+        let withAssets = try TemporaryFolder.create()
+        defer { TemporaryFolder.remove(withAssets) }
         try FileManager.default.createDirectory(at: withAssets.appendingPathComponent("assets"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: CLI.path("Scenarios/assets/pickle.png"), toPath: withAssets.appendingPathComponent("assets/pickle.png").path)
         let found = try await BuiltTool.run(["run", "-"], in: withAssets, input: input)
         #expect(found.output.contains("  500ms  bob-phone    sent m2"), "\(found.output)")
         #expect(!found.output.contains("failed step=6"))
-        let elsewhere = try await BuiltTool.run(["run", "-"], in: try BuiltTool.temporaryFolder(), input: input)
+        let empty = try TemporaryFolder.create()
+        defer { TemporaryFolder.remove(empty) }
+        let elsewhere = try await BuiltTool.run(["run", "-"], in: empty, input: input)
         #expect(elsewhere.output.contains("failed step=6 fileNotFound"))
     }
 
     // MARK: The scenarios the tool ships with (issue 14 point 7, issue 10 point 8)
 
     @Test func benchWorksFromAnyFolder() async throws {
-        let ended = try await BuiltTool.run(["bench", "--quick"], in: try BuiltTool.temporaryFolder())
+        let folder = try TemporaryFolder.create()
+        defer { TemporaryFolder.remove(folder) }
+        let ended = try await BuiltTool.run(["bench", "--quick"], in: folder)
         #expect(ended.status == 0, "\(ended.error)")
         #expect(ended.output.contains("(b) runs of pickles-race.yaml: 20 in "), "\(ended.output)")
     }
 
     @Test func lessonsWorkFromAnyFolder() async throws {
-        let folder = try BuiltTool.temporaryFolder()
+        let folder = try TemporaryFolder.create()
+        defer { TemporaryFolder.remove(folder) }
         let list = try await BuiltTool.run(["lessons"], in: folder)
         #expect(list.status == 0, "\(list.error)")
         for lesson in Lesson.all {
@@ -121,7 +132,8 @@ import GroupSimCLI
     /// the failing seeds and the replay line, on standard output and in --output, exit
     /// 130. The counts are exactly those of a whole exploration of that many runs.
     @Test func anInterruptedExplorationKeepsWhatItFound() async throws {
-        let folder = try BuiltTool.temporaryFolder()
+        let folder = try TemporaryFolder.create()
+        defer { TemporaryFolder.remove(folder) }
         let report = folder.appendingPathComponent("report.txt").path
         let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000", "--workers", "2", "--output", report], in: folder)
         await running.waitUntilCatching(SIGINT)
@@ -145,7 +157,8 @@ import GroupSimCLI
     }
 
     @Test func sigtermExitsOneHundredFortyThreeWithTheReport() async throws {
-        let folder = try BuiltTool.temporaryFolder()
+        let folder = try TemporaryFolder.create()
+        defer { TemporaryFolder.remove(folder) }
         let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000"], in: folder)
         await running.waitUntilCatching(SIGTERM)
         running.send(SIGTERM)
@@ -157,7 +170,8 @@ import GroupSimCLI
     /// A second SIGINT ends it at once: here the report waits for a reader of a named
     /// pipe that never comes, and the second signal ends the wait.
     @Test func aSecondInterruptExitsAtOnce() async throws {
-        let folder = try BuiltTool.temporaryFolder()
+        let folder = try TemporaryFolder.create()
+        defer { TemporaryFolder.remove(folder) }
         let fifo = folder.appendingPathComponent("nobody-reads").path
         #expect(mkfifo(fifo, 0o600) == 0)
         let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000", "--output", fifo], in: folder)

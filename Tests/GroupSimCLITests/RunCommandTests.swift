@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GroupSimCLI
+import GroupSimTesting
 
 @Suite struct RunCommandTests {
     /// Every scenario in Scenarios/ runs twice with the same digest (determinism rule 6, README) and
@@ -67,7 +68,9 @@ import GroupSimCLI
 
     /// A failing check exits 1 and says FAIL with what was found.
     @Test func failingCheckExitsOne() async throws {
-        let file = try CLI.temporaryFile("fails.yaml", """
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
+        let file = try CLI.temporaryFile(in: scratch, "fails.yaml", """
         name: fails
         people:
           alice: [alice-phone]
@@ -87,7 +90,9 @@ import GroupSimCLI
     }
 
     @Test func outputFile() async throws {
-        let target = try CLI.temporaryFile("report.json", "")
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
+        let target = try CLI.temporaryFile(in: scratch, "report.json", "")
         let result = await CLI.run(["run", CLI.path("Scenarios/pickles-race.yaml"), "--format", "json", "--output", target])
         #expect(result.status == 0)
         #expect(result.output.hasPrefix("wrote \(target)"))

@@ -1,4 +1,5 @@
 import Foundation
+import GroupSimTesting
 import Testing
 import GroupSim
 import GroupSimCLI
@@ -11,18 +12,24 @@ import GroupSimCLI
 
     /// The file's `seed:` takes the whole unsigned 64-bit range; one more is too large.
     @Test func scenarioFilesTakeEveryUnsignedSeed() async throws {
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
         let text = try String(contentsOfFile: Self.pickles, encoding: .utf8)
-        let path = try CLI.temporaryFile("largest-seed.yaml", text.replacingOccurrences(of: "\nseed: 7\n", with: "\nseed: \(Self.largest)\n"))
+        let path = try CLI.temporaryFile(in: scratch, "largest-seed.yaml",
+            text.replacingOccurrences(of: "\nseed: 7\n", with: "\nseed: \(Self.largest)\n"))
         let check = await CLI.run(["check", path])
         #expect(check.status == 0, "\(check.error)")
         let run = await CLI.run(["run", path])
         #expect(run.output.hasPrefix("pickles-race (seed \(Self.largest))"), "\(run.output.prefix(80))")
-        let tooLarge = try CLI.temporaryFile("too-large-seed.yaml", text.replacingOccurrences(of: "\nseed: 7\n", with: "\nseed: 18446744073709551616\n"))
+        let tooLarge = try CLI.temporaryFile(in: scratch, "too-large-seed.yaml",
+            text.replacingOccurrences(of: "\nseed: 7\n", with: "\nseed: 18446744073709551616\n"))
         let refused = await CLI.run(["check", tooLarge])
         #expect(refused.status == 2)
         #expect(refused.error.contains("number too large"), "\(refused.error)")
         // A count above Int64 is still "too large", not taken as text.
-        let count = try CLI.temporaryFile("large-count.yaml", text.replacingOccurrences(of: "\nseed: 7\n", with: "\nseed: 7\n").replacingOccurrences(of: "latency: ", with: "latency: 9223372036854775808ms #"))
+        let count = try CLI.temporaryFile(in: scratch, "large-count.yaml",
+            text.replacingOccurrences(of: "\nseed: 7\n", with: "\nseed: 7\n")
+                .replacingOccurrences(of: "latency: ", with: "latency: 9223372036854775808ms #"))
         #expect(await CLI.run(["check", count]).status == 2)
     }
 
@@ -39,10 +46,12 @@ import GroupSimCLI
 
     /// A shrunk scenario carries a seed above Int64.max and reads back.
     @Test func aShrunkFileWithALargeSeedReadsBack() async throws {
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
         let result = await CLI.run(["shrink", CLI.path("Scenarios/pickles-race-window.yaml"), "--seed", Self.largest, "--attempts", "20"])
         guard result.status == 0 else { return }  // this seed's run may hold every check
         #expect(result.output.contains("seed: \(Self.largest)"))
-        let path = try CLI.temporaryFile("shrunk.yaml", result.output)
+        let path = try CLI.temporaryFile(in: scratch, "shrunk.yaml", result.output)
         #expect(await CLI.run(["check", path]).status == 0)
     }
 
@@ -68,7 +77,9 @@ import GroupSimCLI
 
     /// Names, sessions and captions echoed in the text report carry no raw ESC.
     @Test func textOutputEscapesUserStrings() async throws {
-        let path = try CLI.temporaryFile("hostile.yaml", Self.hostile)
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
+        let path = try CLI.temporaryFile(in: scratch, "hostile.yaml", Self.hostile)
         for command in [["run", path], ["run", path, "--format", "sides"], ["explore", path, "--runs", "3"]] {
             let result = await CLI.run(command)
             #expect(result.status == 0, "\(command): \(result.error)")
@@ -76,7 +87,8 @@ import GroupSimCLI
             #expect(result.output.contains("\\u{1B}"), "\(command)")
         }
         // --output files too.
-        let folder = try BuiltTool.temporaryFolder()
+        let folder = try TemporaryFolder.create()
+        defer { TemporaryFolder.remove(folder) }
         let output = folder.appendingPathComponent("report.txt").path
         #expect(await CLI.run(["run", path, "--output", output]).status == 0)
         let written = try String(contentsOfFile: output, encoding: .utf8)
@@ -85,7 +97,10 @@ import GroupSimCLI
 
     /// Error messages that echo a user string, and paths given on the command line.
     @Test func errorMessagesEscapeUserStrings() async throws {
-        let path = try CLI.temporaryFile("hostile-error.yaml", Self.hostile.replacingOccurrences(of: "device: alice-phone", with: "device: \"alice\\u001B[2J\""))
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
+        let path = try CLI.temporaryFile(in: scratch, "hostile-error.yaml",
+            Self.hostile.replacingOccurrences(of: "device: alice-phone", with: "device: \"alice\\u001B[2J\""))
         let result = await CLI.run(["run", path])
         #expect(result.status == 2)
         #expect(!result.error.contains("\u{1B}"))
@@ -99,13 +114,15 @@ import GroupSimCLI
 /// `merge` refuses the report of an interrupted shard: it does not cover its runs.
 @Suite struct InterruptedMergeTests {
     @Test func mergeRefusesAnInterruptedShard() async throws {
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
         let path = CLI.path("Scenarios/pickles-race.yaml")
         let first = await CLI.run(["explore", path, "--runs", "6", "--shard", "0/2", "--format", "json"])
         let second = await CLI.run(["explore", path, "--runs", "6", "--shard", "1/2", "--format", "json"])
         let interrupted = second.output.replacingOccurrences(of: "\"shard\": {", with: "\"interrupted\": true,\n  \"shard\": {")
         #expect(interrupted != second.output)
-        let a = try CLI.temporaryFile("shard-0.json", first.output)
-        let b = try CLI.temporaryFile("shard-1-interrupted.json", interrupted)
+        let a = try CLI.temporaryFile(in: scratch, "shard-0.json", first.output)
+        let b = try CLI.temporaryFile(in: scratch, "shard-1-interrupted.json", interrupted)
         let result = await CLI.run(["merge", a, b])
         #expect(result.status == 2)
         #expect(result.error.contains("an interrupted exploration"), "\(result.error)")

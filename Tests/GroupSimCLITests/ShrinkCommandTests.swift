@@ -2,6 +2,7 @@ import Foundation
 import GroupSim
 import GroupSimCLI
 import Testing
+import GroupSimTesting
 
 /// `groupsim shrink`: prints a smaller scenario file that `groupsim run` reproduces.
 @Suite struct ShrinkCommandTests {
@@ -39,7 +40,8 @@ import Testing
         """
 
     @Test func printsAScenarioThatRunReproduces() async throws {
-        let directory = try Self.directory()
+        let directory = try TemporaryFolder.create("shrink")
+        defer { TemporaryFolder.remove(directory) }
         let path = try Self.write(Self.failing, named: "lost-answer.yaml", in: directory)
         let result = await GroupSimCommand().run(["shrink", path])
         #expect(result.status == 0, "\(result.error)")
@@ -54,7 +56,8 @@ import Testing
     }
 
     @Test func writesTheOutputFile() async throws {
-        let directory = try Self.directory()
+        let directory = try TemporaryFolder.create("shrink")
+        defer { TemporaryFolder.remove(directory) }
         let path = try Self.write(Self.failing, named: "lost-answer.yaml", in: directory)
         let output = directory.appendingPathComponent("out.yaml").path
         let result = await GroupSimCommand().run(["shrink", path, "--seed", "4", "--output", output])
@@ -64,7 +67,9 @@ import Testing
     }
 
     @Test func aPassingRunHasNothingToShrink() async throws {
-        let path = try Self.write(Self.passing, named: "calm.yaml", in: try Self.directory())
+        let directory = try TemporaryFolder.create("shrink")
+        defer { TemporaryFolder.remove(directory) }
+        let path = try Self.write(Self.passing, named: "calm.yaml", in: directory)
         let result = await GroupSimCommand().run(["shrink", path])
         #expect(result.status == 1)
         #expect(result.output.isEmpty)
@@ -80,13 +85,6 @@ import Testing
     }
 
     // MARK: - Support
-
-    static func directory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("groupsim-shrink-\(ProcessInfo.processInfo.processIdentifier)-\(Int.random(in: 0..<1_000_000))")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 
     static func write(_ text: String, named name: String, in directory: URL) throws -> String {
         let url = directory.appendingPathComponent(name)

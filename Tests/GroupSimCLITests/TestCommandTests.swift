@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GroupSimCLI
 import GroupSim
+import GroupSimTesting
 
 /// `groupsim test` runs folders of scenarios for CI; `groupsim schema` prints the schema
 /// the scenario files point to (issue 11, points 2 and 3).
@@ -15,14 +16,6 @@ import GroupSim
           - converged: poll
           - latest: { device: bob-phone, session: poll, from: bob }
         """
-
-    /// A fresh folder of its own for one test.
-    static func folder(_ name: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("groupsim-test-command-\(getpid())-\(name)")
-        try? FileManager.default.removeItem(at: url)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 
     static func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
 
@@ -40,7 +33,8 @@ import GroupSim
     }
 
     @Test func junitHasOneTestcasePerCheck() async throws {
-        let folder = try Self.folder("junit")
+        let folder = try TemporaryFolder.create("test-command-junit")
+        defer { TemporaryFolder.remove(folder) }
         let xml = folder.appendingPathComponent("out.xml").path
         let result = await CLI.run(["test", CLI.path("Scenarios"), "--junit", xml])
         #expect(result.status == 0)
@@ -56,7 +50,8 @@ import GroupSim
     }
 
     @Test func aFailingFileFailsWithAFailingTestcaseAndAnAnnotationAtItsLine() async throws {
-        let folder = try Self.folder("failing")
+        let folder = try TemporaryFolder.create("test-command-failing")
+        defer { TemporaryFolder.remove(folder) }
         let file = folder.appendingPathComponent("failing.yaml").path
         try Self.failing.write(toFile: file, atomically: true, encoding: .utf8)
         let xml = folder.appendingPathComponent("out.xml").path
@@ -80,7 +75,8 @@ import GroupSim
         let window = CLI.path("Scenarios/pickles-race-window.yaml")
         let once = await CLI.run(["test", window])
         #expect(once.status == 0)
-        let folder = try Self.folder("explore")
+        let folder = try TemporaryFolder.create("test-command-explore")
+        defer { TemporaryFolder.remove(folder) }
         let xml = folder.appendingPathComponent("out.xml").path
         let explored = await CLI.run(["test", window, "--explore", "50", "--junit", xml, "--format", "github"])
         #expect(explored.status == 1)
@@ -92,7 +88,8 @@ import GroupSim
     }
 
     @Test func anInvalidFileIsAnErrorAndOthersStillRun() async throws {
-        let folder = try Self.folder("invalid")
+        let folder = try TemporaryFolder.create("test-command-invalid")
+        defer { TemporaryFolder.remove(folder) }
         let file = folder.appendingPathComponent("bad.yaml").path
         try "name: bad\npeople: { alice: [a] }\nsteps: []\nnetwork: { latncy: 5ms }\n".write(toFile: file, atomically: true, encoding: .utf8)
         let result = await CLI.run(["test", file, CLI.path("Scenarios/pickles-race.yaml"), "--format", "github"])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GroupSimCLI
+import GroupSimTesting
 
 /// A step that fails is a failed verdict unless an `error:` check expects it (issue 8):
 /// `run` exits 1, `explore` counts it per run with a seed, the JSON report lists it as a
@@ -17,7 +18,9 @@ import GroupSimCLI
         """
 
     @Test func runExitsOneOnAnUnexpectedFailure() async throws {
-        let path = try CLI.temporaryFile("early.yaml", Self.early)
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
+        let path = try CLI.temporaryFile(in: scratch, "early.yaml", Self.early)
         let result = await CLI.run(["run", path])
         #expect(result.status == 1)
         #expect(result.output.contains("  FAIL  step 2 on bob-phone failed unexpectedly: noBubble"))
@@ -32,7 +35,9 @@ import GroupSimCLI
 
     /// With the `error:` check the same run passes.
     @Test func anExpectedFailureIsNoFailure() async throws {
-        let path = try CLI.temporaryFile("expected.yaml", Self.early + "expect:\n  - error: { step: 2, code: noBubble }\n")
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
+        let path = try CLI.temporaryFile(in: scratch, "expected.yaml", Self.early + "expect:\n  - error: { step: 2, code: noBubble }\n")
         let result = await CLI.run(["run", path])
         #expect(result.status == 0, "\(result.output)")
         #expect(!result.output.contains("failed unexpectedly"))
@@ -40,6 +45,8 @@ import GroupSimCLI
 
     /// Explore counts the runs where the step failed, with a seed that replays one.
     @Test func exploreCountsUnexpectedFailuresPerRun() async throws {
+        let scratch = try TemporaryFolder.create("cli")
+        defer { TemporaryFolder.remove(scratch) }
         let text = """
             name: window
             people: { alice: [alice-phone], bob: [bob-phone] }
@@ -55,7 +62,7 @@ import GroupSimCLI
               - latest: { device: alice-phone, session: poll }
 
             """
-        let path = try CLI.temporaryFile("window.yaml", text)
+        let path = try CLI.temporaryFile(in: scratch, "window.yaml", text)
         let result = await CLI.run(["explore", path, "--runs", "100", "--workers", "1"])
         #expect(result.status == 1)
         let row = try #require(result.output.split(separator: "\n").first { $0.contains("step 2 on bob-phone failed unexpectedly: noBubble") })

@@ -1,6 +1,6 @@
 import Foundation
 import GroupSim
-import GroupSimCLI
+import GroupSimBench
 import GroupSimMessages
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import GroupSimTesting
 import Testing
 
 /// Keeps `Examples/LunchPoll` and `Examples/IceCreamBuilder` building: its sources, written only against Apple's
@@ -46,20 +47,14 @@ import Testing
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("groupsim-example-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     /// The examples, each a package `Examples/NAME` with the target `NAME` and `NAMETests`.
     static let examples = ["LunchPoll", "IceCreamBuilder"]
 
     @Test(arguments: examples, ["5", "6"])
     func exampleSourcesTypeCheckWithoutWarnings(example: String, languageMode: String) throws {
         let modules = try #require(Self.modulesFolder(), "no built GroupSimMessages.swiftmodule found")
-        let temporary = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: temporary) }
+        let temporary = try TemporaryFolder.create()
+        defer { TemporaryFolder.remove(temporary) }
         let sources = try Self.swiftFiles(in: "Examples/\(example)/Sources/\(example)")
         #expect(sources.count >= 3)
         let result = try Self.swiftc(["-typecheck", "-swift-version", languageMode, "-package-name", example,
@@ -71,8 +66,8 @@ import Testing
     @Test(arguments: examples)
     func exampleTestsTypeCheckAgainstTheExample(example: String) throws {
         let modules = try #require(Self.modulesFolder(), "no built GroupSimMessages.swiftmodule found")
-        let temporary = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: temporary) }
+        let temporary = try TemporaryFolder.create()
+        defer { TemporaryFolder.remove(temporary) }
         let cache = temporary.appendingPathComponent("cache").path
         let module = try Self.swiftc(["-emit-module", "-module-name", example, "-parse-as-library", "-swift-version", "6",
                                       "-package-name", example, "-I", modules, "-module-cache-path", cache,
@@ -89,8 +84,8 @@ import Testing
     /// `override` on a callback that does not exist is an error, as with Apple's SDK.
     @Test func misspeltOverrideDoesNotCompile() throws {
         let modules = try #require(Self.modulesFolder(), "no built GroupSimMessages.swiftmodule found")
-        let temporary = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: temporary) }
+        let temporary = try TemporaryFolder.create()
+        defer { TemporaryFolder.remove(temporary) }
         let file = temporary.appendingPathComponent("Misspelt.swift")
         try """
             import GroupSimMessages

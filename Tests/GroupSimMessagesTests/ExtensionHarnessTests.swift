@@ -1,6 +1,7 @@
 import Foundation
 import GroupSim
 import GroupSimMessages
+import GroupSimTesting
 import Testing
 
 /// A poll that remembers in the install's storage how many votes this device sent.

@@ -1,6 +1,6 @@
 import Foundation
 import GroupSim
-import GroupSimCLI
+import GroupSimBench
 import GroupSimMessages
 import Testing
 
@@ -51,24 +51,6 @@ import Testing
         #expect(text.contains("replay: the app \"url-state\" is registered from Swift"), "\(text)")
         #expect(text.contains("scenario.run(seed: \(failure.reference.seed), apps: apps)"))
         #expect(!text.contains("replay: groupsim run"))
-    }
-
-    /// A tool of your own that registers the app replays its failures itself, and its
-    /// hints name it: `replay: lunchsim run FILE --seed N`.
-    @Test func ownToolNamesItselfInItsHints() async throws {
-        let (explorer, scenario) = try Self.race()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("groupsim-tool-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("url-race.yaml").path
-        try ScenarioWriter.yaml(scenario).write(toFile: file, atomically: true, encoding: .utf8)
-        let tool = GroupSimCommand(apps: explorer.apps, toolName: "lunchsim")
-        let explored = await tool.run(["explore", file, "--runs", "50", "--seed", "3", "--quiet"])
-        #expect(explored.status == 1, "\(explored.error)")
-        #expect(explored.output.contains("replay: lunchsim run \(file) --seed "), "\(explored.output)")
-        #expect(!explored.output.contains("groupsim run"))
-        let ran = await tool.run(["run", file])
-        #expect(!ran.output.contains("groupsim run"), "\(ran.output)")
     }
 
     @Test func exhaustiveFailureReplaysItsOrder() async throws {

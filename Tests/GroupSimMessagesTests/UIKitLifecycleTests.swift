@@ -1,6 +1,7 @@
 import Foundation
 import GroupSim
 import GroupSimMessages
+import GroupSimTesting
 import Testing
 
 /// A child controller that writes its view's lifecycle down.

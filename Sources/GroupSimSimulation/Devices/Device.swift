@@ -8,7 +8,7 @@ import GroupSimScenario
 /// delivered copy, a cloud answer) with a `DeviceContext`, and returns a `DeviceOutput`
 /// of everything it wants done (copies to send, cloud requests, trace events, failures,
 /// sightings). It never awaits, schedules or reads a file itself.
-struct Device {
+package struct Device {
     let spec: DeviceSpec
     var name: String { spec.name }
     var person: String { spec.person }
@@ -35,7 +35,7 @@ struct Device {
     var transcripts: Transcripts
 
     // The extension (M19-M24).
-    var app: (any MessagesApp)?
+    package var app: (any MessagesApp)?
     var style: PresentationStyle = .compact { didSet { lastView = nil } }
     var activeConversation: String? { didSet { lastView = nil } }
     var selected: Envelope? { didSet { lastView = nil } }
@@ -46,7 +46,7 @@ struct Device {
     /// observers above forget it): apps are called on every delivery while they run. In
     /// a box, so that a callback lends it to the app instead of copying all of it.
     var lastView: ConversationBox?
-    var callbacks: [AppCallback] = []
+    package var callbacks: [AppCallback] = []
     /// A user interaction that a direct send may still use (M18).
     var interactionAvailable = false
     /// When the user last interacted with the extension here; nil once it was closed (M18).
@@ -72,7 +72,7 @@ struct Device {
     /// Whether `trace` keeps events: false when the run keeps no trace (benchmarks).
     let tracing: Bool
 
-    init(spec: DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool = true) {
+    package init(spec: DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool = true) {
         self.spec = spec
         self.tracing = tracing
         self.world = world
@@ -85,12 +85,12 @@ struct Device {
     }
 
     /// The key-value storage of the app's current installation on this device.
-    func storageContents() -> [DataEntry] { environment.storage.contents }
+    package func storageContents() -> [DataEntry] { environment.storage.contents }
 
     // MARK: - Entry points called by the scheduler
 
     /// Runs one user action (docs/scenario-format.md, "Steps"), adding its effects to `output`.
-    mutating func perform(_ step: Step, conversation: String, sessionIsNew: Bool, into output: inout DeviceOutput) {
+    package mutating func perform(_ step: Step, conversation: String, sessionIsNew: Bool, into output: inout DeviceOutput) {
         begin(&output)
         defer { finish(&output) }
         currentStep = step.number
@@ -109,7 +109,7 @@ struct Device {
     }
 
     /// A copy of a message reaches this device (M11, M23); its effects go to `output`.
-    mutating func receive(_ envelope: Envelope, into output: inout DeviceOutput) {
+    package mutating func receive(_ envelope: Envelope, into output: inout DeviceOutput) {
         begin(&output)
         defer { finish(&output) }
         if tracing { trace(.delivered(message: envelope.id, from: envelope.senderDevice)) }
@@ -117,7 +117,7 @@ struct Device {
     }
 
     /// The cloud store answered one of this device's requests (M13); effects go to `output`.
-    mutating func receive(_ response: CloudResponse, into output: inout DeviceOutput) {
+    package mutating func receive(_ response: CloudResponse, into output: inout DeviceOutput) {
         begin(&output)
         defer { finish(&output) }
         let record = response.record
@@ -147,7 +147,7 @@ struct Device {
     }
 
     /// What the device shows and holds now, for checks and reports.
-    func snapshot() -> DeviceSnapshot { makeSnapshot() }
+    package func snapshot() -> DeviceSnapshot { makeSnapshot() }
 
     // MARK: - Plumbing
 

@@ -5,27 +5,33 @@ import GroupSimScenario
 ///
 /// Devices are sans-IO (determinism rule 5, README): they never schedule or send anything
 /// themselves; they return a `DeviceOutput` and the scheduler acts on it.
-struct DeviceContext: Sendable {
-    var now: VirtualTime
+package struct DeviceContext: Sendable {
+    package var now: VirtualTime
     /// The number the next sent message gets (`m1`, `m2`, ... in send order).
-    var nextMessageID: Int
+    package var nextMessageID: Int
     /// The number the next state change gets.
-    var nextChangeID: Int
+    package var nextChangeID: Int
+
+    package init(now: VirtualTime, nextMessageID: Int, nextChangeID: Int) {
+        self.now = now
+        self.nextMessageID = nextMessageID
+        self.nextChangeID = nextChangeID
+    }
 }
 
 /// What a device wants done after one call: events to trace, messages to fan out, cloud
 /// requests to carry, and the failures, changes and pitfalls it saw. The caller owns the
 /// buffer and lends it to each call (`Device.perform`, `Device.receive`), then acts on it.
-struct DeviceOutput: Sendable {
-    var context: DeviceContext
+package struct DeviceOutput: Sendable {
+    package var context: DeviceContext
     var events: [TraceEvent] = []
-    var outgoing: [Envelope] = []
+    package var outgoing: [Envelope] = []
     var changes: [Change] = []
-    var failures: [StepFailure] = []
+    package var failures: [StepFailure] = []
     var sightings: [PitfallSighting] = []
-    var cloudRequests: [CloudRequest] = []
+    package var cloudRequests: [CloudRequest] = []
 
-    init(context: DeviceContext) { self.context = context }
+    package init(context: DeviceContext) { self.context = context }
 
     /// Whether the call asked for nothing beyond moving the context on (most deliveries).
     var isEmpty: Bool {

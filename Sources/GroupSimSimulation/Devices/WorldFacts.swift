@@ -3,7 +3,7 @@ import GroupSimScenario
 
 /// What every device of a run knows and nobody changes: the people and their contact
 /// names, the conversations, the options and the app, and the seed's streams.
-final class WorldFacts: Sendable {
+package final class WorldFacts: Sendable {
     let people: [Person]
     let conversations: [ConversationSpec]
     let options: Options
@@ -19,14 +19,14 @@ final class WorldFacts: Sendable {
     /// no file is read while it runs (determinism rule 5, README).
     let stickerFiles: [StickerSpec: Result<Sticker, MessageErrorCode>]
     /// Each person's position in `people`: how a device finds an identifier in a map.
-    let personIndex: [String: Int]
+    package let personIndex: [String: Int]
     /// Each session a step names, numbered in the order first named: a message of one of
     /// them carries its number, so that a transcript keeps the live bubbles in an array.
     let sessionNumbers: [String: Int]
     /// Each conversation's position in `conversations` (the first, if two share a name).
     let conversationNumbers: [String: Int]
 
-    init(scenario: Scenario, seed: UInt64) {
+    package init(scenario: Scenario, seed: UInt64) {
         people = scenario.people
         conversations = scenario.conversations
         options = scenario.options
@@ -82,7 +82,7 @@ final class WorldFacts: Sendable {
     func contactName(_ person: String) -> String { contactNames[person] ?? person }
 
     /// A fresh identifier set for one installation of the app on one device (M1, M2, M6).
-    func mintIdentifiers(device: String, generation: Int) -> IdentifierMap {
+    package func mintIdentifiers(device: String, generation: Int) -> IdentifierMap {
         IdentifierMap(device: device, generation: generation, people: people.map(\.key),
                       conversations: conversations.map(\.name),
                       perConversation: options.identifiers == .perConversation, streams: streams)

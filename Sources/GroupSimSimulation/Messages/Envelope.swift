@@ -52,7 +52,7 @@ public final class Envelope: Sendable {
     let url: String?
     let summaryText: String?
 
-    init(id: Int, conversation: String, senderDevice: String, senderPerson: String, sentAt: VirtualTime, content: Content,
+    package init(id: Int, conversation: String, senderDevice: String, senderPerson: String, sentAt: VirtualTime, content: Content,
          senderMap: IdentifierMap, provenance: Provenance, change: Change?, senderInstall: String? = nil, senderPosition: Int = -1, sessionNumber: Int = -1,
          conversationNumber: Int = -1) {
         self.id = id

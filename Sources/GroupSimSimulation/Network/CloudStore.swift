@@ -15,10 +15,10 @@ public struct CloudStore: Sendable {
 
     private var records: [String: Entry] = [:]
 
-    init() {}
+    package init() {}
 
     /// Carries out one request and returns the answer for the device.
-    mutating func handle(_ request: CloudRequest) -> CloudResponse {
+    package mutating func handle(_ request: CloudRequest) -> CloudResponse {
         switch request.operation {
         case .fetch:
             break

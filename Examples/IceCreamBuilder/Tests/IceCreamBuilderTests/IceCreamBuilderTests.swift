@@ -1,6 +1,7 @@
 import Foundation
 import GroupSim
 import GroupSimMessages
+import GroupSimTesting
 import IceCreamBuilder
 import Testing
 

@@ -1,5 +1,6 @@
 import GroupSim
 import GroupSimMessages
+import GroupSimTesting
 import LunchPoll
 import Testing
 

@@ -1,0 +1,82 @@
+import GroupSim
+
+/// The work `groupsim bench` times: each function does a fixed amount of work and returns
+/// how much, so the command can divide by the time it took.
+package enum BenchWorkload {
+    /// Every device sends its next message this often; devices are spread evenly inside.
+    package static let round = VirtualDuration.milliseconds(10)
+    package static let latency = VirtualDuration.milliseconds(50)
+
+    /// A group of `devices` people with one phone each, all in one conversation; device
+    /// `i` sends `messagesEach` messages in its own session `s<i>`, one per round, each
+    /// carrying one data entry. Every send after the first collapses the session's
+    /// previous bubble on every device (M10).
+    package static func group(devices: Int, messagesEach: Int) -> Scenario {
+        let people = (0..<devices).map { Person(key: "p\($0)", devices: ["p\($0)-phone"]) }
+        let specs = people.map { DeviceSpec(name: $0.devices[0], person: $0.key) }
+        var timeline: [TimelineItem] = []
+        timeline.reserveCapacity(devices * messagesEach)
+        for message in 0..<messagesEach {
+            for device in 0..<devices {
+                let time = VirtualTime(nanoseconds: Int64(message) * round.nanoseconds + Int64(device) * round.nanoseconds / Int64(devices))
+                let compose = Compose(session: "s\(device)", data: [DataEntry("n", String(message))])
+                timeline.append(.step(Step(number: timeline.count + 1, time: time, device: specs[device].name, action: .send(compose))))
+            }
+        }
+        return Scenario(name: "bench-group", people: people, devices: specs,
+                        conversations: [ConversationSpec(members: people.map(\.key))],
+                        network: NetworkSpec(latency: latency), timeline: timeline)
+    }
+
+    /// (a) Runs the group once, trace off; returns the copies delivered.
+    package static func deliverCopies(_ scenario: Scenario) async -> Int {
+        // The caller validates the scenario once, outside the measurement.
+        let simulation = Simulation(scenario: scenario, seed: 1, apps: AppRegistry(), recordTrace: false, controller: nil, validated: true)
+        return (try? await simulation.run().copiesDelivered) ?? 0
+    }
+
+    /// (b) Runs the scenario and its checks with seeds 1 to `count`, one after another, as
+    /// exploration runs each schedule: trace off, then the checks and pitfalls.
+    package static func runSeeds(_ scenario: Scenario, count: Int, apps: AppRegistry) async -> Int {
+        var runs = 0
+        // The caller validates the scenario once, outside the measurement.
+        for seed in 1...max(1, count) {
+            let simulation = Simulation(scenario: scenario, seed: UInt64(seed), apps: apps, recordTrace: false, controller: nil, validated: true)
+            guard let outcome = try? await simulation.run() else { continue }
+            let report = RunReport(outcome: outcome)
+            if report.checks.count == scenario.checks.count { runs += 1 }
+        }
+        return runs
+    }
+
+    /// (c) The schedule of `group(devices:messagesEach:)` on the event queue alone, kept as
+    /// the simulation keeps it: the sends (steps) wait outside the heap under reserved
+    /// sequence numbers and enter it one at a time; each send is an event that schedules
+    /// one delivery per other device a latency later, and each delivery is an event that
+    /// does nothing. Returns the events popped.
+    package static func bareEventLoop(devices: Int, messagesEach: Int) -> Int {
+        let sends = devices * messagesEach
+        guard sends > 0 else { return 0 }
+        func sendTime(_ send: Int) -> VirtualTime {
+            VirtualTime(nanoseconds: Int64(send / devices) * round.nanoseconds + Int64(send % devices) * round.nanoseconds / Int64(devices))
+        }
+        var queue = EventQueue<Int>()
+        let firstSequence = queue.reserveSequences(sends)
+        queue.schedule(-1, at: sendTime(0), reserved: firstSequence)
+        var nextSend = 1
+        var popped = 0
+        while let entry = queue.next() {
+            popped += 1
+            guard entry.payload < 0 else { continue }
+            if nextSend < sends {
+                queue.schedule(-1 - nextSend % devices, at: sendTime(nextSend), reserved: firstSequence + UInt64(nextSend))
+                nextSend += 1
+            }
+            let sender = -1 - entry.payload
+            for receiver in 0..<devices where receiver != sender {
+                queue.schedule(receiver, at: entry.time + latency)
+            }
+        }
+        return popped
+    }
+}

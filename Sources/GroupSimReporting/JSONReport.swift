@@ -1,0 +1,128 @@
+import GroupSimCore
+import GroupSimSimulation
+import GroupSimChecking
+
+/// `--format json`: one object with `seed`, `trace`, `checks` (each with a boolean
+/// `passed`), `pitfalls` (each with a `kind`) and `devices` (each with its `transcript`),
+/// as docs/scenario-format.md promises, plus the timeline and step failures.
+public enum JSONReport {
+    /// The `version` member of the JSON reports of `run`, `explore` and `merge`
+    /// (docs/json-output.md). It goes up when a member changes meaning or goes away; new
+    /// members may appear without a change of version.
+    public static let version = ExplorationJSONReport.version
+
+    public static func render(_ report: RunReport) -> String { value(report).rendered() + "\n" }
+
+    public static func value(_ report: RunReport) -> JSONValue {
+        guard case .object(var members) = body(report) else { return body(report) }
+        members.append(("rules", rules(citedIn: JSONValue.object(members).rendered(indent: nil))))
+        return .object(members)
+    }
+
+    /// Every rule `text` cites, in rule order, with where it is written up:
+    /// `[{"rule": "M12", "reference": "docs/behaviour.md#m12"}]`.
+    public static func rules(citedIn text: String) -> JSONValue {
+        let cited = RuleReference.rules(in: text).sorted { Int($0.dropFirst()) ?? 0 < Int($1.dropFirst()) ?? 0 }
+        return .array(cited.map { .object([("rule", .string($0)), ("reference", .string(RuleReference.path($0)))]) })
+    }
+
+    static func body(_ report: RunReport) -> JSONValue {
+        let outcome = report.outcome
+        return .object([
+            ("version", .int(version)),
+            ("scenario", .string(outcome.scenario.name)),
+            ("file", .string(outcome.scenario.file)),
+            ("seed", .string(String(outcome.seed))),
+            ("trace", .string(report.digest)),
+            ("passed", .bool(report.passed)),
+            ("quiet", .bool(outcome.quiet)),
+            ("endTime", .string(outcome.endTime.description)),
+            ("checks", .array(report.checks.map { check in
+                .object([
+                    ("check", .string(check.spec.check.keyword)),
+                    ("text", .string(check.text)),
+                    ("passed", .bool(check.passed)),
+                    ("detail", .string(check.detail)),
+                    ("line", check.spec.location.map { .int($0.line) } ?? .null),
+                ])
+            } + report.unexpectedFailures.map { failure in
+                .object([
+                    ("check", .string("unexpected-failure")),
+                    ("text", .string(failure.text)),
+                    ("passed", .bool(false)),
+                    ("detail", .string(failure.detail)),
+                    ("line", failure.line.map { .int($0) } ?? .null),
+                ])
+            })),
+            ("pitfalls", .array(report.pitfalls.map(pitfall))),
+            ("failures", .array(outcome.failures.map { failure in
+                .object([
+                    ("step", failure.step.map { .int($0) } ?? .null),
+                    ("device", .string(failure.device)),
+                    ("time", .string(failure.time.description)),
+                    ("code", .string(failure.code.name)),
+                    ("number", .int(failure.code.rawValue)),
+                    ("reason", .string(failure.reason)),
+                ])
+            })),
+            ("devices", .array(outcome.devices.map(device))),
+            ("timeline", .array(outcome.trace.events.map { event in
+                .object([
+                    ("time", .string(event.time.description)),
+                    ("nanoseconds", .int(event.time.nanoseconds)),
+                    ("subject", .string(event.subject)),
+                    ("event", .string(event.kindText)),
+                ])
+            })),
+        ])
+    }
+
+    static func pitfall(_ pitfall: Pitfall) -> JSONValue {
+        .object([
+            ("kind", .string(pitfall.kind.rawValue)),
+            ("rule", .string(pitfall.rule)),
+            ("reference", .string(RuleReference.path(pitfall.rule))),
+            ("devices", .array(pitfall.devices.map(JSONValue.string))),
+            ("session", .string(pitfall.session)),
+            ("message", pitfall.message.map { .string("m\($0)") } ?? .null),
+            ("summary", .string(pitfall.summary)),
+            ("explanation", .string(pitfall.explanation)),
+            ("fix", .string(pitfall.fix)),
+        ])
+    }
+
+    static func device(_ device: DeviceSnapshot) -> JSONValue {
+        .object([
+            ("name", .string(device.name)),
+            ("person", .string(device.person)),
+            ("platform", .string(device.platform.rawValue)),
+            ("runsApp", .bool(device.runsApp)),
+            ("installation", .int(device.generation)),
+            ("localIdentifier", .string(device.localIdentifier?.uuidString)),
+            ("identifiers", .object(device.identifiers.map { ($0.person, .string($0.id.uuidString)) })),
+            ("callbacks", .array(device.callbacks.map(JSONValue.string))),
+            ("transcript", .array(device.transcripts.flatMap { conversation in
+                conversation.entries.map { entry(entry: $0, conversation: conversation.conversation) }
+            })),
+        ])
+    }
+
+    static func entry(entry: DrawnEntry, conversation: String) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("kind", .string(entry.kind.rawValue)),
+            ("conversation", .string(conversation)),
+            ("message", .string("m\(entry.message)")),
+            ("session", .string(entry.session)),
+            ("from", .string(entry.senderPerson)),
+            ("fromName", .string(entry.senderName)),
+            ("text", .string(entry.text)),
+        ]
+        if entry.kind == .bubble {
+            members.append(("subcaption", .string(entry.subcaption)))
+            members.append(("senderIdentifier", .string(entry.senderIdentifier?.uuidString)))
+            members.append(("url", .string(entry.url)))
+            members.append(("state", .object((entry.state ?? StateMap()).entries.map { ($0.key, .string($0.value)) })))
+        }
+        return .object(members)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+/// Runs the built `groupsim` executable as a separate process, for what only a process
+/// shows: its standard input and output, signals, its exit status and the folder it is
+/// started from. Every file a test gives it lives in a temporary folder of its own.
+package enum BuiltTool {
+    /// The `groupsim` built beside the test bundle (`swift build` puts both in one folder).
+    package static var executable: URL? {
+        var folders: [URL] = []
+        if let first = CommandLine.arguments.first { folders.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
+        folders.append(Bundle.main.bundleURL)
+        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        for bundle in Bundle.allBundles { folders.append(bundle.bundleURL.deletingLastPathComponent()) }
+        for folder in folders {
+            let candidate = folder.appendingPathComponent("groupsim")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
+    /// How a process ended and what it wrote.
+    package struct Ended {
+        package var status: Int32
+        /// True when a signal ended it; `status` is then the signal's number.
+        package var bySignal: Bool
+        package var output: String
+        package var error: String
+    }
+
+    /// A started process, working in `folder`, whose output and errors go to files in a
+    /// temporary folder of their own.
+    package final class Running: @unchecked Sendable {
+        package let process = Process()
+        package let captures: URL
+        private let ended = DispatchSemaphore(value: 0)
+
+        package init(_ arguments: [String], in folder: URL, input: URL? = nil, output: FileHandle? = nil,
+             launcher: [String] = []) throws {
+            captures = try TemporaryFolder.create("tool-captures")
+            guard let executable = BuiltTool.executable else {
+                throw ToolMissing()
+            }
+            if launcher.isEmpty {
+                process.executableURL = executable
+                process.arguments = arguments
+            } else {
+                process.executableURL = URL(fileURLWithPath: launcher[0])
+                process.arguments = Array(launcher.dropFirst()) + [executable.path] + arguments
+            }
+            process.currentDirectoryURL = folder
+            let outputPath = captures.appendingPathComponent("stdout")
+            let errorPath = captures.appendingPathComponent("stderr")
+            _ = FileManager.default.createFile(atPath: outputPath.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errorPath.path, contents: nil)
+            process.standardOutput = try output ?? FileHandle(forWritingTo: outputPath)
+            process.standardError = try FileHandle(forWritingTo: errorPath)
+            if let input {
+                process.standardInput = try FileHandle(forReadingFrom: input)
+            } else {
+                process.standardInput = FileHandle.nullDevice
+            }
+            let ended = ended
+            process.terminationHandler = { _ in ended.signal() }
+            try process.run()
+        }
+
+        package var pid: Int32 { process.processIdentifier }
+
+        package func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+        /// Waits for the end, at most `limit` seconds; a process still going then is
+        /// killed and reported, so a broken test never hangs the suite.
+        package func wait(limit: Int = 300) async -> Ended {
+            let ended = ended
+            // A thread of its own: the shared pools have as few threads as cores, and a
+            // blocking wait there could hold up the work it waits for.
+            let finished = await withCheckedContinuation { continuation in
+                Thread {
+                    continuation.resume(returning: ended.wait(timeout: .now() + .seconds(limit)) == .success)
+                }.start()
+            }
+            if !finished {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                Issue.record("groupsim \(process.arguments ?? []) did not end within \(limit) s")
+            }
+            let output = (try? String(contentsOf: captures.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
+            let error = (try? String(contentsOf: captures.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
+            TemporaryFolder.remove(captures)
+            return Ended(status: process.terminationStatus, bySignal: process.terminationReason == .uncaughtSignal,
+                         output: output, error: error)
+        }
+
+        /// Waits until the process takes `signal` itself (Linux: its SigCgt mask in
+        /// /proc), so a signal sent next is handled, not the default; elsewhere waits a
+        /// moment.
+        package func waitUntilCatching(_ signal: Int32) async {
+            let status = "/proc/\(pid)/status"
+            guard FileManager.default.fileExists(atPath: status) else {
+                try? await Task.sleep(nanoseconds: 2_000_000_000)
+                return
+            }
+            for _ in 0..<600 {
+                if let text = try? String(contentsOfFile: status, encoding: .utf8),
+                   let line = text.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+                   let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16),
+                   mask & (1 << UInt64(signal - 1)) != 0 {
+                    return
+                }
+                try? await Task.sleep(nanoseconds: 50_000_000)
+            }
+        }
+    }
+
+    /// Runs to the end.
+    package static func run(_ arguments: [String], in folder: URL, input: URL? = nil, output: FileHandle? = nil,
+                    launcher: [String] = []) async throws -> Ended {
+        let running = try Running(arguments, in: folder, input: input, output: output, launcher: launcher)
+        return await running.wait()
+    }
+
+    package struct ToolMissing: Error, CustomStringConvertible {
+        package var description: String { "the groupsim executable was not found beside the tests; run swift build first" }
+    }
+}
