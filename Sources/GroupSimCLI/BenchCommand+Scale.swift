@@ -14,9 +14,9 @@ extension BenchCommand {
     }
 
     func scale(_ parsed: Arguments) async throws -> CommandResult {
-        let quick = parsed.flag("quick")
+        let quick = parsed.flag(Self.quick)
         let size = quick ? ScaleSize.quick : ScaleSize.full
-        let only = try parsed.choice("only", size.groups.map(String.init) + ["day", "vote"])
+        let only = try parsed.word(Self.only, in: size.groups.map(String.init) + ["day", "vote"])
         var lines: [String] = []
         #if DEBUG
         lines.append("groupsim bench --scale: debug build; the targets are for a release build (swift run -c release groupsim bench --scale)")
@@ -55,7 +55,7 @@ extension BenchCommand {
                          + "; on CPU time \(Self.seconds(measured.cpuSeconds)) = \(Self.count(measured.cpuSeconds > 0 ? simulated / measured.cpuSeconds : 0))x")
         }
         if only == nil || only == "vote" { lines += try await voteLines(quick: quick) }
-        return CommandResult(status: 0, output: lines.joined(separator: "\n") + "\n")
+        return CommandResult(.success, output: lines.joined(separator: "\n") + "\n")
     }
 
     /// The targets of the groups that have one (time, then peak memory).

@@ -1036,16 +1036,22 @@ left). What each means: [error codes](behaviour.md#error-codes).
 ## The command line
 
 ```
-groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides] [--output PATH] [--callbacks] [--summary|--full]
+groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides|screens]
+             [--output PATH] [--callbacks] [--summary|--full] [--max-copies N]
+             [--all-errors]
 groupsim check FILE... [--max-copies N] [--all-errors]
-groupsim explore FILE [--runs N] [--seed N] [--exhaustive [--limit N]] [--format text|json|html] [--workers N] [--shard I/N] [--output PATH] [--progress|--quiet]
+groupsim explore FILE [--runs N] [--seed N] [--exhaustive [--limit N] [--no-factor]]
+                 [--format text|json|html] [--workers N] [--shard I/N] [--output PATH]
+                 [--full] [--progress|--quiet] [--max-copies N] [--all-errors]
 groupsim merge FILE|DIR... [--partial] [--format text|json|html] [--output PATH]
-groupsim shrink FILE [--seed N] [--output PATH] [--attempts N]
+groupsim shrink FILE [--seed N] [--output PATH] [--attempts N] [--max-copies N]
+                [--all-errors]
+groupsim bench [--quick] [--scale] [--scenario PATH] [--only FIGURE] [--messages N]
+               [--max-copies N]
+groupsim lessons [NAME] [--full] [--format text|html] [--dir PATH]
 groupsim test [PATH...] [--explore N] [--seed N] [--junit PATH] [--format text|github]
+              [--max-copies N]
 groupsim schema [--output PATH]
-groupsim lessons [NAME] [--full] [--dir PATH]
-groupsim bench [--quick] [--scenario PATH] [--only a|b|c|e|f] [--messages N]
-groupsim bench --scale [--quick] [--only 10|100|300|1000|day]
 groupsim help [COMMAND | format | steps | checks | pitfalls | callbacks | rules | M1...M30]
 ```
 
