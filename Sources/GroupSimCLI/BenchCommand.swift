@@ -105,7 +105,8 @@ struct BenchCommand: Subcommand {
         } else {
             path = Self.shippedScenario
             guard let shipped = BundledScenarios.path(Self.shippedScenario) else {
-                throw UsageError("cannot find the scenario \(Self.shippedScenario) that ships with groupsim (\(BundledScenarios.bundleDescription))",
+                throw UsageError("cannot find the scenario \(Self.shippedScenario) that ships with groupsim "
+                                 + "(\(BundledScenarios.bundleDescription))",
                                  hint: "Keep the resource bundle next to the groupsim executable, or pass --scenario PATH.")
             }
             scenario = try ScenarioSource.load(shipped, apps: apps)
@@ -124,7 +125,8 @@ struct BenchCommand: Subcommand {
             let group = BenchWorkload.group(devices: size.devices, messagesEach: size.messages)
             try group.validate()
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.deliverCopies(group) }
-            lines.append("(a) copies delivered: \(Self.count(measured.work)) in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) copies/s"
+            lines.append("(a) copies delivered: \(Self.count(measured.work)) in \(Self.seconds(measured.seconds))"
+                         + " = \(Self.count(measured.rate)) copies/s"
                          + " (\(size.devices) devices x \(Self.count(Double(size.messages))) session messages each; target >= 2,500,000)"
                          + Self.onCPU(measured, "copies/s"))
             copies = measured
@@ -132,21 +134,26 @@ struct BenchCommand: Subcommand {
         if only == nil || only == "b" {
             try scenario.validate(registeredApps: apps.names)
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(scenario, count: size.runs, apps: apps) }
-            lines.append("(b) runs of \(path): \(Self.count(measured.work)) in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) runs/s"
+            lines.append("(b) runs of \(path): \(Self.count(measured.work)) in \(Self.seconds(measured.seconds))"
+                         + " = \(Self.count(measured.rate)) runs/s"
                          + " (seeds 1 to \(Self.count(Double(size.runs))): simulation, checks and pitfalls, trace off; target >= 15,000)"
                          + Self.onCPU(measured, "runs/s"))
             builtIn = measured
         }
         if only == nil || only == "c" {
-            let measured = await measure(repeats: size.repeats) { BenchWorkload.bareEventLoop(devices: size.devices, messagesEach: size.messages) }
-            lines.append("(c) bare event loop: \(Self.count(measured.work)) events in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) events/s"
+            let measured = await measure(repeats: size.repeats) {
+                BenchWorkload.bareEventLoop(devices: size.devices, messagesEach: size.messages)
+            }
+            lines.append("(c) bare event loop: \(Self.count(measured.work)) events in \(Self.seconds(measured.seconds))"
+                         + " = \(Self.count(measured.rate)) events/s"
                          + " (the schedule of (a) on the event queue alone)" + Self.onCPU(measured, "events/s"))
             events = measured
         }
         if let copies, let events {
             let ratio = events.rate > 0 ? copies.rate / events.rate : 0
             let cpuRatio = events.cpuRate > 0 ? copies.cpuRate / events.cpuRate : 0
-            lines.append("(d) ratio (a)/(c): \(String(format: "%.3f", ratio)) (target >= 0.250); on CPU time \(String(format: "%.3f", cpuRatio))")
+            lines.append("(d) ratio (a)/(c): \(String(format: "%.3f", ratio)) (target >= 0.250); "
+                         + "on CPU time \(String(format: "%.3f", cpuRatio))")
         }
         if only == nil || only == "e" {
             var custom = scenario
@@ -155,7 +162,8 @@ struct BenchCommand: Subcommand {
             registry.register(BenchPollApp.name) { _ in BenchPollApp() }
             try custom.validate(registeredApps: registry.names)
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(custom, count: size.runs, apps: registry) }
-            var line = "(e) custom MessagesApp: runs of \(path) with \(BenchPollApp.name): \(Self.count(measured.work)) in \(Self.seconds(measured.seconds))"
+            var line = "(e) custom MessagesApp: runs of \(path) with \(BenchPollApp.name): \(Self.count(measured.work))"
+                + " in \(Self.seconds(measured.seconds))"
                 + " = \(Self.count(measured.rate)) runs/s"
             if let builtIn {
                 line += ", \(String(format: "%.3f", builtIn.rate > 0 ? measured.rate / builtIn.rate : 0)) of (b) (target >= 0.500)"
@@ -170,7 +178,8 @@ struct BenchCommand: Subcommand {
             registered.register(URLPollController.name) { URLPollController() }
             try custom.validate(registeredApps: registered.names)
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(custom, count: size.runs, apps: registered) }
-            var line = "(f) custom controller runs/s: \(Self.count(measured.work)) runs in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) runs/s"
+            var line = "(f) custom controller runs/s: \(Self.count(measured.work)) runs in \(Self.seconds(measured.seconds))"
+                + " = \(Self.count(measured.rate)) runs/s"
                 + " (\(path) with an MSMessagesAppViewController subclass keeping the state in the URL)"
             if let builtIn, measured.rate > 0 {
                 line += "; ratio (b)/(f): \(String(format: "%.2f", builtIn.rate / measured.rate)) (target <= 2)"

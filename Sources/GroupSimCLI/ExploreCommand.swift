@@ -109,10 +109,7 @@ struct ExploreCommand: Subcommand {
 
     func execute(_ arguments: [String], progress sink: ProgressSink) async throws -> CommandResult {
         let parsed = try Self.parse(arguments)
-        guard parsed.positional.count == 1, let path = parsed.positional.first else {
-            throw UsageError(parsed.positional.isEmpty ? "explore needs a scenario file" : "explore takes one scenario file, found \(parsed.positional.count)",
-                             hint: Self.usage)
-        }
+        let path = try Self.scenarioFile(parsed)
         let runs = try parsed.integer(Self.runs, as: Int.self) ?? Self.defaultRuns
         let seed = try parsed.integer(Self.seed, as: UInt64.self)
         let limit = try parsed.integer(Self.limit, as: Int.self) ?? Explorer.defaultExhaustiveLimit
@@ -133,7 +130,8 @@ struct ExploreCommand: Subcommand {
         let showProgress = !parsed.flag(Self.quiet) && (parsed.flag(Self.progress) || sink.isTerminal)
         if exhaustive {
             for option in [Self.runs, Self.seed, Self.shard] where parsed.value(option) != nil {
-                throw UsageError("--exhaustive runs every delivery order with the file's seed; it takes no --\(option.name)", hint: Self.usage)
+                throw UsageError("--exhaustive runs every delivery order with the file's seed; it takes no --\(option.name)",
+                                 hint: Self.usage)
             }
         } else if parsed.value(Self.limit) != nil {
             throw UsageError("--limit goes with --exhaustive", hint: Self.usage)
@@ -145,7 +143,8 @@ struct ExploreCommand: Subcommand {
         try OutputFile.check(parsed.value(.output), inputs: [path])
         let scenario = try ScenarioInput.load(path, parsed, apps: apps)
         // The budget covers the runs in flight together, not one run.
-        let (fitting, workersNote) = ScenarioInput.workers(exhaustive ? workers : min(workers, runs), for: scenario, budget: try ScenarioInput.budget(parsed))
+        let (fitting, workersNote) = ScenarioInput.workers(exhaustive ? workers : min(workers, runs), for: scenario,
+                                                           budget: try ScenarioInput.budget(parsed))
         let explorer = Explorer(scenario: scenario, apps: apps, workers: fitting)
         // The first SIGINT or SIGTERM cancels the exploration, which stops starting runs
         // and reports the runs before it; the exit status then says which signal it was.
@@ -156,7 +155,9 @@ struct ExploreCommand: Subcommand {
         let progress = callback
         let (outcome, signal) = await Interrupts.run { () async -> Result<ExplorationReport, ExplorationError> in
             do throws(ExplorationError) {
-                guard exhaustive else { return .success(try await explorer.explore(runs: runs, seed: seed, shard: shardToRun, progress: progress)) }
+                guard exhaustive else {
+                    return .success(try await explorer.explore(runs: runs, seed: seed, shard: shardToRun, progress: progress))
+                }
                 return .success(try await explorer.exhaustive(limit: limit, factor: factor))
             } catch {
                 return .failure(error)

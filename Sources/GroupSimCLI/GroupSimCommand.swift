@@ -146,6 +146,16 @@ extension Subcommand {
     static func parse(_ arguments: [String]) throws -> Arguments {
         try Arguments(arguments, command: name, options: options)
     }
+
+    /// The one scenario file of a command that takes one (`run`, `explore`, `shrink`);
+    /// none, or more than one, is a usage error with the usage line.
+    static func scenarioFile(_ parsed: Arguments) throws -> String {
+        guard parsed.positional.count == 1, let path = parsed.positional.first else {
+            let count = parsed.positional.count
+            throw UsageError(count == 0 ? "\(name) needs a scenario file" : "\(name) takes one scenario file, found \(count)", hint: usage)
+        }
+        return path
+    }
 }
 
 /// What a command printed and how it ended.

@@ -24,7 +24,8 @@ struct LessonsCommand: Subcommand {
     }
 
     static let full = Option.flag("full", """
-        the complete narration instead: every step with what every device then shows, the transcripts side by side,         every pitfall in full, and why the fix works
+        the complete narration instead: every step with what every device then shows, the transcripts side by side,
+        every pitfall in full, and why the fix works
         """)
     static let format = Option.choice("format", Format.self, default: .text, "what to print")
     static let dir = Option.text("dir", "PATH", """

@@ -11,7 +11,8 @@ struct MergeCommand: Subcommand {
 
     static let partial = Option.flag("partial", "merge the shards that are there when some are missing")
     static let format = Option.choice("format", ExploreCommand.Format.self, default: .text, """
-        what to print, as `explore` prints it (the html page embeds the failing runs' reports when the scenario file named         in the reports can still be read)
+        what to print, as `explore` prints it (the html page embeds the failing runs' reports when the scenario file named
+        in the reports can still be read)
         """)
     static let options = [partial, format, Option.output.explained("write the report to PATH instead of standard output")]
 
@@ -89,7 +90,8 @@ struct MergeCommand: Subcommand {
         let status = ExitStatus.checks(passed: merged.passed)
         if let output = parsed.value(.output) {
             try OutputFile.write(text, to: output, inputs: inputs)
-            return CommandResult(status, output: "wrote \(output); \(merged.failedRuns) of \(merged.runs) runs failed a check\n", error: warnings)
+            let summary = "wrote \(output); \(merged.failedRuns) of \(merged.runs) runs failed a check\n"
+            return CommandResult(status, output: summary, error: warnings)
         }
         return CommandResult(status, output: text, error: warnings)
     }
@@ -109,12 +111,14 @@ struct MergeCommand: Subcommand {
         case .success(let read): bytes = read
         case .failure(.notFound): throw .invalidReport("no such file")
         case .failure(.notAFile): throw .invalidReport("it is \(BoundedFile.description(of: path) ?? "not a file"), not a report file")
-        case .failure(.tooLarge): throw .invalidReport("larger than \(reportLimit / 1_048_576) MiB, far more than any exploration report; not a report")
+        case .failure(.tooLarge):
+            throw .invalidReport("larger than \(reportLimit / 1_048_576) MiB, far more than any exploration report; not a report")
         case .failure(.unreadable):
             throw .invalidReport(access(path, R_OK) == 0 ? "the file could not be read" : "permission denied")
         }
         guard !bytes.isEmpty else {
-            throw .invalidReport("the file is empty\(BoundedFile.description(of: path).map { $0 == "a file" ? "" : " (\($0))" } ?? ""); not a report")
+            let what = BoundedFile.description(of: path).map { $0 == "a file" ? "" : " (\($0))" } ?? ""
+            throw .invalidReport("the file is empty\(what); not a report")
         }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
@@ -149,7 +153,8 @@ struct MergeCommand: Subcommand {
         do {
             scenario = try ScenarioParser.load(path: report.file, registeredApps: apps.names)
         } catch {
-            return (nil, "note: \(leftOut): the scenario file \(report.file) cannot be read as a scenario (\(error.errors.first?.message ?? "invalid"))\n")
+            return (nil, "note: \(leftOut): the scenario file \(report.file) cannot be read as a scenario "
+                    + "(\(error.errors.first?.message ?? "invalid"))\n")
         }
         guard scenario.fingerprint == report.fingerprint else {
             return (nil, "note: \(leftOut): \(report.file) is no longer the scenario the reports explored "
@@ -176,7 +181,8 @@ struct MergeCommand: Subcommand {
             return FileManager.default.fileExists(atPath: file, isDirectory: &isSubfolder) && !isSubfolder.boolValue
         }
         guard !reports.isEmpty else {
-            throw UsageError("the folder \(path) holds no *.json report; explore with --shard I/N --format json --output \(folder)shard-I.json")
+            throw UsageError("the folder \(path) holds no *.json report; "
+                             + "explore with --shard I/N --format json --output \(folder)shard-I.json")
         }
         return reports
     }

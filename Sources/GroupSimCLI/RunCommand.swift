@@ -62,10 +62,7 @@ struct RunCommand: Subcommand {
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
         let parsed = try Self.parse(arguments)
-        guard parsed.positional.count == 1, let path = parsed.positional.first else {
-            throw UsageError(parsed.positional.isEmpty ? "run needs a scenario file" : "run takes one scenario file, found \(parsed.positional.count)",
-                             hint: Self.usage)
-        }
+        let path = try Self.scenarioFile(parsed)
         let seed = try parsed.integer(Self.seed, as: UInt64.self)
         let format = try parsed.choice(Self.format, as: Format.self)
         try OutputFile.check(parsed.value(.output), inputs: [path])
@@ -79,14 +76,17 @@ struct RunCommand: Subcommand {
         case .sides: text = SideBySideReport.render(report)
         case .screens: text = ScreenReport.render(report)
         case .text:
-            if parsed.flag(Self.summaryOnly), parsed.flag(Self.full) { throw UsageError("--summary and --full contradict each other; give one") }
+            if parsed.flag(Self.summaryOnly), parsed.flag(Self.full) {
+                throw UsageError("--summary and --full contradict each other; give one")
+            }
             let detail: TextReport.Detail = parsed.flag(Self.summaryOnly) ? .summary : parsed.flag(Self.full) ? .full : .scaled
             text = TextReport.render(report, options: .init(showCallbacks: parsed.flag(Self.callbacks), detail: detail))
         }
         let status = ExitStatus.checks(passed: report.passed)
         if let output = parsed.value(.output) {
             try OutputFile.write(text, to: output, inputs: [path])
-            let summary = "wrote \(output); \(report.checkCounts.held) of \(report.checkCounts.total) checks held; trace: \(report.digest)\n"
+            let summary = "wrote \(output); \(report.checkCounts.held) of \(report.checkCounts.total) checks held; "
+                + "trace: \(report.digest)\n"
             return CommandResult(status, output: summary)
         }
         return CommandResult(status, output: text)

@@ -13,7 +13,8 @@ enum ScenarioInput {
         the memory budget: refuse (exit 2) a scenario whose run would deliver more copies, or use more memory, than N copies would
         """)
     /// `--all-errors`.
-    static let allErrors = Option.flag("all-errors", "print every error of an invalid file, not only the first \(ScenarioLimits.defaultErrorLimit)")
+    static let allErrors = Option.flag("all-errors",
+                                       "print every error of an invalid file, not only the first \(ScenarioLimits.defaultErrorLimit)")
     /// The options every command that reads one scenario file takes.
     static let options = [maxCopies, allErrors]
 
@@ -71,7 +72,8 @@ enum ScenarioInput {
         if estimate.bytes > 0 { fitting = min(fitting, budget.maximumBytes / estimate.bytes) }
         let count = max(1, min(requested, fitting))
         guard count < requested else { return (requested, nil) }
-        let note = "note: \(requested) runs at once would use about \(ScenarioBudget.grouped(estimate.copies)) copies' worth of memory each, "
+        let note = "note: \(requested) runs at once would use about \(ScenarioBudget.grouped(estimate.copies)) "
+            + "copies' worth of memory each, "
             + "over the budget of \(ScenarioBudget.grouped(budget.maximumCopies)) copies together; running \(count) at a time "
             + "(the report is the same; raise --max-copies to run more)"
         return (count, note)

@@ -31,10 +31,7 @@ struct ShrinkCommand: Subcommand {
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
         let parsed = try Self.parse(arguments)
-        guard parsed.positional.count == 1, let path = parsed.positional.first else {
-            throw UsageError(parsed.positional.isEmpty ? "shrink needs a scenario file" : "shrink takes one scenario file, found \(parsed.positional.count)",
-                             hint: Self.usage)
-        }
+        let path = try Self.scenarioFile(parsed)
         let seedOption = try parsed.integer(Self.seed, as: UInt64.self)
         let attempts = try parsed.integer(Self.attempts, as: Int.self) ?? Self.defaultAttempts
         try OutputFile.check(parsed.value(.output), inputs: [path])
@@ -46,9 +43,11 @@ struct ShrinkCommand: Subcommand {
             let unexpected = try await scenario.run(seed: seed, apps: apps).unexpectedFailures
             if let first = unexpected.first {
                 return CommandResult(.nothingToShrink, error: "groupsim: \(path) with seed \(seed): every check held, but \(first.text); "
-                                     + "shrink keeps a failing check, so write one that this run fails (or an error: check) and shrink again\n")
+                                     + "shrink keeps a failing check, so write one that this run fails (or an error: check) "
+                                     + "and shrink again\n")
             }
-            return CommandResult(.nothingToShrink, error: "groupsim: \(path) with seed \(seed): every check held, so there is no failing run to shrink\n")
+            return CommandResult(.nothingToShrink,
+                                 error: "groupsim: \(path) with seed \(seed): every check held, so there is no failing run to shrink\n")
         }
         guard result.reproduces else {
             return CommandResult(.usage, error: "groupsim: error: \(path) fails \(ScenarioWriter.check(check)) with seed \(seed), "

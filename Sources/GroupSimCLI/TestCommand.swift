@@ -24,15 +24,18 @@ struct TestCommand: Subcommand {
     }
 
     static let explore = Option.integer("explore", in: 1...100_000_000, default: nil, """
-        also explore each file with N runs (fresh latency, jitter and race draws per run); a check that fails in any run fails         the file
+        also explore each file with N runs (fresh latency, jitter and race draws per run); a check that fails in any run fails
+        the file
         """)
     static let seed = Option.seed("the seed of the single run (and the base seed of --explore)", default: "each file's own")
     static let junit = Option.text("junit", "PATH", """
-        also write JUnit XML to PATH: one testsuite per file, one testcase per check, a failure with what was found and the         command that replays it
+        also write JUnit XML to PATH: one testsuite per file, one testcase per check, a failure with what was found and the
+        command that replays it
         """)
     static let format = Option.choice("format", Format.self, default: .text, "what to print")
     static let options = [explore, seed, junit, format, ScenarioInput.maxCopies.explained("""
-        the memory budget: a file whose run would deliver more copies, or use more memory, than N copies would is an ERROR         with the estimate
+        the memory budget: a file whose run would deliver more copies, or use more memory, than N copies would is an ERROR
+        with the estimate
         """)]
 
     static let about = """
@@ -88,7 +91,8 @@ struct TestCommand: Subcommand {
         }
         var interruption: String?
         if let signal {
-            interruption = "interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT") after \(results.count) of \(Plural.count(paths.count, "file"))"
+            let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+            interruption = "interrupted by \(name) after \(results.count) of \(Plural.count(paths.count, "file"))"
             output += interruption.map { $0 + ": the results above are of those files\n" } ?? ""
         }
         output += Self.summary(results) + "\n"
