@@ -47,6 +47,6 @@ public enum GroupSimProcess {
             exit(ExitStatus.usage.code)
         }
         _ = OutputFile.writeAll(Array(result.error.utf8), to: STDERR_FILENO)
-        exit(result.status)
+        exit(result.exit.code)
     }
 }
