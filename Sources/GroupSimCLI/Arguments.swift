@@ -73,7 +73,10 @@ struct Arguments {
     /// The case of `Choice` given for `option`, or the option's default when absent.
     func choice<Choice: OptionChoice>(_ option: Option, as type: Choice.Type) throws -> Choice {
         let text = values[option.name] ?? option.defaultValue ?? ""
-        return try Choice(rawValue: Self.word(text, for: option.name, in: Choice.allCases.map(\.rawValue))) ?? Self.refused(option.name)
+        let word = try Self.word(text, for: option.name, in: Choice.allCases.map(\.rawValue))
+        // The word is the raw value of one of the cases, so it is found.
+        guard let choice = Choice(rawValue: word) else { throw UsageError("--\(option.name) takes no \"\(word)\"") }
+        return choice
     }
 
     /// One of `words`, which depend on the other options (`bench --only`), or nil when absent.
@@ -90,11 +93,5 @@ struct Arguments {
             throw UsageError(message)
         }
         return text
-    }
-
-    /// A default that is not one of its option's words: a mistake in a table, which the
-    /// tests of the tables rule out.
-    private static func refused<Choice>(_ name: String) throws -> Choice {
-        throw UsageError("--\(name) has no valid default")
     }
 }
