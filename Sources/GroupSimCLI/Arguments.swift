@@ -1,16 +1,18 @@
 import GroupSim
 
 /// A small, strict argument reader: `--name value` or `--name=value` options, flags and
-/// positional arguments. Unknown options are errors with a suggestion.
+/// positional arguments, as a command's table of options declares them. Unknown options
+/// are errors with a suggestion.
 struct Arguments {
     private(set) var positional: [String] = []
     private var values: [String: String] = [:]
     private var flags: Set<String> = []
 
-    /// - Parameters:
-    ///   - valued: options that take a value (without the leading dashes).
-    ///   - flags: options that take none.
-    init(_ arguments: [String], command: String, valued: [String], flags known: [String]) throws {
+    /// Reads `arguments` against the table `options` of the command named `command`.
+    init(_ arguments: [String], command: String, options: [Option]) throws {
+        // Suggestions go to the first of equally near names: those taking a value first.
+        let valued = options.filter(\.takesValue).map(\.name)
+        let known = options.filter { !$0.takesValue }.map(\.name)
         var index = 0
         var onlyPositional = false
         while index < arguments.count {
@@ -54,24 +56,40 @@ struct Arguments {
         }
     }
 
-    func value(_ name: String) -> String? { values[name] }
-    func flag(_ name: String) -> Bool { flags.contains(name) }
+    /// The text given for `option`, or nil when absent.
+    func value(_ option: Option) -> String? { values[option.name] }
+    /// Whether the flag `option` was given.
+    func flag(_ option: Option) -> Bool { flags.contains(option.name) }
 
-    /// A whole number option within `range`, or nil when absent.
-    func integer<T: FixedWidthInteger>(_ name: String, _ type: T.Type, in range: ClosedRange<T>) throws -> T? {
-        guard let text = values[name] else { return nil }
-        guard let number = T(text), range.contains(number) else {
-            throw UsageError("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), found \"\(text)\"")
+    /// The whole number given for `option`, within its range, or nil when absent.
+    func integer<T: FixedWidthInteger>(_ option: Option, as type: T.Type) throws -> T? {
+        guard let text = values[option.name], case .integer(_, let lowest, let highest) = option.value else { return nil }
+        guard let number = T(text), let wide = UInt64(exactly: number), (lowest...highest).contains(wide) else {
+            throw UsageError("--\(option.name) takes a whole number from \(lowest) to \(highest), found \"\(text)\"")
         }
         return number
     }
 
-    /// One of `choices`, or nil when absent.
-    func choice(_ name: String, _ choices: [String]) throws -> String? {
-        guard let text = values[name] else { return nil }
-        guard choices.contains(text) else {
-            var message = "--\(name) takes \(choices.joined(separator: ", ")), found \"\(text)\""
-            if let near = Suggestion.nearest(to: text, in: choices) { message += "; did you mean \"\(near)\"?" }
+    /// The case of `Choice` given for `option`, or the option's default when absent.
+    func choice<Choice: OptionChoice>(_ option: Option, as type: Choice.Type) throws -> Choice {
+        let text = values[option.name] ?? option.defaultValue ?? ""
+        let word = try Self.word(text, for: option.name, in: Choice.allCases.map(\.rawValue))
+        // The word is the raw value of one of the cases, so it is found.
+        guard let choice = Choice(rawValue: word) else { throw UsageError("--\(option.name) takes no \"\(word)\"") }
+        return choice
+    }
+
+    /// One of `words`, which depend on the other options (`bench --only`), or nil when absent.
+    func word(_ option: Option, in words: [String]) throws -> String? {
+        guard let text = values[option.name] else { return nil }
+        return try Self.word(text, for: option.name, in: words)
+    }
+
+    /// `text` when it is one of `words`; else the error listing them.
+    private static func word(_ text: String, for name: String, in words: [String]) throws -> String {
+        guard words.contains(text) else {
+            var message = "--\(name) takes \(words.joined(separator: ", ")), found \"\(text)\""
+            if let near = Suggestion.nearest(to: text, in: words) { message += "; did you mean \"\(near)\"?" }
             throw UsageError(message)
         }
         return text

@@ -15,12 +15,13 @@ extension BenchCommand {
     }
 
     func scale(_ parsed: Arguments) async throws -> CommandResult {
-        let quick = parsed.flag("quick")
+        let quick = parsed.flag(Self.quick)
         let size = quick ? ScaleSize.quick : ScaleSize.full
-        let only = try parsed.choice("only", size.groups.map(String.init) + ["day", "vote"])
+        let only = try parsed.word(Self.only, in: size.groups.map(String.init) + ["day", "vote"])
         var lines: [String] = []
         #if DEBUG
-        lines.append("groupsim bench --scale: debug build; the targets are for a release build (swift run -c release groupsim bench --scale)")
+        lines.append("groupsim bench --scale: debug build; the targets are for a release build "
+                     + "(swift run -c release groupsim bench --scale)")
         #else
         lines.append("groupsim bench --scale: release build, one core, each workload run once as explore --runs 1 --workers 1 runs it")
         #endif
@@ -28,12 +29,15 @@ extension BenchCommand {
         for devices in size.groups where only == nil || only == String(devices) {
             let workload = BenchWorkload.scaleGroup(devices: devices)
             let fresh = Self.resetPeakMemory()
-            let measured = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in try await BenchWorkload.exploreOnce(workload.scenario, apps: apps) }
+            let measured = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in
+                try await BenchWorkload.exploreOnce(workload.scenario, apps: apps)
+            }
             let perCopy = workload.copies > 0 ? measured.seconds * 1e9 / Double(workload.copies) : 0
             let cpuPerCopy = workload.copies > 0 ? measured.cpuSeconds * 1e9 / Double(workload.copies) : 0
             nanosecondsPerCopy[devices] = perCopy
             let peak = Self.peakMemory()
-            lines.append("scale \(devices) devices: \(Self.count(Double(workload.copies))) copies, \(Self.count(Double(workload.sessions))) sessions"
+            lines.append("scale \(devices) devices: \(Self.count(Double(workload.copies))) copies, "
+                         + "\(Self.count(Double(workload.sessions))) sessions"
                          + " in \(Self.seconds(measured.seconds)) = \(Self.count(perCopy)) ns/copy; peak memory \(Self.memory(peak))"
                          + (fresh ? "" : " (so far)")
                          + (workload.copies > 0 && peak > 0 ? " = \(Self.count(Double(peak) / Double(workload.copies))) bytes/copy" : "")
@@ -42,21 +46,28 @@ extension BenchCommand {
         }
         if let smallest = size.groups.first, let largest = size.groups.last, smallest != largest,
            let small = nanosecondsPerCopy[smallest], let large = nanosecondsPerCopy[largest], small > 0 {
-            lines.append("scale ns/copy at \(largest) devices over \(smallest) devices: \(String(format: "%.2f", large / small)) (target <= 2.00)")
+            lines.append("scale ns/copy at \(largest) devices over \(smallest) devices: "
+                         + "\(String(format: "%.2f", large / small)) (target <= 2.00)")
         }
         if only == nil || only == "day" {
             let workload = BenchWorkload.day(people: size.dayPeople, length: size.dayLength)
             let fresh = Self.resetPeakMemory()
-            let measured = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in try await BenchWorkload.exploreOnce(workload.scenario, apps: apps) }
+            let measured = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in
+                try await BenchWorkload.exploreOnce(workload.scenario, apps: apps)
+            }
             let simulated = Double(workload.span.nanoseconds) / 1e9
             let speed = measured.seconds > 0 ? simulated / measured.seconds : 0
-            lines.append("day: \(size.dayPeople) people x 3 devices, \(Self.count(Double(workload.sends))) messages, \(Self.count(Double(workload.copies))) copies,"
-                         + " \(Self.count(Double(workload.sessions))) sessions: \(Self.count(simulated)) s simulated in \(Self.seconds(measured.seconds))"
-                         + " = \(Self.count(speed))x real time (target >= 100,000); peak memory \(Self.memory(Self.peakMemory()))" + (fresh ? "" : " (so far)")
-                         + "; on CPU time \(Self.seconds(measured.cpuSeconds)) = \(Self.count(measured.cpuSeconds > 0 ? simulated / measured.cpuSeconds : 0))x")
+            let cpuSpeed = measured.cpuSeconds > 0 ? simulated / measured.cpuSeconds : 0
+            lines.append("day: \(size.dayPeople) people x 3 devices, \(Self.count(Double(workload.sends))) messages, "
+                         + "\(Self.count(Double(workload.copies))) copies,"
+                         + " \(Self.count(Double(workload.sessions))) sessions: \(Self.count(simulated)) s simulated"
+                         + " in \(Self.seconds(measured.seconds))"
+                         + " = \(Self.count(speed))x real time (target >= 100,000); peak memory \(Self.memory(Self.peakMemory()))"
+                         + (fresh ? "" : " (so far)")
+                         + "; on CPU time \(Self.seconds(measured.cpuSeconds)) = \(Self.count(cpuSpeed))x")
         }
         if only == nil || only == "vote" { lines += try await voteLines(quick: quick) }
-        return CommandResult(status: 0, output: lines.joined(separator: "\n") + "\n")
+        return CommandResult(.success, output: lines.joined(separator: "\n") + "\n")
     }
 
     /// The targets of the groups that have one (time, then peak memory).

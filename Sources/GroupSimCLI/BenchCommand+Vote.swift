@@ -22,9 +22,10 @@ extension BenchCommand {
         let orders = report?.runs.readable ?? "?"
         let failing = report.map { $0.checks.map { "\($0.failedRuns.readable)" }.joined(separator: " and ") } ?? "?"
         let rate = random.seconds > 0 ? Double(runs) / random.seconds : 0
+        let factored = report?.factoring.map { "\($0.dependentOrders) dependent order(s)" } ?? "not factored"
         return [
             "vote: \(people) people x 3 devices, 5 votes within 5 ms: exhaustive \(orders) orders (failing the checks: \(failing))"
-                + " in \(Self.seconds(exhaustive.seconds)) (target <= 10 s), \(report?.factoring.map { "\($0.dependentOrders) dependent order(s)" } ?? "not factored");"
+                + " in \(Self.seconds(exhaustive.seconds)) (target <= 10 s), \(factored);"
                 + " on CPU time \(Self.seconds(exhaustive.cpuSeconds))",
             "vote: random exploration \(Self.count(rate)) runs/s (\(runs) runs in \(Self.seconds(random.seconds)); target >= 2,000);"
                 + " on CPU time \(Self.count(random.cpuSeconds > 0 ? Double(runs) / random.cpuSeconds : 0)) runs/s",

@@ -24,11 +24,24 @@ struct BenchCommand: Subcommand {
     static let name = "bench"
     static let summary = "measure copies delivered, runs and bare events per second on this machine"
 
-    static let usage = "Usage: groupsim bench [--quick] [--scenario PATH] [--only a|b|c|e|f] [--messages N]\n       groupsim bench --scale [--quick] [--only 10|100|300|1000|day]"
+    static let operands = ""
 
-    static let help = """
-    \(usage)
+    static let quick = Option.flag("quick", """
+        a small size, for tests: 4 devices x 20 messages, 20 runs; with --scale, groups of 3 and 10 devices and a
+        32-person hour
+        """)
+    static let scale = Option.flag("scale", "the generated groups and the day instead of (a) to (f)")
+    static let scenario = Option.text("scenario", "PATH", default: "pickles-race.yaml, which ships with groupsim",
+                                      "the scenario (b), (e) and (f) run")
+    static let only = Option.text("only", "FIGURE", """
+        measure one figure only (for profiling): a, b, c, e or f; with --scale, 10, 100, 300, 1000 or day
+        """)
+    static let messages = Option.integer("messages", in: 1...1_000_000, default: "1,000", "messages each device sends in (a) and (c)")
+    static let options = [quick, scale, scenario, only, messages, ScenarioInput.maxCopies.explained("""
+        the memory budget --scenario is checked against first (exit 2 with the estimate when over it)
+        """)]
 
+    static let about = """
     Measures, on one core:
       (a) message copies delivered per second: 32 devices, each sending 1,000 session
           messages (992,000 copies), traced off
@@ -67,21 +80,9 @@ struct BenchCommand: Subcommand {
     Targets: nanoseconds per copy at 1,000 devices within 2x of 10 devices; 1,000
     devices in at most 15 s and 2 GiB; 300 devices in at most 1 s and 150 MB; 100
     devices in at most 0.5 s; the day at least 100,000 times real time.
-
-    Options:
-      --quick           a small size, for tests: 4 devices x 20 messages, 20 runs;
-                        with --scale, groups of 3 and 10 devices and a 32-person hour
-      --scenario PATH   the scenario (b), (e) and (f) run
-      --only FIGURE     measure one figure only (for profiling): a, b, c, e or f; with
-                        --scale, 10, 100, 300, 1000 or day
-      --messages N      messages each device sends in (a) and (c) (default 1,000)
-      --scale           the generated groups and the day instead of (a) to (e)
-      --max-copies N    the memory budget --scenario is checked against first (exit 2 with
-                        the estimate when over it; default \(ScenarioBudget.grouped(ScenarioBudget.defaultMaximumCopies)))
-
-    Exit status: 0 measured; 2 usage error, invalid scenario, or a scenario over the budget.
-
     """
+
+    static let epilogue = "Exit status: 0 measured; 2 usage error, invalid scenario, or a scenario over the budget."
 
     /// The scenario (b) runs without --scenario, inside the shipped `Scenarios/` folder.
     static let shippedScenario = "pickles-race.yaml"
@@ -89,23 +90,24 @@ struct BenchCommand: Subcommand {
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: Self.name, valued: ["scenario", "only", "messages"] + ScenarioInput.valued, flags: ["quick", "scale"])
+        let parsed = try Self.parse(arguments)
         guard parsed.positional.isEmpty else {
             throw UsageError("bench takes no files, found \"\(parsed.positional[0])\"", hint: Self.usage)
         }
-        if parsed.flag("scale") { return try await scale(parsed) }
-        var size = parsed.flag("quick") ? Size.quick : Size.full
-        if let messages = try parsed.integer("messages", Int.self, in: 1...1_000_000) { size.messages = messages }
-        let only = try parsed.choice("only", ["a", "b", "c", "e", "f"])
+        if parsed.flag(Self.scale) { return try await scale(parsed) }
+        var size = parsed.flag(Self.quick) ? Size.quick : Size.full
+        if let messages = try parsed.integer(Self.messages, as: Int.self) { size.messages = messages }
+        let only = try parsed.word(Self.only, in: ["a", "b", "c", "e", "f"])
         let scenario: Scenario
         let path: String
-        if let given = parsed.value("scenario") {
+        if let given = parsed.value(Self.scenario) {
             path = given
             scenario = try ScenarioInput.load(given, limits: .default, budget: try ScenarioInput.budget(parsed), apps: apps)
         } else {
             path = Self.shippedScenario
             guard let shipped = BundledScenarios.path(Self.shippedScenario) else {
-                throw UsageError("cannot find the scenario \(Self.shippedScenario) that ships with groupsim (\(BundledScenarios.bundleDescription))",
+                throw UsageError("cannot find the scenario \(Self.shippedScenario) that ships with groupsim "
+                                 + "(\(BundledScenarios.bundleDescription))",
                                  hint: "Keep the resource bundle next to the groupsim executable, or pass --scenario PATH.")
             }
             scenario = try ScenarioSource.load(shipped, apps: apps)
@@ -124,7 +126,8 @@ struct BenchCommand: Subcommand {
             let group = BenchWorkload.group(devices: size.devices, messagesEach: size.messages)
             try group.validate()
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.deliverCopies(group) }
-            lines.append("(a) copies delivered: \(Self.count(measured.work)) in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) copies/s"
+            lines.append("(a) copies delivered: \(Self.count(measured.work)) in \(Self.seconds(measured.seconds))"
+                         + " = \(Self.count(measured.rate)) copies/s"
                          + " (\(size.devices) devices x \(Self.count(Double(size.messages))) session messages each; target >= 2,500,000)"
                          + Self.onCPU(measured, "copies/s"))
             copies = measured
@@ -132,21 +135,26 @@ struct BenchCommand: Subcommand {
         if only == nil || only == "b" {
             try scenario.validate(registeredApps: apps.names)
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(scenario, count: size.runs, apps: apps) }
-            lines.append("(b) runs of \(path): \(Self.count(measured.work)) in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) runs/s"
+            lines.append("(b) runs of \(path): \(Self.count(measured.work)) in \(Self.seconds(measured.seconds))"
+                         + " = \(Self.count(measured.rate)) runs/s"
                          + " (seeds 1 to \(Self.count(Double(size.runs))): simulation, checks and pitfalls, trace off; target >= 15,000)"
                          + Self.onCPU(measured, "runs/s"))
             builtIn = measured
         }
         if only == nil || only == "c" {
-            let measured = await measure(repeats: size.repeats) { BenchWorkload.bareEventLoop(devices: size.devices, messagesEach: size.messages) }
-            lines.append("(c) bare event loop: \(Self.count(measured.work)) events in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) events/s"
+            let measured = await measure(repeats: size.repeats) {
+                BenchWorkload.bareEventLoop(devices: size.devices, messagesEach: size.messages)
+            }
+            lines.append("(c) bare event loop: \(Self.count(measured.work)) events in \(Self.seconds(measured.seconds))"
+                         + " = \(Self.count(measured.rate)) events/s"
                          + " (the schedule of (a) on the event queue alone)" + Self.onCPU(measured, "events/s"))
             events = measured
         }
         if let copies, let events {
             let ratio = events.rate > 0 ? copies.rate / events.rate : 0
             let cpuRatio = events.cpuRate > 0 ? copies.cpuRate / events.cpuRate : 0
-            lines.append("(d) ratio (a)/(c): \(String(format: "%.3f", ratio)) (target >= 0.250); on CPU time \(String(format: "%.3f", cpuRatio))")
+            lines.append("(d) ratio (a)/(c): \(String(format: "%.3f", ratio)) (target >= 0.250); "
+                         + "on CPU time \(String(format: "%.3f", cpuRatio))")
         }
         if only == nil || only == "e" {
             var custom = scenario
@@ -155,7 +163,8 @@ struct BenchCommand: Subcommand {
             registry.register(BenchPollApp.name) { _ in BenchPollApp() }
             try custom.validate(registeredApps: registry.names)
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(custom, count: size.runs, apps: registry) }
-            var line = "(e) custom MessagesApp: runs of \(path) with \(BenchPollApp.name): \(Self.count(measured.work)) in \(Self.seconds(measured.seconds))"
+            var line = "(e) custom MessagesApp: runs of \(path) with \(BenchPollApp.name): \(Self.count(measured.work))"
+                + " in \(Self.seconds(measured.seconds))"
                 + " = \(Self.count(measured.rate)) runs/s"
             if let builtIn {
                 line += ", \(String(format: "%.3f", builtIn.rate > 0 ? measured.rate / builtIn.rate : 0)) of (b) (target >= 0.500)"
@@ -170,7 +179,8 @@ struct BenchCommand: Subcommand {
             registered.register(URLPollController.name) { URLPollController() }
             try custom.validate(registeredApps: registered.names)
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(custom, count: size.runs, apps: registered) }
-            var line = "(f) custom controller runs/s: \(Self.count(measured.work)) runs in \(Self.seconds(measured.seconds)) = \(Self.count(measured.rate)) runs/s"
+            var line = "(f) custom controller runs/s: \(Self.count(measured.work)) runs in \(Self.seconds(measured.seconds))"
+                + " = \(Self.count(measured.rate)) runs/s"
                 + " (\(path) with an MSMessagesAppViewController subclass keeping the state in the URL)"
             if let builtIn, measured.rate > 0 {
                 line += "; ratio (b)/(f): \(String(format: "%.2f", builtIn.rate / measured.rate)) (target <= 2)"
@@ -178,7 +188,7 @@ struct BenchCommand: Subcommand {
             line += Self.onCPU(measured, "runs/s")
             lines.append(line)
         }
-        return CommandResult(status: 0, output: lines.joined(separator: "\n") + "\n")
+        return CommandResult(.success, output: lines.joined(separator: "\n") + "\n")
     }
 
     // MARK: - Sizes and measuring

@@ -1,20 +1,56 @@
 import Foundation
 import GroupSim
 
-/// `groupsim explore FILE [--runs N] [--seed N] [--exhaustive] [--format text|json]
-/// [--workers N] [--shard I/N]`: runs the scenario under many schedules and prints, per
-/// check, how many runs failed it, the outcome distribution per device, the pitfalls and
-/// a failing run's seed; exit 0 when every check held in every run, 1 otherwise.
+/// `groupsim explore FILE [--runs N] [--seed N] [--exhaustive] [--format text|json|html] ...`:
+/// runs the scenario under many schedules and prints, per check, how many runs failed it,
+/// the outcome distribution per device, the pitfalls and a failing run's seed; exit 0
+/// when every check held in every run, 1 otherwise.
 struct ExploreCommand: Subcommand {
     static let name = "explore"
     static let summary = "run a scenario under many schedules: failures per check, outcomes per device, a seed to replay"
-    static let formats = ["text", "json", "html"]
+    static let operands = "FILE"
     static let defaultRuns = 1_000
-    static let usage = "Usage: groupsim explore FILE [--runs N] [--seed N] [--exhaustive [--limit N] [--no-factor]] [--format text|json|html] [--workers N] [--shard I/N] [--output PATH] [--full] [--progress|--quiet]"
 
-    static let help = """
-    \(usage)
+    /// What `explore --format` prints.
+    enum Format: String, OptionChoice {
+        case text, json, html
 
+        var summary: String {
+            switch self {
+            case .text: "the report: failures per check, outcomes per device, pitfalls, a seed to replay"
+            case .json: "the same as JSON (merge shard files with `groupsim merge`)"
+            case .html:
+                "one self-contained page with the failure rate of each check, the outcomes per device as bars, the pitfalls, "
+                    + "and per failing outcome its first seed, the replay command and that run's report"
+            }
+        }
+    }
+
+    static let runs = Option.integer("runs", in: 1...100_000_000, default: ScenarioBudget.grouped(defaultRuns), "how many runs")
+    static let seed = Option.seed("the base seed")
+    static let exhaustive = Option.flag("exhaustive", "every distinct delivery order instead of random runs")
+    static let limit = Option.integer("limit", in: 1...100_000_000, default: ScenarioBudget.grouped(Explorer.defaultExhaustiveLimit),
+                                      "with --exhaustive: refuse above N estimated orders to enumerate", placement: .inside("exhaustive"))
+    static let noFactor = Option.flag("no-factor", """
+        with --exhaustive: enumerate every order, without factoring (the slow oracle the factored counts are tested against)
+        """, placement: .inside("exhaustive"))
+    static let format = Option.choice("format", Format.self, default: .text, "what to print")
+    static let workers = Option.integer("workers", in: 1...4_096, default: "the number of cores",
+                                        "runs going on at once; the report is the same for any N")
+    static let shard = Option.text("shard", "I/N", """
+        only runs i with i % N == I, for splitting across processes or machines; merge the JSON reports with `groupsim merge`
+        """)
+    static let full = Option.flag("full", """
+        in text: every device's outcome line, every outcome class, check and failed step (the default report stays about 60 lines)
+        """)
+    static let progress = Option.flag("progress", """
+        show progress on standard error (runs done, runs/s, failures so far, time left) even when it is not a terminal
+        """)
+    static let quiet = Option.flag("quiet", "show no progress and no warnings on standard error", placement: .instead(of: "progress"))
+    static let options = [runs, seed, exhaustive, limit, noFactor, format, workers, shard, .output, full, progress, quiet]
+        + ScenarioInput.options
+
+    static let about = """
     Runs the scenario many times, each run with fresh latency, jitter and race draws (run
     i uses a seed derived from the base seed and i), and prints for each check how many
     runs failed it, the distribution of outcomes per device (which sender's bubble is live
@@ -41,32 +77,9 @@ struct ExploreCommand: Subcommand {
     10^196 orders are counted exactly from a few thousand runs (docs/exploration.md,
     "Factoring"). --limit then bounds the orders enumerated, not the orders counted.
     Counts past 15 digits print as 1.278 × 10^196 in text; JSON has every digit.
+    """
 
-    Options:
-      --runs N          how many runs (default \(defaultRuns))
-      --seed N          the base seed (default: the file's, else 1)
-      --exhaustive      every distinct delivery order instead of random runs
-      --limit N         with --exhaustive: refuse above N estimated orders to enumerate
-                        (default \(Explorer.defaultExhaustiveLimit))
-      --no-factor       with --exhaustive: enumerate every order, without factoring (the
-                        slow oracle the factored counts are tested against)
-      --format F        text (default), json (merge shard files with `groupsim merge`) or
-                        html: one self-contained page with the failure rate of each check,
-                        the outcomes per device as bars, the pitfalls, and per failing
-                        outcome its first seed, the replay command and that run's report
-      --workers N       runs going on at once (default: every core, here \(ProcessInfo.processInfo.activeProcessorCount));
-                        the report is the same for any N
-      --shard I/N       only runs i with i % N == I, for splitting across processes or
-                        machines; merge the JSON reports with `groupsim merge`
-      --output PATH     write the report to PATH instead of standard output (as the
-                        shell's > would: see "Output files" in groupsim help)
-      --full            in text: every device's outcome line, every outcome class, check
-                        and failed step (the default report stays about 60 lines)
-      --progress        show progress on standard error (runs done, runs/s, failures so
-                        far, time left) even when it is not a terminal
-      --quiet           show no progress and no warnings on standard error
-    \(ScenarioInput.help)
-
+    static let epilogue = """
     FILE may be - to read the scenario from standard input.
 
     Progress is shown on standard error by default when it is a terminal. When nothing in
@@ -86,7 +99,6 @@ struct ExploreCommand: Subcommand {
     large for --exhaustive; 130 or 143 interrupted. The budget covers the runs going on at
     once together: when --workers N of them would go over it, fewer run at a time (a note
     on standard error says so; the report is the same).
-
     """
 
     let apps: AppRegistry
@@ -96,46 +108,43 @@ struct ExploreCommand: Subcommand {
     }
 
     func execute(_ arguments: [String], progress sink: ProgressSink) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: "explore",
-                                   valued: ["runs", "seed", "limit", "format", "workers", "shard", "output"] + ScenarioInput.valued,
-                                   flags: ["exhaustive", "no-factor", "full", "progress", "quiet"] + ScenarioInput.flags)
-        guard parsed.positional.count == 1, let path = parsed.positional.first else {
-            throw UsageError(parsed.positional.isEmpty ? "explore needs a scenario file" : "explore takes one scenario file, found \(parsed.positional.count)",
-                             hint: Self.usage)
-        }
-        let runs = try parsed.integer("runs", Int.self, in: 1...100_000_000) ?? Self.defaultRuns
-        let seed = try parsed.integer("seed", UInt64.self, in: 0...UInt64.max)
-        let limit = try parsed.integer("limit", Int.self, in: 1...100_000_000) ?? Explorer.defaultExhaustiveLimit
-        let format = try parsed.choice("format", Self.formats) ?? "text"
-        let workers = try parsed.integer("workers", Int.self, in: 1...4_096) ?? ProcessInfo.processInfo.activeProcessorCount
+        let parsed = try Self.parse(arguments)
+        let path = try Self.scenarioFile(parsed)
+        let runs = try parsed.integer(Self.runs, as: Int.self) ?? Self.defaultRuns
+        let seed = try parsed.integer(Self.seed, as: UInt64.self)
+        let limit = try parsed.integer(Self.limit, as: Int.self) ?? Explorer.defaultExhaustiveLimit
+        let format = try parsed.choice(Self.format, as: Format.self)
+        let workers = try parsed.integer(Self.workers, as: Int.self) ?? ProcessInfo.processInfo.activeProcessorCount
         var shard: Shard?
-        if let text = parsed.value("shard") {
+        if let text = parsed.value(Self.shard) {
             do {
                 shard = try Shard(parsing: text)
             } catch {
                 throw UsageError("--shard: \(error.description)")
             }
         }
-        let exhaustive = parsed.flag("exhaustive")
-        if parsed.flag("progress"), parsed.flag("quiet") {
+        let exhaustive = parsed.flag(Self.exhaustive)
+        if parsed.flag(Self.progress), parsed.flag(Self.quiet) {
             throw UsageError("--progress and --quiet contradict each other; give one", hint: Self.usage)
         }
-        let showProgress = !parsed.flag("quiet") && (parsed.flag("progress") || sink.isTerminal)
+        let showProgress = !parsed.flag(Self.quiet) && (parsed.flag(Self.progress) || sink.isTerminal)
         if exhaustive {
-            for option in ["runs", "seed", "shard"] where parsed.value(option) != nil {
-                throw UsageError("--exhaustive runs every delivery order with the file's seed; it takes no --\(option)", hint: Self.usage)
+            for option in [Self.runs, Self.seed, Self.shard] where parsed.value(option) != nil {
+                throw UsageError("--exhaustive runs every delivery order with the file's seed; it takes no --\(option.name)",
+                                 hint: Self.usage)
             }
-        } else if parsed.value("limit") != nil {
+        } else if parsed.value(Self.limit) != nil {
             throw UsageError("--limit goes with --exhaustive", hint: Self.usage)
-        } else if parsed.flag("no-factor") {
+        } else if parsed.flag(Self.noFactor) {
             throw UsageError("--no-factor goes with --exhaustive", hint: Self.usage)
         }
-        let factor = !parsed.flag("no-factor")
+        let factor = !parsed.flag(Self.noFactor)
 
-        try OutputFile.check(parsed.value("output"), inputs: [path])
+        try OutputFile.check(parsed.value(.output), inputs: [path])
         let scenario = try ScenarioInput.load(path, parsed, apps: apps)
         // The budget covers the runs in flight together, not one run.
-        let (fitting, workersNote) = ScenarioInput.workers(exhaustive ? workers : min(workers, runs), for: scenario, budget: try ScenarioInput.budget(parsed))
+        let (fitting, workersNote) = ScenarioInput.workers(exhaustive ? workers : min(workers, runs), for: scenario,
+                                                           budget: try ScenarioInput.budget(parsed))
         let explorer = Explorer(scenario: scenario, apps: apps, workers: fitting)
         // The first SIGINT or SIGTERM cancels the exploration, which stops starting runs
         // and reports the runs before it; the exit status then says which signal it was.
@@ -146,7 +155,9 @@ struct ExploreCommand: Subcommand {
         let progress = callback
         let (outcome, signal) = await Interrupts.run { () async -> Result<ExplorationReport, ExplorationError> in
             do throws(ExplorationError) {
-                guard exhaustive else { return .success(try await explorer.explore(runs: runs, seed: seed, shard: shardToRun, progress: progress)) }
+                guard exhaustive else {
+                    return .success(try await explorer.explore(runs: runs, seed: seed, shard: shardToRun, progress: progress))
+                }
                 return .success(try await explorer.exhaustive(limit: limit, factor: factor))
             } catch {
                 return .failure(error)
@@ -159,16 +170,16 @@ struct ExploreCommand: Subcommand {
         }
         line?.finish()
         var warnings = ""
-        if !parsed.flag("quiet"), let workersNote { warnings += workersNote + "\n" }
-        if !parsed.flag("quiet"), let warning = Self.sameOutcomeWarning(report, scenario: scenario) { warnings = warning + "\n" }
+        if !parsed.flag(Self.quiet), let workersNote { warnings += workersNote + "\n" }
+        if !parsed.flag(Self.quiet), let warning = Self.sameOutcomeWarning(report, scenario: scenario) { warnings = warning + "\n" }
         let text: String = switch format {
-        case "json": ExplorationJSONReport.render(report)
-        case "html": await ExplorationHTMLPage.render(report, scenario: scenario, apps: apps)
-        default: ExplorationTextReport.render(Self.replayableHere(report), full: parsed.flag("full"))
+        case .json: ExplorationJSONReport.render(report)
+        case .html: await ExplorationHTMLPage.render(report, scenario: scenario, apps: apps)
+        case .text: ExplorationTextReport.render(Self.replayableHere(report), full: parsed.flag(Self.full))
         }
-        var status: Int32 = report.passed ? 0 : 1
-        if let signal { status = 128 + signal }
-        if let output = parsed.value("output") {
+        var status = ExitStatus.checks(passed: report.passed)
+        if let signal { status = .interrupted(signal: signal) }
+        if let output = parsed.value(.output) {
             try OutputFile.write(text, to: output, inputs: [path])
             var summary = "wrote \(output); \(report.failedRuns) of \(report.runs) runs failed a check\n"
             if report.interrupted, let line = text.split(separator: "\n").first(where: { $0.hasPrefix("interrupted after ") }) {
@@ -177,9 +188,9 @@ struct ExploreCommand: Subcommand {
             if let first = report.firstFailure, case .sampled = report.mode {
                 summary += "replay: \(report.replayCommand(seed: first.reference.seed))\n"
             }
-            return CommandResult(status: status, output: summary, error: warnings)
+            return CommandResult(status, output: summary, error: warnings)
         }
-        return CommandResult(status: status, output: text, error: warnings)
+        return CommandResult(status, output: text, error: warnings)
     }
 
     /// This command line has the scenario's app registered (it could not have read the

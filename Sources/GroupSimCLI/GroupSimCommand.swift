@@ -1,11 +1,13 @@
+import Foundation
 import GroupSim
 
 /// The `groupsim` command line, callable from tests: give it the arguments (without the
 /// program name) and it returns what to print and the exit status, touching nothing else
 /// but the files it is asked to read or write (and standard input, for a scenario named `-`).
 ///
-/// Exit status (docs/scenario-format.md): 0 every check held; 1 a check failed; 2 a usage
-/// error or an invalid scenario, with the message on standard error.
+/// Exit status (`ExitStatus`, docs/scenario-format.md): 0 every check held; 1 a check
+/// failed; 2 a usage error or an invalid scenario, with the message on standard error;
+/// 130 or 143 a command stopped by SIGINT or SIGTERM.
 public struct GroupSimCommand: Sendable {
     /// Every subcommand, in the order `groupsim help` lists them. A new command is one
     /// file with a type conforming to `Subcommand`, plus one entry here.
@@ -67,38 +69,45 @@ public struct GroupSimCommand: Sendable {
         let rest = Array(arguments.dropFirst())
         do {
             if let command = Self.subcommands.first(where: { $0.name == name }) {
-                if rest.contains("--help") || rest.contains("-h") { return CommandResult(status: 0, output: Help.withRules(command.help)) }
+                if rest.contains("--help") || rest.contains("-h") { return CommandResult(.success, output: Help.withRules(command.help)) }
                 return try await command.init(apps: apps).execute(rest, progress: progress)
             }
             switch name {
             case "help", "--help", "-h":
-                guard let topic = rest.first else { return CommandResult(status: 0, output: Help.general) }
-                return CommandResult(status: 0, output: Help.withRules(try Help.topic(topic)))
+                guard let topic = rest.first else { return CommandResult(.success, output: Help.general) }
+                return CommandResult(.success, output: Help.withRules(try Help.topic(topic)))
             case "--version", "version":
-                return CommandResult(status: 0, output: "groupsim \(GroupSimVersion.current)\n")
+                return CommandResult(.success, output: "groupsim \(GroupSimVersion.current)\n")
             default:
                 var message = "unknown command \"\(name)\""
                 if let near = Suggestion.nearest(to: name, in: Help.commandNames) { message += "; did you mean \"\(near)\"?" }
                 throw UsageError(message)
             }
         } catch let error as UsageError {
-            return CommandResult(status: 2, error: "groupsim: error: \(error.message)\n\(error.hint ?? "Run 'groupsim help' for usage.")\n")
+            return CommandResult(.usage, error: "groupsim: error: \(error.message)\n\(error.hint ?? "Run 'groupsim help' for usage.")\n")
         } catch let errors as ScenarioErrors {
-            return CommandResult(status: 2, error: Help.withRules(errors.description + "\n"))
+            return CommandResult(.usage, error: Help.withRules(errors.description + "\n"))
         } catch {
-            return CommandResult(status: 2, error: "groupsim: error: \(error)\n")
+            return CommandResult(.usage, error: "groupsim: error: \(error)\n")
         }
     }
 }
 
-/// One `groupsim` subcommand: its name, its help text, and what it does.
+/// One `groupsim` subcommand: its name, its table of options, its help text, and what it does.
 protocol Subcommand: Sendable {
     /// The word after `groupsim`.
     static var name: String { get }
     /// One line for `groupsim help`.
     static var summary: String { get }
-    /// The full help, starting with its usage line.
-    static var help: String { get }
+    /// What the usage line shows before the options: `FILE`, `[PATH...]`, or nothing.
+    static var operands: String { get }
+    /// Every option the command takes, in the order the usage line and the help list them:
+    /// what `Arguments` accepts, and all it accepts.
+    static var options: [Option] { get }
+    /// The help between the usage line and the options: what the command does.
+    static var about: String { get }
+    /// The help after the options: notes and the exit status.
+    static var epilogue: String { get }
 
     init(apps: AppRegistry)
 
@@ -114,23 +123,93 @@ extension Subcommand {
     func execute(_ arguments: [String], progress: ProgressSink) async throws -> CommandResult {
         try await execute(arguments)
     }
+
+    /// The usage line's words after `groupsim`: the name, the operands, each option in brackets.
+    static var usageWords: [String] {
+        [name] + (operands.isEmpty ? [] : [operands]) + OptionTable.usageParts(options)
+    }
+
+    /// `Usage: groupsim run FILE [--seed N] ...`, wrapped to fit, the lines after the first
+    /// lined up under the operands.
+    static var usage: String {
+        let first = "Usage: groupsim "
+        return OptionTable.wrap(usageWords, first: first, rest: String(repeating: " ", count: first.count + name.count + 1))
+            .joined(separator: "\n")
+    }
+
+    /// The full help: the usage line, what the command does, every option, the notes.
+    static var help: String {
+        "\(usage)\n\n\(about)\n\nOptions:\n\(OptionTable.help(options))\n\n\(epilogue)\n"
+    }
+
+    /// The arguments read against the command's table of options.
+    static func parse(_ arguments: [String]) throws -> Arguments {
+        try Arguments(arguments, command: name, options: options)
+    }
+
+    /// The one scenario file of a command that takes one (`run`, `explore`, `shrink`);
+    /// none, or more than one, is a usage error with the usage line.
+    static func scenarioFile(_ parsed: Arguments) throws -> String {
+        guard parsed.positional.count == 1, let path = parsed.positional.first else {
+            let count = parsed.positional.count
+            throw UsageError(count == 0 ? "\(name) needs a scenario file" : "\(name) takes one scenario file, found \(count)", hint: usage)
+        }
+        return path
+    }
 }
 
 /// What a command printed and how it ended.
 public struct CommandResult: Sendable, Equatable {
-    public var status: Int32
+    /// How the command ended.
+    public var exit: ExitStatus
     /// For standard output.
     public var output: String
     /// For standard error.
     public var error: String
 
-    public init(status: Int32, output: String = "", error: String = "") {
-        self.status = status
+    /// The process's exit status: `exit.code`.
+    public var status: Int32 { exit.code }
+
+    public init(_ exit: ExitStatus, output: String = "", error: String = "") {
+        self.exit = exit
         self.output = output
         self.error = error
     }
 
-    static func usage(_ text: String) -> CommandResult { CommandResult(status: 2, error: text) }
+    static func usage(_ text: String) -> CommandResult { CommandResult(.usage, error: text) }
+}
+
+/// How a command ended: the exit status of the process. The numbers are documented
+/// (docs/scenario-format.md, "The command line") and scripts rely on them.
+public enum ExitStatus: Sendable, Equatable {
+    /// 0: every check held, or the command did what it was asked.
+    case success
+    /// 1: a check failed (in some run, for `explore` and `merge`).
+    case checkFailed
+    /// 1: `shrink` ran the scenario and every check held: there is nothing to shrink.
+    case nothingToShrink
+    /// 2: a usage error, an invalid scenario or one over the memory budget, a file that
+    /// cannot be read or written (standard output included).
+    case usage
+    /// 128 + the signal: SIGINT (130) or SIGTERM (143) stopped the command.
+    case interrupted(signal: Int32)
+    /// 128 + SIGPIPE (141): the reader of standard output went away, and raising SIGPIPE
+    /// did not end the process itself.
+    case brokenPipe
+
+    /// `.success` when every check held, else `.checkFailed`.
+    static func checks(passed: Bool) -> ExitStatus { passed ? .success : .checkFailed }
+
+    /// The number the process exits with.
+    public var code: Int32 {
+        switch self {
+        case .success: 0
+        case .checkFailed, .nothingToShrink: 1
+        case .usage: 2
+        case .interrupted(let signal): 128 + signal
+        case .brokenPipe: 128 + SIGPIPE
+        }
+    }
 }
 
 /// A command line that does not make sense: exit status 2.

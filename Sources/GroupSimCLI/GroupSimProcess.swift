@@ -40,13 +40,13 @@ public enum GroupSimProcess {
                 _ = OutputFile.writeAll(Array(result.error.utf8), to: STDERR_FILENO)
                 signal(SIGPIPE, SIG_DFL)
                 raise(SIGPIPE)
-                exit(128 + SIGPIPE)
+                exit(ExitStatus.brokenPipe.code)
             }
             let message = "groupsim: error: cannot write to standard output: \(OutputFile.reason(failure))\n"
             _ = OutputFile.writeAll(Array((result.error + message).utf8), to: STDERR_FILENO)
-            exit(2)
+            exit(ExitStatus.usage.code)
         }
         _ = OutputFile.writeAll(Array(result.error.utf8), to: STDERR_FILENO)
-        exit(result.status)
+        exit(result.exit.code)
     }
 }

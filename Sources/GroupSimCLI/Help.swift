@@ -9,8 +9,7 @@ enum Help {
         let list = GroupSimCommand.subcommands.map { command in
             "  " + command.name + String(repeating: " ", count: width - command.name.count + 3) + command.summary
         }
-        let usages = GroupSimCommand.subcommands.compactMap { $0.help.split(separator: "\n").first }
-            .map { "  " + $0.replacingOccurrences(of: "Usage: ", with: "") }
+        let usages = usageLines(indent: "  ")
         return """
         groupsim: simulate iMessage group conversations across many devices.
 
@@ -31,11 +30,23 @@ enum Help {
         regular file atomically (a temporary file in the same folder, renamed over it),
         keeping its permissions. A write that fails, there or on standard output, is exit 2.
 
-        Exit status: 0 every check held; 1 a check failed; 2 a usage error or an invalid scenario.
+        Exit status: 0 every check held; 1 a check failed; 2 a usage error or an invalid scenario;
+        130 or 143 stopped by SIGINT or SIGTERM (explore, test).
         Scenario files are described in docs/scenario-format.md (`groupsim help format`);
         the rules M1 to M30 in docs/behaviour.md (`groupsim help rules`, `groupsim help M12`).
         Examples are in Scenarios/.
 
         """
+    }
+
+    /// Every command's usage line without `Usage: `, each wrapped to fit with the lines
+    /// after its first lined up under the command's operands: the list `groupsim help`
+    /// prints and docs/scenario-format.md shows.
+    static func usageLines(indent: String) -> [String] {
+        GroupSimCommand.subcommands.flatMap { command in
+            let first = indent + "groupsim "
+            return OptionTable.wrap(command.usageWords, first: first,
+                                    rest: String(repeating: " ", count: first.count + command.name.count + 1))
+        }
     }
 }

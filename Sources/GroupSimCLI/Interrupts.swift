@@ -90,7 +90,7 @@ enum Interrupts {
             let window = reporting ? Interrupts.reportCopyWindow : Interrupts.copyWindow
             let ends = now &- first.time >= window
             lock.unlock()
-            if ends { _exit(128 + number) }
+            if ends { _exit(ExitStatus.interrupted(signal: number).code) }
         }
 
         /// The signal that interrupted the work, if one did.

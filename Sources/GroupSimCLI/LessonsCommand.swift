@@ -7,9 +7,33 @@ import GroupSimScenarios
 struct LessonsCommand: Subcommand {
     static let name = "lessons"
     static let summary = "learn the group-conversation pitfalls: list the lessons, or run and narrate one"
-    static let help = """
-    Usage: groupsim lessons [NAME] [--full] [--format text|html] [--dir PATH]
+    static let operands = "[NAME]"
 
+    /// What `lessons NAME --format` prints.
+    enum Format: String, OptionChoice {
+        case text, html
+
+        var summary: String {
+            switch self {
+            case .text: "the narration"
+            case .html:
+                "the broken run as one self-contained page instead (as `run --format html`): the message flow, and a time "
+                    + "slider that shows every device's screen at each event as the pitfall happens"
+            }
+        }
+    }
+
+    static let full = Option.flag("full", """
+        the complete narration instead: every step with what every device then shows, the transcripts side by side,
+        every pitfall in full, and why the fix works
+        """)
+    static let format = Option.choice("format", Format.self, default: .text, "what to print")
+    static let dir = Option.text("dir", "PATH", """
+        read the lesson files from PATH instead (your own lessons, or lesson files you are editing)
+        """)
+    static let options = [full, format, dir]
+
+    static let about = """
     Without NAME, lists the lessons in teaching order, one line each on what you will
     see, with the rules each teaches. With NAME, runs the lesson's two scenario files,
     NAME-broken.yaml and NAME-fixed.yaml, and tells them in one screen (at most 60
@@ -18,19 +42,12 @@ struct LessonsCommand: Subcommand {
     design with the checks that prove it, and the command for the next lesson.
 
     The lesson files ship with groupsim (a copy of the repository's Scenarios/lessons made
-    when it is built), so this works from any directory. Options:
-      --full            the complete narration instead: every step with what every
-                        device then shows, the transcripts side by side, every pitfall
-                        in full, and why the fix works
-      --format html     the broken run as one self-contained page instead (as
-                        `run --format html`): the message flow, and a time slider that
-                        shows every device's screen at each event as the pitfall happens
-      --dir PATH        read the lesson files from PATH instead (your own lessons, or
-                        lesson files you are editing)
+    when it is built), so this works from any directory.
+    """
 
+    static let epilogue = """
     Exit status: 0 every check of both files held (or the list was printed); 1 a check
     failed; 2 unknown lesson, lessons directory not found, or an invalid lesson file.
-
     """
 
     /// The lessons directory inside the shipped `Scenarios/` folder.
@@ -39,15 +56,15 @@ struct LessonsCommand: Subcommand {
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: "lessons", valued: ["dir", "format"], flags: ["full"])
-        let format = try parsed.choice("format", ["text", "html"]) ?? "text"
+        let parsed = try Self.parse(arguments)
+        let format = try parsed.choice(Self.format, as: Format.self)
         guard parsed.positional.count <= 1 else {
-            throw UsageError("lessons takes at most one lesson name, found \(parsed.positional.count)", hint: "Usage: groupsim lessons [NAME] [--full] [--format text|html] [--dir PATH]")
+            throw UsageError("lessons takes at most one lesson name, found \(parsed.positional.count)", hint: Self.usage)
         }
-        let directory = try Self.directory(given: parsed.value("dir"))
+        let directory = try Self.directory(given: parsed.value(Self.dir))
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         guard let name = parsed.positional.first else {
-            return CommandResult(status: 0, output: Self.list(directory: directory, files: files))
+            return CommandResult(.success, output: Self.list(directory: directory, files: files))
         }
         let known = Lesson.all.map(\.name) + Lesson.pairs(in: files).filter { Lesson.named($0) == nil }
         guard known.contains(name) else {
@@ -61,9 +78,9 @@ struct LessonsCommand: Subcommand {
         let fixed = try ScenarioParser.load(path: Self.join(directory, lesson.fixedFile), registeredApps: apps.names)
         let brokenReport = try await broken.run(apps: apps)
         let fixedReport = try await fixed.run(apps: apps)
-        let text = format == "html" ? HTMLReport.render(brokenReport)
-            : LessonNarration.render(lesson, broken: brokenReport, fixed: fixedReport, full: parsed.flag("full"))
-        return CommandResult(status: brokenReport.passed && fixedReport.passed ? 0 : 1, output: text)
+        let text = format == .html ? HTMLReport.render(brokenReport)
+            : LessonNarration.render(lesson, broken: brokenReport, fixed: fixedReport, full: parsed.flag(Self.full))
+        return CommandResult(.checks(passed: brokenReport.passed && fixedReport.passed), output: text)
     }
 
     /// The list: one line per lesson in teaching order (the catalog, then any other pair

@@ -1,18 +1,22 @@
 import Foundation
 import GroupSim
 
-/// `groupsim merge FILE|DIR... [--partial] [--format text|json]`: merges the JSON
+/// `groupsim merge FILE|DIR... [--partial] [--format text|json|html]`: merges the JSON
 /// reports of `groupsim explore --shard I/N` runs (files, or every `*.json` in a folder)
 /// into the report of the whole exploration.
 struct MergeCommand: Subcommand {
     static let name = "merge"
     static let summary = "merge the JSON reports of explore --shard runs (files or a folder) into one report"
-    static let formats = ["text", "json", "html"]
-    static let usage = "Usage: groupsim merge FILE|DIR... [--partial] [--format text|json|html] [--output PATH]"
+    static let operands = "FILE|DIR..."
 
-    static let help = """
-    \(usage)
+    static let partial = Option.flag("partial", "merge the shards that are there when some are missing")
+    static let format = Option.choice("format", ExploreCommand.Format.self, default: .text, """
+        what to print, as `explore` prints it (the html page embeds the failing runs' reports when the scenario file named
+        in the reports can still be read)
+        """)
+    static let options = [partial, format, Option.output.explained("write the report to PATH instead of standard output")]
 
+    static let about = """
     Reads the JSON reports written by `groupsim explore FILE --shard I/N --format json`
     (one per shard, in any order) and prints the report of the whole exploration: exactly
     what one `groupsim explore FILE` with the same --runs and --seed prints. A folder
@@ -25,33 +29,27 @@ struct MergeCommand: Subcommand {
     and when their counts can be those of an exploration. When a shard is missing, merge
     names it and exits 2; --partial merges what is there and says which shards are
     missing, in the text and in the JSON (`shard.missing`, such as "2" or "0,2-3").
+    """
 
-    Options:
-      --partial         merge the shards that are there when some are missing
-      --format F        text (default), json, or html (the page `explore --format html`
-                        writes; the failing runs' reports are embedded when the scenario
-                        file named in the reports can still be read)
-      --output PATH     write the report to PATH instead of standard output
-
+    static let epilogue = """
     Exit status: 0 every check held in every run; 1 a check failed in some run; 2 usage
     error, reports that cannot be read, are not shards of one exploration, or miss a
     shard (without --partial).
-
     """
 
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: "merge", valued: ["format", "output"], flags: ["partial"])
+        let parsed = try Self.parse(arguments)
         guard !parsed.positional.isEmpty else {
             throw UsageError("merge needs the JSON reports of explore --shard runs, or a folder that holds them", hint: Self.usage)
         }
-        let format = try parsed.choice("format", Self.formats) ?? "text"
+        let format = try parsed.choice(Self.format, as: ExploreCommand.Format.self)
         var paths: [String] = []
         for path in parsed.positional { paths += try Self.reportPaths(path) }
         var inputs = paths
         var warnings = ""
-        try OutputFile.check(parsed.value("output"), inputs: inputs)
+        try OutputFile.check(parsed.value(.output), inputs: inputs)
         var reports: [ExplorationReport] = []
         for path in paths {
             let report: ExplorationReport
@@ -67,33 +65,35 @@ struct MergeCommand: Subcommand {
         }
         let merged: ExplorationReport
         do {
-            merged = try ExplorationReport.merge(reports, names: paths, partial: parsed.flag("partial"))
+            merged = try ExplorationReport.merge(reports, names: paths, partial: parsed.flag(Self.partial))
         } catch .missingShards(let covered, let requested) {
             let error = ExplorationError.missingShards(covered: covered, requestedRuns: requested)
             let next = covered.missing(limit: 1).first.map { "\($0)/\(covered.count)" } ?? ""
             throw UsageError("cannot merge: \(error.description)",
-                             hint: "Explore each missing shard again with the same command line as the others (--shard \(next) first), or pass --partial to merge what is there.")
+                             hint: "Explore each missing shard again with the same command line as the others (--shard \(next) first), "
+                                + "or pass --partial to merge what is there.")
         } catch {
             throw UsageError("cannot merge: \(error.description)")
         }
         let text: String
         switch format {
-        case "json": text = ExplorationJSONReport.render(merged)
-        case "html":
+        case .json: text = ExplorationJSONReport.render(merged)
+        case .html:
             // The page reads the scenario file too, to replay the failing runs: it is an input.
             inputs.append(merged.file)
-            try OutputFile.check(parsed.value("output"), inputs: inputs)
+            try OutputFile.check(parsed.value(.output), inputs: inputs)
             let (scenario, note) = Self.exploredScenario(merged, apps: apps)
             if let note { warnings += note }
             text = await ExplorationHTMLPage.render(merged, scenario: scenario, apps: apps)
-        default: text = ExplorationTextReport.render(merged)
+        case .text: text = ExplorationTextReport.render(merged)
         }
-        let status: Int32 = merged.passed ? 0 : 1
-        if let output = parsed.value("output") {
+        let status = ExitStatus.checks(passed: merged.passed)
+        if let output = parsed.value(.output) {
             try OutputFile.write(text, to: output, inputs: inputs)
-            return CommandResult(status: status, output: "wrote \(output); \(merged.failedRuns) of \(merged.runs) runs failed a check\n", error: warnings)
+            let summary = "wrote \(output); \(merged.failedRuns) of \(merged.runs) runs failed a check\n"
+            return CommandResult(status, output: summary, error: warnings)
         }
-        return CommandResult(status: status, output: text, error: warnings)
+        return CommandResult(status, output: text, error: warnings)
     }
 
     /// The largest report read: far more than any exploration writes.
@@ -111,12 +111,14 @@ struct MergeCommand: Subcommand {
         case .success(let read): bytes = read
         case .failure(.notFound): throw .invalidReport("no such file")
         case .failure(.notAFile): throw .invalidReport("it is \(BoundedFile.description(of: path) ?? "not a file"), not a report file")
-        case .failure(.tooLarge): throw .invalidReport("larger than \(reportLimit / 1_048_576) MiB, far more than any exploration report; not a report")
+        case .failure(.tooLarge):
+            throw .invalidReport("larger than \(reportLimit / 1_048_576) MiB, far more than any exploration report; not a report")
         case .failure(.unreadable):
             throw .invalidReport(access(path, R_OK) == 0 ? "the file could not be read" : "permission denied")
         }
         guard !bytes.isEmpty else {
-            throw .invalidReport("the file is empty\(BoundedFile.description(of: path).map { $0 == "a file" ? "" : " (\($0))" } ?? ""); not a report")
+            let what = BoundedFile.description(of: path).map { $0 == "a file" ? "" : " (\($0))" } ?? ""
+            throw .invalidReport("the file is empty\(what); not a report")
         }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
@@ -151,7 +153,8 @@ struct MergeCommand: Subcommand {
         do {
             scenario = try ScenarioParser.load(path: report.file, registeredApps: apps.names)
         } catch {
-            return (nil, "note: \(leftOut): the scenario file \(report.file) cannot be read as a scenario (\(error.errors.first?.message ?? "invalid"))\n")
+            return (nil, "note: \(leftOut): the scenario file \(report.file) cannot be read as a scenario "
+                    + "(\(error.errors.first?.message ?? "invalid"))\n")
         }
         guard scenario.fingerprint == report.fingerprint else {
             return (nil, "note: \(leftOut): \(report.file) is no longer the scenario the reports explored "
@@ -178,7 +181,8 @@ struct MergeCommand: Subcommand {
             return FileManager.default.fileExists(atPath: file, isDirectory: &isSubfolder) && !isSubfolder.boolValue
         }
         guard !reports.isEmpty else {
-            throw UsageError("the folder \(path) holds no *.json report; explore with --shard I/N --format json --output \(folder)shard-I.json")
+            throw UsageError("the folder \(path) holds no *.json report; "
+                             + "explore with --shard I/N --format json --output \(folder)shard-I.json")
         }
         return reports
     }

@@ -1,88 +1,95 @@
 import Foundation
 import GroupSim
 
-/// `groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides|screens] [--output PATH] [--callbacks]`:
+/// `groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides|screens] ...`:
 /// simulates once and prints the report; exit 0 when every check held, 1 otherwise.
 struct RunCommand: Subcommand {
     static let name = "run"
     static let summary = "simulate a scenario once: timeline, transcripts, checks, pitfalls, trace digest"
-    static let formats = ["text", "json", "mermaid", "html", "sides", "screens"]
+    static let operands = "FILE"
 
-    static let help = """
-    Usage: groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides|screens] [--output PATH] [--callbacks] [--summary|--full]
+    /// What `run --format` prints.
+    enum Format: String, OptionChoice {
+        case text, json, mermaid, html, sides, screens
 
-    FILE may be - to read the scenario from standard input. Simulates the scenario once and prints the timeline, each device's final transcript,
-    every check with its result, the pitfalls found (with the rule each comes from and
-    the fix), and a line `trace: HEX`, a digest of the whole run: every event with its
-    content (messages, cloud requests and answers, failures), each device's final view
-    and every check's verdict. The same file and seed give the same digest on every run
-    and machine.
+        var summary: String {
+            switch self {
+            case .text: "the timeline, each device's transcript, the checks, the pitfalls and the trace digest"
+            case .json: "the same report as JSON (docs/json-output.md)"
+            case .mermaid: "a sequenceDiagram of the run (paste it into a ```mermaid block; GitHub draws it)"
+            case .html:
+                "one self-contained page (no network access): the message flow as an SVG diagram, every transcript as bubbles, "
+                    + "the checks and the pitfalls, and a time slider that shows every device's screen at any event of the run; "
+                    + "use --output race.html to save it (without --output the page goes to standard output)"
+            case .sides:
+                "what each user saw: every device's final transcript side by side, the live bubble of each session over time, "
+                    + "and where two divergent devices' views parted"
+            case .screens:
+                "JSON: every device's screen after each event (only the screens an event changed), what the html page's "
+                    + "time slider is checked against"
+            }
+        }
+    }
 
-    Options:
-      --seed N          override the file's seed (default: the file's, else 1)
-      --format F        text (default), json, mermaid, html, sides or screens:
-                          mermaid  a sequenceDiagram of the run (paste it into a ```mermaid
-                                   block; GitHub draws it)
-                          html     one self-contained page (no network access): the message
-                                   flow as an SVG diagram, every transcript as bubbles, the
-                                   checks and the pitfalls, and a time slider that shows
-                                   every device's screen at any event of the run; use
-                                   --output race.html to save it (without --output the
-                                   page goes to standard output)
-                          sides    what each user saw: every device's final transcript side
-                                   by side, the live bubble of each session over time, and
-                                   where two divergent devices' views parted
-                          screens  JSON: every device's screen after each event (only the
-                                   screens an event changed), what the html page's time
-                                   slider is checked against
-      --output PATH     write the report to PATH instead of standard output (as the
-                        shell's > would: see "Output files" in groupsim help)
-      --callbacks       show the extension's callbacks in the text timeline
-      --summary         text on one screen: each device's live bubble per session, the
-                        checks, and the pitfalls grouped by kind and session
-                        ("lost-update ×12 in poll (M12), first: ...")
-      --full            text with every event, transcript entry and pitfall; by default a
-                        long timeline, transcript section or pitfall list is condensed
-    \(ScenarioInput.help)
+    static let seed = Option.seed("override the file's seed")
+    static let format = Option.choice("format", Format.self, default: .text, "what to print")
+    static let callbacks = Option.flag("callbacks", "show the extension's callbacks in the text timeline")
+    static let summaryOnly = Option.flag("summary", """
+        text on one screen: each device's live bubble per session, the checks, and the pitfalls grouped by kind and 
+        session ("lost-update ×12 in poll (M12), first: ...")
+        """)
+    static let full = Option.flag("full", """
+        text with every event, transcript entry and pitfall; by default a long timeline, transcript section or pitfall 
+        list is condensed
+        """, placement: .instead(of: "summary"))
+    static let options = [seed, format, .output, callbacks, summaryOnly, full] + ScenarioInput.options
 
+    static let about = """
+    FILE may be - to read the scenario from standard input. Simulates the scenario once and
+    prints the timeline, each device's final transcript, every check with its result, the
+    pitfalls found (with the rule each comes from and the fix), and a line `trace: HEX`, a
+    digest of the whole run: every event with its content (messages, cloud requests and
+    answers, failures), each device's final view and every check's verdict. The same file
+    and seed give the same digest on every run and machine.
+    """
+
+    static let epilogue = """
     Exit status: 0 every check held; 1 a check failed; 2 usage error, invalid scenario, or a
     scenario over the --max-copies budget.
-
     """
 
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: "run", valued: ["seed", "format", "output"] + ScenarioInput.valued,
-                                   flags: ["callbacks", "summary", "full"] + ScenarioInput.flags)
-        guard parsed.positional.count == 1, let path = parsed.positional.first else {
-            throw UsageError(parsed.positional.isEmpty ? "run needs a scenario file" : "run takes one scenario file, found \(parsed.positional.count)",
-                             hint: "Usage: groupsim run FILE [--seed N] [--format text|json|mermaid|html|sides|screens] [--output PATH]")
-        }
-        let seed = try parsed.integer("seed", UInt64.self, in: 0...UInt64.max)
-        let format = try parsed.choice("format", Self.formats) ?? "text"
-        try OutputFile.check(parsed.value("output"), inputs: [path])
+        let parsed = try Self.parse(arguments)
+        let path = try Self.scenarioFile(parsed)
+        let seed = try parsed.integer(Self.seed, as: UInt64.self)
+        let format = try parsed.choice(Self.format, as: Format.self)
+        try OutputFile.check(parsed.value(.output), inputs: [path])
         let scenario = try ScenarioInput.load(path, parsed, apps: apps)
         let report = try await scenario.run(seed: seed, apps: apps)
         let text: String
         switch format {
-        case "json": text = JSONReport.render(report)
-        case "mermaid": text = MermaidReport.render(report)
-        case "html": text = HTMLReport.render(report)
-        case "sides": text = SideBySideReport.render(report)
-        case "screens": text = ScreenReport.render(report)
-        default:
-            if parsed.flag("summary"), parsed.flag("full") { throw UsageError("--summary and --full contradict each other; give one") }
-            let detail: TextReport.Detail = parsed.flag("summary") ? .summary : parsed.flag("full") ? .full : .scaled
-            text = TextReport.render(report, options: .init(showCallbacks: parsed.flag("callbacks"), detail: detail))
+        case .json: text = JSONReport.render(report)
+        case .mermaid: text = MermaidReport.render(report)
+        case .html: text = HTMLReport.render(report)
+        case .sides: text = SideBySideReport.render(report)
+        case .screens: text = ScreenReport.render(report)
+        case .text:
+            if parsed.flag(Self.summaryOnly), parsed.flag(Self.full) {
+                throw UsageError("--summary and --full contradict each other; give one")
+            }
+            let detail: TextReport.Detail = parsed.flag(Self.summaryOnly) ? .summary : parsed.flag(Self.full) ? .full : .scaled
+            text = TextReport.render(report, options: .init(showCallbacks: parsed.flag(Self.callbacks), detail: detail))
         }
-        let status: Int32 = report.passed ? 0 : 1
-        if let output = parsed.value("output") {
+        let status = ExitStatus.checks(passed: report.passed)
+        if let output = parsed.value(.output) {
             try OutputFile.write(text, to: output, inputs: [path])
-            let summary = "wrote \(output); \(report.checkCounts.held) of \(report.checkCounts.total) checks held; trace: \(report.digest)\n"
-            return CommandResult(status: status, output: summary)
+            let summary = "wrote \(output); \(report.checkCounts.held) of \(report.checkCounts.total) checks held; "
+                + "trace: \(report.digest)\n"
+            return CommandResult(status, output: summary)
         }
-        return CommandResult(status: status, output: text)
+        return CommandResult(status, output: text)
     }
 }
 
@@ -90,26 +97,24 @@ struct RunCommand: Subcommand {
 struct CheckCommand: Subcommand {
     static let name = "check"
     static let summary = "validate scenario files without running them"
-    static let help = """
-    Usage: groupsim check FILE... [--max-copies N] [--all-errors]
+    static let operands = "FILE..."
+    static let options = ScenarioInput.options
 
-    Validates each scenario file without running it (- reads one from standard input). Prints `FILE: ok` for each valid
-    file; errors go to standard error as FILE:LINE:COLUMN: error: WHAT. A file over the
-    memory budget is an error too, as `run` would refuse it.
-
-    Options:
-    \(ScenarioInput.help)
-
-    Exit status: 0 all files are valid; 2 some file is not.
-
+    static let about = """
+    Validates each scenario file without running it (- reads one from standard input).
+    Prints `FILE: ok` for each valid file; errors go to standard error as
+    FILE:LINE:COLUMN: error: WHAT. A file over the memory budget is an error too, as `run`
+    would refuse it.
     """
+
+    static let epilogue = "Exit status: 0 all files are valid; 2 some file is not."
 
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: "check", valued: ScenarioInput.valued, flags: ScenarioInput.flags)
+        let parsed = try Self.parse(arguments)
         guard !parsed.positional.isEmpty else {
-            throw UsageError("check needs at least one scenario file", hint: "Usage: groupsim check FILE...")
+            throw UsageError("check needs at least one scenario file", hint: Self.usage)
         }
         guard parsed.positional.filter({ $0 == ScenarioSource.standardInputPath }).count <= 1 else {
             throw UsageError("check reads standard input (-) once; name it once")
@@ -121,13 +126,14 @@ struct CheckCommand: Subcommand {
         for path in parsed.positional {
             do {
                 let scenario = try ScenarioInput.load(path, limits: limits, budget: budget, apps: apps)
-                output += "\(scenario.file): ok (\(scenario.name): \(scenario.devices.count) devices, \(scenario.steps.count) steps, \(scenario.checks.count) checks)\n"
+                output += "\(scenario.file): ok (\(scenario.name): \(scenario.devices.count) devices, "
+                    + "\(scenario.steps.count) steps, \(scenario.checks.count) checks)\n"
             } catch let error as UsageError {
                 errors += "groupsim: error: \(error.message)\n"
             } catch {
                 errors += "\(error)\n"
             }
         }
-        return CommandResult(status: errors.isEmpty ? 0 : 2, output: output, error: Help.withRules(errors))
+        return CommandResult(errors.isEmpty ? .success : .usage, output: output, error: Help.withRules(errors))
     }
 }

@@ -5,28 +5,27 @@ import GroupSim
 /// share: `--max-copies N` (the memory budget a scenario is checked against before it
 /// runs) and `--all-errors` (print every error of an invalid file, not only the first 20).
 enum ScenarioInput {
-    /// The options that take a value.
-    static let valued = ["max-copies"]
-    /// The options that take none.
-    static let flags = ["all-errors"]
-
-    /// The help lines of the shared options, for each command's help.
-    static let help = """
-      --max-copies N    the memory budget: refuse (exit 2) a scenario whose run would deliver
-                        more copies, or use more memory, than N copies would (default
-                        \(ScenarioBudget.grouped(ScenarioBudget.defaultMaximumCopies)), about 8 GB; less under a memory
-                        limit such as ulimit -v or a container's: half of it)
-      --all-errors      print every error of an invalid file, not only the first \(ScenarioLimits.defaultErrorLimit)
-    """
+    /// `--max-copies N`.
+    static let maxCopies = Option.integer("max-copies", in: 0...Int(Int32.max) * 1_000, default: """
+        \(ScenarioBudget.grouped(ScenarioBudget.defaultMaximumCopies)), about 8 GB; less under a memory limit such as ulimit -v or
+        a container's: half of it
+        """, """
+        the memory budget: refuse (exit 2) a scenario whose run would deliver more copies, or use more memory, than N copies would
+        """)
+    /// `--all-errors`.
+    static let allErrors = Option.flag("all-errors",
+                                       "print every error of an invalid file, not only the first \(ScenarioLimits.defaultErrorLimit)")
+    /// The options every command that reads one scenario file takes.
+    static let options = [maxCopies, allErrors]
 
     /// The command line's limits: the first 20 errors, or all with `--all-errors`.
     static func limits(_ parsed: Arguments) -> ScenarioLimits {
-        ScenarioLimits(errorLimit: parsed.flag("all-errors") ? nil : ScenarioLimits.defaultErrorLimit)
+        ScenarioLimits(errorLimit: parsed.flag(allErrors) ? nil : ScenarioLimits.defaultErrorLimit)
     }
 
     /// The budget `--max-copies` sets, or the default.
     static func budget(_ parsed: Arguments) throws -> ScenarioBudget {
-        let copies = try parsed.integer("max-copies", Int.self, in: 0...Int(Int32.max) * 1_000) ?? defaultCopies
+        let copies = try parsed.integer(maxCopies, as: Int.self) ?? defaultCopies
         return ScenarioBudget(maximumCopies: copies)
     }
 
@@ -73,7 +72,8 @@ enum ScenarioInput {
         if estimate.bytes > 0 { fitting = min(fitting, budget.maximumBytes / estimate.bytes) }
         let count = max(1, min(requested, fitting))
         guard count < requested else { return (requested, nil) }
-        let note = "note: \(requested) runs at once would use about \(ScenarioBudget.grouped(estimate.copies)) copies' worth of memory each, "
+        let note = "note: \(requested) runs at once would use about \(ScenarioBudget.grouped(estimate.copies)) "
+            + "copies' worth of memory each, "
             + "over the budget of \(ScenarioBudget.grouped(budget.maximumCopies)) copies together; running \(count) at a time "
             + "(the report is the same; raise --max-copies to run more)"
         return (count, note)

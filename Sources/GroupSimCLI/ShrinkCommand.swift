@@ -5,39 +5,36 @@ import GroupSim
 struct ShrinkCommand: Subcommand {
     static let name = "shrink"
     static let summary = "shrink a failing run to a smaller scenario file that still fails"
+    static let operands = "FILE"
+    static let defaultAttempts = 500
 
-    static let help = """
-    Usage: groupsim shrink FILE [--seed N] [--output PATH] [--attempts N]
+    static let seed = Option.seed("the run to shrink")
+    static let attempts = Option.integer("attempts", in: 1...1_000_000, default: String(defaultAttempts),
+                                         "the most candidate scenarios to try")
+    static let options = [seed, Option.output.explained("write the scenario file to PATH and print a summary instead"), attempts]
+        + ScenarioInput.options
 
+    static let about = """
     Runs the scenario once with the seed. When a check fails, searches for a smaller
     scenario that still fails that check for the same reason: fewer people, devices,
     steps and links, smaller latencies, jitters and race windows. Prints it as a
     scenario file that `groupsim run` reproduces (its seed is the run's seed), keeping
     only the failing check.
+    """
 
-    Options:
-      --seed N          the run to shrink (default: the file's seed, else 1)
-      --output PATH     write the scenario file to PATH and print a summary instead
-      --attempts N      the most candidate scenarios to try (default 500)
-    \(ScenarioInput.help)
-
+    static let epilogue = """
     Exit status: 0 a failing run was shrunk; 1 the run failed no check, so there is
     nothing to shrink; 2 usage error or invalid scenario.
-
     """
 
     let apps: AppRegistry
 
     func execute(_ arguments: [String]) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: Self.name, valued: ["seed", "output", "attempts"] + ScenarioInput.valued,
-                                   flags: ScenarioInput.flags)
-        guard parsed.positional.count == 1, let path = parsed.positional.first else {
-            throw UsageError(parsed.positional.isEmpty ? "shrink needs a scenario file" : "shrink takes one scenario file, found \(parsed.positional.count)",
-                             hint: "Usage: groupsim shrink FILE [--seed N] [--output PATH] [--attempts N]")
-        }
-        let seedOption = try parsed.integer("seed", UInt64.self, in: 0...UInt64.max)
-        let attempts = try parsed.integer("attempts", Int.self, in: 1...1_000_000) ?? 500
-        try OutputFile.check(parsed.value("output"), inputs: [path])
+        let parsed = try Self.parse(arguments)
+        let path = try Self.scenarioFile(parsed)
+        let seedOption = try parsed.integer(Self.seed, as: UInt64.self)
+        let attempts = try parsed.integer(Self.attempts, as: Int.self) ?? Self.defaultAttempts
+        try OutputFile.check(parsed.value(.output), inputs: [path])
         let scenario = try ScenarioInput.load(path, parsed, apps: apps)
         let seed = seedOption ?? scenario.seed
         let result = try await Shrinker(apps: apps).shrink(scenario, seed: seed, maxAttempts: attempts)
@@ -45,13 +42,15 @@ struct ShrinkCommand: Subcommand {
         guard let check = result.check else {
             let unexpected = try await scenario.run(seed: seed, apps: apps).unexpectedFailures
             if let first = unexpected.first {
-                return CommandResult(status: 1, error: "groupsim: \(path) with seed \(seed): every check held, but \(first.text); "
-                                     + "shrink keeps a failing check, so write one that this run fails (or an error: check) and shrink again\n")
+                return CommandResult(.nothingToShrink, error: "groupsim: \(path) with seed \(seed): every check held, but \(first.text); "
+                                     + "shrink keeps a failing check, so write one that this run fails (or an error: check) "
+                                     + "and shrink again\n")
             }
-            return CommandResult(status: 1, error: "groupsim: \(path) with seed \(seed): every check held, so there is no failing run to shrink\n")
+            return CommandResult(.nothingToShrink,
+                                 error: "groupsim: \(path) with seed \(seed): every check held, so there is no failing run to shrink\n")
         }
         guard result.reproduces else {
-            return CommandResult(status: 2, error: "groupsim: error: \(path) fails \(ScenarioWriter.check(check)) with seed \(seed), "
+            return CommandResult(.usage, error: "groupsim: error: \(path) fails \(ScenarioWriter.check(check)) with seed \(seed), "
                                  + "but the scenario cannot be printed as a file that reproduces the run\n")
         }
         let sizes = "\(scenario.devices.count) -> \(result.scenario.devices.count) devices, "
@@ -64,10 +63,10 @@ struct ShrinkCommand: Subcommand {
 
         """
         let text = header + result.yaml
-        if let output = parsed.value("output") {
+        if let output = parsed.value(.output) {
             try OutputFile.write(text, to: output, inputs: [path])
-            return CommandResult(status: 0, output: "wrote \(output): \(sizes); still fails \(ScenarioWriter.check(check))\n")
+            return CommandResult(.success, output: "wrote \(output): \(sizes); still fails \(ScenarioWriter.check(check))\n")
         }
-        return CommandResult(status: 0, output: text)
+        return CommandResult(.success, output: text)
     }
 }

@@ -6,41 +6,53 @@ import GroupSim
 struct TestCommand: Subcommand {
     static let name = "test"
     static let summary = "run every scenario in files and folders as tests, for CI (JUnit XML, GitHub annotations)"
-    static let formats = ["text", "github"]
+    static let operands = "[PATH...]"
     static let defaultPath = "Scenarios"
-    static let usage = "Usage: groupsim test [PATH...] [--explore N] [--seed N] [--junit PATH] [--format text|github]"
 
-    static let help = """
-    \(usage)
+    /// What `test --format` prints.
+    enum Format: String, OptionChoice {
+        case text, github
 
+        var summary: String {
+            switch self {
+            case .text: "one line per file and a summary line"
+            case .github:
+                "the same, and after each failing file GitHub Actions annotations (::error file=F,line=L::...) at the line "
+                    + "of each failing check, so the pull request shows them in place"
+            }
+        }
+    }
+
+    static let explore = Option.integer("explore", in: 1...100_000_000, default: nil, """
+        also explore each file with N runs (fresh latency, jitter and race draws per run); a check that fails in any run fails
+        the file
+        """)
+    static let seed = Option.seed("the seed of the single run (and the base seed of --explore)", default: "each file's own")
+    static let junit = Option.text("junit", "PATH", """
+        also write JUnit XML to PATH: one testsuite per file, one testcase per check, a failure with what was found and the
+        command that replays it
+        """)
+    static let format = Option.choice("format", Format.self, default: .text, "what to print")
+    static let options = [explore, seed, junit, format, ScenarioInput.maxCopies.explained("""
+        the memory budget: a file whose run would deliver more copies, or use more memory, than N copies would is an ERROR
+        with the estimate
+        """)]
+
+    static let about = """
     Runs every scenario file (*.yaml) in the given files and folders (folders are searched
     recursively, in name order; default \(defaultPath)/) and prints one line per file: PASS
     or FAIL, how many checks held, how many pitfalls the run reported, and the start of
     the trace digest. A summary line follows. An invalid file is an ERROR line with its
     first problem as FILE:LINE:COLUMN.
+    """
 
-    Options:
-      --explore N       also explore each file with N runs (fresh latency, jitter and race
-                        draws per run); a check that fails in any run fails the file
-      --seed N          the seed of the single run (and the base seed of --explore);
-                        default each file's own
-      --junit PATH      also write JUnit XML to PATH: one testsuite per file, one testcase
-                        per check, a failure with what was found and the command that
-                        replays it
-      --format F        text (default) or github: after each failing file, print GitHub
-                        Actions annotations (::error file=F,line=L::...) at the line of each
-                        failing check, so the pull request shows them in place
-      --max-copies N    the memory budget: a file whose run would deliver more copies, or
-                        use more memory, than N copies would is an ERROR with the estimate
-                        (default \(ScenarioBudget.grouped(ScenarioBudget.defaultMaximumCopies)), about 8 GB)
-
+    static let epilogue = """
     Ctrl-C (SIGINT) or SIGTERM stops after the file in progress: the results of the files
     finished are printed, and written to --junit marked interrupted; exit 130 (143 for
     SIGTERM).
 
     Exit status: 0 every check of every file held; 1 a check failed; 2 usage error, an
     invalid scenario file or one over the budget; 130 or 143 interrupted.
-
     """
 
     let apps: AppRegistry
@@ -50,14 +62,14 @@ struct TestCommand: Subcommand {
     }
 
     func execute(_ arguments: [String], progress: ProgressSink) async throws -> CommandResult {
-        let parsed = try Arguments(arguments, command: Self.name, valued: ["explore", "seed", "junit", "format"] + ScenarioInput.valued, flags: [])
-        let runs = try parsed.integer("explore", Int.self, in: 1...100_000_000)
-        let seed = try parsed.integer("seed", UInt64.self, in: 0...UInt64.max)
-        let format = try parsed.choice("format", Self.formats) ?? "text"
+        let parsed = try Self.parse(arguments)
+        let runs = try parsed.integer(Self.explore, as: Int.self)
+        let seed = try parsed.integer(Self.seed, as: UInt64.self)
+        let format = try parsed.choice(Self.format, as: Format.self)
         let budget = try ScenarioInput.budget(parsed)
         let paths = try Self.scenarioFiles(in: parsed.positional.isEmpty ? [Self.defaultPath] : parsed.positional)
         // The JUnit file is an output like --output: never one of the scenarios under test.
-        try OutputFile.check(parsed.value("junit"), inputs: paths)
+        try OutputFile.check(parsed.value(Self.junit), inputs: paths)
 
         // The first SIGINT or SIGTERM stops after the scenario in progress: the results
         // of the scenarios finished are printed (and written to --junit), marked interrupted.
@@ -75,21 +87,22 @@ struct TestCommand: Subcommand {
         var output = ""
         for result in results {
             output += result.line + "\n"
-            if format == "github" { output += result.annotations.map { $0 + "\n" }.joined() }
+            if format == .github { output += result.annotations.map { $0 + "\n" }.joined() }
         }
         var interruption: String?
         if let signal {
-            interruption = "interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT") after \(results.count) of \(Plural.count(paths.count, "file"))"
+            let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+            interruption = "interrupted by \(name) after \(results.count) of \(Plural.count(paths.count, "file"))"
             output += interruption.map { $0 + ": the results above are of those files\n" } ?? ""
         }
         output += Self.summary(results) + "\n"
-        if let junit = parsed.value("junit") {
+        if let junit = parsed.value(Self.junit) {
             try OutputFile.write(JUnitReport.render(results, interrupted: interruption), to: junit, inputs: paths)
             output += "wrote \(junit)\n"
         }
-        var status: Int32 = results.contains { $0.invalid != nil } ? 2 : results.allSatisfy(\.passed) ? 0 : 1
-        if let signal { status = 128 + signal }
-        return CommandResult(status: status, output: output)
+        var status = results.contains { $0.invalid != nil } ? ExitStatus.usage : .checks(passed: results.allSatisfy(\.passed))
+        if let signal { status = .interrupted(signal: signal) }
+        return CommandResult(status, output: output)
     }
 
     /// Runs one file once (and explores it when asked), after checking it against the
