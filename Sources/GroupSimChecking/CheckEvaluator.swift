@@ -78,7 +78,7 @@ public enum CheckEvaluator {
             return (pitfalls.isEmpty, keyword, seen.isEmpty ? "none reported" : "reported: \(seen.joined(separator: ", "))")
         case .callbacks(let deviceName, let sequence):
             let got = outcome.device(deviceName)?.callbacks ?? []
-            return (got == sequence, "\(keyword) \(deviceName)", "received \(got.joined(separator: ", "))")
+            return (got == sequence, "\(keyword) \(deviceName)", "received \(got.map(\.rawValue).joined(separator: ", "))")
         case .error(let step, let code):
             let failed = outcome.failures.filter { $0.step == step }
             let passed = failed.contains { $0.code == code }

@@ -51,7 +51,7 @@ import Testing
         case .complete: .complete(session: "poll", data: [DataEntry("alice", "pickles")])
         case .pitfalls: .pitfalls([.lostUpdate, .divergence])
         case .noPitfalls: .noPitfalls
-        case .callbacks: .callbacks(device: "alice-phone", sequence: ["willBecomeActive", "didBecomeActive"])
+        case .callbacks: .callbacks(device: "alice-phone", sequence: [.willBecomeActive, .didBecomeActive])
         case .error: .error(step: 1, code: .noBubble)
         }
     }
@@ -215,7 +215,7 @@ import Testing
         #expect(ScenarioVocabulary.callbackNames == AppCallback.names)
         #expect(ScenarioParser.Context.callbackNames == AppCallback.names)
         var scenario = try Self.parsed(Self.base)
-        scenario.checks = [CheckSpec(.callbacks(device: "alice-phone", sequence: AppCallback.names))]
+        scenario.checks = [CheckSpec(.callbacks(device: "alice-phone", sequence: AppCallback.allCases))]
         #expect(try Self.parsed(ScenarioWriter.yaml(scenario)).checks.map(\.check) == scenario.checks.map(\.check))
     }
 
