@@ -64,7 +64,7 @@ public struct Explorer: Sendable {
         try validateScenario()
         let base = seed ?? scenario.seed
         let total = max(0, runs)
-        var template = Self.template(for: scenario, mode: .sampled(seed: base, requested: total))
+        var template = Self.template(for: scenario, mode: .random(seed: base, requested: total))
         if let shard, shard.count > 1 {
             template.shard = ExplorationReport.ShardCoverage(count: shard.count, indices: [shard.index])
         }

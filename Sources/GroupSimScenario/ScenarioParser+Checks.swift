@@ -35,7 +35,6 @@ extension ScenarioParser.Context {
             reportUnknown("check", entry.key, at: entry.keyLocation, candidates: Self.checkKeywords)
             return nil
         }
-        requireSupported(entry.key, at: entry.keyLocation)
         guard let check = readCheck(entry), entries.count == 1 else { return nil }
         return CheckSpec(check, location: node.location)
     }

@@ -187,7 +187,7 @@ import GroupSimCLI
             var report = try Self.read(url)
             #expect(report.passed && report.distinctOutcomes == 1)
             let runs = ExactCount(index == 0 ? Int.max / 2 + 1 : Int.max / 2)
-            report.mode = .sampled(seed: report.seed, requested: Int.max)
+            report.mode = .random(seed: report.seed, requested: Int.max)
             report.runs = runs
             for row in report.outcomes.indices { report.outcomes[row].counts[0].runs = runs }
             for pitfall in report.pitfalls.indices { report.pitfalls[pitfall].runs = runs }

@@ -113,7 +113,7 @@ import Testing
         var one = try await explorer.explore(runs: 4, shard: try Shard(index: 1, count: 2))
         for (index, runs) in [(0, ExactCount(Int.max / 2 + 1)), (1, ExactCount(Int.max / 2))] {
             func scale(_ report: inout ExplorationReport) {
-                report.mode = .sampled(seed: report.seed, requested: Int.max)
+                report.mode = .random(seed: report.seed, requested: Int.max)
                 report.runs = runs
                 report.failedRuns = .zero
                 report.failures = []

@@ -345,10 +345,6 @@ import Testing
         #expect(ScenarioParser.Context.tokenNames(in: text) == names)
     }
 
-    @Test func everyDocumentedActionAndCheckIsSupported() {
-        #expect(ScenarioParser.notYetSupported.isEmpty)
-    }
-
     /// No input crashes the parser: every line of a full scenario deleted, doubled, or its
     /// value replaced by something of the wrong kind gives a scenario or diagnostics.
     @Test func mangledFilesNeverCrash() {
