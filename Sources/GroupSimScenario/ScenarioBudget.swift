@@ -1,6 +1,6 @@
-/// The memory budget a scenario is checked against before it runs (issue: a valid file of
-/// 20,000 people each sending 5 messages asks for 2 billion copies and runs until the
-/// process is killed).
+/// The memory budget a scenario is checked against before it runs: without it, a valid
+/// file of 20,000 people each sending 5 messages asks for 2 billion copies and runs until
+/// the process is killed.
 ///
 /// The estimate counts what a run keeps for its whole length: every copy a send fans out
 /// to (each becomes an envelope, a transcript entry on its receiver and trace events),

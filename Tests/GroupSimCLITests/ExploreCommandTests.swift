@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import GroupSimCLI
 
-/// `groupsim explore` and `groupsim merge` on the Scenarios/ files: the acceptance of
-/// issue 4 about exploration (M11, M12, M13).
+/// `groupsim explore` and `groupsim merge` on the Scenarios/ files, as docs/exploration.md
+/// describes them (M11, M12, M13).
 @Suite struct ExploreCommandTests {
     /// Lines of the outcome section for one device and session.
     static func outcomeLines(_ output: String, _ device: String, _ session: String = "poll") -> [String] {
@@ -84,7 +84,7 @@ import GroupSimCLI
         #expect(result.status == 1, "this seed's lost-update check fails in the runs where the replies do not overlap")
     }
 
-    /// Issue 4, item 6: the text and JSON reports are the same with one worker or two, and
+    /// The text and JSON reports are the same with one worker or two, and
     /// shard files merge into the report of the whole.
     @Test func workersAndShardsGiveTheSameReport() async throws {
         let file = CLI.path("Scenarios/pickles-race-window.yaml")

@@ -4,7 +4,7 @@ import GroupSim
 import GroupSimCLI
 
 /// `groupsim lessons`: at least eleven lessons, each a broken and a fixed scenario file
-/// whose checks hold, told in one screen or step by step with --full (issues 5, 12).
+/// whose checks hold, told in one screen or step by step with --full.
 @Suite struct LessonsCommandTests {
     /// Scenarios/lessons of this package, found from this file's path.
     static let directory = CLI.path("Scenarios/lessons")
@@ -27,7 +27,7 @@ import GroupSimCLI
         #expect(wrong.status == 2)
     }
 
-    /// Issue 12: at least eleven lessons, numbered in teaching order, one line each.
+    /// At least eleven lessons, numbered in teaching order, one line each.
     @Test func listsAtLeastElevenLessonsInTeachingOrder() async throws {
         let result = await CLI.run(["lessons", "--dir", Self.directory])
         #expect(result.status == 0, "\(result.error)")
@@ -85,7 +85,7 @@ import GroupSimCLI
         #expect(try await fixed.run().pitfalls.isEmpty)
     }
 
-    /// Issue 12: by default every lesson fits one screen (at most 60 lines), tells each
+    /// By default every lesson fits one screen (at most 60 lines), tells each
     /// kind of pitfall once (no explanation twice, the parting once), and ends with the
     /// command for the next lesson.
     @Test(arguments: Lesson.all.map(\.name))
@@ -113,7 +113,7 @@ import GroupSimCLI
         #expect(lines.first { $0.hasPrefix("Both designs behaved") }?.contains("groupsim lessons \(name) --full") == true)
     }
 
-    /// Issue 12: the stale-selection fix is a change to the app (`app.selection: newest`),
+    /// The stale-selection fix is a change to the app (`app.selection: newest`),
     /// not an extra tap in the scenario.
     @Test func staleSelectionFixIsAnAppChange() throws {
         let broken = try ScenarioParser.load(path: Self.directory + "/stale-selection-broken.yaml")

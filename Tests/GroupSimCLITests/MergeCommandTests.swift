@@ -3,9 +3,8 @@ import Testing
 import GroupSim
 import GroupSimCLI
 
-/// `groupsim merge` with what the engines leave behind (issue 15, item 4), shards of the
-/// same scenario text only (issue 14, item 9), and counts near the integer limit (issue
-/// 8, item 16).
+/// `groupsim merge` with what the engines leave behind, shards of the same scenario text
+/// only, and counts near the integer limit.
 @Suite struct MergeCommandTests {
     static let scenario = "Scenarios/pickles-race-window.yaml"
 
@@ -100,7 +99,7 @@ import GroupSimCLI
         #expect(host.count < 4 || !text.contains(host), "no host name in the report")
     }
 
-    /// Issue 14, item 9: shards of one scenario name whose steps were edited between
+    /// Shards of one scenario name whose steps were edited between
     /// shards do not merge; the message names both reports and both fingerprints. Only
     /// the parsed scenario counts: comments and spacing may differ.
     @Test func editedScenarioDoesNotMerge() async throws {

@@ -3,7 +3,7 @@ import Testing
 import GroupSimCLI
 import GroupSim
 
-/// Small things a new user ran into (issue 11, points 6 and 7), the JSON version field, and
+/// Small things a new user ran into, the JSON version field, and
 /// rule numbers that name the document they are written up in.
 @Suite struct SmallFixesTests {
     @Test func helpOnHelp() async {

@@ -36,7 +36,7 @@ struct TallyApp: MessagesApp {
 }
 
 @Suite struct CustomAppTests {
-    /// Issue 3: a custom app on three devices, one an iPad of the same person, checked for
+    /// A custom app on three devices, one an iPad of the same person, checked for
     /// its callbacks (M19-M24), the identifiers it saw (M1, M3) and each transcript (M10).
     @Test func customAppOnThreeDevices() async throws {
         let log = TallyApp.Log()

@@ -5,7 +5,7 @@ import Testing
 @testable import GroupSimChecking
 
 /// Merging shard reports from Swift: fingerprints of the parsed scenario, missing shards,
-/// and arithmetic that cannot trap (issues 8, 14 and 15).
+/// and arithmetic that cannot trap.
 @Suite struct ExplorationMergeTests {
     static let race = """
         name: poll-race

@@ -5,7 +5,7 @@ import Testing
 @testable import GroupSimSimulation
 @testable import GroupSimChecking
 
-/// Issue 9, item 3: the end-of-run structures answer by look-up (dictionaries keyed by
+/// The end-of-run structures answer by look-up (dictionaries keyed by
 /// session, built in one pass) instead of scanning every entry, device or change. These
 /// tests check that every indexed answer is the one the plain scan gives, on a run with
 /// many sessions, collapses, summary lines past M14's limit and two conversations.

@@ -18,7 +18,7 @@ enum ReportingFixture {
     static func picklesRace() async throws -> RunReport { try await run(file: "Scenarios/pickles-race.yaml") }
 
     /// A scenario whose every user-supplied string is markup: person, device, session,
-    /// caption, subcaption, summary, data and about (issue 5, "Escaping").
+    /// caption, subcaption, summary, data and about.
     static let hostile = """
     name: "<b>hostile</b>"
     about: |

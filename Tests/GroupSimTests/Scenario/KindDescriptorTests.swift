@@ -5,7 +5,7 @@ import Testing
 @testable import GroupSimSimulation
 @testable import GroupSimChecking
 
-/// One descriptor per kind (issue 9, point 5): every step, check, pitfall and callback has a
+/// One descriptor per kind: every step, check, pitfall and callback has a
 /// descriptor whose keyword the parser reads back as that kind and the writer writes; the
 /// schema lists exactly the descriptors' keywords; the device's classifiers and exhaustive
 /// exploration's independence relation come from the descriptors and keep their old tables.
