@@ -5,8 +5,7 @@ import GroupSimMessages
 import GroupSimScenarios
 
 /// `groupsim bench [--quick] [--scenario PATH] [--only a|b|c|e|f] [--messages N] [--scale]`:
-/// measures the simulation on this machine and prints its figures (issue 4, item 7;
-/// issue 9, item 6; (f) issue 10).
+/// measures the simulation on this machine and prints its figures (docs/scale-out.md).
 ///
 /// (a) message copies delivered per second in a group of 32 devices where each sends
 /// 1,000 session messages; (b) runs per second of a scenario file (simulation, checks

@@ -185,7 +185,7 @@ struct ExploreCommand: Subcommand {
             if report.interrupted, let line = text.split(separator: "\n").first(where: { $0.hasPrefix("interrupted after ") }) {
                 summary = "\(line)\n" + summary
             }
-            if let first = report.firstFailure, case .sampled = report.mode {
+            if let first = report.firstFailure, case .random = report.mode {
                 summary += "replay: \(report.replayCommand(seed: first.reference.seed))\n"
             }
             return CommandResult(status, output: summary, error: warnings)
@@ -207,7 +207,7 @@ extension ExploreCommand {
     /// The warning for an exploration whose runs all came out the same because the seed
     /// cannot change the schedule: more random runs would only repeat the first.
     static func sameOutcomeWarning(_ report: ExplorationReport, scenario: Scenario) -> String? {
-        guard case .sampled = report.mode, report.runs > 1, report.classes.count <= Set(report.classes.map(\.session)).count,
+        guard case .random = report.mode, report.runs > 1, report.classes.count <= Set(report.classes.map(\.session)).count,
               !scenario.hasRandomSchedule else { return nil }
         return "warning: all \(report.runs) runs gave the same outcome: nothing in \(scenario.file) is random (no jitter, no race), "
             + "so every run follows one schedule. Add network jitter or a race to vary it, or use --exhaustive to try every delivery order."

@@ -3,9 +3,6 @@ import GroupSim
 import GroupSimScenarios
 
 extension Help {
-    /// The topics `groupsim help` takes besides command names.
-    static let topicNames = ["format"] + vocabularyTopics + ["rules", "M1...M30", "help"]
-
     /// The help of `groupsim help TOPIC`: a command's help, the scenario format, the list of
     /// rules, or one rule (`M12`, any case), read from the documents that ship with the tool.
     static func topic(_ topic: String) throws -> String {

@@ -147,7 +147,7 @@ struct MergeCommand: Subcommand {
     /// replays; nil, with a note for standard error, when the file cannot be read or is
     /// no longer the scenario the reports explored (its fingerprint differs).
     static func exploredScenario(_ report: ExplorationReport, apps: AppRegistry) -> (Scenario?, String?) {
-        guard report.failedRuns > 0, case .sampled = report.mode else { return (nil, nil) }
+        guard report.failedRuns > 0, case .random = report.mode else { return (nil, nil) }
         let leftOut = "the page leaves out the failing runs' reports"
         let scenario: Scenario
         do {

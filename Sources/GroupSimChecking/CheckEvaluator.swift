@@ -14,37 +14,61 @@ public enum CheckEvaluator {
     }
 
     static func evaluate(_ spec: CheckSpec, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall]) -> CheckResult {
-        let (passed, text, detail) = judge(spec.check, outcome, states, pitfalls)
-        return CheckResult(spec: spec, passed: passed, text: text, detail: detail)
+        let (passed, detail) = judge(spec.check, outcome, states, pitfalls)
+        return CheckResult(spec: spec, passed: passed, text: title(spec.check), detail: detail)
     }
 
-    /// Whether the check held, the check as one line (its keyword first), and what was found.
-    private static func judge(_ check: Check, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall]) -> (Bool, String, String) {
-        let keyword = check.keyword
+    /// The check as one line, as written: its descriptor's keyword, then its arguments
+    /// (`latest alice-phone poll from=bob`). It depends on nothing a run decides.
+    static func title(_ check: Check) -> String {
+        let keyword = check.kind.descriptor.keyword
         switch check {
         case .latest(let deviceName, let session, let from, let written, let caption):
-            let data = accountKeys(written, outcome)
             var text = "\(keyword) \(deviceName) \(session)"
             if let from { text += " from=\(from)" }
-            if !data.isEmpty { text += " data=\(StateMap(written))" }
+            if !written.isEmpty { text += " data=\(StateMap(written))" }
             if let caption { text += " caption=\"\(caption)\"" }
-            guard let device = outcome.device(deviceName), let view = device.session(session),
-                  let shown = states.shown(session, on: device) else {
-                return (false, text, "\(deviceName) shows no bubble of \(session)")
-            }
-            let drawn = view.caption.map { "\"\($0)\"" } ?? "no caption"
-            let detail = "\(deviceName) shows m\(view.message) from \(view.senderPerson) with \(shown.state), caption \(drawn)"
-            let passed = (from == nil || from == view.senderPerson) && shown.state.contains(data) && (caption == nil || caption == view.caption)
-            return (passed, text, detail)
+            return text
         case .summaries(let deviceName, let session, let count, let texts):
             var text = "\(keyword) \(deviceName) \(session)"
             if let count { text += " count=\(count)" }
             if let texts { text += " texts=\(texts)" }
+            return text
+        case .converged(let session), .diverged(let session):
+            return "\(keyword) \(session)"
+        case .complete(let session, let written):
+            return "\(keyword) \(session) \(StateMap(written))"
+        case .pitfalls(let kinds):
+            return "\(keyword) \(kinds.map(\.rawValue).joined(separator: ", "))"
+        case .noPitfalls:
+            return keyword
+        case .callbacks(let deviceName, _):
+            return "\(keyword) \(deviceName)"
+        case .error(let step, let code):
+            return "\(keyword) step=\(step) code=\(code.name)"
+        }
+    }
+
+    /// Whether the check held, and what was found.
+    private static func judge(_ check: Check, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall]) -> (Bool, String) {
+        switch check {
+        case .latest(let deviceName, let session, let from, let written, let caption):
+            let data = accountKeys(written, outcome)
+            guard let device = outcome.device(deviceName), let view = device.session(session),
+                  let shown = states.shown(session, on: device) else {
+                return (false, "\(deviceName) shows no bubble of \(session)")
+            }
+            let drawn = view.caption.map { "\"\($0)\"" } ?? "no caption"
+            let detail = "\(deviceName) shows m\(view.message) from \(view.senderPerson) with \(shown.state), caption \(drawn)"
+            let passed = (from == nil || from == view.senderPerson) && shown.state.contains(data)
+                && (caption == nil || caption == view.caption)
+            return (passed, detail)
+        case .summaries(let deviceName, let session, let count, let texts):
             // A summary line exists only because a newer bubble of its session replaced it,
             // so a session with summary lines always has a live bubble (M10).
             let drawn = outcome.device(deviceName)?.session(session)?.summaries ?? []
             let passed = (count == nil || count == drawn.count) && (texts == nil || texts == drawn)
-            return (passed, text, "\(deviceName) draws \(Plural.count(drawn.count, "summary line")) for \(session): \(drawn)")
+            return (passed, "\(deviceName) draws \(Plural.count(drawn.count, "summary line")) for \(session): \(drawn)")
         case .converged(let session), .diverged(let session):
             let devices = states.appDevices(for: session)
             var distinct: [StateMap?] = []
@@ -56,34 +80,37 @@ public enum CheckEvaluator {
             }
             let converged = distinct.count <= 1
             if case .converged = check {
-                return (converged, "\(keyword) \(session)", lines.joined(separator: "; "))
+                return (converged, lines.joined(separator: "; "))
             }
-            return (!converged, "\(keyword) \(session)", lines.joined(separator: "; "))
+            return (!converged, lines.joined(separator: "; "))
         case .complete(let session, let written):
             let data = accountKeys(written, outcome)
             let missing = states.appDevices(for: session).filter { !(states.shown(session, on: $0)?.state.contains(data) ?? false) }
+            func shown(_ device: DeviceSnapshot) -> String { states.shown(session, on: device).map { $0.state.description } ?? "no bubble" }
             let detail = missing.isEmpty
                 ? "every app device's state has \(StateMap(data))"
-                : "missing on " + missing.map { "\($0.name) (\(states.shown(session, on: $0).map { $0.state.description } ?? "no bubble"))" }.joined(separator: ", ")
-            return (missing.isEmpty, "\(keyword) \(session) \(StateMap(written))", detail)
+                : "missing on " + missing.map { "\($0.name) (\(shown($0)))" }.joined(separator: ", ")
+            return (missing.isEmpty, detail)
         case .pitfalls(let kinds):
             let reported = Set(pitfalls.map(\.kind))
             let absent = kinds.filter { !reported.contains($0) }
             let seen = reported.sorted().map(\.rawValue)
-            return (absent.isEmpty, "\(keyword) \(kinds.map(\.rawValue).joined(separator: ", "))",
-                    absent.isEmpty ? "reported: \(seen.joined(separator: ", "))"
-                                   : "not reported: \(absent.map(\.rawValue).joined(separator: ", ")); reported: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))")
+            guard !absent.isEmpty else { return (true, "reported: \(seen.joined(separator: ", "))") }
+            let missing = absent.map(\.rawValue).joined(separator: ", ")
+            return (false, "not reported: \(missing); reported: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))")
         case .noPitfalls:
             let seen = Set(pitfalls.map(\.kind)).sorted().map(\.rawValue)
-            return (pitfalls.isEmpty, keyword, seen.isEmpty ? "none reported" : "reported: \(seen.joined(separator: ", "))")
+            return (pitfalls.isEmpty, seen.isEmpty ? "none reported" : "reported: \(seen.joined(separator: ", "))")
         case .callbacks(let deviceName, let sequence):
             let got = outcome.device(deviceName)?.callbacks ?? []
-            return (got == sequence, "\(keyword) \(deviceName)", "received \(got.joined(separator: ", "))")
+            return (got == sequence, "received \(got.map(\.rawValue).joined(separator: ", "))")
         case .error(let step, let code):
             let failed = outcome.failures.filter { $0.step == step }
             let passed = failed.contains { $0.code == code }
-            let detail = failed.isEmpty ? "step \(step) did not fail" : "step \(step) failed with " + failed.map { "\($0.code.name): \($0.reason)" }.joined(separator: "; ")
-            return (passed, "\(keyword) step=\(step) code=\(code.name)", detail)
+            let detail = failed.isEmpty
+                ? "step \(step) did not fail"
+                : "step \(step) failed with " + failed.map { "\($0.code.name): \($0.reason)" }.joined(separator: "; ")
+            return (passed, detail)
         }
     }
 

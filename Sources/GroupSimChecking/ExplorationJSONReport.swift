@@ -36,7 +36,7 @@ public enum ExplorationJSONReport {
             ("groupsimVersion", .string(report.toolVersion)),
         ]
         switch report.mode {
-        case .sampled(let seed, let requested):
+        case .random(let seed, let requested):
             members += [("mode", .string("random")), ("seed", .string(String(seed))), ("requestedRuns", .int(requested))]
         case .exhaustive(let seed, let estimate, let simulated):
             members += [("mode", .string("exhaustive")), ("seed", .string(String(seed))),
@@ -106,7 +106,7 @@ public enum ExplorationJSONReport {
                     ("failedChecks", .array(failure.failedChecks.map { .int($0) })),
                     ("unexpectedFailures", .array(failure.unexpected.map(JSONValue.string))),
                 ]
-                if case .sampled = report.mode {
+                if case .random = report.mode {
                     fields.append(("replay", .string(report.replayCommand(seed: failure.reference.seed))))
                 } else {
                     fields.append(("schedule", .array(failure.schedule.map(JSONValue.string))))
@@ -187,7 +187,7 @@ public enum ExplorationJSONReport {
         let mode: ExplorationReport.Mode
         switch try root.string("mode") {
         case "random":
-            mode = .sampled(seed: seed, requested: try root.int("requestedRuns"))
+            mode = .random(seed: seed, requested: try root.int("requestedRuns"))
         case "exhaustive":
             mode = .exhaustive(seed: seed, estimate: try root.int("estimatedOrders"), simulated: try root.int("simulatedSchedules"))
         case let other:

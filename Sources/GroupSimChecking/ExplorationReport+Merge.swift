@@ -31,7 +31,7 @@ extension ExplorationReport {
             }
         }
         guard let first = named.first else { throw .mismatchedReports("there are no reports to merge") }
-        guard case .sampled(let seed, let requested) = first.report.mode else {
+        guard case .random(let seed, let requested) = first.report.mode else {
             guard reports.count == 1 else {
                 throw .mismatchedReports("exhaustive reports cover every delivery order already; only shards of a random exploration merge")
             }
@@ -46,7 +46,7 @@ extension ExplorationReport {
         var tally = ExplorationTally(base.report)
         for (position, (name, report)) in ordered.enumerated() {
             try report.checkSameExploration(as: base.report, name: name, baseName: base.name)
-            guard report.mode == .sampled(seed: seed, requested: requested) else {
+            guard report.mode == .random(seed: seed, requested: requested) else {
                 throw .mismatchedReports("\(name) is not of the same exploration as \(base.name): \(report.modeSummary), not \(base.report.modeSummary)")
             }
             guard let shard = report.shard else {
@@ -98,7 +98,7 @@ extension ExplorationReport {
     /// `random from seed 7, 1000 runs` or `exhaustive with seed 7`.
     var modeSummary: String {
         switch mode {
-        case .sampled(let seed, let requested): "random from seed \(seed), \(requested) runs"
+        case .random(let seed, let requested): "random from seed \(seed), \(requested) runs"
         case .exhaustive(let seed, _, _): "exhaustive with seed \(seed)"
         }
     }

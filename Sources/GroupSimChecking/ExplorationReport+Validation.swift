@@ -32,7 +32,7 @@ extension ExplorationReport {
                 guard seen.insert(index).inserted else { throw refuse("it lists shard \(index)/\(shard.count) twice") }
             }
         }
-        if case .sampled(let seed, let requested) = mode {
+        if case .random(let seed, let requested) = mode {
             let expected = try Self.runs(of: shard, below: requested)
             guard runs == ExactCount(expected) else {
                 throw refuse("\(runs) runs, but \(shard == nil ? "an exploration" : place) of \(requested) runs holds \(expected)")

@@ -16,7 +16,7 @@ public struct ExplorationReport: Sendable, Hashable {
     public enum Mode: Sendable, Hashable {
         /// Run `i` of `requested` used the seed `Explorer.seed(forRun: i, base: seed)`:
         /// fresh latency, jitter and race draws per run, replayable with `run --seed`.
-        case sampled(seed: UInt64, requested: Int)
+        case random(seed: UInt64, requested: Int)
         /// Every distinct delivery order with the scenario's own draws (`seed`): one run
         /// per order; `estimate` was the up-front bound, `simulated` the schedules
         /// actually simulated (pruned duplicates included).
@@ -322,7 +322,7 @@ public struct ExplorationReport: Sendable, Hashable {
     /// The seed the runs derive from (random) or ran with (exhaustive).
     public var seed: UInt64 {
         switch mode {
-        case .sampled(let seed, _), .exhaustive(let seed, _, _): seed
+        case .random(let seed, _), .exhaustive(let seed, _, _): seed
         }
     }
 
@@ -337,7 +337,7 @@ public struct ExplorationReport: Sendable, Hashable {
     /// How many runs this report was meant to cover: every requested run, or the runs
     /// of the shards it covers; for an exhaustive search, nil (its size is an estimate).
     public var plannedRuns: Int? {
-        guard case .sampled(_, let requested) = mode else { return nil }
+        guard case .random(_, let requested) = mode else { return nil }
         guard let shard, shard.count > 0 else { return requested }
         return shard.indices.reduce(0) { total, index in
             total + (requested > index ? (requested - index - 1) / shard.count + 1 : 0)

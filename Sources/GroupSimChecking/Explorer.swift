@@ -64,7 +64,7 @@ public struct Explorer: Sendable {
         try validateScenario()
         let base = seed ?? scenario.seed
         let total = max(0, runs)
-        var template = Self.template(for: scenario, mode: .sampled(seed: base, requested: total))
+        var template = Self.template(for: scenario, mode: .random(seed: base, requested: total))
         if let shard, shard.count > 1 {
             template.shard = ExplorationReport.ShardCoverage(count: shard.count, indices: [shard.index])
         }
@@ -174,11 +174,11 @@ public struct Explorer: Sendable {
             stepFailures: [], failures: [], app: scenario.app.name)
     }
 
-    /// Each check's one-line text and line, as `groupsim run` prints them. The text
-    /// depends only on the check as written, so an empty outcome yields it.
+    /// Each check's one-line text and line, as `groupsim run` prints them: the title
+    /// `CheckEvaluator.title` writes from the check as written.
     static func checkTitles(_ scenario: Scenario) -> [ExplorationReport.CheckTally] {
-        return CheckEvaluator.evaluate(RunOutcome.empty(scenario), pitfalls: []).map {
-            ExplorationReport.CheckTally(text: $0.text, line: $0.spec.location?.line, failedRuns: 0, firstFailure: nil)
+        scenario.checks.map {
+            ExplorationReport.CheckTally(text: CheckEvaluator.title($0.check), line: $0.location?.line, failedRuns: 0, firstFailure: nil)
         }
     }
 }

@@ -2,7 +2,7 @@ import GroupSimScenario
 import GroupSimSimulation
 
 /// Turns a failing run into a smaller scenario that still fails the same check, printed
-/// as a scenario file that `groupsim run` reproduces (issue 4, "Shrinking").
+/// as a scenario file that `groupsim run` reproduces (docs/exploration.md).
 ///
 /// The search is greedy delta debugging over edits of the scenario, smallest-first in
 /// what they leave: remove people (with their devices, steps, links and memberships),

@@ -10,7 +10,7 @@ package enum ExplorationHTMLPage {
     /// explorations only: an exhaustive order is not a seed).
     package static func render(_ report: ExplorationReport, scenario: Scenario?, apps: AppRegistry) async -> String {
         var failing = ExplorationHTMLReport.failingOutcomes(report)
-        if let scenario, case .sampled = report.mode {
+        if let scenario, case .random = report.mode {
             for index in failing.indices {
                 // A scenario that explored is valid; were it not, the page goes without the run.
                 guard let run = try? await scenario.run(seed: failing[index].run.seed, apps: apps) else { continue }

@@ -28,7 +28,7 @@ public enum ExplorationHTMLReport {
     }
 
     /// The failing outcomes of `report`: failing runs grouped by the checks they broke, in
-    /// order of their first run, each with its replay command (sampled explorations only;
+    /// order of their first run, each with its replay command (random explorations only;
     /// an exhaustive one replays by order, shown instead).
     public static func failingOutcomes(_ report: ExplorationReport) -> [FailingOutcome] {
         var seen: [[Int]] = []
@@ -37,7 +37,7 @@ public enum ExplorationHTMLReport {
             seen.append(failure.failedChecks)
             let checks = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil }
             let replay: String = switch report.mode {
-            case .sampled: "groupsim run \(report.file) --seed \(failure.reference.seed)"
+            case .random: "groupsim run \(report.file) --seed \(failure.reference.seed)"
             case .exhaustive: "order: " + failure.schedule.joined(separator: ", ")
             }
             outcomes.append(FailingOutcome(checks: checks, run: failure.reference, replay: replay, runReport: nil))
@@ -48,7 +48,7 @@ public enum ExplorationHTMLReport {
     /// The page. `failing` defaults to `failingOutcomes(report)` without run reports.
     public static func render(_ report: ExplorationReport, failing: [FailingOutcome]? = nil) -> String {
         let runs = report.runs
-        let unit = if case .sampled = report.mode { "runs" } else { "orders" }
+        let unit = if case .random = report.mode { "runs" } else { "orders" }
         // An embedded run page brings the time slider's script, which the policy must name.
         let script = (failing ?? []).contains { $0.runPage != nil } ? HTMLReport.timelineScriptHash : nil
         var html = HTMLReport.pageStart(title: "\(report.scenario) · exploration · GroupSim", style: HTMLReport.style + style, script: script)
@@ -58,7 +58,7 @@ public enum ExplorationHTMLReport {
 
         """
         let what: String = switch report.mode {
-        case .sampled(let seed, _): "\(runs) runs with fresh latency, jitter and race draws (seeds derived from \(seed))"
+        case .random(let seed, _): "\(runs) runs with fresh latency, jitter and race draws (seeds derived from \(seed))"
         case .exhaustive(let seed, _, _): "\(runs) distinct delivery orders (seed \(seed))"
         }
         let verdict = report.passed

@@ -26,7 +26,7 @@ public enum ExplorationTextReport {
         let runs = report.runs
         let readableRuns = runs.readable
         switch report.mode {
-        case .sampled(let seed, let requested):
+        case .random(let seed, let requested):
             var heading = "\(report.scenario): \(runs) run\(runs == 1 ? "" : "s") with fresh latency, jitter and race draws (seeds derived from \(seed))"
             if let shard = report.shard {
                 heading += "; shard\(shard.indices.count == 1 ? "" : "s") \(shard) of \(requested) runs"
@@ -39,7 +39,7 @@ public enum ExplorationTextReport {
             lines.append("\(report.scenario): \(readableRuns) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); up-front estimate \(estimate); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated, orders that only swap events on different devices pruned)")
             if let factoring = report.factoring { lines.append(factoring.summary) }
         }
-        let unit = if case .sampled = report.mode { "runs" } else { "orders" }
+        let unit = if case .random = report.mode { "runs" } else { "orders" }
         if report.interrupted {
             let planned = report.plannedRuns.map { " of \(ExplorationReport.grouped($0))" } ?? ""
             lines.append("interrupted after \(runs.grouped)\(planned) \(unit): the counts below are of those \(unit)")
@@ -54,7 +54,7 @@ public enum ExplorationTextReport {
             let place = check.line.map { "line \($0): " } ?? ""
             let count = pad(check.failedRuns.readable, failedWidth, right: true)
             var line = "  \(check.failedRuns.isZero ? "PASS" : "FAIL")  \(count) of \(readableRuns) \(pad("(" + ExplorationReport.percent(check.failedRuns, of: runs) + ")", 8))  \(place)\(check.text)"
-            if case .sampled = report.mode, let first = check.firstFailure { line += "  [first failing seed \(first.seed)]" }
+            if case .random = report.mode, let first = check.firstFailure { line += "  [first failing seed \(first.seed)]" }
             lines.append(line)
         }
         if shownTallies.count < tallies.count { lines.append("  and \(tallies.count - shownTallies.count) more (--full lists them)") }
@@ -93,7 +93,7 @@ public enum ExplorationTextReport {
         if let failure = report.firstFailure {
             let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil } + failure.unexpected
             switch report.mode {
-            case .sampled:
+            case .random:
                 lines.append("first failing run: #\(failure.reference.run), failed \(listed(failed))")
                 if let app = report.app {
                     lines.append(Self.swiftReplayHint(app: app, seed: failure.reference.seed))

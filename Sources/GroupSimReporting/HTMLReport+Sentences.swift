@@ -97,16 +97,6 @@ extension HTMLReport {
         }
     }
 
-    static func callbackRule(_ callback: AppCallback) -> String {
-        switch callback {
-        case .willBecomeActive, .didBecomeActive: "M20"
-        case .willResignActive, .didResignActive: "M22"
-        case .willTransition, .didTransition: "M24"
-        case .willSelect, .didSelect: "M21"
-        case .didReceive: "M23"
-        case .didStartSending, .didCancelSending: "M17"
-        case .userDidCompose: "M16"
-        case .didFetch, .didStore: "M13"
-        }
-    }
+    /// The rule the timeline cites for a callback: the first its descriptor names.
+    static func callbackRule(_ callback: AppCallback) -> String? { callback.descriptor.rules.first }
 }

@@ -100,7 +100,7 @@ public enum JSONReport {
             ("installation", .int(device.generation)),
             ("localIdentifier", .string(device.localIdentifier?.uuidString)),
             ("identifiers", .object(device.identifiers.map { ($0.person, .string($0.id.uuidString)) })),
-            ("callbacks", .array(device.callbacks.map(JSONValue.string))),
+            ("callbacks", .array(device.callbacks.map { .string($0.rawValue) })),
             ("transcript", .array(device.transcripts.flatMap { conversation in
                 conversation.entries.map { entry(entry: $0, conversation: conversation.conversation) }
             })),

@@ -62,26 +62,7 @@ package enum JUnitReport {
     }
 
     /// Text escaped for XML content.
-    package static func escape(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "\n", "\t", "\r": result.unicodeScalars.append(scalar)
-            default:
-                // XML 1.0 forbids other control characters; they cannot be escaped either.
-                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) {
-                    result += "?"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result
-    }
+    package static func escape(_ text: String) -> String { Escaper.xml(text) }
 
     /// A quoted attribute value; newlines kept as character references.
     package static func attribute(_ text: String) -> String {

@@ -1,7 +1,6 @@
 extension PitfallKind {
     /// Everything the tables need to know about this pitfall: its keyword (the raw value),
-    /// the rule a report cites, the rules the documentation lists, one line for the help,
-    /// and how it is found.
+    /// the rule a report cites, the rules the documentation lists and one line for the help.
     ///
     /// To add a pitfall, add a case to `PitfallKind` and follow the compiler: this switch,
     /// the explanation and the fix ask for it; the `pitfalls:` check's words, the schema
@@ -10,42 +9,42 @@ extension PitfallKind {
         switch self {
         case .lostUpdate:
             PitfallDescriptor(
-                keyword: rawValue, rule: "M12", rules: ["M12", "M13"], detection: .endOfRun,
+                keyword: rawValue, rule: "M12", rules: ["M12", "M13"],
                 about: "a change made by a send or reply is missing from the session's final state on a device that runs the app"
             )
         case .divergence:
             PitfallDescriptor(
-                keyword: rawValue, rule: "M12", rules: ["M12"], detection: .endOfRun,
+                keyword: rawValue, rule: "M12", rules: ["M12"],
                 about: "devices show different states for a session at the end"
             )
         case .foreignIdentifier:
             PitfallDescriptor(
-                keyword: rawValue, rule: "M4", rules: ["M4"], detection: .sighting,
+                keyword: rawValue, rule: "M4", rules: ["M4"],
                 about: "a device read a participant UUID it does not know"
             )
         case .staleIdentifier:
             PitfallDescriptor(
-                keyword: rawValue, rule: "M2", rules: ["M2"], detection: .sighting,
+                keyword: rawValue, rule: "M2", rules: ["M2"],
                 about: "a device read a UUID it minted before its reinstall"
             )
         case .staleSelection:
             PitfallDescriptor(
-                keyword: rawValue, rule: "M15", rules: ["M15"], detection: .sighting,
+                keyword: rawValue, rule: "M15", rules: ["M15"],
                 about: "a reply was built on a selectedMessage older than the session's live bubble"
             )
         case .droppedURL:
             PitfallDescriptor(
-                keyword: rawValue, rule: "M8", rules: ["M8"], detection: .sighting,
+                keyword: rawValue, rule: "M8", rules: ["M8"],
                 about: "a URL with a custom scheme was silently discarded"
             )
         case .unattributed:
             PitfallDescriptor(
-                keyword: rawValue, rule: "M4", rules: ["M4"], detection: .endOfRun,
+                keyword: rawValue, rule: "M4", rules: ["M4"],
                 about: "a device holds a choice keyed by an identifier that is none of its participants'"
             )
         case .doubleCount:
             PitfallDescriptor(
-                keyword: rawValue, rule: "M1", rules: ["M1"], detection: .endOfRun,
+                keyword: rawValue, rule: "M1", rules: ["M1"],
                 about: "the same person's choice is counted twice, through two of their devices' identifiers"
             )
         }
@@ -69,14 +68,6 @@ extension PitfallKind {
 
 /// Everything the tables need to know about one pitfall (`PitfallKind.descriptor`).
 public struct PitfallDescriptor: Sendable, Equatable {
-    /// How the pitfall is found.
-    public enum Detection: Sendable, Equatable {
-        /// A device sees it happen during the run (a trace `pitfall` event).
-        case sighting
-        /// The checker finds it in the devices' final views and the messages' flow.
-        case endOfRun
-    }
-
     /// The word in `pitfalls:` checks and reports (`lost-update`): the kind's raw value.
     public var keyword: String
     /// The rule a report of it cites (`lost-update` cites M13 instead when the app keeps
@@ -84,7 +75,6 @@ public struct PitfallDescriptor: Sendable, Equatable {
     public var rule: String
     /// Every rule behind it, as the documentation lists them.
     public var rules: [String]
-    public var detection: Detection
     /// One line for the help: when it is reported.
     public var about: String
 }

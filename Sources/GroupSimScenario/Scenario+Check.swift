@@ -29,7 +29,7 @@ public enum Check: Sendable, Hashable {
     /// The run reported none.
     case noPitfalls
     /// The app on `device` received exactly these callbacks, in order.
-    case callbacks(device: String, sequence: [String])
+    case callbacks(device: String, sequence: [AppCallback])
     /// Step number `step` (1-based, file order) failed with `code`.
     case error(step: Int, code: MessageErrorCode)
 

@@ -1,6 +1,6 @@
-/// The memory budget a scenario is checked against before it runs (issue: a valid file of
-/// 20,000 people each sending 5 messages asks for 2 billion copies and runs until the
-/// process is killed).
+/// The memory budget a scenario is checked against before it runs: without it, a valid
+/// file of 20,000 people each sending 5 messages asks for 2 billion copies and runs until
+/// the process is killed.
 ///
 /// The estimate counts what a run keeps for its whole length: every copy a send fans out
 /// to (each becomes an envelope, a transcript entry on its receiver and trace events),
@@ -70,11 +70,7 @@ public struct ScenarioBudget: Sendable, Hashable {
         var sessions: Set<String> = []
         var sends = 0
         for step in steps {
-            switch step.action {
-            case .send(let compose), .reply(let compose), .insert(let compose):
-                sessions.insert(compose.session)
-            default: break
-            }
+            if let compose = step.action.compose { sessions.insert(compose.session) }
             guard step.action.delivers else { continue }
             sendsIn[step.conversation ?? fallback, default: 0] += 1
             sends += 1
@@ -177,13 +173,9 @@ public struct ScenarioBudget: Sendable, Hashable {
 }
 
 extension Action {
-    /// Whether the step sends something that fans out to the other devices.
-    var delivers: Bool {
-        switch self {
-        case .send, .reply, .text, .sticker, .pressSend: true
-        default: false
-        }
-    }
+    /// Whether the step sends something that fans out to the other devices: its kind's
+    /// descriptor says (`StepDescriptor.sends`).
+    var delivers: Bool { kind.built.sends }
 
     /// The text a send carries to each receiver, in bytes (captions, summary, data, URL).
     var contentBytes: Int {
@@ -194,7 +186,7 @@ extension Action {
             for entry in compose.data { total += entry.key.utf8.count + entry.value.utf8.count }
             return total
         case .text(let text): return text.utf8.count
-        default: return 0
+        case .insert, .pressSend, .cancel, .open, .tap, .close, .sticker, .reinstall, .offline, .online, .join, .leave: return 0
         }
     }
 }

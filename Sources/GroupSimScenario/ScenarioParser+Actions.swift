@@ -3,10 +3,8 @@ extension ScenarioParser.Context {
     static let replyKeys = ScenarioVocabulary.reply.keys
 
     /// One action and where the session or person it names is written; nil (reported)
-    /// when it is wrong. A keyword in `ScenarioParser.notYetSupported` is reported, and
-    /// its payload is still checked.
+    /// when it is wrong.
     mutating func readAction(_ entry: Node.Entry) -> (action: Action, subject: SourceLocation)? {
-        requireSupported(entry.key, at: entry.keyLocation)
         let node = entry.value
         guard let kind = Action.Kind(keyword: entry.key) else { return nil }
         switch kind {
@@ -45,13 +43,6 @@ extension ScenarioParser.Context {
             return knownPerson(node).map { (.join(person: $0), node.location) }
         case .leave:
             return knownPerson(node).map { (.leave(person: $0), node.location) }
-        }
-    }
-
-    /// Reports `"KEYWORD" is not supported yet` for a keyword the simulation cannot run.
-    mutating func requireSupported(_ keyword: String, at location: SourceLocation) {
-        if ScenarioParser.notYetSupported.contains(keyword) {
-            report("\(Self.quoted(keyword)) is not supported yet", at: location)
         }
     }
 
@@ -125,7 +116,6 @@ extension ScenarioParser.Context {
         if let entry = fields.optionalEntry("direct") {
             if let value = flag(entry.value) {
                 direct = value
-                if value { requireSupported("direct", at: entry.keyLocation) }
             } else {
                 valid = false
             }

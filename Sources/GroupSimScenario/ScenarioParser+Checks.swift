@@ -35,7 +35,6 @@ extension ScenarioParser.Context {
             reportUnknown("check", entry.key, at: entry.keyLocation, candidates: Self.checkKeywords)
             return nil
         }
-        requireSupported(entry.key, at: entry.keyLocation)
         guard let check = readCheck(entry), entries.count == 1 else { return nil }
         return CheckSpec(check, location: node.location)
     }
@@ -167,18 +166,18 @@ extension ScenarioParser.Context {
     }
 
     /// `sequence:` callback names (docs/behaviour.md), in order.
-    private mutating func readCallbacks(_ node: Node) -> [String]? {
+    private mutating func readCallbacks(_ node: Node) -> [AppCallback]? {
         guard let items = list(node, expected: "a list of callbacks such as [willBecomeActive, didBecomeActive]") else { return nil }
-        var names: [String] = []
+        var callbacks: [AppCallback] = []
         for item in items {
             guard let name = name(item, expected: "a callback name") else { continue }
-            guard Self.callbackNames.contains(name) else {
+            guard let callback = AppCallback(rawValue: name) else {
                 reportUnknown("callback", name, at: item.location, candidates: Self.callbackNames)
                 continue
             }
-            names.append(name)
+            callbacks.append(callback)
         }
-        return names.count == items.count ? names : nil
+        return callbacks.count == items.count ? callbacks : nil
     }
 
     /// A step number: 1 to the number of steps, counting a race's steps and not the race.

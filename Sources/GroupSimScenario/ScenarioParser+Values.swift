@@ -16,22 +16,9 @@ extension ScenarioParser.Context {
     /// escaped, and cut to 60 characters so that one huge value cannot flood the output.
     static func quoted(_ text: String) -> String {
         let limit = 60
-        var result = "\""
-        for (offset, character) in text.enumerated() {
-            if offset == limit {
-                result += "…"
-                break
-            }
-            switch character {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            default: result.append(character)
-            }
-        }
-        return result + "\""
+        let cut = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex)
+        guard let cut, cut < text.endIndex else { return "\"" + Escaper.diagnostic(text) + "\"" }
+        return "\"" + Escaper.diagnostic(String(text[..<cut])) + "…\""
     }
 
     /// `a`, `a or b`, `a, b or c`.

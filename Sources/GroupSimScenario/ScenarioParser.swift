@@ -43,12 +43,6 @@ import GroupSimCore
 /// - A sticker's format, size and description length are not checked here: the
 ///   simulation reports them as step errors (M28, M29), which `error:` checks expect.
 public enum ScenarioParser {
-    /// Actions and checks the simulator cannot run yet: using one is the error
-    /// `"KEYWORD" is not supported yet`. `direct` is the `direct: true` option of `send`
-    /// and `reply` (`direct: false` asks for nothing and is accepted). Remove a keyword
-    /// here once the simulation runs it.
-    public static let notYetSupported: Set<String> = []
-
     /// Validates a node tree into a Scenario.
     ///
     /// - Parameters:

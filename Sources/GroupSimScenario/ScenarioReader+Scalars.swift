@@ -1,3 +1,5 @@
+import GroupSimCore
+
 // MARK: - Characters
 
 extension ScenarioReader {
@@ -91,20 +93,7 @@ extension ScenarioReader {
     }
 
     /// Text made safe to show between double quotes in a message.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\t": result += "\\t"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    static func escaped(_ text: String) -> String { Escaper.diagnostic(text) }
 
     /// What a message says was found at `index`: `"}"`, `"word"` or `the end of the line`.
     static func describe(_ scalars: [Unicode.Scalar], at index: Int) -> String {

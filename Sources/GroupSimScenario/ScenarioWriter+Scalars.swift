@@ -1,3 +1,5 @@
+import GroupSimCore
+
 extension ScenarioWriter {
     /// Text as a scalar that reads back as exactly this text: plain when it is a simple
     /// word (`alice-phone`, `$me`, `pickle.png`), else double-quoted with escapes.
@@ -13,25 +15,7 @@ extension ScenarioWriter {
     /// `"text"` with `\"`, `\\`, `\n`, `\t`, `\r` and `\uXXXX` escapes for every character
     /// a scenario file cannot hold raw (control characters, U+FFFE, U+FFFF) and for the
     /// invisible ones that would confuse a reader (U+FEFF, U+2028, U+2029).
-    static func doubleQuoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            default:
-                if needsEscape(scalar) {
-                    result += unicodeEscape(scalar)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
+    static func doubleQuoted(_ text: String) -> String { "\"" + Escaper.scenarioFile(text) + "\"" }
 
     /// `|` block text for multi-line prose, or nil when the text must be quoted instead.
     ///
@@ -94,11 +78,5 @@ extension ScenarioWriter {
         case 0x00...0x1F, 0x7F...0x9F, 0xFFFE, 0xFFFF, 0xFEFF, 0x2028, 0x2029: true
         default: false
         }
-    }
-
-    /// `\u00E9`: every escaped character is below U+10000, so four digits suffice.
-    private static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 }

@@ -219,7 +219,7 @@ public enum ScenarioWriter {
         case .noPitfalls:
             return "no-pitfalls: true"
         case .callbacks(let device, let sequence):
-            return "callbacks: \(mapping([("device", scalar(device)), ("sequence", list(sequence.map(scalar)))]))"
+            return "callbacks: \(mapping([("device", scalar(device)), ("sequence", list(sequence.map { scalar($0.rawValue) }))]))"
         case .error(let step, let code):
             return "error: \(mapping([("step", String(step)), ("code", code.name)]))"
         }

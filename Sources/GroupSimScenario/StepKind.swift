@@ -17,92 +17,92 @@ extension Action {
             case .send:
                 StepDescriptor(
                     keyword: "send", value: .object(ScenarioVocabulary.send), about: "compose a message in a session and tap Send",
-                    scope: .conversation, handler: .device, postsToConversation: true, interactsWithExtension: true,
+                    scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: true,
                     composesWithoutSelection: true, independence: .ownDevice, rules: ["M16", "M17", "M20"]
                 )
             case .reply:
                 StepDescriptor(
                     keyword: "reply", value: .object(ScenarioVocabulary.reply),
                     about: "tap the session's live bubble, change the state, tap Send",
-                    scope: .conversation, handler: .device, postsToConversation: true, interactsWithExtension: true,
+                    scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: true,
                     composesWithoutSelection: false, independence: .ownDevice, rules: ["M21", "M15"]
                 )
             case .insert:
                 StepDescriptor(
                     keyword: "insert", value: .object(ScenarioVocabulary.insert), about: "stage a message without sending it (M16)",
-                    scope: .conversation, handler: .device, postsToConversation: true, interactsWithExtension: true,
+                    scope: .conversation, sends: false, postsToConversation: true, interactsWithExtension: true,
                     composesWithoutSelection: true, independence: .ownDevice, rules: ["M16"]
                 )
             case .pressSend:
                 StepDescriptor(
                     keyword: "press-send", value: .onlyTrue, about: "the user taps Send on the staged draft",
-                    scope: .conversation, handler: .device, postsToConversation: true, interactsWithExtension: false,
+                    scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: false,
                     composesWithoutSelection: false, independence: .ownDevice, rules: ["M17"]
                 )
             case .cancel:
                 StepDescriptor(
                     keyword: "cancel", value: .onlyTrue, about: "the user removes the staged draft",
-                    scope: .conversation, handler: .device, postsToConversation: true, interactsWithExtension: false,
+                    scope: .conversation, sends: false, postsToConversation: true, interactsWithExtension: false,
                     composesWithoutSelection: false, independence: .ownDevice, rules: ["M17"]
                 )
             case .open:
                 StepDescriptor(
                     keyword: "open", value: .choice(ScenarioVocabulary.openStyles), about: "open the app from the drawer (M20)",
-                    scope: .conversation, handler: .device, postsToConversation: true, interactsWithExtension: false,
+                    scope: .conversation, sends: false, postsToConversation: true, interactsWithExtension: false,
                     composesWithoutSelection: false, independence: .ownDevice, rules: ["M20", "M19"]
                 )
             case .tap:
                 StepDescriptor(
                     keyword: "tap", value: .name, about: "tap a session's live bubble (M21)",
-                    scope: .conversation, handler: .device, postsToConversation: true, interactsWithExtension: false,
+                    scope: .conversation, sends: false, postsToConversation: true, interactsWithExtension: false,
                     composesWithoutSelection: false, independence: .ownDevice, rules: ["M21"]
                 )
             case .close:
                 StepDescriptor(
                     keyword: "close", value: .onlyTrue, about: "dismiss the app (M22)",
-                    scope: .conversation, handler: .device, postsToConversation: false, interactsWithExtension: false,
+                    scope: .conversation, sends: false, postsToConversation: false, interactsWithExtension: false,
                     composesWithoutSelection: false, independence: .ownDevice, rules: ["M22"]
                 )
             case .text:
                 StepDescriptor(
                     keyword: "text", value: .text, about: "send a plain text message",
-                    scope: .conversation, handler: .device, postsToConversation: true, interactsWithExtension: false,
+                    scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: false,
                     composesWithoutSelection: true, independence: .ownDevice, rules: ["M30"]
                 )
             case .sticker:
                 StepDescriptor(
                     keyword: "sticker", value: .object(ScenarioVocabulary.sticker), about: "insert and send a sticker (M28, M29)",
-                    scope: .conversation, handler: .device, postsToConversation: true, interactsWithExtension: false,
+                    scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: false,
                     composesWithoutSelection: true, independence: .ownDevice, rules: ["M28", "M29"]
                 )
             case .reinstall:
                 StepDescriptor(
                     keyword: "reinstall", value: .onlyTrue, about: "uninstall and reinstall the app (M2)",
-                    scope: .device, handler: .device, postsToConversation: false, interactsWithExtension: false,
+                    scope: .device, sends: false, postsToConversation: false, interactsWithExtension: false,
                     composesWithoutSelection: false, independence: .ownDevice, rules: ["M2"]
                 )
             case .offline:
                 StepDescriptor(
                     keyword: "offline", value: .onlyTrue, about: "the device stops receiving (M30)",
-                    scope: .device, handler: .network, postsToConversation: false, interactsWithExtension: false,
+                    scope: .device, sends: false, postsToConversation: false, interactsWithExtension: false,
                     composesWithoutSelection: false, independence: .connectivity(goesOffline: true), rules: ["M30"]
                 )
             case .online:
                 StepDescriptor(
                     keyword: "online", value: .onlyTrue, about: "the device receives again, in original order (M30)",
-                    scope: .device, handler: .network, postsToConversation: false, interactsWithExtension: false,
+                    scope: .device, sends: false, postsToConversation: false, interactsWithExtension: false,
                     composesWithoutSelection: false, independence: .connectivity(goesOffline: false), rules: ["M30"]
                 )
             case .join:
                 StepDescriptor(
                     keyword: "join", value: .name, about: "a person joins the conversation (M6)",
-                    scope: .conversation, handler: .membership, postsToConversation: false, interactsWithExtension: false,
+                    scope: .conversation, sends: false, postsToConversation: false, interactsWithExtension: false,
                     composesWithoutSelection: false, independence: .everyDevice, rules: ["M6"]
                 )
             case .leave:
                 StepDescriptor(
                     keyword: "leave", value: .name, about: "a person leaves the conversation (M6)",
-                    scope: .conversation, handler: .membership, postsToConversation: false, interactsWithExtension: false,
+                    scope: .conversation, sends: false, postsToConversation: false, interactsWithExtension: false,
                     composesWithoutSelection: false, independence: .everyDevice, rules: ["M6"]
                 )
             }
@@ -190,16 +190,6 @@ public struct StepDescriptor: Sendable, Equatable {
         case device
     }
 
-    /// Who carries the step out.
-    public enum Handler: Sendable, Equatable {
-        /// The device the step names (and its app).
-        case device
-        /// The network: the device's connectivity (M30).
-        case network
-        /// The conversation's member list (M6).
-        case membership
-    }
-
     /// What a step of this kind commutes with in exhaustive exploration. Events on
     /// different entities (devices, the cloud store) commute (M11); a step belongs to
     /// the entities this says.
@@ -234,7 +224,9 @@ public struct StepDescriptor: Sendable, Equatable {
     /// One line for the schema and the help.
     public var about: String
     public var scope: Scope
-    public var handler: Handler
+    /// Whether it sends a message that fans out to the conversation's other devices: what
+    /// the memory budget (`--max-copies`) counts. `insert` only stages; `press-send` sends.
+    public var sends: Bool
     /// Whether it acts in the conversation (opens the app there, stages, sends or taps),
     /// which a person who is no longer a member cannot do (M6).
     public var postsToConversation: Bool

@@ -15,9 +15,9 @@ import GroupSimSimulation
 /// ```swift
 /// let harness = try ExtensionHarness(apps: apps, app: "lunch")
 /// await harness.open(.compact)
-/// try await harness.expect(callbacks: ["willBecomeActive", "didBecomeActive"])
+/// try await harness.expect(callbacks: [.willBecomeActive, .didBecomeActive])
 /// await harness.send("poll", data: ["q": "lunch"])
-/// try await harness.expect(callbacks: ["didStartSending"], sent: ["?q=lunch"])
+/// try await harness.expect(callbacks: [.didStartSending], sent: ["?q=lunch"])
 /// ```
 public actor ExtensionHarness {
     /// The device the harness drives.
@@ -141,7 +141,7 @@ public actor ExtensionHarness {
     ///     one); `.some(nil)` expects no draft.
     ///   - failures: the error codes of what failed, in order.
     ///   - storage: every key and value the installation's storage holds now.
-    public func expect(callbacks: [String]? = nil, sent: [String]? = nil, staged: String?? = nil,
+    public func expect(callbacks: [AppCallback]? = nil, sent: [String]? = nil, staged: String?? = nil,
                        failures: [MessageErrorCode]? = nil, storage: [String: String]? = nil) async throws(HarnessMismatch) {
         let snapshot = driven.snapshot()
         let stored = driven.storageContents()
@@ -152,7 +152,7 @@ public actor ExtensionHarness {
             guard let expected, expected != actual else { return }
             differences.append("  \(name):\n    expected: \(expected)\n    received: \(actual)")
         }
-        compare("callbacks", callbacks?.joined(separator: ", "), received.callbacks.joined(separator: ", "))
+        compare("callbacks", callbacks.map(Self.names), Self.names(received.callbacks))
         compare("sent", sent.map(Self.list), Self.list(received.sent))
         if let staged {
             compare("staged", staged.map { "draft \(Self.quoted($0))" } ?? "no draft",
@@ -169,6 +169,7 @@ public actor ExtensionHarness {
 
     // MARK: - Plumbing
 
+    private static func names(_ callbacks: [AppCallback]) -> String { callbacks.map(\.rawValue).joined(separator: ", ") }
     private static func quoted(_ text: String) -> String { "\"\(text)\"" }
     private static func list(_ items: [String]) -> String { "[" + items.map(quoted).joined(separator: ", ") + "]" }
 
@@ -191,7 +192,7 @@ public actor ExtensionHarness {
         call(&driven, &output)
         context = output.context
         let callbacks = driven.callbacks
-        effects.callbacks += callbacks.dropFirst(callbacksSeen).map(\.rawValue)
+        effects.callbacks += callbacks.dropFirst(callbacksSeen)
         callbacksSeen = callbacks.count
         for envelope in output.outgoing {
             if case .app(let message) = envelope.content { effects.sent.append(message.url ?? "") }
@@ -203,7 +204,7 @@ public actor ExtensionHarness {
 
 /// What the driven device did since the last `expect`.
 struct HarnessEffects: Sendable {
-    var callbacks: [String] = []
+    var callbacks: [AppCallback] = []
     var sent: [String] = []
     var failures: [MessageErrorCode] = []
 }

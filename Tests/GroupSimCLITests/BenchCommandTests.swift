@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import GroupSimCLI
 
-/// `groupsim bench` prints its four figures (issue 4, item 7). Benchmarks measure and
+/// `groupsim bench` prints its four figures. Benchmarks measure and
 /// print; these tests run the quick size and check that each figure is there and
 /// positive, never what it is (README: no tests with time limits).
 @Suite struct BenchCommandTests {

@@ -4,7 +4,7 @@ import GroupSim
 import GroupSimBench
 @testable import GroupSimCLI
 
-/// Issue 9, item 6: the workloads `groupsim bench --scale` times are generated in code
+/// The workloads `groupsim bench --scale` times are generated in code
 /// from a seed, and do the work they announce. Counts only: no test asserts a time.
 @Suite struct BenchWorkloadTests {
     @Test func scaleGroupIsDeterministicAndCountsItsWork() async throws {

@@ -3,7 +3,7 @@ import GroupSimTesting
 import Testing
 import GroupSim
 
-/// Issue 15: the recipes of deploy/ are run, not only read. Each test reads a manifest
+/// The recipes of deploy/ are run, not only read. Each test reads a manifest
 /// (the Kubernetes Indexed Job, the GitHub Actions workflow, the Slurm array), puts each
 /// shard's index where the engine would, runs that exact command line with the built
 /// `groupsim` as a separate process in a temporary folder, runs the recipe's merge step,

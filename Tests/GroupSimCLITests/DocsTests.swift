@@ -5,7 +5,7 @@ import Testing
 
 /// The project stands alone: its Markdown links stay inside the repository and resolve,
 /// the behaviour reference has every rule with its anchor, and `groupsim help` prints the
-/// documents that ship with the tool (issue 11, point 1).
+/// documents that ship with the tool.
 @Suite struct DocsTests {
     /// Every Markdown file of the repository (not under `.build` or other hidden folders).
     static var markdownFiles: [String] {

@@ -1,7 +1,7 @@
 import Testing
 import GroupSimCLI
 
-/// Issue 8 acceptance: `groupsim explore Scenarios/pickles-race-window.yaml --exhaustive`
+/// `groupsim explore Scenarios/pickles-race-window.yaml --exhaustive`
 /// exits 1 and reports the failing orders.
 @Suite struct ExhaustiveWindowCommandTests {
     @Test func theWindowRaceFailsWithItsOrders() async {

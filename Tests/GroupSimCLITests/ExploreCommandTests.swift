@@ -3,8 +3,8 @@ import Testing
 import GroupSimCLI
 import GroupSimTesting
 
-/// `groupsim explore` and `groupsim merge` on the Scenarios/ files: the acceptance of
-/// issue 4 about exploration (M11, M12, M13).
+/// `groupsim explore` and `groupsim merge` on the Scenarios/ files, as docs/exploration.md
+/// describes them (M11, M12, M13).
 @Suite struct ExploreCommandTests {
     /// Lines of the outcome section for one device and session.
     static func outcomeLines(_ output: String, _ device: String, _ session: String = "poll") -> [String] {
@@ -85,7 +85,7 @@ import GroupSimTesting
         #expect(result.status == 1, "this seed's lost-update check fails in the runs where the replies do not overlap")
     }
 
-    /// Issue 4, item 6: the text and JSON reports are the same with one worker or two, and
+    /// The text and JSON reports are the same with one worker or two, and
     /// shard files merge into the report of the whole.
     @Test func workersAndShardsGiveTheSameReport() async throws {
         let scratch = try TemporaryFolder.create("cli")

@@ -5,7 +5,7 @@ import GroupSim
 import GroupSimTesting
 
 /// Exploration a person can follow: progress on standard error, a warning when nothing is
-/// random, and an HTML page (issue 11, point 4).
+/// random, and an HTML page.
 @Suite struct ExploreProgressTests {
     /// What a command wrote as progress, and a clock that moves half a second per reading.
     final class Recorder: @unchecked Sendable {

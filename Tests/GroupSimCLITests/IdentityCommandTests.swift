@@ -3,7 +3,7 @@ import Testing
 import GroupSimCLI
 import GroupSimTesting
 
-/// Issue 12 end to end: conditional writes explored, the identity scenarios, and the
+/// End to end: conditional writes explored, the identity scenarios, and the
 /// README's explore output for each identity mode.
 @Suite struct IdentityCommandTests {
     /// Acceptance: the race with `state: cloud-cas` exits 0 over 1,000 runs, reports no

@@ -3,7 +3,7 @@ import Testing
 import GroupSimCLI
 import GroupSimTesting
 
-/// Issues 14.3, 14.4, 14.5 and 8.12 from the command line: bounded reads of the files a
+/// From the command line: bounded reads of the files a
 /// scenario names, the memory budget and `--max-copies`, short error lists and
 /// `--all-errors`, and the sticker size and format codes.
 @Suite struct InputLimitsTests {
@@ -30,7 +30,7 @@ import GroupSimTesting
         """
     }
 
-    /// Issue 14.3: a sticker that names a FIFO (nobody writes to it) or a folder fails at
+    /// A sticker that names a FIFO (nobody writes to it) or a folder fails at
     /// once with the code Messages gives, and the run ends.
     @Test func aStickerNamingAFIFOOrAFolderFailsAtOnce() async throws {
         try await Self.withFolder("fifo") { folder in
@@ -48,7 +48,7 @@ import GroupSimTesting
         }
     }
 
-    /// Issue 8.12 from a file: 512,000 bytes is refused with code 6; a format other than
+    /// From a file: 512,000 bytes is refused with code 6; a format other than
     /// PNG, APNG, GIF or JPEG is code 7.
     @Test func stickerSizeAndFormatCodesInAScenario() async throws {
         let scratch = try TemporaryFolder.create("cli")
@@ -72,7 +72,7 @@ import GroupSimTesting
         #expect(result.status == 0, "\(result.output)\(result.error)")
     }
 
-    /// Issue 14.4: refused before running, exit 2, with the estimate, the largest
+    /// Refused before running, exit 2, with the estimate, the largest
     /// contributor and how to raise the budget; `--max-copies` raises it.
     @Test func aScenarioOverTheBudgetIsRefusedUntilMaxCopiesRaisesIt() async throws {
         let scratch = try TemporaryFolder.create("cli")
@@ -99,7 +99,7 @@ import GroupSimTesting
         #expect(check.status == 0, "\(check.error)")
     }
 
-    /// Issue 14.5: 20 errors, then "and N more errors"; `--all-errors` prints every one.
+    /// 20 errors, then "and N more errors"; `--all-errors` prints every one.
     @Test func errorsStopAfterTwentyUnlessAllErrorsIsGiven() async throws {
         let scratch = try TemporaryFolder.create("cli")
         defer { TemporaryFolder.remove(scratch) }

@@ -5,7 +5,7 @@ import GroupSimCLI
 import GroupSimTesting
 
 /// `groupsim lessons`: at least eleven lessons, each a broken and a fixed scenario file
-/// whose checks hold, told in one screen or step by step with --full (issues 5, 12).
+/// whose checks hold, told in one screen or step by step with --full.
 @Suite struct LessonsCommandTests {
     /// Scenarios/lessons of this package, found from this file's path.
     static let directory = CLI.path("Scenarios/lessons")
@@ -28,7 +28,7 @@ import GroupSimTesting
         #expect(wrong.status == 2)
     }
 
-    /// Issue 12: at least eleven lessons, numbered in teaching order, one line each.
+    /// At least eleven lessons, numbered in teaching order, one line each.
     @Test func listsAtLeastElevenLessonsInTeachingOrder() async throws {
         let result = await CLI.run(["lessons", "--dir", Self.directory])
         #expect(result.status == 0, "\(result.error)")
@@ -86,7 +86,7 @@ import GroupSimTesting
         #expect(try await fixed.run().pitfalls.isEmpty)
     }
 
-    /// Issue 12: by default every lesson fits one screen (at most 60 lines), tells each
+    /// By default every lesson fits one screen (at most 60 lines), tells each
     /// kind of pitfall once (no explanation twice, the parting once), and ends with the
     /// command for the next lesson.
     @Test(arguments: Lesson.all.map(\.name))
@@ -114,7 +114,7 @@ import GroupSimTesting
         #expect(lines.first { $0.hasPrefix("Both designs behaved") }?.contains("groupsim lessons \(name) --full") == true)
     }
 
-    /// Issue 12: the stale-selection fix is a change to the app (`app.selection: newest`),
+    /// The stale-selection fix is a change to the app (`app.selection: newest`),
     /// not an extra tap in the scenario.
     @Test func staleSelectionFixIsAnAppChange() throws {
         let broken = try ScenarioParser.load(path: Self.directory + "/stale-selection-broken.yaml")

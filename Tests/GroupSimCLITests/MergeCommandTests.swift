@@ -4,9 +4,8 @@ import Testing
 import GroupSim
 import GroupSimCLI
 
-/// `groupsim merge` with what the engines leave behind (issue 15, item 4), shards of the
-/// same scenario text only (issue 14, item 9), and counts near the integer limit (issue
-/// 8, item 16).
+/// `groupsim merge` with what the engines leave behind, shards of the same scenario text
+/// only, and counts near the integer limit.
 @Suite struct MergeCommandTests {
     static let scenario = "Scenarios/pickles-race-window.yaml"
 
@@ -101,7 +100,7 @@ import GroupSimCLI
         #expect(host.count < 4 || !text.contains(host), "no host name in the report")
     }
 
-    /// Issue 14, item 9: shards of one scenario name whose steps were edited between
+    /// Shards of one scenario name whose steps were edited between
     /// shards do not merge; the message names both reports and both fingerprints. Only
     /// the parsed scenario counts: comments and spacing may differ.
     @Test func editedScenarioDoesNotMerge() async throws {
@@ -188,7 +187,7 @@ import GroupSimCLI
             var report = try Self.read(url)
             #expect(report.passed && report.distinctOutcomes == 1)
             let runs = ExactCount(index == 0 ? Int.max / 2 + 1 : Int.max / 2)
-            report.mode = .sampled(seed: report.seed, requested: Int.max)
+            report.mode = .random(seed: report.seed, requested: Int.max)
             report.runs = runs
             for row in report.outcomes.indices { report.outcomes[row].counts[0].runs = runs }
             for pitfall in report.pitfalls.indices { report.pitfalls[pitfall].runs = runs }

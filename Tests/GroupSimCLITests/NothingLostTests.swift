@@ -187,7 +187,7 @@ import GroupSimCLI
 
     /// `test` on a folder, interrupted: the files it finished are printed, and --junit is
     /// written with them and an error saying it was interrupted.
-    @Test(.disabled("Under the full suite's load the SIGINT was not acted on within 120 s in two runs (it passes alone); left open on issue 21"))
+    @Test(.disabled("Under the full suite's load the SIGINT was not acted on within 120 s in two runs (it passes alone); left open"))
     func anInterruptedTestKeepsTheFilesItFinished() async throws {
         let folder = try TemporaryFolder.create()
         defer { TemporaryFolder.remove(folder) }

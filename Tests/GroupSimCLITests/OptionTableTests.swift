@@ -75,7 +75,7 @@ import Testing
             .components(separatedBy: "```\n").first)
         let help = String(Help.helpOnHelp.split(separator: "\n")[0].dropFirst("Usage: ".count))
         #expect(block == (lines + [help]).joined(separator: "\n") + "\n",
-                "update the block in docs/scenario-format.md to groupsim help's usage lines, then run scripts/embed-docs.py")
+                "update the block in docs/scenario-format.md to groupsim help's usage lines")
     }
 
     /// The parser takes every option of the table, with a value where it needs one.

@@ -4,7 +4,7 @@ import Testing
 import GroupSimCLI
 
 /// `--output PATH` writes as the shell's `>` would and never destroys what the tool does
-/// not own (issue 14, point 1). Every path is made in a temporary folder of the test's.
+/// not own. Every path is made in a temporary folder of the test's.
 @Suite struct OutputFileTests {
     static let scenario = CLI.path("Scenarios/pickles-race.yaml")
 
@@ -175,7 +175,7 @@ import GroupSimCLI
         #expect(Self.names(folder) == before)
     }
 
-    /// A write that fails is exit 2 with a message (issue 14, point 2): the folder is
+    /// A write that fails is exit 2 with a message: the folder is
     /// writable but the file is over the process's file size limit (`ulimit -f`), and the
     /// file that was there is left as it was.
     @Test func aFailedWriteExitsTwoAndKeepsTheOldFile() async throws {

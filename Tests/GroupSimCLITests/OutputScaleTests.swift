@@ -4,7 +4,7 @@ import GroupSimCLI
 import GroupSimTesting
 
 /// The text report of a real group's run fits on a screen or two, and `run --summary`
-/// groups the pitfalls by kind and session (issue 11, point 5).
+/// groups the pitfalls by kind and session.
 @Suite struct OutputScaleTests {
     /// Five people answer a poll in eight near-simultaneous rounds: dozens of lost updates.
     static var bigGroup: String {

@@ -4,14 +4,13 @@ import Testing
 import GroupSim
 import GroupSimCLI
 
-/// What the built `groupsim` does as a process (issue 14, points 2, 6, 7 and 8; issue 10,
-/// point 8): failed writes, closed pipes, standard input, the scenarios it ships with, and
+/// What the built `groupsim` does as a process: failed writes, closed pipes, standard input, the scenarios it ships with, and
 /// interrupts. Each test runs it from a temporary folder of its own.
 @Suite struct ProcessTests {
     static let pickles = CLI.path("Scenarios/pickles-race.yaml")
     static let window = CLI.path("Scenarios/pickles-race-window.yaml")
 
-    // MARK: Writes that fail (issue 14 point 2, issue 8 point 16)
+    // MARK: Writes that fail
 
     /// Standard output that cannot be written: exit 2 with a message, not a crash.
     @Test func aStandardOutputThatCannotBeWrittenExitsTwo() async throws {
@@ -41,7 +40,7 @@ import GroupSimCLI
         #expect(ended.error.isEmpty, "\(ended.error)")
     }
 
-    // MARK: Standard input (issue 14 point 6)
+    // MARK: Standard input
 
     @Test func runCheckAndExploreReadStandardInput() async throws {
         let folder = try TemporaryFolder.create()
@@ -88,7 +87,7 @@ import GroupSimCLI
         #expect(elsewhere.output.contains("failed step=6 fileNotFound"))
     }
 
-    // MARK: The scenarios the tool ships with (issue 14 point 7, issue 10 point 8)
+    // MARK: The scenarios the tool ships with
 
     @Test func benchWorksFromAnyFolder() async throws {
         let folder = try TemporaryFolder.create()
@@ -126,7 +125,7 @@ import GroupSimCLI
         }
     }
 
-    // MARK: Interrupts (issue 14 point 8)
+    // MARK: Interrupts
 
     /// The first SIGINT stops the exploration: the report of the runs done so far, with
     /// the failing seeds and the replay line, on standard output and in --output, exit

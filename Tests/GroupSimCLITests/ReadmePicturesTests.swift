@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import GroupSimCLI
 
-/// The README shows the Mermaid diagram of its first scenario, and it stays true (issue 5).
+/// The README shows the Mermaid diagram of its first scenario, and it stays true.
 @Suite struct ReadmePicturesTests {
     @Test func readmeShowsTheMermaidDiagramOfPicklesRace() async throws {
         let readme = try String(contentsOfFile: CLI.path("README.md"), encoding: .utf8)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Every rule of docs/behaviour.md is named by at least one test (issue 3), so a rule without a
+/// Every rule of docs/behaviour.md is named by at least one test, so a rule without a
 /// test shows up here instead of going unnoticed.
 @Suite struct RuleCoverageTests {
     @Test func everyRuleHasATestThatNamesIt() throws {

@@ -22,7 +22,7 @@ import GroupSimTesting
         #expect(CLI.scenarioFiles.count >= 3)
     }
 
-    /// The acceptance of issue 2: three transcripts with different live bubbles (M12).
+    /// Three transcripts with different live bubbles (M12).
     @Test func picklesRaceShowsThreeDifferentLiveBubbles() async throws {
         let result = await CLI.run(["run", CLI.path("Scenarios/pickles-race.yaml")])
         #expect(result.status == 0)

@@ -5,7 +5,7 @@ import GroupSim
 import GroupSimCLI
 
 /// Every seed the tool prints is accepted by every command, and user strings reach the
-/// terminal without their control characters (issue 8, point 16).
+/// terminal without their control characters.
 @Suite struct SeedAndTerminalTests {
     static let pickles = CLI.path("Scenarios/pickles-race.yaml")
     static let largest = "18446744073709551615"

@@ -5,7 +5,7 @@ import GroupSim
 import GroupSimTesting
 
 /// `groupsim test` runs folders of scenarios for CI; `groupsim schema` prints the schema
-/// the scenario files point to (issue 11, points 2 and 3).
+/// the scenario files point to.
 @Suite struct TestCommandTests {
     static let failing = """
         name: failing

@@ -3,7 +3,7 @@ import Testing
 import GroupSimCLI
 import GroupSimTesting
 
-/// A step that fails is a failed verdict unless an `error:` check expects it (issue 8):
+/// A step that fails is a failed verdict unless an `error:` check expects it:
 /// `run` exits 1, `explore` counts it per run with a seed, the JSON report lists it as a
 /// failed check.
 @Suite struct UnexpectedFailureTests {

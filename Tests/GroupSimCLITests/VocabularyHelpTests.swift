@@ -4,7 +4,7 @@ import GroupSim
 @testable import GroupSimCLI
 
 /// `groupsim help steps|checks|pitfalls|callbacks` and the tables of docs/scenario-format.md
-/// name exactly the kinds' descriptors (issue 9, point 5): a new kind shows up in the help
+/// name exactly the kinds' descriptors: a new kind shows up in the help
 /// by itself, and a test points at the document until it is described there too.
 @Suite struct VocabularyHelpTests {
     /// The first word of each entry line (two spaces, then a word) of a help text, without

@@ -113,7 +113,7 @@ func recordingApps(_ recorder: Recorder) -> AppRegistry {
             "bob-phone didReceive ?q=lunch senderIsRemote=true",
         ])
         let alice = try #require(report.outcome.devices.first { $0.name == "alice-phone" })
-        #expect(alice.callbacks == ["willBecomeActive", "didBecomeActive", "userDidCompose", "didStartSending"])
+        #expect(alice.callbacks == [.willBecomeActive, .didBecomeActive, .userDidCompose, .didStartSending])
         #expect(alice.sessions.first?.session == "poll")
     }
 

@@ -44,20 +44,20 @@ final class TallyController: MSMessagesAppViewController, ComposeRequestHandling
     @Test func drivesOneControllerStepByStep() async throws {
         let harness = try ExtensionHarness(apps: Self.apps(), app: "tally")
         await harness.open(.compact)
-        try await harness.expect(callbacks: ["willBecomeActive", "didBecomeActive"], sent: [], staged: .some(nil), storage: [:])
+        try await harness.expect(callbacks: [.willBecomeActive, .didBecomeActive], sent: [], staged: .some(nil), storage: [:])
         await harness.insert("poll", data: ["q": "lunch"])
-        try await harness.expect(callbacks: ["userDidCompose"], sent: [], staged: "?q=lunch")
+        try await harness.expect(callbacks: [.userDidCompose], sent: [], staged: "?q=lunch")
         await harness.pressSend()
-        try await harness.expect(callbacks: ["didStartSending"], sent: ["?q=lunch"], staged: .some(nil), storage: ["sent": "1"])
+        try await harness.expect(callbacks: [.didStartSending], sent: ["?q=lunch"], staged: .some(nil), storage: ["sent": "1"])
         await harness.receive(from: "bob", session: "poll", url: "?bob=pizza&q=lunch")
-        try await harness.expect(callbacks: ["didReceive"], sent: [])
+        try await harness.expect(callbacks: [.didReceive], sent: [])
         await harness.reply("poll", data: ["me": "sushi"])
-        try await harness.expect(callbacks: ["willTransition", "willSelect", "didSelect", "didTransition", "userDidCompose",
-                                             "willTransition", "didTransition", "didStartSending"],
+        try await harness.expect(callbacks: [.willTransition, .willSelect, .didSelect, .didTransition, .userDidCompose,
+                                             .willTransition, .didTransition, .didStartSending],
                                  sent: ["?bob=pizza&me=sushi&q=lunch"], storage: ["sent": "2"])
         await harness.reinstall()
         await harness.open()
-        try await harness.expect(callbacks: ["willBecomeActive", "didBecomeActive"], storage: [:])
+        try await harness.expect(callbacks: [.willBecomeActive, .didBecomeActive], storage: [:])
     }
 
     /// A mismatch names each differing field with what was expected and received.
@@ -66,7 +66,7 @@ final class TallyController: MSMessagesAppViewController, ComposeRequestHandling
         await harness.open(.expanded)
         await harness.pressSend()
         let error = await #expect(throws: HarnessMismatch.self) {
-            try await harness.expect(callbacks: ["willBecomeActive"], failures: [])
+            try await harness.expect(callbacks: [.willBecomeActive], failures: [])
         }
         #expect(error?.description == """
             me-phone did not do what the test expected:

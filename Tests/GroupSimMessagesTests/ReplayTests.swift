@@ -30,7 +30,7 @@ import Testing
         return (Explorer(scenario: scenario, apps: apps), scenario)
     }
 
-    @Test func sampledFailureReplaysDrawsAndWritesAFile() async throws {
+    @Test func randomFailureReplaysDrawsAndWritesAFile() async throws {
         let (explorer, _) = try Self.race()
         let report = try await explorer.explore(runs: 50, seed: 3)
         let failure = try #require(report.firstFailure, "no run diverged in \(report.runs)")

@@ -148,7 +148,7 @@ final class PanesController: MSMessagesAppViewController, ComposeRequestHandling
         let harness = try ExtensionHarness(apps: Self.apps(recorder), app: "panes")
         await harness.open(.compact)
         await harness.send("order", data: ["flavor": "mint"])
-        try await harness.expect(callbacks: ["willBecomeActive", "didBecomeActive", "userDidCompose", "didStartSending"],
+        try await harness.expect(callbacks: [.willBecomeActive, .didBecomeActive, .userDidCompose, .didStartSending],
                                  sent: ["?flavor=mint"], staged: .some(nil))
     }
 
@@ -168,7 +168,7 @@ final class PanesController: MSMessagesAppViewController, ComposeRequestHandling
         let harness = try ExtensionHarness(apps: Self.apps(recorder, dismissing: true), app: "panes")
         await harness.open(.compact)
         await harness.send("order", data: ["flavor": "mint"])
-        try await harness.expect(callbacks: ["willBecomeActive", "didBecomeActive", "userDidCompose", "willResignActive", "didResignActive"],
+        try await harness.expect(callbacks: [.willBecomeActive, .didBecomeActive, .userDidCompose, .willResignActive, .didResignActive],
                                  sent: ["?flavor=mint"], staged: .some(nil))
         #expect(!recorder.lines.contains("didStartSending"))
     }

@@ -94,13 +94,6 @@ public struct EventQueue<Payload> {
         siftUp(heap.count - 1)
     }
 
-    /// The earliest event without removing it.
-    @inlinable
-    public var first: Entry? {
-        guard let key = heap.first else { return nil }
-        return entry(key)
-    }
-
     /// Removes and returns the earliest event (ties: the one scheduled first).
     @inlinable
     public mutating func next() -> Entry? {

@@ -47,7 +47,7 @@ public struct RandomStreams: Sendable, Hashable {
 
     /// The purposes GroupSim draws for.
     public enum Purpose: String, Sendable {
-        case latency, race, identifiers, order, exploration, cloud
+        case latency, race, identifiers, order, exploration
         /// Tokens an app draws from its `AppEnvironment` (one stream per device and installation).
         case tokens
     }

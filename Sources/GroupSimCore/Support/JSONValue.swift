@@ -54,27 +54,5 @@ public indirect enum JSONValue: Sendable, Hashable {
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped.
-    public static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "<": result += "\\u003c"
-            case ">": result += "\\u003e"
-            case "&": result += "\\u0026"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
+    public static func quote(_ text: String) -> String { "\"" + Escaper.json(text) + "\"" }
 }

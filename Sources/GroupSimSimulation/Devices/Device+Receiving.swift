@@ -84,10 +84,8 @@ extension Device {
         return message
     }
 
-    /// `MSConversation` as the app sees it now (M1, M6, M15).
-    mutating func conversationView() -> Conversation { conversationViewBox().view }
-
-    /// The cached view, built when something it shows has changed.
+    /// `MSConversation` as the app sees it now (M1, M6, M15): the cached view, built when
+    /// something it shows has changed.
     mutating func conversationViewBox() -> ConversationBox {
         if let lastView { return lastView }
         let box = ConversationBox(makeConversationView())

@@ -16,7 +16,7 @@ extension Device {
         let sessions = SessionTable(conversations: shown.map(\.conversation), transcripts: shown.map(\.transcript), drawer: drawer,
                                     summaryLines: world.options.summaryLines)
         var snapshot = DeviceSnapshot(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
-                                      callbacks: callbacks.map(\.rawValue), identifiers: ids, generation: identifiers.generation,
+                                      callbacks: callbacks, identifiers: ids, generation: identifiers.generation,
                                       transcripts: DrawnTranscripts(drawer: drawer, transcripts: shown, summaryLines: world.options.summaryLines),
                                       sessions: sessions,
                                       drafts: world.conversations.compactMap { conversation in

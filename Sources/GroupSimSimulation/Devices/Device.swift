@@ -42,7 +42,7 @@ package struct Device {
     /// The staged draft of each conversation: the input field belongs to a conversation,
     /// so staging in one leaves another's draft alone (M16).
     var drafts: [String: Draft] = [:] { didSet { lastView = nil } }
-    /// `conversationView()` as last built, kept until something it shows changes (the
+    /// `conversationViewBox()` as last built, kept until something it shows changes (the
     /// observers above forget it): apps are called on every delivery while they run. In
     /// a box, so that a callback lends it to the app instead of copying all of it.
     var lastView: ConversationBox?

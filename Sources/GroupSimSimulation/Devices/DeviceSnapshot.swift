@@ -14,7 +14,7 @@ public struct DeviceSnapshot: Sendable {
         var person: String
         var platform: DeviceSpec.Platform
         var runsApp: Bool
-        var callbacks: [String]
+        var callbacks: [AppCallback]
         var identifiers: [(person: String, id: ParticipantID)]
         var generation: Int
         var drawnTranscripts: DrawnTranscripts
@@ -25,7 +25,7 @@ public struct DeviceSnapshot: Sendable {
         var identifierMaps: [IdentifierMap] = []
         var runIndex = -1
 
-        init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [String],
+        init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [AppCallback],
              identifiers: [(person: String, id: ParticipantID)], generation: Int, drawnTranscripts: DrawnTranscripts,
              sessions: SessionTable, drafts: [(conversation: String, message: Message)]) {
             self.name = name
@@ -80,7 +80,7 @@ public struct DeviceSnapshot: Sendable {
         set { writable.runsApp = newValue }
     }
     /// Every callback the app received on this device, in order (M19-M24).
-    public var callbacks: [String] {
+    public var callbacks: [AppCallback] {
         get { fields.callbacks }
         set { writable.callbacks = newValue }
     }
@@ -158,7 +158,7 @@ public struct DeviceSnapshot: Sendable {
     /// Whether `other` is this snapshot, unchanged: both share one box of fields.
     package func isSame(as other: DeviceSnapshot) -> Bool { fields === other.fields }
 
-    init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [String],
+    init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [AppCallback],
          identifiers: [(person: String, id: ParticipantID)], generation: Int,
          transcripts: DrawnTranscripts, sessions: SessionTable,
          drafts: [(conversation: String, message: Message)]) {

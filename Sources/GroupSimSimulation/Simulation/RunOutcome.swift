@@ -50,7 +50,7 @@ public struct RunOutcome: Sendable {
                 encoder.string(entry.id.uuidString)
             }
             encoder.int(Int64(device.callbacks.count))
-            for name in device.callbacks { encoder.string(name) }
+            for callback in device.callbacks { encoder.string(callback.rawValue) }
             encoder.int(Int64(device.transcripts.count))
             for transcript in device.transcripts {
                 encoder.string(transcript.conversation)

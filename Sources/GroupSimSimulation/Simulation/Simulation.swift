@@ -376,7 +376,7 @@ public actor Simulation {
             memberDevicesCache[conversation] = nil
             for index in devices.indices { devices[index].updateMembers(list, of: conversation) }
         case .send, .reply, .insert, .pressSend, .cancel, .open, .tap, .close, .text, .sticker, .reinstall:
-            // The device carries these out (`StepDescriptor.handler` is `.device`).
+            // The device carries these out; the network and the member list carry out the others.
             let isNew = step.action.compose.map { usedSessions.insert($0.session).inserted } ?? false
             self.step(index) { $0.perform(step, conversation: conversation, sessionIsNew: isNew, into: &$1) }
         }

@@ -15,7 +15,7 @@ package enum ReportingFixture {
     package static func picklesRace() async throws -> RunReport { try await run(file: "Scenarios/pickles-race.yaml") }
 
     /// A scenario whose every user-supplied string is markup: person, device, session,
-    /// caption, subcaption, summary, data and about (issue 5, "Escaping").
+    /// caption, subcaption, summary, data and about.
     package static let hostile = """
     name: "<b>hostile</b>"
     about: |

@@ -6,7 +6,7 @@ import Testing
 @testable import GroupSimChecking
 import GroupSimTesting
 
-/// Verdicts a developer can trust (issue 8): a simulation runs once, whatever the calls;
+/// Verdicts a developer can trust: a simulation runs once, whatever the calls;
 /// every callback the timeline prints can be checked.
 @Suite struct VerdictTests {
     static let vote = Fixture.group + """

@@ -6,7 +6,7 @@ import Testing
 @testable import GroupSimReporting
 import GroupSimTesting
 
-/// Exhaustive exploration covers race windows (issue 8): the steps of a `race` run in
+/// Exhaustive exploration covers race windows: the steps of a `race` run in
 /// every order relative to each other and to the copies in flight, so every outcome a
 /// random run can reach is among the exhaustive ones.
 @Suite struct ExhaustiveRaceTests {

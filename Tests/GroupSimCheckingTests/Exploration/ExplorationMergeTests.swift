@@ -6,7 +6,7 @@ import Testing
 import GroupSimTesting
 
 /// Merging shard reports from Swift: fingerprints of the parsed scenario, missing shards,
-/// and arithmetic that cannot trap (issues 8, 14 and 15).
+/// and arithmetic that cannot trap.
 @Suite struct ExplorationMergeTests {
     static let race = """
         name: poll-race
@@ -114,7 +114,7 @@ import GroupSimTesting
         var one = try await explorer.explore(runs: 4, shard: try Shard(index: 1, count: 2))
         for (index, runs) in [(0, ExactCount(Int.max / 2 + 1)), (1, ExactCount(Int.max / 2))] {
             func scale(_ report: inout ExplorationReport) {
-                report.mode = .sampled(seed: report.seed, requested: Int.max)
+                report.mode = .random(seed: report.seed, requested: Int.max)
                 report.runs = runs
                 report.failedRuns = .zero
                 report.failures = []

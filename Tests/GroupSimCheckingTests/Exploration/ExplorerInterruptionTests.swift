@@ -5,7 +5,7 @@ import Testing
 @testable import GroupSimReporting
 
 /// A cancelled exploration stops between runs and reports the runs before the first one
-/// not finished, marked interrupted (issue 14, point 8). The command line cancels it on
+/// not finished, marked interrupted. The command line cancels it on
 /// SIGINT or SIGTERM; here the task is cancelled directly.
 @Suite struct ExplorerInterruptionTests {
     static let scenario = ExplorerTests.pollRace(.message, checks: [.converged(session: "poll")])

@@ -8,7 +8,7 @@ import Testing
 @testable import GroupSimReporting
 import GroupSimTesting
 
-/// Schedule exploration (issue 4): random runs with derived seeds, workers, shards and
+/// Schedule exploration: random runs with derived seeds, workers, shards and
 /// merging, and the exhaustive enumeration of delivery orders (M11, M12, M13).
 @Suite struct ExplorerTests {
     // MARK: - Scenarios
@@ -96,7 +96,7 @@ import GroupSimTesting
         #expect(report.distinctOutcomes == report.classes.count && report.distinctOutcomes > 2)
     }
 
-    /// Issue 4: identical exploration reports with 1 worker and with 2.
+    /// Identical exploration reports with 1 worker and with 2.
     @Test func sameReportWithOneWorkerAndTwo() async throws {
         let scenario = Self.pollRace(.cloudOverwrite, checks: [.converged(session: "poll"), .complete(session: "poll", data: Self.everyPick)])
         let one = try await Explorer(scenario: scenario, workers: 1).explore(runs: 200, seed: 5)
@@ -107,7 +107,7 @@ import GroupSimTesting
         #expect(one.failedRuns > 0, "cloud-overwrite loses an update when the replies overlap at the store (M13)")
     }
 
-    /// Issue 4: two shards merge into the report of the whole, in either order and after a
+    /// Two shards merge into the report of the whole, in either order and after a
     /// round trip through their JSON files.
     @Test func twoShardsMergeIntoTheWhole() async throws {
         let scenario = Self.pollRace(.message, checks: [.converged(session: "poll"), .complete(session: "poll", data: Self.everyPick)])
@@ -140,7 +140,7 @@ import GroupSimTesting
         #expect(throws: ExplorationError.self) { try Shard(parsing: "1of4") }
     }
 
-    /// Property test (issue 4, item 5): over 200 seeds, the cloud-merge store keeps both
+    /// Property test: over 200 seeds, the cloud-merge store keeps both
     /// picks of the race and every device would show the same poll (M13).
     @Test func cloudMergeConvergesOverManySeeds() async throws {
         let scenario = Self.pollRace(.cloudMerge, checks: [.converged(session: "poll"), .complete(session: "poll", data: Self.everyPick)])
@@ -186,7 +186,7 @@ import GroupSimTesting
         #expect(report.outcomes(of: "poll", on: "carol-phone").map(\.shown.from) == ["alice"])
     }
 
-    /// Issue 4 acceptance: --exhaustive's counts for a three-device race, worked out by hand.
+    /// --exhaustive's counts for a three-device race, worked out by hand.
     ///
     /// Step 1's two copies go to different devices, so their order cannot matter: 1 order.
     /// The race's three steps all start within 5ms, before any of their copies is due

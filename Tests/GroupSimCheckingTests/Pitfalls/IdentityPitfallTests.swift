@@ -6,7 +6,7 @@ import Testing
 @testable import GroupSimChecking
 import GroupSimTesting
 
-/// Issue 12: who voted? The `unattributed` and `double-count` pitfalls in every state
+/// Who voted? The `unattributed` and `double-count` pitfalls in every state
 /// mode, and the `app.identity` remedies (M1, M3, M4).
 @Suite struct IdentityPitfallTests {
     /// The pickles group (Bob with a phone and an iPad) voting with `$me` keys. With

@@ -2,7 +2,7 @@ import Testing
 @testable import GroupSim
 import GroupSimTesting
 
-/// Pitfall reports name the right cause (issue 8).
+/// Pitfall reports name the right cause.
 @Suite struct PitfallCauseTests {
     /// Alice writes her own UUID into the poll; Bob replies, carrying it on; Carol reads
     /// Bob's bubble. The UUID was minted on alice-phone, not on bob-phone that sent it (M4).

@@ -3,7 +3,7 @@ import Testing
 import GroupSimTesting
 
 /// Every pitfall says what happened where: which device, which message, what was lost or
-/// misread, the rule, and the fix (issue 5, "Explanations").
+/// misread, the rule, and the fix.
 @Suite struct PitfallExplanationTests {
     /// M12: the lost update names the message that carried the change and, per device,
     /// the message that survived and why it lacks the change.

@@ -4,7 +4,7 @@ import Testing
 @testable import GroupSimChecking
 
 /// `Shrinker` turns a failing run into a smaller scenario file that still fails the same
-/// check (issue 4, "Shrinking"), here on the lost update of M12.
+/// check, here on the lost update of M12.
 @Suite struct ShrinkerTests {
     /// Six devices: Alice's poll, a plain text, four replies racing within 5ms and a late
     /// tap. The app keeps its state in the message URL, so the racing replies overwrite
@@ -50,7 +50,7 @@ import Testing
 
     static let completeCheck = Check.complete(session: "poll", data: [DataEntry("bob", "tomatoes"), DataEntry("carol", "pickles")])
 
-    /// Issue 4's acceptance: six devices shrink to at most three, and the printed file,
+    /// Six devices shrink to at most three, and the printed file,
     /// read back and run, still fails the same check.
     @Test func sixDevicesShrinkToAtMostThreeThatStillFail() async throws {
         let scenario = try ScenarioParser.parse(text: Self.sixDevices, file: "six.yaml")

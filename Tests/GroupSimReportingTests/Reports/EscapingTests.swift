@@ -3,7 +3,7 @@ import Testing
 @testable import GroupSimReporting
 import GroupSimTesting
 
-/// Every user-supplied string is escaped in HTML, SVG and Mermaid output (issue 5).
+/// Every user-supplied string is escaped in HTML, SVG and Mermaid output.
 @Suite struct EscapingTests {
     @Test func htmlEscapesMarkupCharacters() {
         #expect(Markup.html("<script>alert(1)</script>") == "&lt;script&gt;alert(1)&lt;/script&gt;")
@@ -22,7 +22,7 @@ import GroupSimTesting
         #expect(!Markup.mermaid("x\u{2028}y").contains("\u{2028}"))
     }
 
-    /// The acceptance of issue 5: a caption of `<script>alert(1)</script>` shows as text.
+    /// A caption of `<script>alert(1)</script>` shows as text.
     @Test func scriptCaptionIsTextInHTML() async throws {
         let report = try await Fixture.run(ReportingFixture.hostile)
         let html = HTMLReport.render(report)

@@ -6,7 +6,7 @@ import Testing
 @testable import GroupSimChecking
 import GroupSimTesting
 
-/// One descriptor per kind (issue 9, point 5): every step, check, pitfall and callback has a
+/// One descriptor per kind: every step, check, pitfall and callback has a
 /// descriptor whose keyword the parser reads back as that kind and the writer writes; the
 /// schema lists exactly the descriptors' keywords; the device's classifiers and exhaustive
 /// exploration's independence relation come from the descriptors and keep their old tables.
@@ -52,7 +52,7 @@ import GroupSimTesting
         case .complete: .complete(session: "poll", data: [DataEntry("alice", "pickles")])
         case .pitfalls: .pitfalls([.lostUpdate, .divergence])
         case .noPitfalls: .noPitfalls
-        case .callbacks: .callbacks(device: "alice-phone", sequence: ["willBecomeActive", "didBecomeActive"])
+        case .callbacks: .callbacks(device: "alice-phone", sequence: [.willBecomeActive, .didBecomeActive])
         case .error: .error(step: 1, code: .noBubble)
         }
     }
@@ -103,8 +103,8 @@ import GroupSimTesting
             == [.send, .reply, .insert, .pressSend, .cancel, .open, .tap, .text, .sticker])
         #expect(kinds.filter { Device.interactsWithExtension(Self.sample($0)) } == [.send, .reply, .insert])
         #expect(ScenarioVocabulary.deviceActions == ["reinstall", "offline", "online"])
-        #expect(kinds.filter { $0.descriptor.handler == .network } == [.offline, .online])
-        #expect(kinds.filter { $0.descriptor.handler == .membership } == [.join, .leave])
+        #expect(kinds.filter { $0.descriptor.sends } == [.send, .reply, .pressSend, .text, .sticker])
+        #expect(kinds.filter { Self.sample($0).delivers } == [.send, .reply, .pressSend, .text, .sticker])
         #expect(kinds.filter { $0.descriptor.composesWithoutSelection } == [.send, .insert, .text, .sticker])
         #expect(kinds.filter { $0.descriptor.independence == .everyDevice } == [.join, .leave])
         #expect(kinds.filter { $0.descriptor.independence == .connectivity(goesOffline: true) } == [.offline])
@@ -216,7 +216,7 @@ import GroupSimTesting
         #expect(ScenarioVocabulary.callbackNames == AppCallback.names)
         #expect(ScenarioParser.Context.callbackNames == AppCallback.names)
         var scenario = try Self.parsed(Self.base)
-        scenario.checks = [CheckSpec(.callbacks(device: "alice-phone", sequence: AppCallback.names))]
+        scenario.checks = [CheckSpec(.callbacks(device: "alice-phone", sequence: AppCallback.allCases))]
         #expect(try Self.parsed(ScenarioWriter.yaml(scenario)).checks.map(\.check) == scenario.checks.map(\.check))
     }
 

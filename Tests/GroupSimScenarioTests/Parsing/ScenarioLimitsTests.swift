@@ -5,7 +5,7 @@ import Testing
 @testable import GroupSimScenario
 import GroupSimTesting
 
-/// Issue 14.4 and 14.5: what no real scenario needs is capped with a located error naming
+/// What no real scenario needs is capped with a located error naming
 /// the limit, a scenario is checked against a memory budget before it runs, and errors
 /// stay short and cheap.
 @Suite struct ScenarioLimitsTests {

@@ -52,7 +52,7 @@ import GroupSimTesting
          #"t.yaml:6:20: error: expected a duration such as 80ms, found "-5ms", which is negative; the allowed range is 0ms to 525600m (365 days)"#),
         ("network: { latency: 9999999999999m }\nsteps: []\n",
          #"t.yaml:6:21: error: duration "9999999999999m" is too large; the allowed range is 0ms to 525600m (365 days)"#),
-        // Issue 8.16: a latency and jitter that add up past Int64 nanoseconds crashed explore.
+        // A latency and jitter that add up past Int64 nanoseconds crashed explore.
         ("network: { latency: 6307200000s, jitter: 6307200000s }\nsteps: []\n",
          """
          t.yaml:6:21: error: duration "6307200000s" is too large; the allowed range is 0ms to 525600m (365 days)
@@ -80,7 +80,7 @@ import GroupSimTesting
          #"t.yaml:7:9: error: duration "9223372036854ms" is too large; the allowed range is 0ms to 525600m (365 days)"#),
         ("steps:\n  - at: 525600m\n    device: alice-phone\n    text: hi\n  - after: 1ms\n    device: alice-phone\n    text: hi\n",
          "t.yaml:10:12: error: time too late: the previous step's 525600m plus 1ms is past the latest step time, 525600m (365 days)"),
-        // Issue 8.16: counts name their range.
+        // Counts name their range.
         ("options: { summary-lines: 1000000001 }\nsteps: []\n",
          "t.yaml:6:27: error: expected a non-negative integer such as 3, found \"1000000001\", which is out of range; the allowed range is 0 to 1000000000"),
         ("steps:\n  - { at: 0ms, device: alice-phone, send: { session: s } }\nexpect:\n  - summaries: { device: alice-phone, session: s, count: -1 }\n",
@@ -344,10 +344,6 @@ import GroupSimTesting
     ])
     func tokenNames(text: String, names: [String]) {
         #expect(ScenarioParser.Context.tokenNames(in: text) == names)
-    }
-
-    @Test func everyDocumentedActionAndCheckIsSupported() {
-        #expect(ScenarioParser.notYetSupported.isEmpty)
     }
 
     /// No input crashes the parser: every line of a full scenario deleted, doubled, or its

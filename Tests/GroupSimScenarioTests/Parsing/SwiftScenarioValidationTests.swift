@@ -37,7 +37,7 @@ import GroupSimTesting
         case unknownTokenInData, transcriptStyle, unknownApp, unknownLinkEndpoint, linkToItself, negativeJitter
         case raceWithinZero, emptyRace, deviceActionWithConversation, emptyText, replyWithSubcaption, joinUnknownPerson
         case leaveNonMember, sessionOfAnotherConversation, emptyPitfalls, summariesDisagree, stepOutOfRange
-        case unknownSessionInCheck, unknownCallback, personNamedAsDevice, deviceListedTwice, personWithoutDevices
+        case unknownSessionInCheck, personNamedAsDevice, deviceListedTwice, personWithoutDevices
         case noPeople, deviceNobodyLists, stepNumbers
 
         var scenario: Scenario {
@@ -114,8 +114,6 @@ import GroupSimTesting
                 scenario.checks = [CheckSpec(.error(step: 2, code: .noBubble))]
             case .unknownSessionInCheck:
                 scenario.checks = [CheckSpec(.converged(session: "pol"))]
-            case .unknownCallback:
-                scenario.checks = [CheckSpec(.callbacks(device: "alice-phone", sequence: ["willBecomeActiv"]))]
             case .personNamedAsDevice:
                 scenario.people = [Person(key: "alice", devices: ["bob"]), Person(key: "bob", devices: ["bob-phone"])]
                 scenario.devices = [DeviceSpec(name: "bob", person: "alice"), DeviceSpec(name: "bob-phone", person: "bob")]
@@ -183,7 +181,6 @@ import GroupSimTesting
             case .summariesDisagree: "<swift>:expect[0].summaries.count: error: count is 2 but texts lists 1 line"
             case .stepOutOfRange: "<swift>:expect[0].error.step: error: step 2 is out of range; the file has 1 step"
             case .unknownSessionInCheck: #"<swift>:expect[0].converged: error: unknown session "pol"; did you mean "poll"?"#
-            case .unknownCallback: #"<swift>:expect[0].callbacks.sequence[0]: error: unknown callback "willBecomeActiv"; did you mean "willBecomeActive"?"#
             case .personNamedAsDevice: #"<swift>:people.bob: error: person "bob" has the same name as a device (people.alice[0])"#
             case .deviceListedTwice: #"<swift>:people.bob[1]: error: device "alice-phone" is listed twice (people.alice[0])"#
             case .personWithoutDevices: "<swift>:people.alice: error: alice has no devices; list at least one, such as [alice-phone]"

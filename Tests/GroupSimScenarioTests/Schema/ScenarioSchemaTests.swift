@@ -4,7 +4,7 @@ import GroupSim
 
 /// The JSON Schema of scenario files names exactly what the parser accepts: every key of
 /// every mapping, every step and check keyword, every option and every enumerated value,
-/// and nothing else (issue 11, point 2). Probed through the parser's own diagnostics.
+/// and nothing else. Probed through the parser's own diagnostics.
 @Suite struct ScenarioSchemaTests {
     static let base = "name: t\npeople: { alice: [alice-phone], bob: [bob-phone] }\n"
 

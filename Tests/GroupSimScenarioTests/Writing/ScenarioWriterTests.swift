@@ -156,7 +156,7 @@ import GroupSimTesting
             CheckSpec(.pitfalls([.lostUpdate, .droppedURL, .staleSelection])),
             CheckSpec(.noPitfalls),
             CheckSpec(.callbacks(device: "carol-phone", sequence: [])),
-            CheckSpec(.callbacks(device: "alice-phone", sequence: ["willBecomeActive", "didBecomeActive"])),
+            CheckSpec(.callbacks(device: "alice-phone", sequence: [.willBecomeActive, .didBecomeActive])),
             CheckSpec(.error(step: 18, code: .noBubble)),
             CheckSpec(.error(step: 1, code: .unknown)),
         ]

@@ -37,7 +37,7 @@ struct TallyApp: MessagesApp {
 }
 
 @Suite struct CustomAppTests {
-    /// Issue 3: a custom app on three devices, one an iPad of the same person, checked for
+    /// A custom app on three devices, one an iPad of the same person, checked for
     /// its callbacks (M19-M24), the identifiers it saw (M1, M3) and each transcript (M10).
     @Test func customAppOnThreeDevices() async throws {
         let log = TallyApp.Log()
@@ -64,9 +64,9 @@ struct TallyApp: MessagesApp {
 
         // Callbacks per device (M20, M21, M17, M23).
         let callbacks = Dictionary(uniqueKeysWithValues: report.outcome.devices.map { ($0.name, $0.callbacks) })
-        #expect(callbacks["alice-phone"] == ["willBecomeActive", "didBecomeActive", "userDidCompose", "didStartSending", "didReceive", "didReceive"])
-        #expect(callbacks["bob-ipad"] == ["willBecomeActive", "didBecomeActive", "userDidCompose", "willTransition", "didTransition", "didStartSending", "didReceive"])
-        #expect(callbacks["bob-phone"] == ["willBecomeActive", "didBecomeActive", "userDidCompose", "willTransition", "didTransition", "didStartSending"])
+        #expect(callbacks["alice-phone"] == [.willBecomeActive, .didBecomeActive, .userDidCompose, .didStartSending, .didReceive, .didReceive])
+        #expect(callbacks["bob-ipad"] == [.willBecomeActive, .didBecomeActive, .userDidCompose, .willTransition, .didTransition, .didStartSending, .didReceive])
+        #expect(callbacks["bob-phone"] == [.willBecomeActive, .didBecomeActive, .userDidCompose, .willTransition, .didTransition, .didStartSending])
         #expect(log.received == ["count 2", "count 3", "count 3"])
 
         // Identifiers (M1): three devices, three different local identifiers, and each

@@ -94,10 +94,10 @@ import GroupSimTesting
         let report = try await Fixture.run(text)
         #expect(report.outcome.failures.isEmpty)
         #expect(report.outcome.device("alice-phone")?.callbacks == [
-            "willBecomeActive", "didBecomeActive", "userDidCompose",    // family, for the first insert
-            "willResignActive", "didResignActive",                      // leaves for the work chat
-            "willBecomeActive", "didBecomeActive", "userDidCompose",    // work, for the second insert
-            "didCancelSending",                                         // its own draft removed
+            .willBecomeActive, .didBecomeActive, .userDidCompose,    // family, for the first insert
+            .willResignActive, .didResignActive,                      // leaves for the work chat
+            .willBecomeActive, .didBecomeActive, .userDidCompose,    // work, for the second insert
+            .didCancelSending,                                         // its own draft removed
         ])
     }
 

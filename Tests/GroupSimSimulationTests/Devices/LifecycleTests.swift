@@ -12,7 +12,7 @@ import GroupSimTesting
 
     """
 
-    static func callbacks(_ report: RunReport, _ device: String) -> [String] {
+    static func callbacks(_ report: RunReport, _ device: String) -> [AppCallback] {
         report.outcome.device(device)?.callbacks ?? []
     }
 
@@ -79,7 +79,7 @@ import GroupSimTesting
         """
         let report = try await Fixture.run(text)
         #expect(Self.callbacks(report, "alice-phone") == [
-            "willBecomeActive", "didBecomeActive", "userDidCompose", "didCancelSending", "userDidCompose", "didStartSending",
+            .willBecomeActive, .didBecomeActive, .userDidCompose, .didCancelSending, .userDidCompose, .didStartSending,
         ])
         #expect(report.outcome.device("alice-phone")?.draft == nil)
         #expect(report.lines("bob-phone") == ["bubble m1"])
@@ -103,7 +103,7 @@ import GroupSimTesting
         """
         let report = try await Fixture.run(text)
         #expect(Self.callbacks(report, "alice-phone")
-                == ["willBecomeActive", "didBecomeActive", "willTransition", "didTransition", "willTransition", "didTransition"])
+                == [.willBecomeActive, .didBecomeActive, .willTransition, .didTransition, .willTransition, .didTransition])
     }
 
     /// M21, M24: a tap while the app runs selects the bubble; the transition pair comes
@@ -120,10 +120,10 @@ import GroupSimTesting
             """
         }
         let expanded = try await Fixture.run(taps(opening: "expanded"))
-        #expect(Self.callbacks(expanded, "bob-phone") == ["willBecomeActive", "didBecomeActive", "willSelect", "didSelect", "willSelect", "didSelect"])
+        #expect(Self.callbacks(expanded, "bob-phone") == [.willBecomeActive, .didBecomeActive, .willSelect, .didSelect, .willSelect, .didSelect])
         let compact = try await Fixture.run(taps(opening: "compact"))
         #expect(Self.callbacks(compact, "bob-phone") == [
-            "willBecomeActive", "didBecomeActive", "willTransition", "willSelect", "didSelect", "didTransition", "willSelect", "didSelect",
+            .willBecomeActive, .didBecomeActive, .willTransition, .willSelect, .didSelect, .didTransition, .willSelect, .didSelect,
         ])
     }
 
@@ -176,7 +176,7 @@ import GroupSimTesting
 
         """
         let report = try await Fixture.run(text)
-        #expect(Self.callbacks(report, "bob-phone").filter { $0 == "didReceive" }.count == 1)
+        #expect(Self.callbacks(report, "bob-phone").filter { $0 == .didReceive }.count == 1)
     }
 
     /// M15: the selected message is not refreshed when newer messages of its session arrive.

@@ -7,7 +7,7 @@ import Testing
 @testable import GroupSimReporting
 import GroupSimTesting
 
-/// Issue 12: `app.state: cloud-cas`, the built-in app's compare-and-set with retry (M13).
+/// `app.state: cloud-cas`, the built-in app's compare-and-set with retry (M13).
 @Suite struct CloudCASTests {
     /// Both replies fetch v1; Bob's conditional write lands as v2, Carol's is refused with
     /// the current record, and her app re-applies her vote to it and lands v3.

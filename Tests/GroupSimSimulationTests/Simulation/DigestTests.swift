@@ -7,7 +7,7 @@ import Testing
 @testable import GroupSimReporting
 import GroupSimTesting
 
-/// The trace digest covers everything that can differ between two runs (issue 8): cloud
+/// The trace digest covers everything that can differ between two runs: cloud
 /// requests and answers with their content and version, the app's actions, failures,
 /// each device's final view and the checks' verdicts.
 @Suite struct DigestTests {

@@ -4,7 +4,7 @@ import Testing
 @testable import GroupSimSimulation
 import GroupSimTesting
 
-/// Issue 9, point 1: no file is read while a simulation runs. A sticker file is read and
+/// No file is read while a simulation runs. A sticker file is read and
 /// checked when the `Simulation` is made, so the run sends the sticker even if the file
 /// is gone by the time it runs, and a missing file is refused the same way either way.
 @Suite struct NoFileDuringRunTests {

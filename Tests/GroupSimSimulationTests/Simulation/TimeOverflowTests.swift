@@ -6,7 +6,7 @@ import Testing
 @testable import GroupSimChecking
 import GroupSimTesting
 
-/// Issue 8.16: virtual-time arithmetic cannot overflow during a run. A scenario file
+/// Virtual-time arithmetic cannot overflow during a run. A scenario file
 /// keeps every duration and time within 365 days (see the parser's tests), and a scenario
 /// built or edited in Swift is refused the same way before it runs; the simulation's own
 /// arithmetic is checked here too, past that validation (`validated: true`), so that no

@@ -7,7 +7,7 @@ import Testing
 @testable import GroupSimReporting
 import GroupSimTesting
 
-/// Issue 9, point 2: the trace is typed. Every event carries typed fields (the step's
+/// The trace is typed. Every event carries typed fields (the step's
 /// action, the callback, the cloud request, the store's handling and its answer); reports
 /// read those fields, and the printed text (which the digest covers) is written from them
 /// word for word as before.

@@ -37,7 +37,7 @@ func sundaeRace() throws -> Scenario {
         let compact = try #require(await harness.controller(as: MessagesViewController.self))
         #expect(await MainActor.run { compact.children.count == 1 && compact.view.subviews.count == 1 })
         await harness.send("sundae", data: ["base": "cone"])
-        try await harness.expect(callbacks: ["willBecomeActive", "didBecomeActive", "userDidCompose", "willResignActive", "didResignActive"],
+        try await harness.expect(callbacks: [.willBecomeActive, .didBecomeActive, .userDidCompose, .willResignActive, .didResignActive],
                                  sent: ["?base=cone"], staged: .some(nil), storage: ["sent-parts": "1"])
         await harness.receive(from: "bob", session: "sundae", url: "?base=cone&scoops=mint")
         await harness.tap("sundae")

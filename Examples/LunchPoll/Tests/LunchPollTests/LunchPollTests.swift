@@ -69,11 +69,11 @@ func lunchRace(app: String, state: String, small: Bool = false) throws -> Scenar
     @Test func harnessDrivesOnePhone() async throws {
         let harness = try ExtensionHarness(apps: lunchApps(), app: "lunch")
         await harness.open(.compact)
-        try await harness.expect(callbacks: ["willBecomeActive", "didBecomeActive"])
+        try await harness.expect(callbacks: [.willBecomeActive, .didBecomeActive])
         await harness.send("poll", data: ["q": "lunch"])
-        try await harness.expect(callbacks: ["userDidCompose", "didStartSending"], sent: ["?q=lunch"], staged: .some(nil))
+        try await harness.expect(callbacks: [.userDidCompose, .didStartSending], sent: ["?q=lunch"], staged: .some(nil))
         await harness.receive(from: "bob", session: "poll", url: "?bob=pizza&q=lunch")
-        try await harness.expect(callbacks: ["didReceive"])
+        try await harness.expect(callbacks: [.didReceive])
         await harness.reply("poll", data: ["me": "sushi"])
         try await harness.expect(sent: ["?bob=pizza&me=sushi&q=lunch"])
     }
