@@ -4,6 +4,18 @@ import GroupSimScenario
 /// Everything a run produced, before checks: the trace, each device's final state, and
 /// what the simulator saw along the way.
 public struct RunOutcome: Sendable {
+    /// One conversation's members at the end of a run (M6).
+    public struct ConversationMembers: Sendable, Hashable, Codable {
+        public var conversation: String
+        /// Person keys, in the order they joined.
+        public var members: [String]
+
+        public init(conversation: String, members: [String]) {
+            self.conversation = conversation
+            self.members = members
+        }
+    }
+
     public var scenario: Scenario
     public var seed: UInt64
     public var trace: Trace
@@ -23,7 +35,7 @@ public struct RunOutcome: Sendable {
     /// False when the run hit `Simulation.eventLimit` before going quiet.
     public var quiet: Bool
     /// Each conversation's members at the end (M6), in the scenario's order.
-    public var members: [(conversation: String, members: [String])]
+    public var members: [ConversationMembers]
     /// Conditional writes the cloud store refused because the record's version had moved
     /// (M13): under `app.state: cloud-cas`, each one cost the app a retry.
     public var cloudConflicts: Int = 0

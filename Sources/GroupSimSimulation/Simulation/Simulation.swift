@@ -187,7 +187,9 @@ public actor Simulation {
                                  sightings: sightings, changes: changes, cloud: records, endTime: context.now,
                                  eventCount: min(eventCount, Self.eventLimit), copiesDelivered: copiesDelivered,
                                  heldAtEnd: network.held.map(\.count).reduce(0, +), quiet: quiet,
-                                 members: scenario.conversations.map { ($0.name, members[$0.name] ?? []) })
+                                 members: scenario.conversations.map {
+                                     RunOutcome.ConversationMembers(conversation: $0.name, members: members[$0.name] ?? [])
+                                 })
         outcome.cloudConflicts = cloudConflicts
         return outcome
     }
