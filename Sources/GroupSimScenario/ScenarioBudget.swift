@@ -132,7 +132,7 @@ public struct ScenarioBudget: Sendable, Hashable {
             + "the budget is \(Self.grouped(maximumCopies)) copies (about \(Self.bytesText(maximumBytes))); "
             + "the largest contributor is \(estimate.largestContributor); "
             + "to run it anyway, raise the budget with --max-copies N (N at least \(Self.grouped(requiredCopies(for: estimate))))"
-        throw ScenarioErrors([ScenarioError(message, at: SourceLocation(file: scenario.file, line: 1, column: 1))])
+        throw ScenarioErrors([ScenarioError(message, at: SourceLocation(file: scenario.file, line: 1, column: 1), code: .overBudget)])
     }
 
     /// The smallest `maximumCopies` that admits the estimate.

@@ -95,7 +95,7 @@ extension ScenarioParser.Context {
                 report(explanation, at: entry.keyLocation)
             } else {
                 let message = "unknown key \(Self.quoted(entry.key))" + (place.map { " in \($0)" } ?? "")
-                report(message, at: entry.keyLocation, suggestion: Suggestion.nearest(to: entry.key, in: allowed))
+                report(message, at: entry.keyLocation, suggestion: Suggestion.nearest(to: entry.key, in: allowed), code: .unknown)
             }
         }
         return ScenarioParser.Fields(node: node, entries: entries)

@@ -134,14 +134,14 @@ public enum ScenarioParser {
             reason = FileManager.default.isReadableFile(atPath: path) ? "the file could not be read" : "permission denied"
         case .failure(.tooLarge): return .failure(tooLarge(path, limit: limit))
         }
-        return .failure(ScenarioError("cannot read \(path): \(reason)", at: nil))
+        return .failure(ScenarioError("cannot read \(path): \(reason)", at: nil, code: .unreadable))
     }
 
     /// The error for a scenario file over the size limit, at its first line.
     private static func tooLarge(_ file: String, limit: Int) -> ScenarioError {
         ScenarioError(
             "the file is larger than the limit of \(Context.bytes(limit)) (\(limit) bytes) for a scenario",
-            at: SourceLocation(file: file, line: 1, column: 1)
+            at: SourceLocation(file: file, line: 1, column: 1), code: .tooLarge
         )
     }
 }
