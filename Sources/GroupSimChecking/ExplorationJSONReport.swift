@@ -15,7 +15,7 @@ import GroupSimSimulation
 /// Nothing in it depends on the machine, the wall clock, the number of workers or the
 /// working folder (the file is written as given on the command line): running the same
 /// shard again writes the same bytes, so a retried shard never changes a merged result.
-public enum ExplorationJSONReport {
+package enum ExplorationJSONReport {
     public static let format = "groupsim-exploration-3"
     /// The formats before reports carried `fingerprint` and `groupsimVersion` (1), and
     /// before outcomes were counted per session as classes (2).

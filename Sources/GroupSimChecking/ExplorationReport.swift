@@ -186,7 +186,7 @@ public struct ExplorationReport: Sendable, Hashable {
 
     /// A pitfall kind and how many runs reported it at least once.
     public struct PitfallTally: Sendable, Hashable {
-        public var kind: PitfallKind
+        public var kind: Scenario.PitfallKind
         /// The docs/behaviour.md rule the runs cited (`lost-update` is M12 with state in the
         /// message, M13 with a cloud store that overwrites).
         public var rule: String

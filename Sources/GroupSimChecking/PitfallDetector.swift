@@ -10,7 +10,7 @@ import GroupSimSimulation
 /// Every pitfall says where it happened (device, message, time), what was lost or
 /// misread, the rule it comes from and the fix; the wording is in
 /// `PitfallDetector+Explanations.swift`.
-public enum PitfallDetector {
+package enum PitfallDetector {
     public static func detect(_ outcome: RunOutcome) -> [Pitfall] {
         detect(outcome, states: SessionStates(outcome: outcome))
     }

@@ -71,3 +71,7 @@ extension Scenario {
         return RunReport(outcome: outcome)
     }
 }
+
+// The package's own code names the nested types without their prefix.
+package typealias UnexpectedFailure = RunReport.UnexpectedFailure
+package typealias ShrinkResult = Shrinker.Result

@@ -12,7 +12,7 @@ import GroupSimChecking
 /// command that replays it and, when the caller supplies them, that run's text report
 /// and its HTML page with the time slider.
 /// The same inputs always give the same bytes.
-public enum ExplorationHTMLReport {
+package enum ExplorationHTMLReport {
     /// One failing outcome: the checks it broke and its first run.
     public struct FailingOutcome: Sendable {
         /// The checks' one-line texts.

@@ -6,7 +6,7 @@ import GroupSimChecking
 /// the distribution of outcomes per device (grouped by sender and state, since message
 /// numbers vary from run to run), the pitfalls with how many runs reported each, failed
 /// steps, and how to replay a failing run.
-public enum ExplorationTextReport {
+package enum ExplorationTextReport {
     /// Per-device outcome lines printed without `full`: a scenario small enough to fit
     /// on a screen shows every device; a larger one shows its sessions' classes only.
     public static let deviceLineLimit = 24

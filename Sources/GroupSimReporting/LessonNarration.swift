@@ -15,7 +15,7 @@ import GroupSimChecking
 ///
 /// Built from the two runs' reports alone (their traces, final transcripts, checks and
 /// pitfalls), so the same files always give the same narration.
-public enum LessonNarration {
+package enum LessonNarration {
     /// The most lines a lesson prints by default.
     public static let shortLimit = 60
 

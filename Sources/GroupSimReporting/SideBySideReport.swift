@@ -10,7 +10,7 @@ import GroupSimChecking
 /// device's bubble changed (`> m3 sent`, `> m2 from bob-phone`; M11); and, for every
 /// divergence pitfall, where two devices' views parted (M12). Built from the report
 /// alone; output is deterministic.
-public enum SideBySideReport {
+package enum SideBySideReport {
     /// Widest a transcript column gets; longer text wraps.
     public static let columnWidth = 30
 

@@ -1,54 +1,60 @@
 import GroupSimCore
 
-/// One `expect:` entry with where it was written, evaluated when the simulation is quiet.
-public struct CheckSpec: Sendable, Hashable {
-    public var check: Check
-    public var location: SourceLocation?
+extension Scenario {
+    /// One `expect:` entry with where it was written, evaluated when the simulation is quiet.
+    public struct CheckSpec: Sendable, Hashable {
+        public var check: Check
+        public var location: SourceLocation?
 
-    public init(_ check: Check, location: SourceLocation? = nil) {
-        self.check = check
-        self.location = location
+        public init(_ check: Check, location: SourceLocation? = nil) {
+            self.check = check
+            self.location = location
+        }
     }
 }
 
-/// A check (docs/scenario-format.md, "Checks: expect"). Optional fields are checked only when given.
-public enum Check: Sendable, Hashable {
-    /// The session's live bubble on `device` was sent by person `from`, its state contains
-    /// every `data` entry, and its drawn caption equals `caption`.
-    case latest(device: String, session: String, from: String?, data: [DataEntry], caption: String?)
-    /// `device` shows `count` summary lines for the session, drawn as `texts`.
-    case summaries(device: String, session: String, count: Int?, texts: [String]?)
-    /// Every member device that runs the app would show the same state if tapped now.
-    case converged(session: String)
-    /// The negation of `converged`.
-    case diverged(session: String)
-    /// On every member device with the app, the state contains every `data` entry.
-    case complete(session: String, data: [DataEntry])
-    /// The run reported at least these pitfalls.
-    case pitfalls([PitfallKind])
-    /// The run reported none.
-    case noPitfalls
-    /// The app on `device` received exactly these callbacks, in order.
-    case callbacks(device: String, sequence: [String])
-    /// Step number `step` (1-based, file order) failed with `code`.
-    case error(step: Int, code: MessageErrorCode)
+extension Scenario {
+    /// A check (docs/scenario-format.md, "Checks: expect"). Optional fields are checked only when given.
+    public enum Check: Sendable, Hashable {
+        /// The session's live bubble on `device` was sent by person `from`, its state contains
+        /// every `data` entry, and its drawn caption equals `caption`.
+        case latest(device: String, session: String, from: String?, data: [DataEntry], caption: String?)
+        /// `device` shows `count` summary lines for the session, drawn as `texts`.
+        case summaries(device: String, session: String, count: Int?, texts: [String]?)
+        /// Every member device that runs the app would show the same state if tapped now.
+        case converged(session: String)
+        /// The negation of `converged`.
+        case diverged(session: String)
+        /// On every member device with the app, the state contains every `data` entry.
+        case complete(session: String, data: [DataEntry])
+        /// The run reported at least these pitfalls.
+        case pitfalls([PitfallKind])
+        /// The run reported none.
+        case noPitfalls
+        /// The app on `device` received exactly these callbacks, in order.
+        case callbacks(device: String, sequence: [String])
+        /// Step number `step` (1-based, file order) failed with `code`.
+        case error(step: Int, code: MessageErrorCode)
 
+    }
 }
 
-/// The pitfalls GroupSim detects, with the rule each comes from.
-public enum PitfallKind: String, Sendable, Hashable, CaseIterable, Comparable {
-    case lostUpdate = "lost-update"
-    case divergence
-    case foreignIdentifier = "foreign-identifier"
-    case staleIdentifier = "stale-identifier"
-    case staleSelection = "stale-selection"
-    case droppedURL = "dropped-url"
-    /// A choice keyed by an identifier the device cannot resolve to a member (M1, M4).
-    case unattributed
-    /// One person's choice counted twice, under two of their devices' keys (M1, M3).
-    case doubleCount = "double-count"
+extension Scenario {
+    /// The pitfalls GroupSim detects, with the rule each comes from.
+    public enum PitfallKind: String, Sendable, Hashable, CaseIterable, Comparable {
+        case lostUpdate = "lost-update"
+        case divergence
+        case foreignIdentifier = "foreign-identifier"
+        case staleIdentifier = "stale-identifier"
+        case staleSelection = "stale-selection"
+        case droppedURL = "dropped-url"
+        /// A choice keyed by an identifier the device cannot resolve to a member (M1, M4).
+        case unattributed
+        /// One person's choice counted twice, under two of their devices' keys (M1, M3).
+        case doubleCount = "double-count"
 
-    public static func < (lhs: Self, rhs: Self) -> Bool {
-        allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+        public static func < (lhs: Self, rhs: Self) -> Bool {
+            allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+        }
     }
 }

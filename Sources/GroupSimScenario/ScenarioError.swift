@@ -42,7 +42,7 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The kind of problem.
     public var code: Code
     /// Where the problem is; nil only for problems with no place (an unreadable file).
-    public var location: SourceLocation?
+    public var location: Scenario.SourceLocation?
     /// What is wrong, and where it helps, what was expected and what was found.
     public var message: String
     /// A nearby valid spelling for a misspelt key or name, shown as `did you mean "X"?`.
@@ -51,7 +51,7 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
     /// scenario's file form. Shown instead of a line and column.
     public var path: Path?
 
-    public init(_ message: String, at location: SourceLocation?, suggestion: String? = nil, code: Code = .invalid) {
+    public init(_ message: String, at location: Scenario.SourceLocation?, suggestion: String? = nil, code: Code = .invalid) {
         self.code = code
         self.message = message
         self.location = location

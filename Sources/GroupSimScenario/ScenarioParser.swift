@@ -47,7 +47,7 @@ public enum ScenarioParser {
     /// `"KEYWORD" is not supported yet`. `direct` is the `direct: true` option of `send`
     /// and `reply` (`direct: false` asks for nothing and is accepted). Remove a keyword
     /// here once the simulation runs it.
-    public static let notYetSupported: Set<String> = []
+    package static let notYetSupported: Set<String> = []
 
     /// Validates a node tree into a Scenario.
     ///
@@ -58,7 +58,7 @@ public enum ScenarioParser {
     ///   - limits: the caps on names, texts and the number of errors reported in full.
     /// - Throws: every problem found, in file order (by line, then column); past
     ///   `limits.errorLimit`, only counted.
-    public static func parse(
+    package static func parse(
         _ root: Node, file: String, registeredApps: [String] = [], limits: ScenarioLimits = .default
     ) throws(ScenarioErrors) -> Scenario {
         try parse(root, file: file, registeredApps: registeredApps, limits: limits, paths: nil)
@@ -81,8 +81,13 @@ public enum ScenarioParser {
     /// Diagnostics name the file by `path` as given. An unreadable file is one error with
     /// no location: `cannot read PATH: REASON`. At most `limits.maximumFileBytes` (64 MiB)
     /// plus one byte are read; a longer file is refused without reading the rest.
-    public static func load(
-        path: String, registeredApps: [String] = [], limits: ScenarioLimits = .default
+    public static func load(path: String, registeredApps: [String] = []) throws(ScenarioErrors) -> Scenario {
+        try load(path: path, registeredApps: registeredApps, limits: .default)
+    }
+
+    /// `load(path:registeredApps:)` with other caps on size, names and reported errors.
+    package static func load(
+        path: String, registeredApps: [String] = [], limits: ScenarioLimits
     ) throws(ScenarioErrors) -> Scenario {
         switch contents(ofFile: path, limit: limits.maximumFileBytes) {
         case .success(let bytes):
@@ -93,8 +98,13 @@ public enum ScenarioParser {
     }
 
     /// Reads and parses scenario text; `file` names it in diagnostics.
-    public static func parse(
-        text: String, file: String, registeredApps: [String] = [], limits: ScenarioLimits = .default
+    public static func parse(text: String, file: String, registeredApps: [String] = []) throws(ScenarioErrors) -> Scenario {
+        try parse(text: text, file: file, registeredApps: registeredApps, limits: .default)
+    }
+
+    /// `parse(text:file:registeredApps:)` with other caps on size, names and reported errors.
+    package static func parse(
+        text: String, file: String, registeredApps: [String] = [], limits: ScenarioLimits
     ) throws(ScenarioErrors) -> Scenario {
         let root: Node
         do {
@@ -107,8 +117,13 @@ public enum ScenarioParser {
 
     /// Reads and parses a scenario file's bytes (UTF-8 is checked by the reader); `file`
     /// names it in diagnostics.
-    public static func parse(
-        bytes: [UInt8], file: String, registeredApps: [String] = [], limits: ScenarioLimits = .default
+    public static func parse(bytes: [UInt8], file: String, registeredApps: [String] = []) throws(ScenarioErrors) -> Scenario {
+        try parse(bytes: bytes, file: file, registeredApps: registeredApps, limits: .default)
+    }
+
+    /// `parse(bytes:file:registeredApps:)` with other caps on size, names and reported errors.
+    package static func parse(
+        bytes: [UInt8], file: String, registeredApps: [String] = [], limits: ScenarioLimits
     ) throws(ScenarioErrors) -> Scenario {
         guard bytes.count <= limits.maximumFileBytes else {
             throw ScenarioErrors([tooLarge(file, limit: limits.maximumFileBytes)])

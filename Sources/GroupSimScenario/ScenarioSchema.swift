@@ -8,7 +8,7 @@ import GroupSimCore
 /// and flag unknown ones. The schema checks shapes only: names that must refer to people,
 /// devices or sessions of the same file, step numbers and durations' ranges are checked by
 /// `groupsim check`.
-public enum ScenarioSchema {
+package enum ScenarioSchema {
     /// Where the schema is committed in the repository, relative to its root.
     public static let repositoryPath = "docs/scenario.schema.json"
 

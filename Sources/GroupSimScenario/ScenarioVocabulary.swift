@@ -7,7 +7,7 @@ import GroupSimCore
 /// the same tables into a JSON Schema, so the two cannot drift apart: a key added here is
 /// accepted by the parser and offered by editors at once. A table also says what a value
 /// must look like (`ValueShape`), which the schema uses and the parser checks in code.
-public enum ScenarioVocabulary {
+package enum ScenarioVocabulary {
     /// What a value in a scenario file must look like.
     public indirect enum ValueShape: Sendable, Equatable {
         /// Any scalar, kept as written (`caption: 42` is the text "42").
@@ -212,7 +212,7 @@ public enum ScenarioVocabulary {
 
 extension ScenarioVocabulary.ObjectShape {
     /// The field for `key`, if this mapping has it.
-    public func field(_ key: String) -> ScenarioVocabulary.Field? { fields.first { $0.key == key } }
+    package func field(_ key: String) -> ScenarioVocabulary.Field? { fields.first { $0.key == key } }
 
     /// The object shape of `key`'s value, when it is a mapping with known keys.
     func object(_ key: String) -> ScenarioVocabulary.ObjectShape? {

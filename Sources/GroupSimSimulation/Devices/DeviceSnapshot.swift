@@ -105,7 +105,7 @@ public struct DeviceSnapshot: Sendable {
         get { fields.person }
         set { writable.person = newValue }
     }
-    public var platform: DeviceSpec.Platform {
+    public var platform: Scenario.DeviceSpec.Platform {
         get { fields.platform }
         set { writable.platform = newValue }
     }
@@ -203,46 +203,50 @@ public struct DeviceSnapshot: Sendable {
     }
 }
 
-/// One line of a device's transcript as Messages draws it: tokens already turned into
-/// this device's contact names (M5).
-public struct DrawnEntry: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable {
-        case bubble, summary, text, sticker, plain
-    }
+extension DeviceSnapshot {
+    /// One line of a device's transcript as Messages draws it: tokens already turned into
+    /// this device's contact names (M5).
+    public struct DrawnEntry: Sendable, Hashable {
+        public enum Kind: String, Sendable, Hashable {
+            case bubble, summary, text, sticker, plain
+        }
 
-    public var kind: Kind
-    /// The message behind the line (`m3`).
-    public var message: Int
-    public var session: String?
-    /// Who really sent it (person key).
-    public var senderPerson: String
-    /// The sender's contact name as this device draws it.
-    public var senderName: String
-    /// The sender as this device identifies them (M3); bubbles only.
-    public var senderIdentifier: ParticipantID?
-    /// Drawn caption (bubbles), or the line's text (summary, text, sticker, plain).
-    public var text: String?
-    public var subcaption: String?
-    public var url: String?
-    /// The app's state in the URL (bubbles only; M12).
-    public var state: StateMap?
+        public var kind: Kind
+        /// The message behind the line (`m3`).
+        public var message: Int
+        public var session: String?
+        /// Who really sent it (person key).
+        public var senderPerson: String
+        /// The sender's contact name as this device draws it.
+        public var senderName: String
+        /// The sender as this device identifies them (M3); bubbles only.
+        public var senderIdentifier: ParticipantID?
+        /// Drawn caption (bubbles), or the line's text (summary, text, sticker, plain).
+        public var text: String?
+        public var subcaption: String?
+        public var url: String?
+        /// The app's state in the URL (bubbles only; M12).
+        public var state: StateMap?
+    }
 }
 
-/// What a device would show for a session if the user tapped it now.
-public struct SessionView: Sendable {
-    public var session: String
-    public var conversation: String
-    /// The live bubble's message.
-    public var message: Int
-    public var senderPerson: String
-    /// The live bubble's caption as drawn here (M5).
-    public var caption: String?
-    /// The state in the live bubble's URL.
-    public var urlState: StateMap
-    /// Summary lines drawn for the session (M14), oldest first.
-    public var summaries: [String]
-    /// Every summary line the session left, drawn or not.
-    public var summaryCount: Int
-    /// The changes the live bubble's state descends from.
-    package var provenance: Provenance
+extension DeviceSnapshot {
+    /// What a device would show for a session if the user tapped it now.
+    public struct SessionView: Sendable {
+        public var session: String
+        public var conversation: String
+        /// The live bubble's message.
+        public var message: Int
+        public var senderPerson: String
+        /// The live bubble's caption as drawn here (M5).
+        public var caption: String?
+        /// The state in the live bubble's URL.
+        public var urlState: StateMap
+        /// Summary lines drawn for the session (M14), oldest first.
+        public var summaries: [String]
+        /// Every summary line the session left, drawn or not.
+        public var summaryCount: Int
+        /// The changes the live bubble's state descends from.
+        package var provenance: Provenance
+    }
 }

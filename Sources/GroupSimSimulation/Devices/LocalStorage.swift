@@ -149,7 +149,7 @@ public final class LocalStorage {
     public var keys: [String] { values.keys.sorted() }
 
     /// Every stored key and value, sorted by key; values other than strings are written out.
-    public var contents: [DataEntry] { keys.map { DataEntry($0, Self.text(values[$0])) } }
+    public var contents: [Scenario.DataEntry] { keys.map { Scenario.DataEntry($0, Self.text(values[$0])) } }
 
     /// The stored keys and values now, values written out as in `contents`, as a value
     /// that later changes do not affect.

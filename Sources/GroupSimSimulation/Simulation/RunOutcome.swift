@@ -18,13 +18,13 @@ public struct RunOutcome: Sendable {
 
     public var scenario: Scenario
     public var seed: UInt64
-    public var trace: Trace
+    public var trace: Simulation.Trace
     public var devices: [DeviceSnapshot]
     public var failures: [StepFailure]
     /// Pitfalls seen while the app read something (M2, M4, M8, M15).
-    public var sightings: [PitfallSighting]
+    package var sightings: [PitfallSighting]
     /// Every state change made by a send, reply or cloud write, in the order made.
-    public var changes: [Change]
+    package var changes: [Change]
     /// The cloud store's records at the end, by key (M13).
     public var cloud: [CloudEntry]
     public var endTime: VirtualTime
@@ -120,10 +120,12 @@ public struct RunOutcome: Sendable {
     }
 }
 
-/// One cloud store record at the end of a run (M13).
-public struct CloudEntry: Sendable {
-    public var key: String
-    public var state: StateMap
-    public var version: Int
-    package var provenance: Provenance
+extension RunOutcome {
+    /// One cloud store record at the end of a run (M13).
+    public struct CloudEntry: Sendable {
+        public var key: String
+        public var state: StateMap
+        public var version: Int
+        package var provenance: Provenance
+    }
 }

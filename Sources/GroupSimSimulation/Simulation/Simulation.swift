@@ -78,10 +78,14 @@ public actor Simulation {
     ///   - seed: overrides the scenario's seed (`--seed`).
     ///   - apps: the registered apps the scenario may name.
     ///   - recordTrace: false skips keeping events (benchmarks); the digest is then of nothing.
-    ///   - controller: picks which pending event runs next instead of virtual time
-    ///     (schedule exploration); nil runs in (time, sequence) order.
-    public init(scenario: Scenario, seed: UInt64? = nil, apps: AppRegistry = AppRegistry(), recordTrace: Bool = true,
-                controller: (any ScheduleController)? = nil) {
+    public init(scenario: Scenario, seed: UInt64? = nil, apps: AppRegistry = AppRegistry(), recordTrace: Bool = true) {
+        self.init(scenario: scenario, seed: seed, apps: apps, recordTrace: recordTrace, controller: nil, validated: false)
+    }
+
+    /// A simulation whose `controller` picks which pending event runs next instead of
+    /// virtual time (schedule exploration).
+    package init(scenario: Scenario, seed: UInt64? = nil, apps: AppRegistry = AppRegistry(), recordTrace: Bool = true,
+                 controller: (any ScheduleController)?) {
         self.init(scenario: scenario, seed: seed, apps: apps, recordTrace: recordTrace, controller: controller, validated: false)
     }
 
@@ -105,7 +109,7 @@ public actor Simulation {
 
     /// The schedule controller as it stands after `run()`: exploration reads back what it
     /// recorded (controllers are values, so the run's copy is the only one that saw it).
-    public var scheduleController: (any ScheduleController)? { controller }
+    package var scheduleController: (any ScheduleController)? { controller }
 
     /// Runs the scenario to quiescence (no message or cloud request in flight).
     ///
@@ -463,3 +467,14 @@ struct TimeWindow: Sendable, Hashable {
         return TimeWindow(earliest: lowOverflow ? Int64.max : low, latest: highOverflow || wideOverflow ? Int64.max : wide)
     }
 }
+
+// The package's own code names the nested types without their prefix; users see only the
+// nested names.
+package typealias Trace = Simulation.Trace
+package typealias TraceEvent = Simulation.Trace.Event
+package typealias StepFailure = RunOutcome.StepFailure
+package typealias CloudEntry = RunOutcome.CloudEntry
+package typealias DrawnEntry = DeviceSnapshot.DrawnEntry
+package typealias SessionView = DeviceSnapshot.SessionView
+package typealias CloudWrite = AppAction.CloudWrite
+package typealias CloudRecord = AppAction.CloudRecord
