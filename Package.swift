@@ -52,6 +52,8 @@ let package = Package(
         .testTarget(name: "GroupSimTests", dependencies: [
             "GroupSim", "GroupSimCore", "GroupSimScenario", "GroupSimSimulation", "GroupSimChecking", "GroupSimReporting",
         ], exclude: ["Simulation/golden-digests.txt"]),
+        // The definition of the public API: imports only the products, without @testable.
+        .testTarget(name: "GroupSimPublicAPITests", dependencies: ["GroupSim", "GroupSimMessages"]),
         .testTarget(name: "GroupSimMessagesTests", dependencies: ["GroupSimMessages", "GroupSim", "GroupSimCLI"]),
         .testTarget(
             name: "GroupSimCLITests",
