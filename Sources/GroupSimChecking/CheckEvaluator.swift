@@ -19,7 +19,8 @@ package enum CheckEvaluator {
     }
 
     /// Whether the check held, the check as one line (its keyword first), and what was found.
-    private static func judge(_ check: Check, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall]) -> (Bool, String, String) {
+    private static func judge(_ check: Check, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall]) -> (Bool, String,
+        String) {
         let keyword = check.keyword
         switch check {
         case .latest(let deviceName, let session, let from, let written, let caption):
@@ -34,7 +35,8 @@ package enum CheckEvaluator {
             }
             let drawn = view.caption.map { "\"\($0)\"" } ?? "no caption"
             let detail = "\(deviceName) shows m\(view.message) from \(view.senderPerson) with \(shown.state), caption \(drawn)"
-            let passed = (from == nil || from == view.senderPerson) && shown.state.contains(data) && (caption == nil || caption == view.caption)
+            let passed = (from == nil || from == view.senderPerson) && shown.state.contains(data)
+                && (caption == nil || caption == view.caption)
             return (passed, text, detail)
         case .summaries(let deviceName, let session, let count, let texts):
             var text = "\(keyword) \(deviceName) \(session)"
@@ -64,7 +66,9 @@ package enum CheckEvaluator {
             let missing = states.appDevices(for: session).filter { !(states.shown(session, on: $0)?.state.contains(data) ?? false) }
             let detail = missing.isEmpty
                 ? "every app device's state has \(StateMap(data))"
-                : "missing on " + missing.map { "\($0.name) (\(states.shown(session, on: $0).map { $0.state.description } ?? "no bubble"))" }.joined(separator: ", ")
+                : "missing on " + missing.map { device in
+                    "\(device.name) (\(states.shown(session, on: device).map { $0.state.description } ?? "no bubble"))"
+                }.joined(separator: ", ")
             return (missing.isEmpty, "\(keyword) \(session) \(StateMap(written))", detail)
         case .pitfalls(let kinds):
             let reported = Set(pitfalls.map(\.kind))
@@ -72,7 +76,8 @@ package enum CheckEvaluator {
             let seen = reported.sorted().map(\.rawValue)
             return (absent.isEmpty, "\(keyword) \(kinds.map(\.rawValue).joined(separator: ", "))",
                     absent.isEmpty ? "reported: \(seen.joined(separator: ", "))"
-                                   : "not reported: \(absent.map(\.rawValue).joined(separator: ", ")); reported: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))")
+                                   : "not reported: \(absent.map(\.rawValue).joined(separator: ", ")); reported: "
+                                       + "\(seen.isEmpty ? "none" : seen.joined(separator: ", "))")
         case .noPitfalls:
             let seen = Set(pitfalls.map(\.kind)).sorted().map(\.rawValue)
             return (pitfalls.isEmpty, keyword, seen.isEmpty ? "none reported" : "reported: \(seen.joined(separator: ", "))")
@@ -82,7 +87,8 @@ package enum CheckEvaluator {
         case .error(let step, let code):
             let failed = outcome.failures.filter { $0.step == step }
             let passed = failed.contains { $0.code == code }
-            let detail = failed.isEmpty ? "step \(step) did not fail" : "step \(step) failed with " + failed.map { "\($0.code.name): \($0.reason)" }.joined(separator: "; ")
+            let detail = failed.isEmpty ? "step \(step) did not fail" : "step \(step) failed with " + failed.map { "\($0.code.name): "
+                + "\($0.reason)" }.joined(separator: "; ")
             return (passed, "\(keyword) step=\(step) code=\(code.name)", detail)
         }
     }

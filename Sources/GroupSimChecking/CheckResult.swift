@@ -45,7 +45,9 @@ extension RunReport {
             var found: [UnexpectedFailure] = []
             for failure in outcome.failures {
                 guard let step = failure.step, !expected.contains(step) else { continue }
-                guard !found.contains(where: { $0.failure.step == step && $0.failure.device == failure.device && $0.failure.code == failure.code })
+                guard !found.contains(where: {
+                    $0.failure.step == step && $0.failure.device == failure.device && $0.failure.code == failure.code
+                })
                 else { continue }
                 found.append(UnexpectedFailure(failure: failure, line: lines[step]))
             }

@@ -347,7 +347,8 @@ public struct ExplorationReport: Sendable, Hashable {
     /// The command that replays the run with `seed`: `groupsim run FILE --seed N`, or for
     /// a scenario read from standard input, `groupsim run - --seed N` fed the same text.
     public func replayCommand(seed: UInt64) -> String {
-        file == "<stdin>" ? "groupsim run - --seed \(seed) (with the same scenario on standard input)" : "groupsim run \(file) --seed \(seed)"
+        file == "<stdin>" ? "groupsim run - --seed \(seed) (with the same scenario on standard input)" : "groupsim run \(file) --seed "
+            + "\(seed)"
     }
 
     /// `48.2%` of an exact count (`ExactCount.percent(of:)`).

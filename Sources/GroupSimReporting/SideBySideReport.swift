@@ -127,7 +127,8 @@ package enum SideBySideReport {
         let widths = header.indices.map { column in ([header[column]] + rows.map { $0[column] }).map(\.count).max() ?? 0 }
         var lines = [trimmed("  " + zip(header, widths).map { pad($0, $1) }.joined(separator: "  "))]
         for row in rows {
-            lines.append(trimmed("  " + zip(row, widths).enumerated().map { $0.offset == 0 ? pad($0.element.0, $0.element.1, right: true) : pad($0.element.0, $0.element.1) }.joined(separator: "  ")))
+            lines.append(trimmed("  " + zip(row, widths).enumerated().map { $0.offset == 0 ? pad($0.element.0, $0.element.1,
+                right: true) : pad($0.element.0, $0.element.1) }.joined(separator: "  ")))
         }
         return lines
     }

@@ -7,7 +7,8 @@ extension AppCallback {
     package var descriptor: AppCallbackDescriptor {
         switch self {
         case .willBecomeActive:
-            AppCallbackDescriptor(name: rawValue, origin: .viewController, rules: ["M20", "M21"], about: "the app is about to become active")
+            AppCallbackDescriptor(name: rawValue, origin: .viewController, rules: ["M20", "M21"],
+                about: "the app is about to become active")
         case .didBecomeActive:
             AppCallbackDescriptor(name: rawValue, origin: .viewController, rules: ["M20", "M21"], about: "the app became active")
         case .willResignActive:
@@ -15,7 +16,8 @@ extension AppCallback {
         case .didResignActive:
             AppCallbackDescriptor(name: rawValue, origin: .viewController, rules: ["M22"], about: "the app was dismissed")
         case .willTransition:
-            AppCallbackDescriptor(name: rawValue, origin: .viewController, rules: ["M24"], about: "the presentation style is about to change")
+            AppCallbackDescriptor(name: rawValue, origin: .viewController, rules: ["M24"], about: "the presentation style is about to "
+                + "change")
         case .didTransition:
             AppCallbackDescriptor(name: rawValue, origin: .viewController, rules: ["M24"], about: "the presentation style changed")
         case .willSelect:

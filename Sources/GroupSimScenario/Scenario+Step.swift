@@ -39,7 +39,8 @@ extension Scenario {
         public var action: Action
         public var location: SourceLocation?
 
-        public init(number: Int, time: VirtualTime, device: String, conversation: String? = nil, action: Action, location: SourceLocation? = nil) {
+        public init(number: Int, time: VirtualTime, device: String, conversation: String? = nil, action: Action,
+            location: SourceLocation? = nil) {
             self.number = number
             self.time = time
             self.device = device

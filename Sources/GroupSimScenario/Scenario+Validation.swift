@@ -44,7 +44,8 @@ extension Scenario {
         let listed = people.flatMap { person in person.devices.map { (person: person.key, device: $0) } }
         for (index, spec) in devices.enumerated() where !listed.contains(where: { $0.device == spec.name && $0.person == spec.person }) {
             errors.append(ScenarioError(
-                "device \(ScenarioParser.Context.quoted(spec.name)) (devices[\(index)]) belongs to \(spec.person), who does not list it among their devices",
+                "device \(ScenarioParser.Context.quoted(spec.name)) (devices[\(index)]) belongs to \(spec.person), who does not list it "
+                    + "among their devices",
                 file: file, path: "people.\(spec.person)", code: .inconsistent))
         }
         for entry in listed where !devices.contains(where: { $0.name == entry.device }) {
@@ -62,7 +63,8 @@ extension Scenario {
                 number += 1
                 if step.number != number {
                     errors.append(ScenarioError(
-                        "step number \(step.number) should be \(number): steps are numbered 1, 2, ... in file order, a race's steps included",
+                        "step number \(step.number) should be \(number): steps are numbered 1, 2, ... in file order, a race's steps "
+                            + "included",
                         file: file, path: path, code: .inconsistent))
                 }
             }

@@ -225,7 +225,8 @@ extension ScenarioParser.Context {
 
     private mutating func outOfRange<Value>(_ node: Node, _ what: String, _ range: ClosedRange<Int>) -> Value? {
         report(
-            "expected \(what), found \(Self.found(node)), which is out of range; the allowed range is \(range.lowerBound) to \(range.upperBound)",
+            "expected \(what), found \(Self.found(node)), which is out of range; the allowed range is \(range.lowerBound) to "
+                + "\(range.upperBound)",
             at: node.location
         )
         return nil

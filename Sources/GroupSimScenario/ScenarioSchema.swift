@@ -31,7 +31,8 @@ package enum ScenarioSchema {
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
             ("$id", .string(identifier)),
             ("title", .string("GroupSim scenario")),
-            ("description", .string("A GroupSim scenario file: people, devices, network, app, steps and checks (docs/scenario-format.md).")),
+            ("description", .string(
+                "A GroupSim scenario file: people, devices, network, app, steps and checks (docs/scenario-format.md).")),
         ]
         if case .object(let body) = root { members += body }
         members.append(("$defs", .object(definitions.entries)))

@@ -106,7 +106,8 @@ package enum ScenarioVocabulary {
     ])
 
     public static let options = ObjectShape("options", [
-        Field("nil-summary", .choice(Options.NilSummary.allCases.map(\.rawValue)), "what replaces a bubble without summary text (M10; default remove)"),
+        Field("nil-summary", .choice(Options.NilSummary.allCases.map(\.rawValue)), "what replaces a bubble without summary text (M10; "
+            + "default remove)"),
         Field("identifiers", .choice(Options.Identifiers.allCases.map(\.rawValue)), "identifier scope (M6; default per-device)"),
         Field("summary-lines", .integer(minimum: 0), "summary lines drawn per session (M14; default 3)"),
         Field("recent-interaction", .duration, "how long after the user last composed a direct send is allowed (M18; default 60s)"),

@@ -1,7 +1,9 @@
 // The README's "The Swift API in short", compiled as a user compiles it: `import GroupSim`
 // without `@testable`, so everything used here is public API.
-import GroupSim
+import Foundation
 import Testing
+// README example begins
+import GroupSim
 
 /// A poll app: each vote is a query item in the message URL, like IceCreamBuilder.
 struct PollApp: MessagesApp {
@@ -38,8 +40,21 @@ func runPoll() async throws -> RunReport {
     }
     return report
 }
+// README example ends
 
 @Suite struct SwiftAPIExampleTests {
+    /// The README shows exactly this file's example, so the two cannot drift apart.
+    @Test func readmeShowsThisExample() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let source = try String(contentsOf: here, encoding: .utf8)
+        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let begin = "// README example begins\n"
+        let end = "// README example ends\n"
+        let example = try #require(source.components(separatedBy: begin).dropFirst().first?.components(separatedBy: end).first)
+        #expect(readme.contains("```swift\n" + example + "```\n"))
+    }
+
     /// The race loses a vote: the check that the devices diverge holds, the lost update is
     /// reported with its rule, and the run replays to the same digest.
     @Test func pollRaceDivergesAndLosesAnUpdate() async throws {

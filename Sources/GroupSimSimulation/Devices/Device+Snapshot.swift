@@ -6,7 +6,8 @@ extension Device {
         let firstConversation = world.conversations.first?.name ?? ConversationSpec.defaultName
         var ids = [DeviceSnapshot.Identifier(person: spec.person, id: ownIdentifier(in: firstConversation))]
         for person in world.people where person.key != spec.person {
-            if let id = identifiers.id(for: person.key, in: firstConversation) { ids.append(DeviceSnapshot.Identifier(person: person.key, id: id)) }
+            if let id = identifiers.id(for: person.key, in: firstConversation) { ids.append(DeviceSnapshot.Identifier(person: person.key,
+                id: id)) }
         }
         let drawer = self.drawer
         // The transcripts are shared with the device, not copied: transcripts and session
@@ -17,10 +18,12 @@ extension Device {
                                     summaryLines: world.options.summaryLines)
         var snapshot = DeviceSnapshot(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
                                       callbacks: callbacks.map(\.rawValue), identifiers: ids, generation: identifiers.generation,
-                                      transcripts: DrawnTranscripts(drawer: drawer, transcripts: shown, summaryLines: world.options.summaryLines),
+                                      transcripts: DrawnTranscripts(drawer: drawer, transcripts: shown,
+                                          summaryLines: world.options.summaryLines),
                                       sessions: sessions,
                                       drafts: world.conversations.compactMap { conversation in
-                                          drafts[conversation.name]?.message.map { DeviceSnapshot.Draft(conversation: conversation.name, message: $0) }
+                                          drafts[conversation.name]?.message.map { DeviceSnapshot.Draft(conversation: conversation.name,
+                                              message: $0) }
                                       })
         snapshot.localStorage = localStorage.dictionary
         snapshot.installIDs = installIDs

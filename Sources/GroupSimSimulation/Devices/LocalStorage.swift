@@ -79,7 +79,8 @@ public final class LocalStorage {
         case let value as Bool: value ? 1 : 0
         case let value as Double: value.isFinite && abs(value) < 9.2e18 ? Int(value) : 0
         case let value as Float: value.isFinite && abs(value) < 9.2e18 ? Int(value) : 0
-        case let text as String: Int(text.trimmingCharacters(in: .whitespaces)) ?? Double(text).map { $0.isFinite && abs($0) < 9.2e18 ? Int($0) : 0 } ?? 0
+        case let text as String:
+            Int(text.trimmingCharacters(in: .whitespaces)) ?? Double(text).map { $0.isFinite && abs($0) < 9.2e18 ? Int($0) : 0 } ?? 0
         default: 0
         }
     }

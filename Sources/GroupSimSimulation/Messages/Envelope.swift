@@ -53,7 +53,8 @@ package final class Envelope: Sendable {
     let summaryText: String?
 
     init(id: Int, conversation: String, senderDevice: String, senderPerson: String, sentAt: VirtualTime, content: Content,
-         senderMap: IdentifierMap, provenance: Provenance, change: Change?, senderInstall: String? = nil, senderPosition: Int = -1, sessionNumber: Int = -1,
+         senderMap: IdentifierMap, provenance: Provenance, change: Change?, senderInstall: String? = nil, senderPosition: Int = -1,
+             sessionNumber: Int = -1,
          conversationNumber: Int = -1) {
         self.id = id
         self.conversation = conversation

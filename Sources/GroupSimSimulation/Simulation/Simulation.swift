@@ -152,7 +152,8 @@ public actor Simulation {
             if eventCount > Self.eventLimit { break }
             context.now = max(context.now, entry.time)
             if exploring {
-                cause = windows.removeValue(forKey: entry.sequence) ?? TimeWindow(earliest: entry.time.nanoseconds, latest: entry.time.nanoseconds)
+                cause = windows.removeValue(forKey: entry.sequence) ?? TimeWindow(earliest: entry.time.nanoseconds,
+                    latest: entry.time.nanoseconds)
             }
             switch entry.payload {
             case .step(let step, let conversation):
@@ -356,7 +357,8 @@ public actor Simulation {
                 // Only a member changes the membership; a removed one no longer can (M6).
                 record(TraceEvent(time: context.now, subject: subject, kind: .failed(step: step.number, code: .notMember)))
                 failures.append(StepFailure(step: step.number, device: subject, time: context.now, code: .notMember,
-                                            reason: "\(subject) belongs to \(owner), who is not a member of conversation \(conversation) now (M6)"))
+                                            reason: "\(subject) belongs to \(owner), who is not a member of conversation \(conversation) "
+                                                + "now (M6)"))
                 return
             }
             if case .join = step.action {
