@@ -66,6 +66,8 @@ let package = Package(
         .testTarget(name: "GroupSimCheckingTests", dependencies: ["GroupSim", "GroupSimChecking", "GroupSimTesting"]),
         .testTarget(name: "GroupSimReportingTests", dependencies: ["GroupSim", "GroupSimReporting", "GroupSimTesting"]),
         .testTarget(name: "GroupSimMessagesTests", dependencies: ["GroupSimMessages", "GroupSim", "GroupSimBench", "GroupSimTesting"]),
+        // The definition of the public API: imports only the products, without @testable.
+        .testTarget(name: "GroupSimPublicAPITests", dependencies: ["GroupSim", "GroupSimMessages"]),
         .testTarget(
             name: "GroupSimCLITests",
             dependencies: ["GroupSimCLI", "GroupSim", "GroupSimBench", "GroupSimScenarios", "GroupSimTesting"]

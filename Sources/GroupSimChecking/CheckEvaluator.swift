@@ -3,7 +3,7 @@ import GroupSimScenario
 import GroupSimSimulation
 
 /// Evaluates a scenario's checks on a finished, quiet run (docs/scenario-format.md, "Checks").
-public enum CheckEvaluator {
+package enum CheckEvaluator {
     public static func evaluate(_ outcome: RunOutcome, pitfalls: [Pitfall]) -> [CheckResult] {
         evaluate(outcome, pitfalls: pitfalls, states: SessionStates(outcome: outcome))
     }

@@ -3,7 +3,7 @@ import GroupSimSimulation
 
 /// A check and whether it held, with what was actually found.
 public struct CheckResult: Sendable {
-    public var spec: CheckSpec
+    public var spec: Scenario.CheckSpec
     public var passed: Bool
     /// The check as written, in one line: `latest alice-phone poll from=carol`.
     public var text: String
@@ -11,43 +11,47 @@ public struct CheckResult: Sendable {
     public var detail: String
 }
 
-/// A step that failed with no `error: {step: N, ...}` check expecting it: a failed check
-/// in its own right ("step 3 on bob-phone failed unexpectedly: noBubble"), in `run`,
-/// `explore` and the JSON report.
-public struct UnexpectedFailure: Sendable, Hashable {
-    public var failure: StepFailure
-    /// The line of the step in its scenario file, if it came from one.
-    public var line: Int?
+extension RunReport {
+    /// A step that failed with no `error: {step: N, ...}` check expecting it: a failed check
+    /// in its own right ("step 3 on bob-phone failed unexpectedly: noBubble"), in `run`,
+    /// `explore` and the JSON report.
+    public struct UnexpectedFailure: Sendable, Hashable {
+        public var failure: RunOutcome.StepFailure
+        /// The line of the step in its scenario file, if it came from one.
+        public var line: Int?
 
-    /// `step 3 on bob-phone failed unexpectedly: noBubble`.
-    public var text: String {
-        "step \(failure.step.map(String.init) ?? "-") on \(failure.device) failed unexpectedly: \(failure.code.name)"
-    }
+        /// `step 3 on bob-phone failed unexpectedly: noBubble`.
+        public var text: String {
+            "step \(failure.step.map(String.init) ?? "-") on \(failure.device) failed unexpectedly: \(failure.code.name)"
+        }
 
-    /// Why it failed, and what would expect it.
-    public var detail: String {
-        "\(failure.reason); no error: { step: \(failure.step.map(String.init) ?? "-"), ... } check expects it"
-    }
+        /// Why it failed, and what would expect it.
+        public var detail: String {
+            "\(failure.reason); no error: { step: \(failure.step.map(String.init) ?? "-"), ... } check expects it"
+        }
 
-    /// The failed steps of `outcome` that no `error:` check of its scenario names, once
-    /// per step, device and code, in the order they happened. An app's own action (no
-    /// step) is not a step and is not counted.
-    static func find(in outcome: RunOutcome) -> [UnexpectedFailure] {
-        var expected: Set<Int> = []
-        for spec in outcome.scenario.checks {
-            if case .error(let step, _) = spec.check { expected.insert(step) }
+        /// The failed steps of `outcome` that no `error:` check of its scenario names, once
+        /// per step, device and code, in the order they happened. An app's own action (no
+        /// step) is not a step and is not counted.
+        static func find(in outcome: RunOutcome) -> [UnexpectedFailure] {
+            var expected: Set<Int> = []
+            for spec in outcome.scenario.checks {
+                if case .error(let step, _) = spec.check { expected.insert(step) }
+            }
+            var lines: [Int: Int] = [:]
+            for step in outcome.scenario.steps {
+                if let line = step.location?.line { lines[step.number] = line }
+            }
+            var found: [UnexpectedFailure] = []
+            for failure in outcome.failures {
+                guard let step = failure.step, !expected.contains(step) else { continue }
+                guard !found.contains(where: {
+                    $0.failure.step == step && $0.failure.device == failure.device && $0.failure.code == failure.code
+                })
+                else { continue }
+                found.append(UnexpectedFailure(failure: failure, line: lines[step]))
+            }
+            return found
         }
-        var lines: [Int: Int] = [:]
-        for step in outcome.scenario.steps {
-            if let line = step.location?.line { lines[step.number] = line }
-        }
-        var found: [UnexpectedFailure] = []
-        for failure in outcome.failures {
-            guard let step = failure.step, !expected.contains(step) else { continue }
-            guard !found.contains(where: { $0.failure.step == step && $0.failure.device == failure.device && $0.failure.code == failure.code })
-            else { continue }
-            found.append(UnexpectedFailure(failure: failure, line: lines[step]))
-        }
-        return found
     }
 }

@@ -23,13 +23,16 @@ public enum ExplorationError: Error, Sendable, Hashable, CustomStringConvertible
     public var description: String {
         switch self {
         case .tooManyOrders(let scenario, let estimate, let limit):
-            "\(scenario) has too many delivery orders to enumerate: an estimated \(Self.format(estimate)), over the limit of \(limit); explore it with --runs N instead, or raise --limit"
+            "\(scenario) has too many delivery orders to enumerate: an estimated \(Self.format(estimate)), over the limit of \(limit); "
+                + "explore it with --runs N instead, or raise --limit"
         case .searchTooLong(let scenario, let simulated, let limit):
-            "\(scenario): gave up enumerating delivery orders after simulating \(simulated) schedules (limit \(limit)); explore it with --runs N instead, or raise --limit"
+            "\(scenario): gave up enumerating delivery orders after simulating \(simulated) schedules (limit \(limit)); explore it with "
+                + "--runs N instead, or raise --limit"
         case .invalidShard(let message), .invalidReport(let message), .mismatchedReports(let message):
             message
         case .missingShards(let covered, let requested):
-            "\(covered.missingDescription()): the reports cover \(covered.indices.count == 1 ? "shard" : "shards") \(covered) of \(requested) runs"
+            "\(covered.missingDescription()): the reports cover \(covered.indices.count == 1 ? "shard" : "shards") \(covered) of "
+                + "\(requested) runs"
         case .invalidScenario(let errors):
             errors.description
         }

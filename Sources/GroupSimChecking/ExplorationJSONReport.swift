@@ -15,7 +15,7 @@ import GroupSimSimulation
 /// Nothing in it depends on the machine, the wall clock, the number of workers or the
 /// working folder (the file is written as given on the command line): running the same
 /// shard again writes the same bytes, so a retried shard never changes a merged result.
-public enum ExplorationJSONReport {
+package enum ExplorationJSONReport {
     public static let format = "groupsim-exploration-3"
     /// The formats before reports carried `fingerprint` and `groupsimVersion` (1), and
     /// before outcomes were counted per session as classes (2).
@@ -173,7 +173,8 @@ public enum ExplorationJSONReport {
         let written = try root.string("format")
         guard written == format else {
             if formerFormats.contains(written) {
-                throw .invalidReport("written by an older groupsim (format \"\(written)\", before reports carried a scenario fingerprint); explore the shards again with groupsim \(GroupSimVersion.current)")
+                throw .invalidReport("written by an older groupsim (format \"\(written)\", before reports carried a scenario "
+                    + "fingerprint); explore the shards again with groupsim \(GroupSimVersion.current)")
             }
             throw .invalidReport("not an exploration report (format \"\(format)\" expected)")
         }
@@ -196,14 +197,16 @@ public enum ExplorationJSONReport {
         var shard: ExplorationReport.ShardCoverage?
         if let value = root.optional("shard") {
             let fields = Fields(value, "shard")
-            shard = ExplorationReport.ShardCoverage(count: try fields.int("count"), indices: try fields.array("indices").map { item throws(ExplorationError) in
+            shard = ExplorationReport.ShardCoverage(count: try fields.int("count"),
+                indices: try fields.array("indices").map { item throws(ExplorationError) in
                 try Fields.int(item, "shard index")
             })
         }
         let tally = { (item: JSONValue) throws(ExplorationError) -> ExplorationReport.CheckTally in
             let fields = Fields(item, "check")
             return ExplorationReport.CheckTally(
-                text: try fields.string("text"), line: try fields.optional("line").map { value throws(ExplorationError) in try Fields.int(value, "line") },
+                text: try fields.string("text"),
+                    line: try fields.optional("line").map { value throws(ExplorationError) in try Fields.int(value, "line") },
                 failedRuns: try fields.count("failedRuns"), firstFailure: try fields.optional("firstFailure").map(reference))
         }
         let checks = try root.array("checks").map(tally)
@@ -212,10 +215,12 @@ public enum ExplorationJSONReport {
             let fields = Fields(item, "outcome")
             let counts = try fields.array("counts").map { entry throws(ExplorationError) -> ExplorationReport.OutcomeCount in
                 let count = Fields(entry, "outcome count")
-                guard case .object(let members)? = count.optional("state") else { throw .invalidReport("outcome count: \"state\" must be an object") }
+                guard case .object(let members)? = count.optional("state") else { throw .invalidReport("outcome count: \"state\" must be "
+                    + "an object") }
                 return ExplorationReport.OutcomeCount(shown: try shown(members, count), runs: try count.count("runs"))
             }
-            return ExplorationReport.OutcomeTally(device: try fields.string("device"), session: try fields.string("session"), counts: counts)
+            return ExplorationReport.OutcomeTally(device: try fields.string("device"), session: try fields.string("session"),
+                counts: counts)
         }
         let pitfalls = try root.array("pitfalls").map { item throws(ExplorationError) -> ExplorationReport.PitfallTally in
             let fields = Fields(item, "pitfall")
@@ -233,11 +238,13 @@ public enum ExplorationJSONReport {
             let fields = Fields(item, "failure")
             return ExplorationReport.FailingRun(
                 reference: .init(run: try fields.int("run"), seed: try fields.seed("seed")),
-                failedChecks: try fields.array("failedChecks").map { value throws(ExplorationError) in try Fields.int(value, "failed check") },
+                failedChecks: try fields.array("failedChecks").map { value throws(ExplorationError) in try Fields.int(value,
+                    "failed check") },
                 unexpected: try (fields.optional("unexpectedFailures").map { value throws(ExplorationError) in
                     try Fields(value, "unexpectedFailures").strings()
                 }) ?? [],
-                schedule: try (fields.optional("schedule").map { value throws(ExplorationError) in try Fields(value, "schedule").strings() }) ?? [])
+                schedule: try (fields.optional("schedule").map { value throws(ExplorationError) in try Fields(value,
+                    "schedule").strings() }) ?? [])
         }
         var interrupted = false
         if let value = root.optional("interrupted") {
@@ -250,12 +257,14 @@ public enum ExplorationJSONReport {
             devices: try Fields(try root.required("devices"), "devices").strings(),
             sessions: try Fields(try root.required("sessions"), "sessions").strings(),
             runs: try root.count("runs"), failedRuns: try root.count("failedRuns"), stoppedRuns: try root.count("stoppedRuns"),
-            checks: checks, unexpectedFailures: unexpected, outcomes: outcomes, pitfalls: pitfalls, stepFailures: stepFailures, failures: failures)
+            checks: checks, unexpectedFailures: unexpected, outcomes: outcomes, pitfalls: pitfalls, stepFailures: stepFailures,
+                failures: failures)
         report.classes = try root.array("outcomeClasses").map { item throws(ExplorationError) -> ExplorationReport.OutcomeClass in
             let fields = Fields(item, "outcome class")
             let shown = try fields.array("shown").map { value throws(ExplorationError) -> ExplorationReport.Shown in
                 let entry = Fields(value, "outcome class")
-                guard case .object(let members) = try entry.required("state") else { throw .invalidReport("outcome class: \"state\" must be an object") }
+                guard case .object(let members) = try entry.required("state") else { throw .invalidReport("outcome class: \"state\" must "
+                    + "be an object") }
                 return try Self.shown(members, entry)
             }
             var agreeing: ClosedRange<Int>?
@@ -265,11 +274,13 @@ public enum ExplorationJSONReport {
                 guard fewest <= most else { throw .invalidReport("outcome class: \"agreeing\" has fewest above most") }
                 agreeing = fewest...most
             }
-            return ExplorationReport.OutcomeClass(session: try fields.string("session"), shown: shown, runs: try fields.count("runs"), agreeing: agreeing)
+            return ExplorationReport.OutcomeClass(session: try fields.string("session"), shown: shown, runs: try fields.count("runs"),
+                agreeing: agreeing)
         }
         report.outliers = try root.array("outliers").map { item throws(ExplorationError) -> ExplorationReport.Outlier in
             let fields = Fields(item, "outlier")
-            return ExplorationReport.Outlier(session: try fields.string("session"), device: try fields.string("device"), runs: try fields.count("runs"))
+            return ExplorationReport.Outlier(session: try fields.string("session"), device: try fields.string("device"),
+                runs: try fields.count("runs"))
         }
         // Reports written before conflicts were counted have none.
         if let value = root.optional("cloudConflicts") {
@@ -295,7 +306,8 @@ public enum ExplorationJSONReport {
             guard case .string(let text) = value else { throw .invalidReport("outcome state \"\(key)\" must be a string") }
             state[key] = text
         }
-        return ExplorationReport.Shown(from: try fields.optionalString("from"), fromName: try fields.optionalString("fromName"), state: state)
+        return ExplorationReport.Shown(from: try fields.optionalString("from"), fromName: try fields.optionalString("fromName"),
+            state: state)
     }
 
     static func reference(_ value: JSONValue) throws(ExplorationError) -> ExplorationReport.RunReference {

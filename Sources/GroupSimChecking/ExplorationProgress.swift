@@ -1,5 +1,5 @@
 /// How far an exploration has got, for a progress line (`groupsim explore` on a terminal).
-public struct ExplorationProgress: Sendable, Hashable {
+package struct ExplorationProgress: Sendable, Hashable {
     /// Runs finished so far.
     public var runsDone: Int
     /// Runs this exploration will make.

@@ -21,8 +21,10 @@ extension ExplorationReport {
     ///   shard given twice, and for several exhaustive reports (an exhaustive report
     ///   already covers every order); `ExplorationError.missingShards` when shards are
     ///   missing and `partial` is false.
-    public static func merge(_ reports: [ExplorationReport], names: [String] = [], partial: Bool = false) throws(ExplorationError) -> ExplorationReport {
-        let named = reports.enumerated().map { (name: $0.offset < names.count ? names[$0.offset] : "report \($0.offset + 1)", report: $0.element) }
+    public static func merge(_ reports: [ExplorationReport], names: [String] = [],
+        partial: Bool = false) throws(ExplorationError) -> ExplorationReport {
+        let named = reports.enumerated().map { (name: $0.offset < names.count ? names[$0.offset] : "report \($0.offset + 1)",
+            report: $0.element) }
         for (name, report) in named {
             do {
                 try report.validate()
@@ -47,7 +49,8 @@ extension ExplorationReport {
         for (position, (name, report)) in ordered.enumerated() {
             try report.checkSameExploration(as: base.report, name: name, baseName: base.name)
             guard report.mode == .random(seed: seed, requested: requested) else {
-                throw .mismatchedReports("\(name) is not of the same exploration as \(base.name): \(report.modeSummary), not \(base.report.modeSummary)")
+                throw .mismatchedReports("\(name) is not of the same exploration as \(base.name): \(report.modeSummary), not "
+                    + "\(base.report.modeSummary)")
             }
             guard let shard = report.shard else {
                 throw .mismatchedReports("\(name) covers every run already; merge only the reports of --shard I/N runs")
@@ -84,14 +87,17 @@ extension ExplorationReport {
             throw .mismatchedReports("\(name) is of scenario \(scenario), \(baseName) of \(base.scenario)")
         }
         guard toolVersion == base.toolVersion else {
-            throw .mismatchedReports("\(name) was explored by groupsim \(toolVersion), \(baseName) by groupsim \(base.toolVersion): explore every shard with the same version")
+            throw .mismatchedReports("\(name) was explored by groupsim \(toolVersion), \(baseName) by groupsim \(base.toolVersion): "
+                + "explore every shard with the same version")
         }
         guard fingerprint == base.fingerprint else {
-            throw .mismatchedReports("\(name) and \(baseName) are of different scenario text under the name \(scenario) (fingerprint \(fingerprint) in \(name), \(base.fingerprint) in \(baseName)): the scenario file changed between shards")
+            throw .mismatchedReports("\(name) and \(baseName) are of different scenario text under the name \(scenario) (fingerprint "
+                + "\(fingerprint) in \(name), \(base.fingerprint) in \(baseName)): the scenario file changed between shards")
         }
         guard devices == base.devices, sessions == base.sessions,
               checks.map(\.text) == base.checks.map(\.text), checks.map(\.line) == base.checks.map(\.line) else {
-            throw .mismatchedReports("\(name) has different devices, sessions or checks from \(baseName): the scenario file changed between shards")
+            throw .mismatchedReports("\(name) has different devices, sessions or checks from \(baseName): the scenario file changed "
+                + "between shards")
         }
     }
 

@@ -42,7 +42,8 @@ extension ExplorationReport {
                     throw refuse("failing run #\(reference.run) is not one of its runs")
                 }
                 guard reference.seed == Explorer.seed(forRun: reference.run, base: seed) else {
-                    throw refuse("failing run #\(reference.run) has seed \(reference.seed), not the seed run #\(reference.run) derives from \(seed)")
+                    throw refuse("failing run #\(reference.run) has seed \(reference.seed), not the seed run #\(reference.run) derives "
+                        + "from \(seed)")
                 }
             }
         }
@@ -53,7 +54,8 @@ extension ExplorationReport {
                 throw refuse("check \"\(check.text)\" failed in \(check.failedRuns) runs, but only \(failedRuns) runs failed a check")
             }
             guard (check.failedRuns > 0) == (check.firstFailure != nil) else {
-                throw refuse("check \"\(check.text)\" failed in \(check.failedRuns) runs but \(check.firstFailure == nil ? "has no" : "has a") first failing run")
+                throw refuse("check \"\(check.text)\" failed in \(check.failedRuns) runs but "
+                    + "\(check.firstFailure == nil ? "has no" : "has a") first failing run")
             }
         }
         // A run fails when a check fails or a step fails unexpectedly: the failed runs are
@@ -94,7 +96,8 @@ extension ExplorationReport {
             throw refuse("the outcome classes of \(session) count \(total) runs, not its \(runs) runs")
         }
         let runNumbers = failures.map(\.reference.run)
-        guard failures.count == min(failedRuns.clampedInt, Self.failureSampleLimit), zip(runNumbers, runNumbers.dropFirst()).allSatisfy({ $0 < $1 }) else {
+        guard failures.count == min(failedRuns.clampedInt, Self.failureSampleLimit), zip(runNumbers,
+            runNumbers.dropFirst()).allSatisfy({ $0 < $1 }) else {
             throw refuse("its failing runs are not the lowest-numbered \(Self.failureSampleLimit) of its \(failedRuns) failed runs")
         }
         for failure in failures {

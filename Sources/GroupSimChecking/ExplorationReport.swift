@@ -186,7 +186,7 @@ public struct ExplorationReport: Sendable, Hashable {
 
     /// A pitfall kind and how many runs reported it at least once.
     public struct PitfallTally: Sendable, Hashable {
-        public var kind: PitfallKind
+        public var kind: Scenario.PitfallKind
         /// The docs/behaviour.md rule the runs cited (`lost-update` is M12 with state in the
         /// message, M13 with a cloud store that overwrites).
         public var rule: String
@@ -347,7 +347,8 @@ public struct ExplorationReport: Sendable, Hashable {
     /// The command that replays the run with `seed`: `groupsim run FILE --seed N`, or for
     /// a scenario read from standard input, `groupsim run - --seed N` fed the same text.
     public func replayCommand(seed: UInt64) -> String {
-        file == "<stdin>" ? "groupsim run - --seed \(seed) (with the same scenario on standard input)" : "groupsim run \(file) --seed \(seed)"
+        file == "<stdin>" ? "groupsim run - --seed \(seed) (with the same scenario on standard input)" : "groupsim run \(file) --seed "
+            + "\(seed)"
     }
 
     /// `48.2%` of an exact count (`ExactCount.percent(of:)`).

@@ -62,7 +62,8 @@ struct ExplorationTally: Sendable {
         }
         failures = report.failures
         for entry in report.classes { noteClass(entry.key, runs: entry.runs, agreeing: entry.agreeing) }
-        for entry in report.outliers { outliers[ExploredRun.Slot(device: entry.device, session: entry.session), default: .zero] += entry.runs }
+        for entry in report.outliers { outliers[ExploredRun.Slot(device: entry.device, session: entry.session),
+            default: .zero] += entry.runs }
         cloudConflicts = report.cloudConflicts
         conflictRuns = report.conflictRuns
         mostConflicts = report.mostConflicts
@@ -229,7 +230,8 @@ struct ExplorationTally: Sendable {
             return check
         }
         let deviceRank = Dictionary(template.devices.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
-        let sessionRank = Dictionary(template.sessions.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        let sessionRank = Dictionary(template.sessions.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first,
+            _ in first })
         // Each slot's ranks are looked up once, not at every comparison of the sort.
         let ranked = shown.keys.map { (slot: $0, device: deviceRank[$0.device] ?? Int.max, session: sessionRank[$0.session] ?? Int.max) }
         let slots = ranked.sorted { a, b in
@@ -246,7 +248,8 @@ struct ExplorationTally: Sendable {
         report.pitfalls = pitfallRuns.keys.sorted().map {
             Report.PitfallTally(kind: $0, rule: pitfallRules[$0] ?? $0.rule, runs: pitfallRuns[$0] ?? .zero)
         }
-        report.stepFailures = stepFailureRuns.map { Report.StepFailureTally(step: $0.key.step, device: $0.key.device, code: $0.key.code, runs: $0.value) }
+        report.stepFailures = stepFailureRuns.map { Report.StepFailureTally(step: $0.key.step, device: $0.key.device, code: $0.key.code,
+            runs: $0.value) }
             .sorted { a, b in
                 if (a.step ?? Int.max) != (b.step ?? Int.max) { return (a.step ?? Int.max) < (b.step ?? Int.max) }
                 if a.device != b.device { return a.device < b.device }
@@ -257,7 +260,8 @@ struct ExplorationTally: Sendable {
                               failedRuns: unexpectedRuns[key] ?? .zero, firstFailure: unexpectedFirst[key])
         }
         report.failures = failures
-        report.classes = classes.map { Report.OutcomeClass(session: $0.key.session, shown: $0.key.shown, runs: $0.value.runs, agreeing: $0.value.agreeing) }
+        report.classes = classes.map { Report.OutcomeClass(session: $0.key.session, shown: $0.key.shown, runs: $0.value.runs,
+            agreeing: $0.value.agreeing) }
             .sorted { a, b in
                 let left = sessionRank[a.session] ?? Int.max, right = sessionRank[b.session] ?? Int.max
                 if left != right { return left < right }

@@ -40,7 +40,8 @@ extension Explorer {
     ///   and makes a 96-device group's orders countable; false enumerates every order
     ///   (the oracle the factored counts are tested against). Where factoring cannot
     ///   count a scenario exactly, it enumerates, and `report.factoring.fallback` says why.
-    public func exhaustive(limit: Int = Explorer.defaultExhaustiveLimit, factor: Bool = true) async throws(ExplorationError) -> ExplorationReport {
+    public func exhaustive(limit: Int = Explorer.defaultExhaustiveLimit,
+        factor: Bool = true) async throws(ExplorationError) -> ExplorationReport {
         try validateScenario()
         guard factor else { return try await enumerated(limit: limit) }
         let reason: String

@@ -155,7 +155,8 @@ extension Explorer {
             largest = max(largest, orders.map(\.count).max() ?? 1)
             dependentOrders += 1
         }
-        var report = tally.report(Self.template(for: scenario, mode: .exhaustive(seed: seed, estimate: budget.estimate, simulated: budget.simulated)))
+        var report = tally.report(Self.template(for: scenario, mode: .exhaustive(seed: seed, estimate: budget.estimate,
+            simulated: budget.simulated)))
         report.interrupted = interrupted
         report.factoring = .init(devices: counted.sorted().map { scenario.devices[$0].name }, dependentOrders: dependentOrders,
                                  largestFactor: largest)

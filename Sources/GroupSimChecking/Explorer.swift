@@ -48,8 +48,17 @@ public struct Explorer: Sendable {
     /// the report (marked `interrupted`) covers the runs in run order up to the first one
     /// not finished, so it does not depend on which worker was where.
     ///
+    /// - Parameter seed: the base seed; nil uses the scenario's.
+    /// - Throws: `ExplorationError.invalidScenario` when the scenario is invalid
+    ///   (`Scenario.validate`, checked once before any run).
+    /// - Complexity: `runs` simulations, `workers` at a time.
+    public func explore(runs: Int, seed: UInt64? = nil) async throws(ExplorationError) -> ExplorationReport {
+        try await explore(runs: runs, seed: seed, shard: nil)
+    }
+
+    /// `explore(runs:seed:)` for one shard of the runs, with progress reports.
+    ///
     /// - Parameters:
-    ///   - seed: the base seed; nil uses the scenario's.
     ///   - shard: only the runs `i` with `i % shard.count == shard.index`; merge the
     ///     shards' reports with `ExplorationReport.merge`.
     ///   - progress: called as runs finish, with how many of this call's runs are done and
@@ -58,8 +67,8 @@ public struct Explorer: Sendable {
     /// - Throws: `ExplorationError.invalidScenario` when the scenario is invalid
     ///   (`Scenario.validate`, checked once before any run).
     /// - Complexity: `runs` simulations, `workers` at a time.
-    public func explore(
-        runs: Int, seed: UInt64? = nil, shard: Shard? = nil, progress: (@Sendable (ExplorationProgress) -> Void)? = nil
+    package func explore(
+        runs: Int, seed: UInt64? = nil, shard: Shard?, progress: (@Sendable (ExplorationProgress) -> Void)? = nil
     ) async throws(ExplorationError) -> ExplorationReport {
         try validateScenario()
         let base = seed ?? scenario.seed

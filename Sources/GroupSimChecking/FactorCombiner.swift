@@ -240,7 +240,8 @@ struct FactorCombiner {
         func verdict(_ fold: Fold) -> (failedChecks: [Int], kinds: Set<PitfallKind>) {
             var kinds = reference.sighted
             for (bit, kind) in Self.perDeviceKinds.enumerated() where fold.flags & (1 << UInt8(bit)) != 0 { kinds.insert(kind) }
-            for (position, session) in stateSessions.enumerated() where divergenceSessions.contains(session) && fold.values[position] == -2 {
+            for (position, session) in stateSessions.enumerated()
+            where divergenceSessions.contains(session) && fold.values[position] == -2 {
                 kinds.insert(.divergence)
             }
             var failedChecks: [Int] = []
@@ -293,7 +294,8 @@ struct FactorCombiner {
             let fails = !failedChecks.isEmpty || !reference.unexpected.isEmpty
             if fails {
                 failedOrders += entry.count
-                let needed = failedChecks.contains { !firstWritten.contains($0) } || reference.unexpected.contains { !unexpectedWritten.contains($0) }
+                let needed = failedChecks.contains { !firstWritten.contains($0) }
+                    || reference.unexpected.contains { !unexpectedWritten.contains($0) }
                 if samples < ExplorationReport.failureSampleLimit || needed { write(entry.witness, failedChecks: failedChecks) }
                 for check in failedChecks { tally.addCheckFailures(check, entry.count, first: nil) }
                 for key in reference.unexpected {
@@ -407,7 +409,9 @@ struct FactorCombiner {
             sighted = Set(run.report.pitfalls.map(\.kind).filter { $0 != .divergence && !FactorCombiner.perDeviceKinds.contains($0) })
             var verdicts: [Int: Bool] = [:]
             for (index, spec) in scenario.checks.enumerated() {
-                if case .error = spec.check { verdicts[index] = run.report.checks.indices.contains(index) && run.report.checks[index].passed }
+                if case .error = spec.check {
+                    verdicts[index] = run.report.checks.indices.contains(index) && run.report.checks[index].passed
+                }
             }
             errorVerdicts = verdicts
             self.fixed = fixed
@@ -415,7 +419,9 @@ struct FactorCombiner {
 
         /// What differs, in words.
         func difference(from other: Constant) -> String {
-            if stepFailures != other.stepFailures || unexpected != other.unexpected || errorVerdicts != other.errorVerdicts { return "a step failure" }
+            if stepFailures != other.stepFailures || unexpected != other.unexpected || errorVerdicts != other.errorVerdicts {
+                return "a step failure"
+            }
             if quiet != other.quiet { return "whether the run went quiet" }
             if conflicts != other.conflicts { return "the cloud store's refused writes" }
             if sighted != other.sighted { return "a pitfall seen while the app read something" }

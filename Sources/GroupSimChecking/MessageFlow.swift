@@ -7,7 +7,7 @@ import GroupSimSimulation
 /// Built from `Trace` events only, in trace order, so every list here is deterministic
 /// (determinism rule 4, README). Explanations, the side-by-side view and the diagrams read it.
 /// Building is O(events); lookups by message are O(1).
-public struct MessageFlow: Sendable {
+package struct MessageFlow: Sendable {
     /// A message leaving its device (M11: it collapses its session there at once).
     public struct Send: Sendable, Hashable {
         public var message: Int

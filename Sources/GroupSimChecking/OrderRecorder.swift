@@ -161,7 +161,8 @@ struct OrderRecorder: ScheduleController {
         self.visited = visited
         key = OrderKey(for: scenario)
         deviceNames = scenario.devices.map(\.name)
-        deviceIndex = Dictionary(scenario.devices.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        deviceIndex = Dictionary(scenario.devices.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first,
+            _ in first })
         var global: Set<Int> = []
         var connectivity: [Int: (device: Int, offline: Bool)] = [:]
         for step in scenario.steps {
@@ -218,9 +219,11 @@ struct OrderRecorder: ScheduleController {
                     : Option(entities: [device], label: "d" + name, text: "m\(message) to \(candidate.device)",
                              chain: "d" + name, kind: .delivery, latest: candidate.latest.nanoseconds, position: position)
             case .cloudRequest:
-                let ordinal = pendingRequests[device].indices.contains(requestSeen[device]) ? pendingRequests[device][requestSeen[device]] : -1
+                let ordinal = pendingRequests[device].indices.contains(requestSeen[device])
+                    ? pendingRequests[device][requestSeen[device]] : -1
                 requestSeen[device] += 1
-                option = Option(entities: [cloud], label: "q\(device)#\(ordinal)", text: "\(candidate.device)'s cloud request \(ordinal + 1) to the store",
+                option = Option(entities: [cloud], label: "q\(device)#\(ordinal)", text: "\(candidate.device)'s cloud request "
+                    + "\(ordinal + 1) to the store",
                                 chain: "q\(device)", kind: .cloudRequest, latest: candidate.latest.nanoseconds, position: position)
             case .cloudAnswer:
                 let ordinal = pendingAnswers[device].indices.contains(answerSeen[device]) ? pendingAnswers[device][answerSeen[device]] : -1

@@ -2,7 +2,7 @@ import GroupSimScenario
 
 /// A pitfall the run fell into: what happened where, the rule it comes from, and the fix.
 public struct Pitfall: Sendable, Hashable {
-    public var kind: PitfallKind
+    public var kind: Scenario.PitfallKind
     /// The docs/behaviour.md rule (`M12`).
     public var rule: String
     /// The devices it happened on.

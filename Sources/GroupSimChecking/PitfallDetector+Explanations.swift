@@ -14,28 +14,43 @@ extension PitfallDetector {
         // A registered app's `app.state` only tells the checks where its state is: its
         // fixes name what to change in its code.
         let registered = evidence.outcome.scenario.app.name != nil
-        let conditionalSave = "save with a conditional write (only over the version you read: CloudKit's `.ifServerRecordUnchanged` save policy, `SimulatedCloud.save(_:recordNamed:ifVersion:)` in the tests) and, on a conflict, merge your change into the server's record and save again (M13)."
+        let conditionalSave = "save with a conditional write (only over the version you read: CloudKit's `.ifServerRecordUnchanged` save "
+            + "policy, `SimulatedCloud.save(_:recordNamed:ifVersion:)` in the tests) and, on a conflict, merge your change into the "
+            + "server's record and save again (M13)."
         switch evidence.outcome.scenario.app.state {
         case .message:
             let reasons = survivorReasons(change, carrier: carrier, lost: lost, evidence)
             let carried = carrier.map { "\(who)'s change travelled in m\($0.message), sent by \($0.device) at \($0.time)" }
                 ?? "\(who)'s change was made on \(change.device)"
-            let explanation = "The app keeps its whole state in the message URL, so each reply carries only what its sender's tapped bubble held plus its own change. \(carried). \(reasons) Each device keeps as live bubble only the message that reached it last (M11, M12), so there \(what) is gone, and nothing will bring it back: the group lost \(who)'s update."
+            let explanation = "The app keeps its whole state in the message URL, so each reply carries only what its sender's tapped "
+                + "bubble held plus its own change. \(carried). \(reasons) Each device keeps as live bubble only the message that reached "
+                + "it last (M11, M12), so there \(what) is gone, and nothing will bring it back: the group lost \(who)'s update."
             let fix = registered
-                ? "Keep the state on your server and let the URL carry only the record's name; fetch the record when a bubble is tapped, and " + conditionalSave
-                : "Keep the state on a server and let the URL carry only a session token; fetch the state when a bubble is tapped and merge each change atomically at the store (M13; `app.state: cloud-merge`)."
+                ? "Keep the state on your server and let the URL carry only the record's name; fetch the record when a bubble is tapped, "
+                    + "and " + conditionalSave
+                : "Keep the state on a server and let the URL carry only a session token; fetch the state when a bubble is tapped and "
+                    + "merge each change atomically at the store (M13; `app.state: cloud-merge`)."
             return (explanation, fix)
         case .cloudOverwrite:
-            let overwrite = overwriteStory(change, evidence) ?? "Another reply fetched the record before \(who)'s write and wrote its whole map back after it."
-            let explanation = "The app keeps the state on a server, but each reply fetches the whole map, changes it on the device and writes the whole map back. \(overwrite) The store kept the last write whole, so \(what) is gone for every device that fetches it: \(shownList(lost, evidence)). A server that overwrites blindly still loses concurrent updates (M13)."
+            let overwrite = overwriteStory(change, evidence) ?? "Another reply fetched the record before \(who)'s write and wrote its "
+                + "whole map back after it."
+            let explanation = "The app keeps the state on a server, but each reply fetches the whole map, changes it on the device and "
+                + "writes the whole map back. \(overwrite) The store kept the last write whole, so \(what) is gone for every device that "
+                + "fetches it: \(shownList(lost, evidence)). A server that overwrites blindly still loses concurrent updates (M13)."
             let fix = registered
                 ? "Do not write the whole record back blindly: " + conditionalSave
-                : "Make the write atomic at the store: send only the changed keys and merge them there (`app.state: cloud-merge`), or compare-and-set: save only over the version you read (CloudKit's `.ifServerRecordUnchanged` save policy) and, on a `serverRecordChanged` error, re-apply the change to the server's record and save again (`app.state: cloud-cas`) (M13)."
+                : "Make the write atomic at the store: send only the changed keys and merge them there (`app.state: cloud-merge`), or "
+                    + "compare-and-set: save only over the version you read (CloudKit's `.ifServerRecordUnchanged` save policy) and, on a "
+                    + "`serverRecordChanged` error, re-apply the change to the server's record and save again (`app.state: cloud-cas`) "
+                    + "(M13)."
             return (explanation, fix)
         case .cloudMerge, .cloudCAS:
             let atomic = evidence.outcome.scenario.app.state == .cloudMerge ? "an atomic merge" : "compare-and-set with retry"
-            let explanation = "\(who)'s change \(what) never reached the state these devices would fetch from the store: \(shownList(lost, evidence)). With \(atomic) this happens only when a device shows no bubble of the session or its write never reached the store (M13, M30)."
-            let fix = "Check that every device got a bubble of the session (an offline device catches up when it comes back, M30) and that every write reached the store before the run ended."
+            let explanation = "\(who)'s change \(what) never reached the state these devices would fetch from the store: "
+                + "\(shownList(lost, evidence)). With \(atomic) this happens only when a device shows no bubble of the session or its "
+                + "write never reached the store (M13, M30)."
+            let fix = "Check that every device got a bubble of the session (an offline device catches up when it comes back, M30) and "
+                + "that every write reached the store before the run ended."
             return (explanation, fix)
         }
     }
@@ -69,14 +84,18 @@ extension PitfallDetector {
             var sentence = "\(place) the live bubble is m\(survivor) from \(sender), sent by \(send.device) at \(send.time)"
             let seen = evidence.flow.firstSeen(carrier.message, on: send.device)
             if let seen, seen <= send.time, !builtOnSelection(send, evidence) {
-                sentence += ": \(send.device) had m\(carrier.message) since \(seen), but m\(survivor) was a new send in \(change.session), built without selecting a bubble, from an empty state (M15: the extension reads only the bubble the user tapped)"
+                sentence += ": \(send.device) had m\(carrier.message) since \(seen), but m\(survivor) was a new send in "
+                    + "\(change.session), built without selecting a bubble, from an empty state (M15: the extension reads only the bubble "
+                    + "the user tapped)"
             } else if let seen, seen <= send.time {
                 let base = evidence.history.live(on: send.device, session: change.session, before: send.traceIndex)
                 let baseState = base.flatMap { evidence.flow.send(of: $0.message) }.map { StateMap(url: $0.url) }
                 if let base, let baseState, !baseState.contains(change.entries) {
-                    sentence += ": \(send.device) had m\(carrier.message) since \(seen), but the bubble it showed when it replied was m\(base.message), which already lacked the change"
+                    sentence += ": \(send.device) had m\(carrier.message) since \(seen), but the bubble it showed when it replied was "
+                        + "m\(base.message), which already lacked the change"
                 } else {
-                    sentence += ": \(send.device) had m\(carrier.message) since \(seen), but built m\(survivor) on an older bubble its app had selected before, a stale selectedMessage (M15)"
+                    sentence += ": \(send.device) had m\(carrier.message) since \(seen), but built m\(survivor) on an older bubble its "
+                        + "app had selected before, a stale selectedMessage (M15)"
                 }
             } else if let seen {
                 sentence += ", before m\(carrier.message) reached \(send.device) at \(seen)"
@@ -96,12 +115,15 @@ extension PitfallDetector {
         guard let write = trips.first(where: { $0.device == change.device && $0.operation == .store && !$0.refused
                 && $0.key == change.session && $0.requestedAt >= start && $0.version != nil }),
               let version = write.version, let written = write.arrivedAt else { return nil }
-        for later in trips where later.operation == .store && !later.refused && later.key == change.session && later.device != change.device {
+        for later in trips
+        where later.operation == .store && !later.refused && later.key == change.session && later.device != change.device {
             guard let laterVersion = later.version, laterVersion > version, let laterAt = later.arrivedAt else { continue }
             let fetch = trips.last { $0.device == later.device && $0.operation == .fetch && $0.key == change.session
                 && $0.requestedAt <= later.requestedAt && $0.version != nil }
             guard let fetch, let fetched = fetch.version, fetched < version, let fetchedAt = fetch.arrivedAt else { continue }
-            return "\(change.device) wrote \(change.session) v\(version) with the change at \(written); \(later.device) had fetched \(change.session) at v\(fetched) (at \(fetchedAt)), before that write, and at \(laterAt) wrote its whole map back as v\(laterVersion), without the change."
+            return "\(change.device) wrote \(change.session) v\(version) with the change at \(written); \(later.device) had fetched "
+                + "\(change.session) at v\(fetched) (at \(fetchedAt)), before that write, and at \(laterAt) wrote its whole map back as "
+                + "v\(laterVersion), without the change."
         }
         return nil
     }
@@ -137,9 +159,13 @@ extension PitfallDetector {
         let here = parting.map { " Where it started: \($0.description)" } ?? ""
         switch mode {
         case .message:
-            return "Each device keeps as live bubble the one that reached it last, and arrival order differs from device to device; a replier even sees the other reply as the survivor, because its own bubble was added when it tapped Send (M11, M12). The app reads its state from that bubble's URL, so the \(groups) groups of devices now disagree about \(session), and nothing reconciles them.\(here)"
+            return "Each device keeps as live bubble the one that reached it last, and arrival order differs from device to device; a "
+                + "replier even sees the other reply as the survivor, because its own bubble was added when it tapped Send (M11, M12). "
+                + "The app reads its state from that bubble's URL, so the \(groups) groups of devices now disagree about \(session), and "
+                + "nothing reconciles them.\(here)"
         case .cloudOverwrite, .cloudMerge, .cloudCAS:
-            return "The state lives in the store, but a device with no bubble of \(session) cannot fetch it: the user has nothing to tap (M13, M30).\(here)"
+            return "The state lives in the store, but a device with no bubble of \(session) cannot fetch it: the user has nothing to tap "
+                + "(M13, M30).\(here)"
         }
     }
 
@@ -155,15 +181,24 @@ extension PitfallDetector {
             let minted = sighting.mintedOn.map { minter in
                 minter == device ? "\(device) itself minted the UUID, for another conversation" : "The UUID was minted on \(minter)"
             } ?? "The UUID was minted on another device"
+            let writtenByApp = "the app's own code wrote it there, from localParticipantIdentifier or remoteParticipantIdentifiers"
             let carried = send.map { sent in
                 sent.device == sighting.mintedOn
-                    ? "\(minted), whose app put it into \(message)'s URL (\(evidence.outcome.scenario.app.name == nil ? "a `$name` in data does that" : "the app's own code wrote it there, from localParticipantIdentifier or remoteParticipantIdentifiers")); \(message) was sent at \(sent.time)."
-                    : "\(minted); \(message), sent by \(sent.device) at \(sent.time), carried it on in its URL, as an app that copies the state it read does."
+                    ? "\(minted), whose app put it into \(message)'s URL "
+                        + "(\(evidence.outcome.scenario.app.name == nil ? "a `$name` in data does that" : writtenByApp)); "
+                        + "\(message) was sent at \(sent.time)."
+                    : "\(minted); \(message), sent by \(sent.device) at \(sent.time), carried it on in its URL, as an app that copies the "
+                        + "state it read does."
             } ?? "\(minted) and reached \(device) in \(message)'s URL."
             if evidence.outcome.scenario.options.identifiers == .perConversation {
-                return "\(carried) In this scenario identifiers are per conversation as well as per device (`identifiers: per-conversation`, M6): a device holds a different UUID for each person in each conversation, so a UUID minted for one conversation, or on another device, names nobody here, and whatever the app keyed by it on \(device) (a vote, an owner, a turn) is misread or lost (M4)."
+                return "\(carried) In this scenario identifiers are per conversation as well as per device (`identifiers: "
+                    + "per-conversation`, M6): a device holds a different UUID for each person in each conversation, so a UUID minted for "
+                    + "one conversation, or on another device, names nobody here, and whatever the app keyed by it on \(device) (a vote, "
+                    + "an owner, a turn) is misread or lost (M4)."
             }
-            return "\(carried) Participant identifiers are per device (M1): every device holds its own UUID for each person, and the same person has a different UUID on each of them. So the UUID names nobody on \(device), and whatever the app keyed by it there (a vote, an owner, a turn) is misread or lost (M4)."
+            return "\(carried) Participant identifiers are per device (M1): every device holds its own UUID for each person, and the same "
+                + "person has a different UUID on each of them. So the UUID names nobody on \(device), and whatever the app keyed by it "
+                + "there (a vote, an owner, a turn) is misread or lost (M4)."
         case .staleIdentifier:
             let reinstall = evidence.outcome.trace.events.last { event in
                 guard event.subject == device, event.time <= sighting.time, case .reinstalled = event.kind else { return false }
@@ -171,12 +206,16 @@ extension PitfallDetector {
             }
             let when = reinstall.map { " at \($0.time)" } ?? ""
             let written = send.map { ", written at \($0.time) by \($0.device)" } ?? ""
-            return "\(device) was reinstalled\(when). A reinstall gives the device a completely new identifier set: its own local identifier and every remote one (M2). The UUID in \(message)'s URL\(written), was minted by the old installation, so \(device) itself no longer knows whom it means, and state keyed by it (its owner's votes, say) now belongs to nobody."
+            return "\(device) was reinstalled\(when). A reinstall gives the device a completely new identifier set: its own local "
+                + "identifier and every remote one (M2). The UUID in \(message)'s URL\(written), was minted by the old installation, so "
+                + "\(device) itself no longer knows whom it means, and state keyed by it (its owner's votes, say) now belongs to nobody."
         case .staleSelection:
             return staleSelectionExplanation(sighting, evidence)
         case .droppedURL:
             let sent = send.map { " \(message) left \(device) at \($0.time) with no URL at all," } ?? " The message carries no URL at all,"
-            return "On \(device) the app set MSMessage.url to a URL whose scheme is not http, https or data. The setter drops such a URL silently: the old value (nil) stays and no error is raised (M8).\(sent) so no device can read its state when the bubble is tapped, and the next reply starts from an empty state: whatever it held is lost (M7, M15)."
+            return "On \(device) the app set MSMessage.url to a URL whose scheme is not http, https or data. The setter drops such a URL "
+                + "silently: the old value (nil) stays and no error is raised (M8).\(sent) so no device can read its state when the "
+                + "bubble is tapped, and the next reply starts from an empty state: whatever it held is lost (M7, M15)."
         case .lostUpdate, .divergence, .unattributed, .doubleCount:
             return "See M1, M4, M12 and M13."
         }
@@ -186,18 +225,22 @@ extension PitfallDetector {
     static func staleSelectionExplanation(_ sighting: PitfallSighting, _ evidence: Evidence) -> String {
         let device = sighting.device
         guard let chosen = sighting.message, let session = evidence.flow.send(of: chosen)?.session else {
-            return "The extension sees only the bubble the user tapped; selectedMessage is not refreshed when newer messages of the session arrive, so a reply built on it undoes what came since (M15)."
+            return "The extension sees only the bubble the user tapped; selectedMessage is not refreshed when newer messages of the "
+                + "session arrive, so a reply built on it undoes what came since (M15)."
         }
         let selected = evidence.history.changes(on: device, session: session).filter { $0.message == chosen }.first
         let newer = evidence.history.changes(on: device, session: session).filter { change in
             change.time <= sighting.time && (selected.map { change.traceIndex > $0.traceIndex } ?? true) && change.message != chosen
         }
-        var text = "On \(device) the app built its draft at \(sighting.time) on m\(chosen), the bubble the user had tapped (selectedMessage)."
+        var text = "On \(device) the app built its draft at \(sighting.time) on m\(chosen), the bubble the user had tapped "
+            + "(selectedMessage)."
         if !newer.isEmpty {
             let arrivals = newer.map { "m\($0.message) (\($0.wasSent ? "sent here" : "from \($0.from)") at \($0.time))" }
             text += " Since then \(listed(arrivals)) had become the live bubble of \(session)."
         }
-        text += " The extension cannot read the transcript and selectedMessage is not refreshed when newer messages of the session arrive (M15), so the draft carries m\(chosen)'s state plus its own change, without what came since; wherever it arrives last, those changes are lost (M12)."
+        text += " The extension cannot read the transcript and selectedMessage is not refreshed when newer messages of the session arrive "
+            + "(M15), so the draft carries m\(chosen)'s state plus its own change, without what came since; wherever it arrives last, "
+            + "those changes are lost (M12)."
         return text
     }
 
@@ -207,18 +250,32 @@ extension PitfallDetector {
         switch kind {
         case .foreignIdentifier:
             registered
-                ? "Never send participant UUIDs between devices: put ids every device can resolve in the URL (an install id each installation creates and keeps in UserDefaults, sent in every message, or the account id of your own sign-in), and use `$UUID` only in layout text and summaryText, which Messages draws as the contact's name on every device (M5)."
-                : "Never send participant UUIDs between devices: put ids every device can resolve in the URL (an install id each installation creates and keeps in UserDefaults, sent in every message, or the account id of your own sign-in; `app.identity: install-id` or `account`), and use `$UUID` only in layout text and summaryText, which Messages draws as the contact's name on every device (M5)."
+                ? "Never send participant UUIDs between devices: put ids every device can resolve in the URL (an install id each "
+                    + "installation creates and keeps in UserDefaults, sent in every message, or the account id of your own sign-in), and "
+                    + "use `$UUID` only in layout text and summaryText, which Messages draws as the contact's name on every device (M5)."
+                : "Never send participant UUIDs between devices: put ids every device can resolve in the URL (an install id each "
+                    + "installation creates and keeps in UserDefaults, sent in every message, or the account id of your own sign-in; "
+                    + "`app.identity: install-id` or `account`), and use `$UUID` only in layout text and summaryText, which Messages "
+                    + "draws as the contact's name on every device (M5)."
         case .staleIdentifier:
             registered
-                ? "Do not persist participant identifiers as if they were permanent: key data by the account id of your own sign-in (Sign in with Apple or your server's login), and expect every participant identifier, and anything kept in UserDefaults, to change when the app is reinstalled (M2)."
-                : "Do not persist participant identifiers as if they were permanent: key data by the account id of your own sign-in (Sign in with Apple or your server's login; `app.identity: account`), and expect every participant identifier, and anything kept in the app's local storage, to change when the app is reinstalled (M2)."
+                ? "Do not persist participant identifiers as if they were permanent: key data by the account id of your own sign-in (Sign "
+                    + "in with Apple or your server's login), and expect every participant identifier, and anything kept in UserDefaults, "
+                    + "to change when the app is reinstalled (M2)."
+                : "Do not persist participant identifiers as if they were permanent: key data by the account id of your own sign-in (Sign "
+                    + "in with Apple or your server's login; `app.identity: account`), and expect every participant identifier, and "
+                    + "anything kept in the app's local storage, to change when the app is reinstalled (M2)."
         case .staleSelection:
             registered
-                ? "Build a reply from fresh state: keep the newest message of the session that didReceive(_:conversation:) handed your controller and build on it instead of the stale selectedMessage, or fetch the record from your server when the user acts and save it with a conditional write (M13, M15)."
-                : "Build a reply from fresh state: keep the newest message of the session that didReceive(_:conversation:) handed the extension and build on it instead of the stale selectedMessage (`app.selection: newest`), or fetch the state from your server when the user acts (M13; `app.state: cloud-merge`)."
+                ? "Build a reply from fresh state: keep the newest message of the session that didReceive(_:conversation:) handed your "
+                    + "controller and build on it instead of the stale selectedMessage, or fetch the record from your server when the "
+                    + "user acts and save it with a conditional write (M13, M15)."
+                : "Build a reply from fresh state: keep the newest message of the session that didReceive(_:conversation:) handed the "
+                    + "extension and build on it instead of the stale selectedMessage (`app.selection: newest`), or fetch the state from "
+                    + "your server when the user acts (M13; `app.state: cloud-merge`)."
         case .droppedURL:
-            "Put the state in query items of a URL with no scheme (`?key=value`, as IceCreamBuilder does) or https, check `message.url` after setting it, and keep the whole URL under 5,000 characters, or insert fails with error 8, urlExceedsMaxSize (M8)."
+            "Put the state in query items of a URL with no scheme (`?key=value`, as IceCreamBuilder does) or https, check `message.url` "
+                + "after setting it, and keep the whole URL under 5,000 characters, or insert fails with error 8, urlExceedsMaxSize (M8)."
         case .lostUpdate, .divergence, .unattributed, .doubleCount:
             registered
                 ? "Keep the state on your server and save with a conditional write, merging on conflict (M13)."

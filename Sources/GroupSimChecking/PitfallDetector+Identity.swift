@@ -39,7 +39,8 @@ extension PitfallDetector {
             let streams = RandomStreams(seed: outcome.seed)
             var accounts: [String: String] = [:]
             // Account ids exist only where the app signs people in.
-            for person in outcome.scenario.people where outcome.scenario.app.identity == .account { accounts[AppIdentity.accountID(streams, person: person.key)] = person.key }
+            for person in outcome.scenario.people where outcome.scenario.app.identity == .account { accounts[AppIdentity.accountID(streams,
+                person: person.key)] = person.key }
             self.accounts = accounts
         }
 
@@ -128,9 +129,17 @@ extension PitfallDetector {
             case .participant:
                 let own = item.devices.filter { states.outcome.scenario.device($0)?.person == item.owner.person }
                 let ownToo = own.isEmpty ? "" : ", \(who)'s own \(listed(own)) included"
-                why = "The app keyed \(who)'s choice by \(key), the participant identifier its sender's device has for \(who) (\(registered ? "the app's own code wrote it, from the conversation's participant identifiers" : "`$me` in data; `app.identity: participant-id`")). Participant identifiers are per device (M1): \(devices) each know \(who) by another UUID, and a UUID minted on one device means nothing on another (M4)\(ownToo). So \(place) there holds \(item.value) under a key the app cannot say whose it is."
+                let source = registered ? "the app's own code wrote it, from the conversation's participant identifiers"
+                    : "`$me` in data; `app.identity: participant-id`"
+                why = "The app keyed \(who)'s choice by \(key), the participant identifier its sender's device has for \(who) "
+                    + "(\(source)). Participant identifiers are per device (M1): \(devices) each know \(who) by another UUID, "
+                    + "and a UUID minted on one device means nothing on another (M4)\(ownToo). So \(place) there holds "
+                    + "\(item.value) under a key the app cannot say whose it is."
             case .install:
-                why = "The app keyed \(who)'s choice by \(key), an install id. \(devices) never learned it: a device learns an install id from a message of that installation, matching it with the message's senderParticipantIdentifier (M3), and a reinstall wipes what it had learned (M2). So \(place) there holds \(item.value) under a key the app cannot say whose it is."
+                why = "The app keyed \(who)'s choice by \(key), an install id. \(devices) never learned it: a device learns an install id "
+                    + "from a message of that installation, matching it with the message's senderParticipantIdentifier (M3), and a "
+                    + "reinstall wipes what it had learned (M2). So \(place) there holds \(item.value) under a key the app cannot say "
+                    + "whose it is."
             case .account:
                 why = "The account id \(key) names nobody in this conversation."
             }
@@ -138,7 +147,10 @@ extension PitfallDetector {
                 kind: .unattributed, rule: PitfallKind.unattributed.rule, devices: item.devices, message: nil, session: session,
                 summary: "\(who)'s choice \(item.value) in \(session) is keyed by \(key), which \(devices) cannot attribute to anyone",
                 explanation: why,
-                fix: "Key each choice by an id every device can resolve. Have each installation create a random id once, keep it in its own storage (UserDefaults), put it in every message's URL, and record on receipt which senderParticipantIdentifier sent it\(identityMode("install-id")); or sign the user in to your own account system (Sign in with Apple or your server's login) and key by the account id\(identityMode("account"))."))
+                fix: "Key each choice by an id every device can resolve. Have each installation create a random id once, keep it in its "
+                    + "own storage (UserDefaults), put it in every message's URL, and record on receipt which senderParticipantIdentifier "
+                    + "sent it\(identityMode("install-id")); or sign the user in to your own account system (Sign in with Apple or your "
+                    + "server's login) and key by the account id\(identityMode("account"))."))
         }
         for item in doubled {
             let who = evidence.contact(item.person)
@@ -147,8 +159,13 @@ extension PitfallDetector {
             found.append(Pitfall(
                 kind: .doubleCount, rule: PitfallKind.doubleCount.rule, devices: item.devices, message: nil, session: session,
                 summary: "\(who)'s choice is counted \(times(item.keys.count)) in \(session) on \(listed(item.devices)): \(listed(parts))",
-                explanation: "\(who) answered from \(listed(sources)). The app keys a choice by the device it came from: every device of a person has its own participant identifier, even for its owner (M1, M3), and its own install id. So \(place) holds one entry per device, and \(who)'s change of mind on one device did not replace the answer from the other: \(who) is counted \(times(item.keys.count)).",
-                fix: "Key each choice by the person, not the device: sign the user in to your own account system (Sign in with Apple or your server's login) and key by the account id, which every device of the person shares\(identityMode("account")). Participant identifiers and install ids are per device and cannot be joined."))
+                explanation: "\(who) answered from \(listed(sources)). The app keys a choice by the device it came from: every device of "
+                    + "a person has its own participant identifier, even for its owner (M1, M3), and its own install id. So \(place) "
+                    + "holds one entry per device, and \(who)'s change of mind on one device did not replace the answer from the other: "
+                    + "\(who) is counted \(times(item.keys.count)).",
+                fix: "Key each choice by the person, not the device: sign the user in to your own account system (Sign in with Apple or "
+                    + "your server's login) and key by the account id, which every device of the person shares\(identityMode("account")). "
+                    + "Participant identifiers and install ids are per device and cannot be joined."))
         }
         return found
     }

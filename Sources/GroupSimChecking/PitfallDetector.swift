@@ -10,7 +10,7 @@ import GroupSimSimulation
 /// Every pitfall says where it happened (device, message, time), what was lost or
 /// misread, the rule it comes from and the fix; the wording is in
 /// `PitfallDetector+Explanations.swift`.
-public enum PitfallDetector {
+package enum PitfallDetector {
     public static func detect(_ outcome: RunOutcome) -> [Pitfall] {
         detect(outcome, states: SessionStates(outcome: outcome))
     }
@@ -150,7 +150,8 @@ public enum PitfallDetector {
             let rule = states.outcome.scenario.app.state == .message ? "M12" : "M13"
             let (explanation, fix) = lostUpdateText(change, carrier: carrier, lost: lost, evidence)
             found.append(Pitfall(kind: .lostUpdate, rule: rule, devices: lost.map(\.device), message: carrier?.message, session: session,
-                                 summary: "\(evidence.contact(change.person))'s change \(what) (\(origin)) is missing from \(session) on \(lost.map(\.device).joined(separator: ", "))",
+                                 summary: "\(evidence.contact(change.person))'s change \(what) (\(origin)) is missing from \(session) on "
+                                     + "\(lost.map(\.device).joined(separator: ", "))",
                                  explanation: explanation, fix: fix))
         }
         return found
@@ -206,8 +207,10 @@ public enum PitfallDetector {
             summary: "devices show \(groups.count) different states for \(session): \(views.joined(separator: "; "))",
             explanation: divergenceExplanation(session, parting: parting, groups: groups.count, mode: states.outcome.scenario.app.state),
             fix: states.outcome.scenario.app.name != nil
-                ? "Keep the state on your server and fetch it when a bubble is tapped, so every device shows the store's state whatever bubble it kept, and save with a conditional write, merging your change into the server's record on conflict (M13)."
-                : "Keep the state on a server and fetch it when a bubble is tapped, so every device shows the store's state whatever bubble it kept, and merge writes atomically there (M13; `app.state: cloud-merge`).")
+                ? "Keep the state on your server and fetch it when a bubble is tapped, so every device shows the store's state whatever "
+                    + "bubble it kept, and save with a conditional write, merging your change into the server's record on conflict (M13)."
+                : "Keep the state on a server and fetch it when a bubble is tapped, so every device shows the store's state whatever "
+                    + "bubble it kept, and merge writes atomically there (M13; `app.state: cloud-merge`).")
     }
 
     /// Pitfalls seen during the run, once per kind, device and detail.

@@ -26,8 +26,19 @@ public struct RunReport: Sendable {
 
     /// The checks that held, and all of them: the scenario's checks, and one failed check
     /// per unexpected step failure.
-    public var checkCounts: (held: Int, total: Int) {
-        (checks.filter(\.passed).count, checks.count + unexpectedFailures.count)
+    public var checkCounts: CheckCounts {
+        CheckCounts(held: checks.filter(\.passed).count, total: checks.count + unexpectedFailures.count)
+    }
+
+    /// How many checks held, of how many (`3 of 4 checks held`).
+    public struct CheckCounts: Sendable, Hashable, Codable {
+        public var held: Int
+        public var total: Int
+
+        public init(held: Int, total: Int) {
+            self.held = held
+            self.total = total
+        }
     }
     /// The run's fingerprint (`groupsim run` prints it as `trace:`): `RunOutcome.digest`'s
     /// encoding of the events and final state, then every check's text, verdict and
@@ -60,3 +71,7 @@ extension Scenario {
         return RunReport(outcome: outcome)
     }
 }
+
+// The package's own code names the nested types without their prefix.
+package typealias UnexpectedFailure = RunReport.UnexpectedFailure
+package typealias ShrinkResult = Shrinker.Result

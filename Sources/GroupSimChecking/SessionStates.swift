@@ -32,7 +32,9 @@ struct SessionStates: Sendable {
         var appDevices: [String: [Int]] = [:]
         for entry in outcome.members where appDevices[entry.conversation] == nil {
             let members = Set(entry.members)
-            appDevices[entry.conversation] = outcome.devices.indices.filter { outcome.devices[$0].runsApp && members.contains(outcome.devices[$0].person) }
+            appDevices[entry.conversation] = outcome.devices.indices.filter {
+                outcome.devices[$0].runsApp && members.contains(outcome.devices[$0].person)
+            }
         }
         appDevicesByConversation = appDevices
         var names: [String] = []

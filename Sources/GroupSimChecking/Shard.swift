@@ -2,7 +2,7 @@
 /// `i % count == index`, so `count` processes (or machines) given `0/count` to
 /// `count-1/count` share the runs without overlap, and their reports merge into the
 /// report of the whole (`ExplorationReport.merge`).
-public struct Shard: Sendable, Hashable, CustomStringConvertible {
+package struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// 0-based, below `count`.
     public let index: Int
     /// How many shards the runs are split into (at least 1).

@@ -40,12 +40,12 @@ public struct Shrinker: Sendable {
     /// - Returns: the smallest failing scenario found and its file text; when the run
     ///   fails no check, the scenario unchanged (with the seed) and `check` nil.
     /// - Throws: the scenario's problems (`Scenario.validate`); nothing runs then.
-    public func shrink(_ scenario: Scenario, seed: UInt64, maxAttempts: Int = 500) async throws(ScenarioErrors) -> ShrinkResult {
+    public func shrink(_ scenario: Scenario, seed: UInt64, maxAttempts: Int = 500) async throws(ScenarioErrors) -> Result {
         var original = scenario
         original.seed = seed
         let report = try await original.run(seed: seed, apps: apps)
         guard let failing = report.checks.first(where: { !$0.passed }) else {
-            return ShrinkResult(scenario: original, yaml: ScenarioWriter.yaml(original), check: nil, attempts: 0, seed: seed,
+            return Result(scenario: original, yaml: ScenarioWriter.yaml(original), check: nil, attempts: 0, seed: seed,
                                 reproduces: false)
         }
         let target = failing.spec.check
@@ -60,7 +60,7 @@ public struct Shrinker: Sendable {
         guard var current = await search.attempt(Candidate(scenario: base, target: target)) else {
             // The scenario cannot be printed and read back as it is (a scenario built in
             // Swift that breaks a rule of the format): nothing smaller can be checked.
-            return ShrinkResult(scenario: original, yaml: ScenarioWriter.yaml(original), check: target,
+            return Result(scenario: original, yaml: ScenarioWriter.yaml(original), check: target,
                                 attempts: search.attempts, seed: seed, reproduces: false)
         }
         var progress = true
@@ -70,26 +70,28 @@ public struct Shrinker: Sendable {
                 if await search.run(pass, on: &current) { progress = true }
             }
         }
-        return ShrinkResult(scenario: current.scenario, yaml: current.yaml, check: current.target, attempts: search.attempts,
+        return Result(scenario: current.scenario, yaml: current.yaml, check: current.target, attempts: search.attempts,
                             seed: seed, reproduces: true)
     }
 }
 
-/// What `Shrinker.shrink` found.
-public struct ShrinkResult: Sendable {
+extension Shrinker {
+    /// What `Shrinker.shrink` found.
+    public struct Result: Sendable {
     /// The smallest failing scenario found, with the run's seed as its `seed`; the
     /// scenario given (with the seed) when the run did not fail.
     public var scenario: Scenario
     /// `scenario` as a scenario file.
     public var yaml: String
     /// The check that still fails in `scenario`; nil when the run failed no check.
-    public var check: Check?
+        public var check: Scenario.Check?
     /// Candidate scenarios tried (each printed, read back and, when valid, run).
     public var attempts: Int
     public var seed: UInt64
     /// Whether `yaml`, read back and run, fails `check`: false when the run failed no
     /// check, or when the scenario given could not be printed as a valid file.
     public var reproduces: Bool
+    }
 }
 
 extension Shrinker {

@@ -8,7 +8,7 @@ import GroupSimSimulation
 /// when the device sends `mN` (M11: at the tap on Send) or when a copy of `mN` arrives
 /// (M11: arrival order alone decides). Devices on old systems (`ios9`) draw no bubbles
 /// (M26) and have no history. Building is O(events).
-public struct ViewHistory: Sendable {
+package struct ViewHistory: Sendable {
     /// One device's live bubble of one session changing to `message`.
     public struct Change: Sendable, Hashable {
         public var device: String

@@ -1,7 +1,7 @@
 /// The first event at which two devices' views of a session parted (M11, M12): what they
 /// had agreed on, what one of them then showed while the other still showed something
 /// else, and where each ended.
-public struct ViewParting: Sendable, Hashable {
+package struct ViewParting: Sendable, Hashable {
     public var session: String
     public var first: String
     public var second: String

@@ -12,7 +12,7 @@ import GroupSimChecking
 /// command that replays it and, when the caller supplies them, that run's text report
 /// and its HTML page with the time slider.
 /// The same inputs always give the same bytes.
-public enum ExplorationHTMLReport {
+package enum ExplorationHTMLReport {
     /// One failing outcome: the checks it broke and its first run.
     public struct FailingOutcome: Sendable {
         /// The checks' one-line texts.
@@ -51,7 +51,8 @@ public enum ExplorationHTMLReport {
         let unit = if case .random = report.mode { "runs" } else { "orders" }
         // An embedded run page brings the time slider's script, which the policy must name.
         let script = (failing ?? []).contains { $0.runPage != nil } ? HTMLReport.timelineScriptHash : nil
-        var html = HTMLReport.pageStart(title: "\(report.scenario) · exploration · GroupSim", style: HTMLReport.style + style, script: script)
+        var html = HTMLReport.pageStart(title: "\(report.scenario) · exploration · GroupSim", style: HTMLReport.style + style,
+            script: script)
         html += """
         <header>
         <h1>\(esc(report.scenario)): exploration</h1>
@@ -64,7 +65,8 @@ public enum ExplorationHTMLReport {
         let verdict = report.passed
             ? "<span class=\"pass\">every check held in every one</span>"
             : "<span class=\"fail\">\(report.failedRuns) of \(runs) \(unit) failed a check</span>"
-        html += "<p class=\"meta\">\(esc(report.file)) · \(esc(what)) · \(verdict) · \(report.distinctOutcomes) distinct outcome\(report.distinctOutcomes == 1 ? "" : "s")</p>\n"
+        html += "<p class=\"meta\">\(esc(report.file)) · \(esc(what)) · \(verdict) · \(report.distinctOutcomes) distinct "
+            + "outcome\(report.distinctOutcomes == 1 ? "" : "s")</p>\n"
         if report.interrupted {
             let planned = report.plannedRuns.map { " of \(ExplorationReport.grouped($0))" } ?? ""
             html += "<p class=\"fail\">interrupted after \(runs.grouped)\(planned) \(unit): the counts below are of those \(unit)</p>\n"
@@ -138,14 +140,16 @@ public enum ExplorationHTMLReport {
         var html = ""
         for outcome in failing {
             html += "<div class=\"failing-outcome\">\n"
-            html += "<p>failed: \(outcome.checks.map { "<code>\(esc($0))</code>" }.joined(separator: "; ")) · first in run #\(outcome.run.run), seed \(outcome.run.seed)</p>\n"
+            html += "<p>failed: \(outcome.checks.map { "<code>\(esc($0))</code>" }.joined(separator: "; ")) · first in run "
+                + "#\(outcome.run.run), seed \(outcome.run.seed)</p>\n"
             html += "<pre class=\"replay\">\(esc(outcome.replay))</pre>\n"
             if let text = outcome.runReport {
                 html += "<details><summary>the run's report</summary>\n<pre class=\"run-report\">\(esc(text))</pre>\n</details>\n"
             }
             if let page = outcome.runPage {
                 html += "<details class=\"run-page\"><summary>the run's page: every device's screen at any event</summary>\n"
-                html += "<iframe class=\"run-page\" title=\"the failing run, seed \(outcome.run.seed)\" sandbox=\"allow-scripts\" srcdoc=\"\(esc(page))\"></iframe>\n</details>\n"
+                html += "<iframe class=\"run-page\" title=\"the failing run, seed \(outcome.run.seed)\" sandbox=\"allow-scripts\" "
+                    + "srcdoc=\"\(esc(page))\"></iframe>\n</details>\n"
             }
             html += "</div>\n"
         }

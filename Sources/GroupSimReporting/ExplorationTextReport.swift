@@ -6,7 +6,7 @@ import GroupSimChecking
 /// the distribution of outcomes per device (grouped by sender and state, since message
 /// numbers vary from run to run), the pitfalls with how many runs reported each, failed
 /// steps, and how to replay a failing run.
-public enum ExplorationTextReport {
+package enum ExplorationTextReport {
     /// Per-device outcome lines printed without `full`: a scenario small enough to fit
     /// on a screen shows every device; a larger one shows its sessions' classes only.
     public static let deviceLineLimit = 24
@@ -27,7 +27,8 @@ public enum ExplorationTextReport {
         let readableRuns = runs.readable
         switch report.mode {
         case .random(let seed, let requested):
-            var heading = "\(report.scenario): \(runs) run\(runs == 1 ? "" : "s") with fresh latency, jitter and race draws (seeds derived from \(seed))"
+            var heading = "\(report.scenario): \(runs) run\(runs == 1 ? "" : "s") with fresh latency, jitter and race draws (seeds "
+                + "derived from \(seed))"
             if let shard = report.shard {
                 heading += "; shard\(shard.indices.count == 1 ? "" : "s") \(shard) of \(requested) runs"
                 lines.append(heading)
@@ -36,7 +37,9 @@ public enum ExplorationTextReport {
                 lines.append(heading)
             }
         case .exhaustive(let seed, let estimate, let simulated):
-            lines.append("\(report.scenario): \(readableRuns) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); up-front estimate \(estimate); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated, orders that only swap events on different devices pruned)")
+            lines.append("\(report.scenario): \(readableRuns) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); up-front "
+                + "estimate \(estimate); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated, orders that only swap events on "
+                + "different devices pruned)")
             if let factoring = report.factoring { lines.append(factoring.summary) }
         }
         let unit = if case .random = report.mode { "runs" } else { "orders" }
@@ -53,7 +56,8 @@ public enum ExplorationTextReport {
         for check in shownTallies {
             let place = check.line.map { "line \($0): " } ?? ""
             let count = pad(check.failedRuns.readable, failedWidth, right: true)
-            var line = "  \(check.failedRuns.isZero ? "PASS" : "FAIL")  \(count) of \(readableRuns) \(pad("(" + ExplorationReport.percent(check.failedRuns, of: runs) + ")", 8))  \(place)\(check.text)"
+            var line = "  \(check.failedRuns.isZero ? "PASS" : "FAIL")  \(count) of \(readableRuns) "
+                + "\(pad("(" + ExplorationReport.percent(check.failedRuns, of: runs) + ")", 8))  \(place)\(check.text)"
             if case .random = report.mode, let first = check.firstFailure { line += "  [first failing seed \(first.seed)]" }
             lines.append(line)
         }
@@ -64,12 +68,14 @@ public enum ExplorationTextReport {
         lines.append("Pitfalls (\(unit) that reported each)")
         if report.pitfalls.isEmpty { lines.append("  none") }
         for pitfall in report.pitfalls {
-            lines.append("  \(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.runs.readable) of \(readableRuns) (\(ExplorationReport.percent(pitfall.runs, of: runs)))")
+            lines.append("  \(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.runs.readable) of \(readableRuns) "
+                + "(\(ExplorationReport.percent(pitfall.runs, of: runs)))")
         }
         if !report.cloudConflicts.isZero {
             lines.append("")
             lines.append("Cloud conflicts (conditional writes the store refused; cloud-cas retries each, M13)")
-            lines.append("  \(report.cloudConflicts.readable) in \(report.conflictRuns.readable) of \(readableRuns) \(unit) (\(ExplorationReport.percent(report.conflictRuns, of: runs))), at most \(report.mostConflicts) in one")
+            lines.append("  \(report.cloudConflicts.readable) in \(report.conflictRuns.readable) of \(readableRuns) \(unit) "
+                + "(\(ExplorationReport.percent(report.conflictRuns, of: runs))), at most \(report.mostConflicts) in one")
         }
         if let footnote = RuleReference.footnote(for: lines.joined(separator: "\n")) { lines.append("  " + footnote) }
         if !report.stepFailures.isEmpty {
@@ -78,20 +84,25 @@ public enum ExplorationTextReport {
             let steps = full ? report.stepFailures : Array(report.stepFailures.prefix(listLimit))
             for failure in steps {
                 let step = failure.step.map { "step \($0)" } ?? "an app action"
-                lines.append("  \(step) on \(failure.device): \(failure.code) in \(failure.runs.readable) of \(readableRuns) (\(ExplorationReport.percent(failure.runs, of: runs)))")
+                lines.append("  \(step) on \(failure.device): \(failure.code) in \(failure.runs.readable) of \(readableRuns) "
+                    + "(\(ExplorationReport.percent(failure.runs, of: runs)))")
             }
-            if steps.count < report.stepFailures.count { lines.append("  and \(report.stepFailures.count - steps.count) more (--full lists them)") }
+            if steps.count < report.stepFailures.count { lines.append("  and \(report.stepFailures.count - steps.count) more (--full "
+                + "lists them)") }
         }
         if !report.stoppedRuns.isZero {
             lines.append("")
-            lines.append("warning: \(report.stoppedRuns.readable) run\(report.stoppedRuns == 1 ? "" : "s") stopped after \(Simulation.eventLimit) events without going quiet")
+            lines.append("warning: \(report.stoppedRuns.readable) run\(report.stoppedRuns == 1 ? "" : "s") stopped after "
+                + "\(Simulation.eventLimit) events without going quiet")
         }
         lines.append("")
-        var summary = "\(report.failedRuns.readable) of \(readableRuns) \(unit) failed a check; \(report.distinctOutcomes) distinct outcome\(report.distinctOutcomes == 1 ? "" : "s")"
+        var summary = "\(report.failedRuns.readable) of \(readableRuns) \(unit) failed a check; \(report.distinctOutcomes) distinct "
+            + "outcome\(report.distinctOutcomes == 1 ? "" : "s")"
         if let shard = report.shard { summary += " (partial: \(shard.missingCount) of \(shard.count) shards missing)" }
         lines.append(summary)
         if let failure = report.firstFailure {
-            let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil } + failure.unexpected
+            let failed = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil }
+                + failure.unexpected
             switch report.mode {
             case .random:
                 lines.append("first failing run: #\(failure.reference.run), failed \(listed(failed))")
@@ -139,7 +150,9 @@ public enum ExplorationTextReport {
             return lines
         }
         var sessions: [String] = []
-        for entry in report.classes where sessions.last != entry.session && !sessions.contains(entry.session) { sessions.append(entry.session) }
+        for entry in report.classes where sessions.last != entry.session && !sessions.contains(entry.session) {
+            sessions.append(entry.session)
+        }
         let listedSessions = full ? sessions : Array(sessions.prefix(sessionLimit))
         var classesBySession: [String: [ExplorationReport.OutcomeClass]] = [:]
         for entry in report.classes { classesBySession[entry.session, default: []].append(entry) }
@@ -154,7 +167,8 @@ public enum ExplorationTextReport {
         for session in listedSessions {
             let classes = classesBySession[session] ?? []
             let devices = devicesBySession[session] ?? 0
-            lines.append("  \(session): \(Plural.count(devices, "device")), \(Plural.count(classes.count, "outcome class", plural: "outcome classes"))")
+            lines.append("  \(session): \(Plural.count(devices, "device")), "
+                + "\(Plural.count(classes.count, "outcome class", plural: "outcome classes"))")
             let listed = full ? classes : Array(classes.prefix(classLimit))
             let countWidth = listed.map { $0.runs.readable.count }.max() ?? 1
             for entry in listed {
@@ -167,7 +181,8 @@ public enum ExplorationTextReport {
             let total = ExactCount.sum(shares.map(\.value))
             if shares.count > 1 {
                 let parts = shares.prefix(full ? shares.count : 6).map { "\($0.key) \($0.value.percent(of: total))" }
-                lines.append("    live bubbles over every device: \(parts.joined(separator: ", "))\(shares.count > parts.count ? ", and \(shares.count - parts.count) more" : "")")
+                lines.append("    live bubbles over every device: "
+                    + "\(parts.joined(separator: ", "))\(shares.count > parts.count ? ", and \(shares.count - parts.count) more" : "")")
             }
             let outliers = outliersBySession[session] ?? []
             if !outliers.isEmpty {
@@ -207,7 +222,8 @@ public enum ExplorationTextReport {
         guard things.count > 1 else { return "every device: \(things.first ?? "no bubble")" }
         var text = "\(things.count) views: \(things.joined(separator: " | "))"
         if let agreeing = entry.agreeing {
-            let size = agreeing.lowerBound == agreeing.upperBound ? "\(agreeing.lowerBound)" : "\(agreeing.lowerBound)-\(agreeing.upperBound)"
+            let size = agreeing.lowerBound == agreeing.upperBound
+                ? "\(agreeing.lowerBound)" : "\(agreeing.lowerBound)-\(agreeing.upperBound)"
             text += " (largest group \(size) of \(devices))"
         }
         return text
@@ -227,8 +243,10 @@ public enum ExplorationTextReport {
 
     static func swiftReplayHint(app: String, seed: UInt64?) -> String {
         let run = seed.map { " or `try await scenario.run(seed: \($0), apps: apps)`" } ?? ""
-        return "replay: the app \"\(app)\" is registered from Swift; in your test, `await explorer.replay(report.firstFailure!, of: report)`\(run)"
-            + " gives the run with its transcripts (render it with MermaidReport or HTMLReport); `explorer.scenarioFile(replaying:of:)` writes it as a file"
+        return "replay: the app \"\(app)\" is registered from Swift; in your test, `await explorer.replay(report.firstFailure!, of: "
+            + "report)`\(run)"
+            + " gives the run with its transcripts (render it with MermaidReport or HTMLReport); `explorer.scenarioFile(replaying:of:)` "
+                + "writes it as a file"
             + " for a command line built with `GroupSimCommand(apps:)`"
     }
 

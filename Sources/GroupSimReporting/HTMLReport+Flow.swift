@@ -87,12 +87,15 @@ extension HTMLReport {
         geometry.width = width
 
         var svg = "<div class=\"flow-wrap\">\n"
-        svg += "<svg class=\"flow\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-label=\"message flow: one lane per device, time downward\">\n"
+        svg += "<svg class=\"flow\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) "
+            + "\(height)\" role=\"img\" aria-label=\"message flow: one lane per device, time downward\">\n"
         svg += "<defs>\n"
         for (index, color) in palette.enumerated() {
-            svg += "<marker id=\"head\(index)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"\(color)\"/></marker>\n"
+            svg += "<marker id=\"head\(index)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
+                + "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"\(color)\"/></marker>\n"
         }
-        svg += "<marker id=\"headcloud\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#64748b\"/></marker>\n"
+        svg += "<marker id=\"headcloud\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" "
+            + "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#64748b\"/></marker>\n"
         svg += "</defs>\n"
 
         // Time axis and row lines.
@@ -111,10 +114,12 @@ extension HTMLReport {
             let laneX = x(index)
             let title = index < people.count ? people[index] : nil
             let caption = title.map { spec in
-                "\(outcome.scenario.person(spec.person)?.contactName ?? spec.person) · \(spec.platform.rawValue)\(spec.hasApp ? "" : ", no app")"
+                "\(outcome.scenario.person(spec.person)?.contactName ?? spec.person) · "
+                    + "\(spec.platform.rawValue)\(spec.hasApp ? "" : ", no app")"
             } ?? "the app's server (M13)"
             svg += "<g class=\"lane\"><title>\(esc(name))</title>"
-            svg += "<text class=\"lane-name\" x=\"\(laneX)\" y=\"22\" text-anchor=\"middle\">\(esc(clip(index < people.count ? name : "cloud store", 26)))</text>"
+            svg += "<text class=\"lane-name\" x=\"\(laneX)\" y=\"22\" "
+                + "text-anchor=\"middle\">\(esc(clip(index < people.count ? name : "cloud store", 26)))</text>"
             svg += "<text class=\"lane-who\" x=\"\(laneX)\" y=\"38\" text-anchor=\"middle\">\(esc(clip(caption, 30)))</text>"
             svg += "<line class=\"lane-line\" x1=\"\(laneX)\" y1=\"\(diagramTop - 14)\" x2=\"\(laneX)\" y2=\"\(height - 8)\"/></g>\n"
         }
@@ -127,10 +132,14 @@ extension HTMLReport {
                 guard let lane = laneOf[trip.device], let arrived = trip.arrivedAt else { continue }
                 let version = trip.version.map { " v\($0)" } ?? ""
                 let refused = trip.refused ? ", refused: the record had moved (M13)" : ""
-                svg += "<g><title>\(esc("\(trip.device) \(trip.operation.rawValue) \(trip.key): asked \(trip.requestedAt), reached the store \(arrived)\(version)\(refused)"))</title>"
-                svg += "<line class=\"cloud-request\" x1=\"\(x(lane))\" y1=\"\(rowOf(trip.requestedAt))\" x2=\"\(x(cloudLane))\" y2=\"\(rowOf(arrived))\" marker-end=\"url(#headcloud)\"/>"
+                let title = "\(trip.device) \(trip.operation.rawValue) \(trip.key): asked \(trip.requestedAt), "
+                    + "reached the store \(arrived)\(version)\(refused)"
+                svg += "<g><title>\(esc(title))</title>"
+                svg += "<line class=\"cloud-request\" x1=\"\(x(lane))\" y1=\"\(rowOf(trip.requestedAt))\" x2=\"\(x(cloudLane))\" "
+                    + "y2=\"\(rowOf(arrived))\" marker-end=\"url(#headcloud)\"/>"
                 if let answered = trip.answeredAt {
-                    svg += "<line class=\"cloud-answer\" x1=\"\(x(cloudLane))\" y1=\"\(rowOf(arrived))\" x2=\"\(x(lane))\" y2=\"\(rowOf(answered))\" marker-end=\"url(#headcloud)\"/>"
+                    svg += "<line class=\"cloud-answer\" x1=\"\(x(cloudLane))\" y1=\"\(rowOf(arrived))\" x2=\"\(x(lane))\" "
+                        + "y2=\"\(rowOf(answered))\" marker-end=\"url(#headcloud)\"/>"
                 }
                 svg += "</g>\n"
             }
@@ -146,11 +155,13 @@ extension HTMLReport {
             var title = "m\(copy.message) \(copy.from) → \(copy.to): sent \(copy.sentAt), arrived \(copy.arrivedAt)"
             if let held = copy.heldAt { title += ", held from \(held) while offline (M30)" }
             svg += "<g class=\"copy\"><title>\(esc(title))</title>"
-            svg += "<line x1=\"\(x1)\" y1=\"\(y1)\" x2=\"\(x2)\" y2=\"\(y2)\" stroke=\"\(color(copy.message))\" marker-end=\"url(#head\(paletteIndex(copy.message)))\"/>"
+            svg += "<line x1=\"\(x1)\" y1=\"\(y1)\" x2=\"\(x2)\" y2=\"\(y2)\" stroke=\"\(color(copy.message))\" "
+                + "marker-end=\"url(#head\(paletteIndex(copy.message)))\"/>"
             svg += "<circle class=\"arrival\" cx=\"\(x2)\" cy=\"\(y2)\" r=\"3\" stroke=\"\(color(copy.message))\"/>"
             let labelX = x1 + (x2 - x1) * 7 / 10
             let labelY = y1 + (y2 - y1) * 7 / 10 - 3
-            svg += "<text class=\"copy-label\" x=\"\(labelX)\" y=\"\(labelY)\" text-anchor=\"middle\" fill=\"\(color(copy.message))\">m\(copy.message)</text></g>\n"
+            svg += "<text class=\"copy-label\" x=\"\(labelX)\" y=\"\(labelY)\" text-anchor=\"middle\" "
+                + "fill=\"\(color(copy.message))\">m\(copy.message)</text></g>\n"
         }
         svg += "</g>\n"
 
@@ -177,12 +188,15 @@ extension HTMLReport {
                 break
             }
             let fill = mark.kind == .send ? " fill=\"\(color(mark.message ?? 0))\"" : ""
-            svg += "<text class=\"mark \(mark.kind.rawValue)\" x=\"\(laneX + 9)\" y=\"\(textY)\"\(fill)><title>\(esc(mark.text))</title>\(esc(clip(mark.text, 29)))</text>\n"
+            svg += "<text class=\"mark \(mark.kind.rawValue)\" x=\"\(laneX + 9)\" "
+                + "y=\"\(textY)\"\(fill)><title>\(esc(mark.text))</title>\(esc(clip(mark.text, 29)))</text>\n"
         }
         svg += "</g>\n</svg>\n</div>\n"
         svg += "<p class=\"legend\">Each lane is a device; time runs downward (rows are instants, not to scale). "
-        svg += "Each arrow is one copy of a message, from the moment its sender tapped Send to the moment it reached the device (M11, M30); "
-        svg += "a filled dot is a send, an orange diamond a session's old bubble leaving its place (M10), a red cross a failed step, a triangle a pitfall seen on that device.</p>\n"
+        svg += "Each arrow is one copy of a message, from the moment its sender tapped Send to the moment it reached the device (M11, "
+            + "M30); "
+        svg += "a filled dot is a send, an orange diamond a session's old bubble leaving its place (M10), a red cross a failed step, a "
+            + "triangle a pitfall seen on that device.</p>\n"
         if flow.copies.count > maximumArrows {
             svg += "<p class=\"legend\">The diagram draws the first \(maximumArrows) of \(flow.copies.count) copies.</p>\n"
         }

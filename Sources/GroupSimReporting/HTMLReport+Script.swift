@@ -287,7 +287,8 @@ extension HTMLReport {
           moment.hidden = true;
           moment.textContent = "";
         }
-        if (heading) { heading.textContent = "What each device shows at " + e.at + (index === count - 1 ? ", the end" : " (after event " + (index + 1) + " of " + count + ")"); }
+        if (heading) { heading.textContent = "What each device shows at " + e.at + \#
+    (index === count - 1 ? ", the end" : " (after event " + (index + 1) + " of " + count + ")"); }
         for (var d = 0; d < cards.length && d < data.devices.length; d++) { drawScreen(cards[d], state.screens[d], data.devices[d]); }
         drawCursor(index);
       }

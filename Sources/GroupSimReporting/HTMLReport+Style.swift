@@ -40,7 +40,8 @@ extension HTMLReport {
     svg.flow path.failure { stroke: #dc2626; stroke-width: 2.5; fill: none; }
     svg.flow path.pitfall { fill: #facc15; stroke: #a16207; stroke-width: 1; }
     .devices { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
-    .device-transcript { flex: 1 1 240px; max-width: 320px; border: 1px solid var(--line); border-radius: 18px; padding: 10px 12px 14px; background: #f8fafc; }
+    .device-transcript { flex: 1 1 240px; max-width: 320px; border: 1px solid var(--line); border-radius: 18px; \
+    padding: 10px 12px 14px; background: #f8fafc; }
     .device-transcript h3 { margin: 2px 0 0; font-size: 14px; }
     .device-transcript .who { margin: 0 0 8px; color: var(--muted); font-size: 12px; }
     .screen { display: flex; flex-direction: column; gap: 6px; }
@@ -49,7 +50,8 @@ extension HTMLReport {
     .bubble .meta { font-size: 11px; color: inherit; opacity: .75; }
     .bubble .caption { font-weight: 600; overflow-wrap: anywhere; }
     .bubble .subcaption { font-size: 13px; overflow-wrap: anywhere; }
-    .bubble .state { font: 12px ui-monospace, "Liberation Mono", "DejaVu Sans Mono", monospace; opacity: .9; overflow-wrap: anywhere; margin-top: 2px; }
+    .bubble .state { font: 12px ui-monospace, "Liberation Mono", "DejaVu Sans Mono", monospace; opacity: .9; overflow-wrap: anywhere; \
+    margin-top: 2px; }
     .bubble .state .key { font-weight: 700; }
     .summary { align-self: center; font-size: 12px; color: var(--muted); text-align: center; overflow-wrap: anywhere; }
     .conversation { font-size: 12px; font-weight: 700; color: var(--muted); margin: 6px 0 0; }
@@ -69,15 +71,20 @@ extension HTMLReport {
     .pitfall .rule { font-size: 12px; color: #92400e; background: #fef3c7; border-radius: 6px; padding: 1px 6px; }
     .pitfall .what { font-weight: 600; }
     footer { margin-top: 32px; color: var(--muted); font-size: 12px; }
-    .scrubber { position: sticky; top: 0; z-index: 5; background: #fff; border-bottom: 1px solid var(--line); padding: 8px 0 4px; margin: 8px 0 0; }
+    .scrubber { position: sticky; top: 0; z-index: 5; background: #fff; border-bottom: 1px solid var(--line); padding: 8px 0 4px; \
+    margin: 8px 0 0; }
     .scrubber .controls { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; }
-    .scrubber button { font: inherit; font-size: 13px; padding: 3px 9px; border: 1px solid #cbd5e1; border-radius: 6px; background: #f8fafc; color: var(--ink); cursor: pointer; }
-    .scrubber button:focus-visible, .scrubber input:focus-visible, .scrubber a:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
+    .scrubber button { font: inherit; font-size: 13px; padding: 3px 9px; border: 1px solid #cbd5e1; border-radius: 6px; \
+    background: #f8fafc; color: var(--ink); cursor: pointer; }
+    .scrubber button:focus-visible, .scrubber input:focus-visible, .scrubber a:focus-visible { outline: 3px solid #2563eb; \
+    outline-offset: 2px; }
     .scrubber input[type=range] { flex: 1 1 320px; min-width: 200px; accent-color: #dc2626; }
     .scrubber output { font: 13px ui-monospace, "Liberation Mono", "DejaVu Sans Mono", monospace; color: var(--muted); min-width: 22ch; }
     .scrubber .say { margin: 6px 0 2px; max-width: 130ch; }
-    .scrubber .moment { margin: 4px 0; padding: 4px 10px; border-radius: 8px; background: #fef3c7; border: 1px solid #fde68a; font-weight: 600; max-width: 130ch; }
-    .scrubber .rule-link { font-size: 12px; color: #92400e; background: #fef3c7; border-radius: 6px; padding: 1px 6px; text-decoration: none; }
+    .scrubber .moment { margin: 4px 0; padding: 4px 10px; border-radius: 8px; background: #fef3c7; border: 1px solid #fde68a; \
+    font-weight: 600; max-width: 130ch; }
+    .scrubber .rule-link { font-size: 12px; color: #92400e; background: #fef3c7; border-radius: 6px; padding: 1px 6px; \
+    text-decoration: none; }
     svg.flow .now-line { stroke: #dc2626; stroke-width: 1.5; stroke-dasharray: 6 3; }
     svg.flow .now-label { font-size: 11px; font-weight: 700; fill: #dc2626; paint-order: stroke; stroke: #fcfcfd; stroke-width: 3px; }
     svg.flow .inflight line { stroke-width: 4; opacity: .55; }

@@ -26,9 +26,11 @@ extension HTMLReport {
         html += "<button type=\"button\" id=\"scrub-play\" title=\"play from here\" aria-label=\"play\">▶ play</button>"
         html += "<button type=\"button\" id=\"scrub-next\" title=\"next event (→)\" aria-label=\"next event\">▶</button>"
         html += "<button type=\"button\" id=\"scrub-last\" title=\"the end (End)\" aria-label=\"the end\">▶|</button>"
-        html += "<input type=\"range\" id=\"scrub-range\" min=\"0\" max=\"\(last)\" value=\"\(last)\" step=\"1\" aria-label=\"event of the run\">"
+        html += "<input type=\"range\" id=\"scrub-range\" min=\"0\" max=\"\(last)\" value=\"\(last)\" step=\"1\" aria-label=\"event of "
+            + "the run\">"
         html += "<output id=\"scrub-time\" for=\"scrub-range\"></output></div>\n"
-        html += "<p id=\"scrub-say\" class=\"say\" aria-live=\"polite\">Move the slider, or press ← and → (Home, End), to watch the run event by event; the screens below show the end.</p>\n"
+        html += "<p id=\"scrub-say\" class=\"say\" aria-live=\"polite\">Move the slider, or press ← and → (Home, End), "
+            + "to watch the run event by event; the screens below show the end.</p>\n"
         html += "<p id=\"scrub-moment\" class=\"moment\" hidden></p>\n"
         return html + "</nav>\n"
     }
@@ -220,7 +222,8 @@ extension HTMLReport {
             if pitfall.kind == .divergence, let session = pitfall.session {
                 for parting in history.partings(session: session, among: pitfall.devices) {
                     mark(parting.change.traceIndex, number,
-                         "Here the views part (\(kind), \(pitfall.rule)): \(parting.change.device) \(parting.change.action) while \(parting.other) \(parting.otherShowed.map { "still shows m\($0)" } ?? "shows nothing of \(session)").")
+                         "Here the views part (\(kind), \(pitfall.rule)): \(parting.change.device) \(parting.change.action) while "
+                             + "\(parting.other) \(parting.otherShowed.map { "still shows m\($0)" } ?? "shows nothing of \(session)").")
                 }
                 continue
             }

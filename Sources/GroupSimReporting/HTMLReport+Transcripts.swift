@@ -32,7 +32,8 @@ extension HTMLReport {
         let meta = "<span class=\"id\">m\(entry.message)</span> \(esc(entry.senderName))"
         switch entry.kind {
         case .bubble:
-            var html = "<div class=\"bubble \(side)\">\n<div class=\"meta\">\(meta)\(entry.session.map { " · <span class=\"session\">\(esc($0))</span>" } ?? "")</div>\n"
+            var html = "<div class=\"bubble \(side)\">\n<div "
+                + "class=\"meta\">\(meta)\(entry.session.map { " · <span class=\"session\">\(esc($0))</span>" } ?? "")</div>\n"
             html += "<div class=\"caption\">\(esc(entry.text ?? "(no caption)"))</div>\n"
             if let subcaption = entry.subcaption { html += "<div class=\"subcaption\">\(esc(subcaption))</div>\n" }
             if let state = entry.state, !state.isEmpty {
@@ -47,11 +48,14 @@ extension HTMLReport {
         case .summary:
             return "<div class=\"summary\" title=\"m\(entry.message), collapsed (M10)\">\(esc(entry.text ?? ""))</div>\n"
         case .text:
-            return "<div class=\"bubble text \(side)\">\n<div class=\"meta\">\(meta)</div>\n<div class=\"caption\">\(esc(entry.text ?? ""))</div>\n</div>\n"
+            return "<div class=\"bubble text \(side)\">\n<div class=\"meta\">\(meta)</div>\n<div "
+                + "class=\"caption\">\(esc(entry.text ?? ""))</div>\n</div>\n"
         case .sticker:
-            return "<div class=\"bubble sticker \(side)\">\n<div class=\"meta\">\(meta) · sticker</div>\n<div class=\"caption\">\(esc(entry.text ?? ""))</div>\n</div>\n"
+            return "<div class=\"bubble sticker \(side)\">\n<div class=\"meta\">\(meta) · sticker</div>\n<div "
+                + "class=\"caption\">\(esc(entry.text ?? ""))</div>\n</div>\n"
         case .plain:
-            return "<div class=\"bubble plain \(side)\">\n<div class=\"meta\">\(meta) · plain (M26)</div>\n<div class=\"caption\">\(esc(entry.text ?? ""))</div>\n</div>\n"
+            return "<div class=\"bubble plain \(side)\">\n<div class=\"meta\">\(meta) · plain (M26)</div>\n<div "
+                + "class=\"caption\">\(esc(entry.text ?? ""))</div>\n</div>\n"
         }
     }
 }

@@ -34,7 +34,8 @@ extension HTMLReport {
                     current[device] = last.message
                     let how = last.wasSent ? "sent here" : "from \(last.from)"
                     let messages = now.map { "m\($0.message)" }.joined(separator: ", ")
-                    html += "<td class=\"changed\" style=\"border-left-color:\(color(last.message))\"><b>\(messages)</b> <span class=\"how\">\(esc(how))</span></td>"
+                    html += "<td class=\"changed\" style=\"border-left-color:\(color(last.message))\"><b>\(messages)</b> <span "
+                        + "class=\"how\">\(esc(how))</span></td>"
                 } else if let shown = current[device] {
                     html += "<td class=\"same\">m\(shown)</td>"
                 } else {

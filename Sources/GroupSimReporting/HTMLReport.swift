@@ -34,7 +34,8 @@ public enum HTMLReport {
         html += section("checks", "Checks", checks(report))
         html += section("pitfalls", "Pitfalls", pitfalls(report))
         if !outcome.failures.isEmpty { html += section("failures", "Failed steps", failures(outcome)) }
-        html += "<footer>trace: <code>\(esc(report.digest))</code> · \(Plural.count(outcome.copiesDelivered, "copy", plural: "copies")) delivered · quiet at \(outcome.endTime)</footer>\n"
+        html += "<footer>trace: <code>\(esc(report.digest))</code> · \(Plural.count(outcome.copiesDelivered, "copy", plural: "copies")) "
+            + "delivered · quiet at \(outcome.endTime)</footer>\n"
         if events > 0 { html += timeline(report, history: history, geometry: geometry) }
         html += "</body>\n</html>\n"
         return html
@@ -75,17 +76,20 @@ public enum HTMLReport {
             html += "<p class=\"about\">\(esc(about))</p>\n"
         }
         let verdict = report.passed ? "<span class=\"pass\">every check held</span>" : "<span class=\"fail\">a check failed</span>"
-        html += "<p class=\"meta\">seed \(outcome.seed) · \(scenario.devices.count) devices · app state: \(esc(scenario.app.state.rawValue)) · "
+        html += "<p class=\"meta\">seed \(outcome.seed) · \(scenario.devices.count) devices · app state: "
+            + "\(esc(scenario.app.state.rawValue)) · "
         html += "\(verdict) (\(counts.held) of \(counts.total)) · \(Plural.count(report.pitfalls.count, "pitfall"))</p>\n"
         if !outcome.quiet {
-            html += "<p class=\"fail\">The run was stopped after \(Simulation.eventLimit) events without going quiet; checks see the state at that point.</p>\n"
+            html += "<p class=\"fail\">The run was stopped after \(Simulation.eventLimit) events without going quiet; checks see the "
+                + "state at that point.</p>\n"
         }
         return html + "</header>\n"
     }
 
     static func checks(_ report: RunReport) -> String {
         guard !report.checks.isEmpty || !report.unexpectedFailures.isEmpty else { return "<p class=\"none\">No checks.</p>\n" }
-        var html = "<table class=\"checks\">\n<thead><tr><th>result</th><th>check</th><th>what was found</th><th>line</th></tr></thead>\n<tbody>\n"
+        var html = "<table class=\"checks\">\n<thead><tr><th>result</th><th>check</th><th>what was "
+            + "found</th><th>line</th></tr></thead>\n<tbody>\n"
         for check in report.checks {
             let result = check.passed ? "<td class=\"pass\">PASS</td>" : "<td class=\"fail\">FAIL</td>"
             let line = check.spec.location.map { String($0.line) } ?? ""
@@ -93,7 +97,8 @@ public enum HTMLReport {
         }
         for failure in report.unexpectedFailures {
             let line = failure.line.map(String.init) ?? ""
-            html += "<tr><td class=\"fail\">FAIL</td><td><code>\(esc(failure.text))</code></td><td>\(esc(failure.detail))</td><td>\(line)</td></tr>\n"
+            html += "<tr><td class=\"fail\">FAIL</td><td><code>\(esc(failure.text))</code></td>"
+                + "<td>\(esc(failure.detail))</td><td>\(line)</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n"
     }
@@ -118,7 +123,8 @@ public enum HTMLReport {
         var html = "<ul class=\"failures\">\n"
         for failure in outcome.failures {
             let step = failure.step.map { "step \($0)" } ?? "app action"
-            html += "<li>\(step) on <b>\(esc(failure.device))</b> at \(failure.time): <code>\(esc(failure.code.name))</code> (\(failure.code.rawValue)): \(esc(failure.reason))</li>\n"
+            html += "<li>\(step) on <b>\(esc(failure.device))</b> at \(failure.time): <code>\(esc(failure.code.name))</code> "
+                + "(\(failure.code.rawValue)): \(esc(failure.reason))</li>\n"
         }
         return html + "</ul>\n"
     }

@@ -5,7 +5,7 @@ import GroupSimChecking
 /// `--format json`: one object with `seed`, `trace`, `checks` (each with a boolean
 /// `passed`), `pitfalls` (each with a `kind`) and `devices` (each with its `transcript`),
 /// as docs/scenario-format.md promises, plus the timeline and step failures.
-public enum JSONReport {
+package enum JSONReport {
     /// The `version` member of the JSON reports of `run`, `explore` and `merge`
     /// (docs/json-output.md). It goes up when a member changes meaning or goes away; new
     /// members may appear without a change of version.

@@ -5,7 +5,7 @@
 /// `NAME-broken.yaml` and `NAME-fixed.yaml`; their `about:` text tells the story, and
 /// this type adds the title, the docs/behaviour.md rules and why the fix works. The catalog
 /// is `Lesson.all`, in teaching order (`Lesson+Catalog.swift`).
-public struct Lesson: Sendable, Hashable {
+package struct Lesson: Sendable, Hashable {
     /// The lesson's name on the command line and in its file names.
     public var name: String
     /// The lesson's heading.

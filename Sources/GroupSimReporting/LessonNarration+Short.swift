@@ -22,17 +22,20 @@ extension LessonNarration {
         lines += about(fixed.outcome.scenario)
         if fixed.outcome.cloudConflicts > 0 {
             let count = fixed.outcome.cloudConflicts
-            lines.append("   The race cost \(count) retr\(count == 1 ? "y" : "ies"): the store refused \(Plural.count(count, "conditional write")) (M13).")
+            lines.append("   The race cost \(count) retr\(count == 1 ? "y" : "ies"): the store refused "
+                + "\(Plural.count(count, "conditional write")) (M13).")
         }
         lines += checkLines(fixed)
         if !fixed.pitfalls.isEmpty {
-            lines += wrapped("Pitfalls still found: \(fixed.pitfalls.map { "\($0.kind.rawValue) (\($0.rule))" }.joined(separator: ", "))", indent: "   ")
+            lines += wrapped("Pitfalls still found: \(fixed.pitfalls.map { "\($0.kind.rawValue) (\($0.rule))" }.joined(separator: ", "))",
+                indent: "   ")
         }
         lines.append("")
         if broken.passed && fixed.passed {
             lines.append("Both designs behaved as their checks say. Every step in detail: groupsim lessons \(lesson.name) --full")
         } else {
-            lines.append("warning: a check did not hold (\(broken.passed ? "fixed" : "broken") design); see groupsim lessons \(lesson.name) --full")
+            lines.append("warning: a check did not hold (\(broken.passed ? "fixed" : "broken") design); see groupsim lessons "
+                + "\(lesson.name) --full")
         }
         if let footnote = RuleReference.compactFootnote(for: lines.joined(separator: "\n")) { lines.append(footnote) }
         lines.append(nextLine(lesson))
@@ -62,7 +65,8 @@ extension LessonNarration {
             for index in (start + 1)..<end {
                 let event = events[index]
                 if case .cloudHandled(.refusedStore, let key, let sender, let version) = event.kind {
-                    refusals.append("\(pad(event.time.description, 6))  " + cloudHandled(.refusedStore, key: key, device: sender, version: version))
+                    refusals.append("\(pad(event.time.description, 6))  " + cloudHandled(.refusedStore, key: key, device: sender,
+                        version: version))
                 }
                 guard event.subject == device else { continue }
                 switch event.kind {

@@ -15,7 +15,7 @@ import GroupSimChecking
 ///
 /// Built from the two runs' reports alone (their traces, final transcripts, checks and
 /// pitfalls), so the same files always give the same narration.
-public enum LessonNarration {
+package enum LessonNarration {
     /// The most lines a lesson prints by default.
     public static let shortLimit = 60
 
@@ -26,7 +26,8 @@ public enum LessonNarration {
     /// The last line of a lesson: the command for the next one.
     static func nextLine(_ lesson: Lesson) -> String {
         guard let next = lesson.next else {
-            return Lesson.named(lesson.name) == nil ? "List the lessons: groupsim lessons" : "That was the last lesson. List them all: groupsim lessons"
+            return Lesson.named(lesson.name) == nil ? "List the lessons: groupsim lessons" : "That was the last lesson. List them all: "
+                + "groupsim lessons"
         }
         return "Next: groupsim lessons \(next.name)   (\(next.title))"
     }
@@ -67,7 +68,8 @@ public enum LessonNarration {
         lines += checkLines(fixed)
         if !fixed.pitfalls.isEmpty {
             lines.append("   Pitfalls still found:")
-            for pitfall in fixed.pitfalls { lines += wrapped("\(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.summary)", indent: "     - ") }
+            for pitfall in fixed.pitfalls { lines += wrapped("\(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.summary)",
+                indent: "     - ") }
         } else {
             lines.append("   No pitfalls.")
         }
@@ -108,12 +110,14 @@ public enum LessonNarration {
             lines.append("   \(events[start].time)  step \(number): \(events[start].subject) \(described(action))")
             let device = events[start].subject
             if case .tap(let session) = action, let live = history.live(on: device, session: session, before: start + 1) {
-                lines += wrapped("\(pad(events[start].time.description, 6)) \(device)'s app opens on the tapped bubble: selectedMessage is m\(live.message) (M21)",
+                lines += wrapped("\(pad(events[start].time.description, 6)) \(device)'s app opens on the tapped bubble: selectedMessage "
+                    + "is m\(live.message) (M21)",
                                  indent: "     ", continuation: String(repeating: " ", count: 12))
             }
             for index in (start + 1)..<end {
                 if let line = narrated(events[index], at: index, in: outcome, flow: flow, step: action) {
-                    lines += wrapped("\(pad(events[index].time.description, 6)) \(line)", indent: "     ", continuation: String(repeating: " ", count: 12))
+                    lines += wrapped("\(pad(events[index].time.description, 6)) \(line)", indent: "     ",
+                        continuation: String(repeating: " ", count: 12))
                 }
             }
             if history.changes.contains(where: { $0.traceIndex > start && $0.traceIndex < end }) {
@@ -143,7 +147,9 @@ public enum LessonNarration {
         switch event.kind {
         case .sent(let message, let session, _):
             guard let session else { return "\(device) sent m\(message)" }
-            return "\(device) sent m\(message) in \(session)\(caption(message, outcome: outcome, flow: flow).map { ", \"\($0)\"" } ?? "")\(state(message, outcome: outcome, flow: flow).map { " \($0)" } ?? ""): it is its live bubble at once (M11)"
+            let shownCaption = caption(message, outcome: outcome, flow: flow).map { ", \"\($0)\"" } ?? ""
+            let shownState = state(message, outcome: outcome, flow: flow).map { " \($0)" } ?? ""
+            return "\(device) sent m\(message) in \(session)\(shownCaption)\(shownState): it is its live bubble at once (M11)"
         case .delivered(let message, let from):
             return "\(device) received m\(message) from \(from)"
         case .collapsed(_, let replaced, let summary):
@@ -173,7 +179,8 @@ public enum LessonNarration {
             return "! \(kind.rawValue): \(detail)"
         case .staged(let session):
             guard case .insert = step else { return nil }
-            return "\(device) staged a draft\(session.map { " of \($0)" } ?? "") in the input field; nothing is sent until Send is tapped (M16)"
+            return "\(device) staged a draft\(session.map { " of \($0)" } ?? "") in the input field; nothing is sent until Send is tapped "
+                + "(M16)"
         case .cancelled:
             return "\(device) removed the draft (M17)"
         case .cloudRequest(let operation, let key):
@@ -243,7 +250,8 @@ public enum LessonNarration {
                 parts.append(text)
             }
             let shown = parts.isEmpty ? "nothing yet" : parts.joined(separator: "; ")
-            lines += wrapped("\(device)\(String(repeating: " ", count: width - device.count))  \(shown)", indent: "     ", continuation: String(repeating: " ", count: width + 7))
+            lines += wrapped("\(device)\(String(repeating: " ", count: width - device.count))  \(shown)", indent: "     ",
+                continuation: String(repeating: " ", count: width + 7))
         }
         return lines
     }
@@ -256,7 +264,8 @@ public enum LessonNarration {
                 if let entry = conversation.entries.first(where: { $0.kind == .bubble && $0.message == message }) { return entry.text }
             }
         }
-        guard let send = flow.send(of: message), let number = send.step, outcome.scenario.steps.indices.contains(number - 1) else { return nil }
+        guard let send = flow.send(of: message), let number = send.step,
+            outcome.scenario.steps.indices.contains(number - 1) else { return nil }
         switch outcome.scenario.steps[number - 1].action {
         case .send(let compose), .reply(let compose), .insert(let compose):
             return compose.caption.map { drawnTokens($0, sender: outcome.scenario.device(send.device)?.person, scenario: outcome.scenario) }

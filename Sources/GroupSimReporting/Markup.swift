@@ -5,7 +5,7 @@ import GroupSimCore
 ///
 /// Every string a scenario file supplies goes through one of these before it reaches a
 /// page or a diagram, so a caption of `<script>alert(1)</script>` shows as text.
-public enum Markup {
+package enum Markup {
     /// Text for HTML or SVG content and attribute values: `&`, `<`, `>`, `"` and `'`
     /// become entities, and control characters other than tab and newline are dropped
     /// (XML cannot carry them).

@@ -93,7 +93,8 @@ public enum MermaidReport {
                 }), let id = ids[device] else { continue }
                 drawnArrivals.insert(index)
                 let trip = flow.cloudTrips[index]
-                lines.append("    \(id)->>C: \(trip.operation.rawValue) \(Markup.mermaid(trip.key)) · \(trip.requestedAt) → \(event.time)")
+                lines.append("    \(id)->>C: \(trip.operation.rawValue) \(Markup.mermaid(trip.key)) · "
+                             + "\(trip.requestedAt) → \(event.time)")
             case .cloudAnswer(let answer, let key, let version):
                 flush()
                 guard let id = ids[subject], let index = flow.cloudTrips.indices.first(where: { index in

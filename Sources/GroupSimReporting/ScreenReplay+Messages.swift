@@ -72,8 +72,10 @@ extension ScreenReplay {
         var lines: [String] = []
         let layout = message.layout
         if let media = layout.media {
-            let captions = [layout.caption, layout.subcaption, layout.trailingCaption, layout.trailingSubcaption].compactMap { $0 }.map(draw)
-            lines.append(captions.isEmpty ? "[picture of \(media)]" : "[picture of \(media), captioned \"\(captions.joined(separator: " "))\"]")
+            let captions = [layout.caption, layout.subcaption, layout.trailingCaption,
+                layout.trailingSubcaption].compactMap { $0 }.map(draw)
+            lines.append(captions.isEmpty ? "[picture of \(media)]" : "[picture of \(media), captioned "
+                + "\"\(captions.joined(separator: " "))\"]")
         }
         if let url = message.url, MessageURL.isWeb(url) { lines.append(url) }
         return lines

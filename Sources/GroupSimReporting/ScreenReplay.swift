@@ -135,7 +135,8 @@ package struct ScreenReplay: Sendable {
             }
         case .collapsed(_, let replaced, let summary):
             guard let face = messages[replaced], let slot = conversations.firstIndex(of: face.conversation),
-                  let at = state.screens[device].lines[slot].lastIndex(where: { $0.message == replaced && $0.kind == .bubble }) else { break }
+                  let at = state.screens[device].lines[slot].lastIndex(where: { $0.message == replaced && $0.kind == .bubble })
+            else { break }
             linesChanged = true
             if summary {
                 state.screens[device].lines[slot][at] = Line(kind: .summary, message: replaced, session: face.session,
@@ -268,6 +269,7 @@ extension ScreenReplay {
         guard case .sent(let message, _, _) = event.kind, let device = deviceIndex[event.subject],
               state.screens.indices.contains(device), let face = messages[message],
               let slot = conversations.firstIndex(of: face.conversation) else { return false }
-        return state.screens[device].drafts[slot] != nil && emptiesField(event, staged: state.staged[device][slot], step: state.steps[device])
+        return state.screens[device].drafts[slot] != nil && emptiesField(event, staged: state.staged[device][slot],
+            step: state.steps[device])
     }
 }

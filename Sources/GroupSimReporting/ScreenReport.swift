@@ -11,7 +11,7 @@ import GroupSimChecking
 /// is what the device draws (M14's limit applied). A line is
 /// `{"kind", "message", "sender", "session", "text", "subcaption", "url", "state"}`, the
 /// state as `[[key, value]...]`.
-public enum ScreenReport {
+package enum ScreenReport {
     public static func render(_ report: RunReport) -> String {
         let outcome = report.outcome
         let replay = ScreenReplay(outcome: outcome)

@@ -10,7 +10,7 @@ import GroupSimChecking
 /// device's bubble changed (`> m3 sent`, `> m2 from bob-phone`; M11); and, for every
 /// divergence pitfall, where two devices' views parted (M12). Built from the report
 /// alone; output is deterministic.
-public enum SideBySideReport {
+package enum SideBySideReport {
     /// Widest a transcript column gets; longer text wraps.
     public static let columnWidth = 30
 
@@ -127,7 +127,8 @@ public enum SideBySideReport {
         let widths = header.indices.map { column in ([header[column]] + rows.map { $0[column] }).map(\.count).max() ?? 0 }
         var lines = [trimmed("  " + zip(header, widths).map { pad($0, $1) }.joined(separator: "  "))]
         for row in rows {
-            lines.append(trimmed("  " + zip(row, widths).enumerated().map { $0.offset == 0 ? pad($0.element.0, $0.element.1, right: true) : pad($0.element.0, $0.element.1) }.joined(separator: "  ")))
+            lines.append(trimmed("  " + zip(row, widths).enumerated().map { $0.offset == 0 ? pad($0.element.0, $0.element.1,
+                right: true) : pad($0.element.0, $0.element.1) }.joined(separator: "  ")))
         }
         return lines
     }

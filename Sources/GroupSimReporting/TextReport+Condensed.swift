@@ -61,7 +61,8 @@ extension TextReport {
                 if count > 0 { text += "  (\(Plural.count(count, "summary line")) above)" }
                 lines.append(text)
             }
-            if others > 0 { lines.append("    \(Plural.count(others, "other entry", plural: "other entries")) (texts, stickers, plain messages)") }
+            if others > 0 { lines.append("    \(Plural.count(others, "other entry", plural: "other entries")) (texts, stickers, plain "
+                + "messages)") }
             if sessions.isEmpty && others == 0 { lines.append("    (empty)") }
         }
         return lines
@@ -123,7 +124,8 @@ extension TextReport {
         let scenario = outcome.scenario
         var lines: [String] = ["\(scenario.name) (seed \(outcome.seed))"]
         let conversations = Plural.count(scenario.conversations.count, "conversation")
-        lines.append("  \(Plural.count(scenario.people.count, "person", plural: "people")), \(Plural.count(scenario.devices.count, "device")), "
+        lines.append("  \(Plural.count(scenario.people.count, "person", plural: "people")), "
+            + "\(Plural.count(scenario.devices.count, "device")), "
             + "\(conversations); \(Plural.count(scenario.steps.count, "step")), \(outcome.failures.count) failed; "
             + "\(Plural.count(outcome.trace.events.count, "event")) in the trace")
         lines.append("")
@@ -134,7 +136,8 @@ extension TextReport {
             lines.append("Failed steps")
             for failure in outcome.failures.prefix(5) {
                 let step = failure.step.map { "step \($0)" } ?? "app action"
-                lines.append("  \(step) on \(failure.device) at \(failure.time): \(failure.code.name) (\(failure.code.rawValue)): \(failure.reason)")
+                lines.append("  \(step) on \(failure.device) at \(failure.time): \(failure.code.name) (\(failure.code.rawValue)): "
+                    + "\(failure.reason)")
             }
             if outcome.failures.count > 5 { lines.append("  ... and \(outcome.failures.count - 5) more") }
         }

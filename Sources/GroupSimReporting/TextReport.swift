@@ -57,12 +57,14 @@ public enum TextReport {
             lines.append("Failed steps")
             for failure in outcome.failures {
                 let step = failure.step.map { "step \($0)" } ?? "app action"
-                lines.append("  \(step) on \(failure.device) at \(failure.time): \(failure.code.name) (\(failure.code.rawValue)): \(failure.reason)")
+                lines.append("  \(step) on \(failure.device) at \(failure.time): \(failure.code.name) (\(failure.code.rawValue)): "
+                    + "\(failure.reason)")
             }
         }
         if !outcome.quiet {
             lines.append("")
-            lines.append("warning: the run was stopped after \(Simulation.eventLimit) events without going quiet; checks see the state at that point")
+            lines.append("warning: the run was stopped after \(Simulation.eventLimit) events without going quiet; checks see the state at "
+                + "that point")
         }
         lines.append("")
         lines.append("Checks")
@@ -89,7 +91,8 @@ public enum TextReport {
         let counts = report.checkCounts
         let conflicts = outcome.cloudConflicts > 0
             ? "; \(Plural.count(outcome.cloudConflicts, "cloud write")) refused for a moved version" : ""
-        lines.append("\(counts.held) of \(counts.total) checks held; \(Plural.count(report.pitfalls.count, "pitfall")); \(Plural.count(outcome.copiesDelivered, "copy", plural: "copies")) delivered\(conflicts); quiet at \(outcome.endTime)")
+        lines.append("\(counts.held) of \(counts.total) checks held; \(Plural.count(report.pitfalls.count, "pitfall")); "
+            + "\(Plural.count(outcome.copiesDelivered, "copy", plural: "copies")) delivered\(conflicts); quiet at \(outcome.endTime)")
         lines.append("trace: \(report.digest)")
         return withRuleFootnote(lines).joined(separator: "\n") + "\n"
     }

@@ -4,10 +4,11 @@ extension AppCallback {
     /// To add a callback, add a case to `AppCallback` and follow the compiler: this switch
     /// asks for it, and the `callbacks:` check's names, the schema and the help are derived
     /// from the descriptor.
-    public var descriptor: AppCallbackDescriptor {
+    package var descriptor: AppCallbackDescriptor {
         switch self {
         case .willBecomeActive:
-            AppCallbackDescriptor(name: rawValue, origin: .viewController, rules: ["M20", "M21"], about: "the app is about to become active")
+            AppCallbackDescriptor(name: rawValue, origin: .viewController, rules: ["M20", "M21"],
+                about: "the app is about to become active")
         case .didBecomeActive:
             AppCallbackDescriptor(name: rawValue, origin: .viewController, rules: ["M20", "M21"], about: "the app became active")
         case .willResignActive:
@@ -15,7 +16,8 @@ extension AppCallback {
         case .didResignActive:
             AppCallbackDescriptor(name: rawValue, origin: .viewController, rules: ["M22"], about: "the app was dismissed")
         case .willTransition:
-            AppCallbackDescriptor(name: rawValue, origin: .viewController, rules: ["M24"], about: "the presentation style is about to change")
+            AppCallbackDescriptor(name: rawValue, origin: .viewController, rules: ["M24"], about: "the presentation style is about to "
+                + "change")
         case .didTransition:
             AppCallbackDescriptor(name: rawValue, origin: .viewController, rules: ["M24"], about: "the presentation style changed")
         case .willSelect:
@@ -40,11 +42,11 @@ extension AppCallback {
     }
 
     /// Every callback's descriptor, in declaration order.
-    public static let descriptors = allCases.map(\.descriptor)
+    package static let descriptors = allCases.map(\.descriptor)
 }
 
 /// Everything the tables need to know about one callback (`AppCallback.descriptor`).
-public struct AppCallbackDescriptor: Sendable, Equatable {
+package struct AppCallbackDescriptor: Sendable, Equatable {
     /// Where the callback comes from.
     public enum Origin: Sendable, Equatable {
         /// `MSMessagesAppViewController` calls it.

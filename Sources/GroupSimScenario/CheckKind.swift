@@ -10,7 +10,7 @@ extension Check {
         case latest, summaries, converged, diverged, complete, pitfalls, noPitfalls, callbacks, error
 
         /// Everything the tables need to know about this kind of check.
-        public var descriptor: CheckDescriptor {
+        package var descriptor: CheckDescriptor {
             typealias Field = ScenarioVocabulary.Field
             typealias ObjectShape = ScenarioVocabulary.ObjectShape
             return switch self {
@@ -65,7 +65,7 @@ extension Check {
         }
 
         /// Every kind's descriptor, in `allCases` order (a kind's raw value is its index).
-        public static let descriptors = allCases.map(\.descriptor)
+        package static let descriptors = allCases.map(\.descriptor)
 
         /// Every check keyword, in `allCases` order.
         public static let keywords = descriptors.map(\.keyword)
@@ -95,7 +95,7 @@ extension Check {
 /// Everything the tables need to know about one kind of check (`Check.Kind.descriptor`):
 /// the parser's keyword tables and suggestions, the writer's key, the JSON schema and the
 /// help text are read from here.
-public struct CheckDescriptor: Sendable, Equatable {
+package struct CheckDescriptor: Sendable, Equatable {
     /// The key in a scenario file (`no-pitfalls`).
     public var keyword: String
     /// What its value must look like (for a mapping: its keys, which the parser accepts).

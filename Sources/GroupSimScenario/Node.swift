@@ -4,7 +4,7 @@
 /// The reader (`ScenarioReader`) produces a `Node` tree; `ScenarioParser` turns it into
 /// a typed `Scenario`. Mapping entries keep file order, and keys are unique (a
 /// duplicate key is a reading error).
-public struct Node: Sendable, Hashable {
+package struct Node: Sendable, Hashable {
     public enum Value: Sendable, Hashable {
         case scalar(Scalar)
         case mapping([Entry])
@@ -39,7 +39,7 @@ public struct Node: Sendable, Hashable {
 /// `true`/`false`, integers and decimals are typed only when plain (unquoted); every
 /// quoted or block scalar is a string. An empty value (`key:` with nothing after it and
 /// no nested block) is `.null`.
-public struct Scalar: Sendable, Hashable {
+package struct Scalar: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case string
         case integer(Int64)

@@ -5,7 +5,7 @@ extension PitfallKind {
     /// To add a pitfall, add a case to `PitfallKind` and follow the compiler: this switch,
     /// the explanation and the fix ask for it; the `pitfalls:` check's words, the schema
     /// and the help are derived from the descriptor.
-    public var descriptor: PitfallDescriptor {
+    package var descriptor: PitfallDescriptor {
         switch self {
         case .lostUpdate:
             PitfallDescriptor(
@@ -60,14 +60,14 @@ extension PitfallKind {
     }
 
     /// Every kind's descriptor, in `allCases` order.
-    public static let descriptors = allCases.map(\.descriptor)
+    package static let descriptors = allCases.map(\.descriptor)
 
     /// Every pitfall keyword, in `allCases` order (the words of a `pitfalls:` check).
     public static let keywords = descriptors.map(\.keyword)
 }
 
 /// Everything the tables need to know about one pitfall (`PitfallKind.descriptor`).
-public struct PitfallDescriptor: Sendable, Equatable {
+package struct PitfallDescriptor: Sendable, Equatable {
     /// The word in `pitfalls:` checks and reports (`lost-update`): the kind's raw value.
     public var keyword: String
     /// The rule a report of it cites (`lost-update` cites M13 instead when the app keeps

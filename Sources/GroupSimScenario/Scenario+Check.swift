@@ -1,7 +1,8 @@
 import GroupSimCore
 
-/// One `expect:` entry with where it was written, evaluated when the simulation is quiet.
-public struct CheckSpec: Sendable, Hashable {
+extension Scenario {
+    /// One `expect:` entry with where it was written, evaluated when the simulation is quiet.
+    public struct CheckSpec: Sendable, Hashable {
     public var check: Check
     public var location: SourceLocation?
 
@@ -9,10 +10,12 @@ public struct CheckSpec: Sendable, Hashable {
         self.check = check
         self.location = location
     }
+    }
 }
 
-/// A check (docs/scenario-format.md, "Checks: expect"). Optional fields are checked only when given.
-public enum Check: Sendable, Hashable {
+extension Scenario {
+    /// A check (docs/scenario-format.md, "Checks: expect"). Optional fields are checked only when given.
+    public enum Check: Sendable, Hashable {
     /// The session's live bubble on `device` was sent by person `from`, its state contains
     /// every `data` entry, and its drawn caption equals `caption`.
     case latest(device: String, session: String, from: String?, data: [DataEntry], caption: String?)
@@ -33,10 +36,12 @@ public enum Check: Sendable, Hashable {
     /// Step number `step` (1-based, file order) failed with `code`.
     case error(step: Int, code: MessageErrorCode)
 
+    }
 }
 
-/// The pitfalls GroupSim detects, with the rule each comes from.
-public enum PitfallKind: String, Sendable, Hashable, CaseIterable, Comparable {
+extension Scenario {
+    /// The pitfalls GroupSim detects, with the rule each comes from.
+    public enum PitfallKind: String, Sendable, Hashable, CaseIterable, Comparable {
     case lostUpdate = "lost-update"
     case divergence
     case foreignIdentifier = "foreign-identifier"
@@ -50,5 +55,6 @@ public enum PitfallKind: String, Sendable, Hashable, CaseIterable, Comparable {
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+    }
     }
 }

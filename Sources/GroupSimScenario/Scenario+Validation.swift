@@ -27,11 +27,12 @@ extension Scenario {
             } catch {
                 errors += error.errors.map { error in
                     let path = error.location.flatMap { paths[ScenarioParser.Position($0)] } ?? "scenario"
-                    return ScenarioError(error.message, file: file, path: path, suggestion: error.suggestion)
+                    return ScenarioError(error.message, file: file, path: path, suggestion: error.suggestion, code: error.code)
                 }
             }
         } catch {
-            errors.append(ScenarioError(error.message, file: file, path: "scenario", suggestion: error.suggestion))
+            errors.append(ScenarioError(error.message, file: file, path: "scenario", suggestion: error.suggestion,
+                                        code: error.code))
         }
         if !errors.isEmpty { throw ScenarioErrors(errors) }
     }
@@ -43,13 +44,14 @@ extension Scenario {
         let listed = people.flatMap { person in person.devices.map { (person: person.key, device: $0) } }
         for (index, spec) in devices.enumerated() where !listed.contains(where: { $0.device == spec.name && $0.person == spec.person }) {
             errors.append(ScenarioError(
-                "device \(ScenarioParser.Context.quoted(spec.name)) (devices[\(index)]) belongs to \(spec.person), who does not list it among their devices",
-                file: file, path: "people.\(spec.person)"))
+                "device \(ScenarioParser.Context.quoted(spec.name)) (devices[\(index)]) belongs to \(spec.person), who does not list it "
+                    + "among their devices",
+                file: file, path: "people.\(spec.person)", code: .inconsistent))
         }
         for entry in listed where !devices.contains(where: { $0.name == entry.device }) {
             errors.append(ScenarioError(
                 "\(entry.person) lists device \(ScenarioParser.Context.quoted(entry.device)), which devices does not hold",
-                file: file, path: "people.\(entry.person)"))
+                file: file, path: "people.\(entry.person)", code: .inconsistent))
         }
         var number = 0
         for (index, item) in timeline.enumerated() {
@@ -61,8 +63,9 @@ extension Scenario {
                 number += 1
                 if step.number != number {
                     errors.append(ScenarioError(
-                        "step number \(step.number) should be \(number): steps are numbered 1, 2, ... in file order, a race's steps included",
-                        file: file, path: path))
+                        "step number \(step.number) should be \(number): steps are numbered 1, 2, ... in file order, a race's steps "
+                            + "included",
+                        file: file, path: path, code: .inconsistent))
                 }
             }
         }

@@ -12,7 +12,7 @@
 /// The default, 12,000,000 copies (about 8 GB at `bytesPerCopy`), fits comfortably in
 /// half of a 24 GiB machine; a 1,000-device group in which everyone sends 10 messages
 /// (9,990,000 copies) is within it.
-public struct ScenarioBudget: Sendable, Hashable {
+package struct ScenarioBudget: Sendable, Hashable {
     /// The default budget: 12,000,000 copies.
     public static let defaultMaximumCopies = 12_000_000
     /// Measured memory per delivered copy, in bytes (envelope, transcript entry, trace
@@ -128,7 +128,7 @@ public struct ScenarioBudget: Sendable, Hashable {
             + "the budget is \(Self.grouped(maximumCopies)) copies (about \(Self.bytesText(maximumBytes))); "
             + "the largest contributor is \(estimate.largestContributor); "
             + "to run it anyway, raise the budget with --max-copies N (N at least \(Self.grouped(requiredCopies(for: estimate))))"
-        throw ScenarioErrors([ScenarioError(message, at: SourceLocation(file: scenario.file, line: 1, column: 1))])
+        throw ScenarioErrors([ScenarioError(message, at: SourceLocation(file: scenario.file, line: 1, column: 1), code: .overBudget)])
     }
 
     /// The smallest `maximumCopies` that admits the estimate.

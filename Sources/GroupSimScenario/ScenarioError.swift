@@ -3,35 +3,65 @@
 /// Rendered as `FILE:LINE:COLUMN: error: MESSAGE` (see docs/scenario-format.md). An invalid
 /// file never starts a simulation; the command line exits with status 2.
 public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of problem, for code that reacts to errors; never printed (the message
+    /// says it in words). Stable: a new kind is added, none is renamed.
+    public enum Code: String, Sendable, Hashable, CaseIterable, Codable {
+        /// The text is not in the format's syntax: indentation, quotes, brackets, tabs.
+        case syntax
+        /// A key or name the format or the scenario does not know, usually misspelt;
+        /// `suggestion` names the nearest known one when there is one.
+        case unknown
+        /// A value of the wrong kind or out of range, a key missing, or a rule of the
+        /// format broken.
+        case invalid
+        /// A scenario built in Swift whose parts disagree (a device its person does not
+        /// list, step numbers out of order).
+        case inconsistent
+        /// The file could not be read.
+        case unreadable
+        /// The file is larger than the limit for a scenario.
+        case tooLarge
+        /// The scenario would deliver more copies than the budget allows (`--max-copies`).
+        case overBudget
+    }
+
+    /// Where a problem is in a scenario built in Swift: the path of the key in the
+    /// scenario's file form.
+    public struct Path: Sendable, Hashable, Codable {
+        /// The scenario's `file` (`<swift>`).
+        public var file: String
+        /// The key's path (`steps[3].device`, `expect[0].latest.session`; indices from 0).
+        public var path: String
+
+        public init(file: String, path: String) {
+            self.file = file
+            self.path = path
+        }
+    }
+
+    /// The kind of problem.
+    public var code: Code
     /// Where the problem is; nil only for problems with no place (an unreadable file).
-    public var location: SourceLocation?
+    public var location: Scenario.SourceLocation?
     /// What is wrong, and where it helps, what was expected and what was found.
     public var message: String
     /// A nearby valid spelling for a misspelt key or name, shown as `did you mean "X"?`.
     public var suggestion: String?
     /// For a scenario built in Swift: where the problem is, as the path of the key in the
-    /// scenario's file form (`steps[3].device`, `expect[0].latest.session`; indices from
-    /// 0), and the scenario's `file` (`<swift>`). Shown instead of a line and column.
-    public var path: (file: String, path: String)? {
-        get { pathFile.flatMap { file in pathText.map { (file, $0) } } }
-        set {
-            pathFile = newValue?.file
-            pathText = newValue?.path
-        }
-    }
-    private var pathFile: String?
-    private var pathText: String?
+    /// scenario's file form. Shown instead of a line and column.
+    public var path: Path?
 
-    public init(_ message: String, at location: SourceLocation?, suggestion: String? = nil) {
+    public init(_ message: String, at location: Scenario.SourceLocation?, suggestion: String? = nil, code: Code = .invalid) {
+        self.code = code
         self.message = message
         self.location = location
         self.suggestion = suggestion
     }
 
     /// An error in a scenario built in Swift, at the path of the key in its file form.
-    public init(_ message: String, file: String, path: String, suggestion: String? = nil) {
-        self.init(message, at: nil, suggestion: suggestion)
-        self.path = (file, path)
+    public init(_ message: String, file: String, path: String, suggestion: String? = nil, code: Code = .invalid) {
+        self.init(message, at: nil, suggestion: suggestion, code: code)
+        self.path = Path(file: file, path: path)
     }
 
     /// The full one-line diagnostic: `FILE:LINE:COLUMN: error: ...`, or for a scenario

@@ -7,7 +7,7 @@ import GroupSimCore
 /// the limit. The fixed ranges (durations, times, counts) keep every sum of virtual time
 /// a run can make far below `Int64.max` nanoseconds; the sizes can be changed from Swift
 /// (tests use small ones), and `errorLimit` is what `--all-errors` lifts.
-public struct ScenarioLimits: Sendable, Hashable {
+package struct ScenarioLimits: Sendable, Hashable {
     /// The largest scenario file read, in bytes: 64 MiB (67,108,864). At most one byte
     /// more is ever read, whatever the file reports (a pipe, `/proc`).
     public var maximumFileBytes: Int

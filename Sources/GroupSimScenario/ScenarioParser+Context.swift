@@ -69,8 +69,9 @@ extension ScenarioParser {
         }
 
         /// Records one problem.
-        mutating func report(_ message: String, at location: SourceLocation?, suggestion: String? = nil) {
-            errors.append(ScenarioError(message, at: location, suggestion: suggestion))
+        mutating func report(_ message: String, at location: SourceLocation?, suggestion: String? = nil,
+                             code: ScenarioError.Code = .invalid) {
+            errors.append(ScenarioError(message, at: location, suggestion: suggestion, code: code))
             pendingSuggestions.append(nil)
         }
 
@@ -81,7 +82,7 @@ extension ScenarioParser {
             _ message: String, at location: SourceLocation, nearestTo word: String, in lists: [[String]],
             prefix: String = "", otherwise: String? = nil
         ) {
-            errors.append(ScenarioError(message, at: location))
+            errors.append(ScenarioError(message, at: location, code: .unknown))
             pendingSuggestions.append(PendingSuggestion(word: word, lists: lists, prefix: prefix, otherwise: otherwise))
         }
 

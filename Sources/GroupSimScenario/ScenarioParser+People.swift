@@ -165,7 +165,8 @@ extension ScenarioParser.Context {
             conversations.append(ConversationSpec(members: members))
         }
         if let several {
-            guard let entries = mapping(several.value, expected: "a mapping of conversations to members, such as { family: [alice, bob] }") else {
+            guard let entries = mapping(several.value,
+                expected: "a mapping of conversations to members, such as { family: [alice, bob] }") else {
                 knowsAllConversations = false
                 return
             }

@@ -74,7 +74,8 @@ extension ScenarioParser.Context {
             let time = previous + delay
             guard time <= ScenarioLimits.maximumTime else {
                 report(
-                    "time too late: the previous step's \(previous) plus \(delay) is past the latest step time, \(ScenarioLimits.maximumTime) (365 days)",
+                    "time too late: the previous step's \(previous) plus \(delay) is past the latest step time, "
+                        + "\(ScenarioLimits.maximumTime) (365 days)",
                     at: after.value.location
                 )
                 return nil
@@ -145,7 +146,8 @@ extension ScenarioParser.Context {
         }
         for extra in actions.dropFirst() {
             report(
-                "a step has one action, but this one has both \(Self.quoted(actions[0].key)) and \(Self.quoted(extra.key)); write two steps",
+                "a step has one action, but this one has both \(Self.quoted(actions[0].key)) and \(Self.quoted(extra.key)); "
+                    + "write two steps",
                 at: extra.keyLocation
             )
         }

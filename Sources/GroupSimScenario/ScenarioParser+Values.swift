@@ -82,7 +82,7 @@ extension ScenarioParser.Context {
                 report(explanation, at: entry.keyLocation)
             } else {
                 let message = "unknown key \(Self.quoted(entry.key))" + (place.map { " in \($0)" } ?? "")
-                report(message, at: entry.keyLocation, suggestion: Suggestion.nearest(to: entry.key, in: allowed))
+                report(message, at: entry.keyLocation, suggestion: Suggestion.nearest(to: entry.key, in: allowed), code: .unknown)
             }
         }
         return ScenarioParser.Fields(node: node, entries: entries)
@@ -212,7 +212,8 @@ extension ScenarioParser.Context {
 
     private mutating func outOfRange<Value>(_ node: Node, _ what: String, _ range: ClosedRange<Int>) -> Value? {
         report(
-            "expected \(what), found \(Self.found(node)), which is out of range; the allowed range is \(range.lowerBound) to \(range.upperBound)",
+            "expected \(what), found \(Self.found(node)), which is out of range; the allowed range is \(range.lowerBound) to "
+                + "\(range.upperBound)",
             at: node.location
         )
         return nil

@@ -52,7 +52,7 @@ public enum ScenarioParser {
     ///   - limits: the caps on names, texts and the number of errors reported in full.
     /// - Throws: every problem found, in file order (by line, then column); past
     ///   `limits.errorLimit`, only counted.
-    public static func parse(
+    package static func parse(
         _ root: Node, file: String, registeredApps: [String] = [], limits: ScenarioLimits = .default
     ) throws(ScenarioErrors) -> Scenario {
         try parse(root, file: file, registeredApps: registeredApps, limits: limits, paths: nil)
@@ -75,8 +75,13 @@ public enum ScenarioParser {
     /// Diagnostics name the file by `path` as given. An unreadable file is one error with
     /// no location: `cannot read PATH: REASON`. At most `limits.maximumFileBytes` (64 MiB)
     /// plus one byte are read; a longer file is refused without reading the rest.
-    public static func load(
-        path: String, registeredApps: [String] = [], limits: ScenarioLimits = .default
+    public static func load(path: String, registeredApps: [String] = []) throws(ScenarioErrors) -> Scenario {
+        try load(path: path, registeredApps: registeredApps, limits: .default)
+    }
+
+    /// `load(path:registeredApps:)` with other caps on size, names and reported errors.
+    package static func load(
+        path: String, registeredApps: [String] = [], limits: ScenarioLimits
     ) throws(ScenarioErrors) -> Scenario {
         switch contents(ofFile: path, limit: limits.maximumFileBytes) {
         case .success(let bytes):
@@ -87,8 +92,13 @@ public enum ScenarioParser {
     }
 
     /// Reads and parses scenario text; `file` names it in diagnostics.
-    public static func parse(
-        text: String, file: String, registeredApps: [String] = [], limits: ScenarioLimits = .default
+    public static func parse(text: String, file: String, registeredApps: [String] = []) throws(ScenarioErrors) -> Scenario {
+        try parse(text: text, file: file, registeredApps: registeredApps, limits: .default)
+    }
+
+    /// `parse(text:file:registeredApps:)` with other caps on size, names and reported errors.
+    package static func parse(
+        text: String, file: String, registeredApps: [String] = [], limits: ScenarioLimits
     ) throws(ScenarioErrors) -> Scenario {
         let root: Node
         do {
@@ -101,8 +111,13 @@ public enum ScenarioParser {
 
     /// Reads and parses a scenario file's bytes (UTF-8 is checked by the reader); `file`
     /// names it in diagnostics.
-    public static func parse(
-        bytes: [UInt8], file: String, registeredApps: [String] = [], limits: ScenarioLimits = .default
+    public static func parse(bytes: [UInt8], file: String, registeredApps: [String] = []) throws(ScenarioErrors) -> Scenario {
+        try parse(bytes: bytes, file: file, registeredApps: registeredApps, limits: .default)
+    }
+
+    /// `parse(bytes:file:registeredApps:)` with other caps on size, names and reported errors.
+    package static func parse(
+        bytes: [UInt8], file: String, registeredApps: [String] = [], limits: ScenarioLimits
     ) throws(ScenarioErrors) -> Scenario {
         guard bytes.count <= limits.maximumFileBytes else {
             throw ScenarioErrors([tooLarge(file, limit: limits.maximumFileBytes)])
@@ -128,14 +143,14 @@ public enum ScenarioParser {
             reason = FileManager.default.isReadableFile(atPath: path) ? "the file could not be read" : "permission denied"
         case .failure(.tooLarge): return .failure(tooLarge(path, limit: limit))
         }
-        return .failure(ScenarioError("cannot read \(path): \(reason)", at: nil))
+        return .failure(ScenarioError("cannot read \(path): \(reason)", at: nil, code: .unreadable))
     }
 
     /// The error for a scenario file over the size limit, at its first line.
     private static func tooLarge(_ file: String, limit: Int) -> ScenarioError {
         ScenarioError(
             "the file is larger than the limit of \(Context.bytes(limit)) (\(limit) bytes) for a scenario",
-            at: SourceLocation(file: file, line: 1, column: 1)
+            at: SourceLocation(file: file, line: 1, column: 1), code: .tooLarge
         )
     }
 }

@@ -44,7 +44,7 @@ extension ScenarioReader {
             guard let root else {
                 throw ScenarioError(
                     "the file is empty: a scenario needs at least name, people and steps",
-                    at: SourceLocation(file: file, line: 1, column: 1))
+                    at: SourceLocation(file: file, line: 1, column: 1), code: .syntax)
             }
             return root
         }
@@ -372,7 +372,7 @@ extension ScenarioReader.Parser {
     ) throws(ScenarioError) {
         guard blockDepth < ScenarioReader.maximumDepth else {
             throw ScenarioError(
-                "nesting deeper than \(ScenarioReader.maximumDepth) levels", at: location)
+                "nesting deeper than \(ScenarioReader.maximumDepth) levels", at: location, code: .syntax)
         }
         stack.append(Block(kind: kind, indent: indent, location: location))
     }
@@ -385,7 +385,7 @@ extension ScenarioReader.Parser {
         if let firstLine = stack[top].keyLines[key] {
             throw ScenarioError(
                 "duplicate key \"\(ScenarioReader.escaped(key))\": it is already defined on line \(firstLine)",
-                at: keyLocation)
+                at: keyLocation, code: .syntax)
         }
         stack[top].keyLines[key] = keyLocation.line
         stack[top].slot = Slot(key: key, keyLocation: keyLocation, emptyLocation: emptyLocation)
@@ -458,7 +458,7 @@ extension ScenarioReader.Parser {
     }
 
     func missingColon(after key: String, at location: SourceLocation) -> ScenarioError {
-        ScenarioError("expected \":\" after the key \"\(ScenarioReader.escaped(key))\"", at: location)
+        ScenarioError("expected \":\" after the key \"\(ScenarioReader.escaped(key))\"", at: location, code: .syntax)
     }
 
     func location(_ line: ScenarioReader.Line, _ index: Int) -> SourceLocation {
@@ -466,6 +466,6 @@ extension ScenarioReader.Parser {
     }
 
     func error(_ message: String, _ line: ScenarioReader.Line, _ index: Int) -> ScenarioError {
-        ScenarioError(message, at: location(line, index))
+        ScenarioError(message, at: location(line, index), code: .syntax)
     }
 }

@@ -72,7 +72,7 @@ extension ScenarioReader.Parser {
             if ScenarioReader.isLineEnd(scalars, at: index) {
                 throw ScenarioError(
                     "unclosed \"\(collection.opener)\": expected \"\(collection.closer)\" before the end of the line",
-                    at: collection.location)
+                    at: collection.location, code: .syntax)
             }
             let scalar = scalars[index]
             if scalar == collection.closer, collection.state != .afterKey {
@@ -129,7 +129,7 @@ extension ScenarioReader.Parser {
             }
         }
         // Unreachable: the loop returns when the outermost collection closes.
-        throw ScenarioError("unclosed flow collection", at: location(line, column))
+        throw ScenarioError("unclosed flow collection", at: location(line, column), code: .syntax)
     }
 
     /// Opens the flow collection whose bracket is at `index`.
@@ -139,7 +139,7 @@ extension ScenarioReader.Parser {
         let location = location(line, index)
         guard blockDepth + open.count < ScenarioReader.maximumDepth else {
             throw ScenarioError(
-                "nesting deeper than \(ScenarioReader.maximumDepth) levels", at: location)
+                "nesting deeper than \(ScenarioReader.maximumDepth) levels", at: location, code: .syntax)
         }
         open.append(FlowCollection(isMapping: line.scalars[index] == "{", location: location))
     }
@@ -174,7 +174,7 @@ extension ScenarioReader.Parser {
         if let firstLine = collection.keyLines[text] {
             throw ScenarioError(
                 "duplicate key \"\(ScenarioReader.escaped(text))\": it is already defined on line \(firstLine)",
-                at: keyLocation)
+                at: keyLocation, code: .syntax)
         }
         collection.keyLines[text] = line.number
         collection.key = FlowCollection.Key(

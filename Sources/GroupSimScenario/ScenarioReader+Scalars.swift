@@ -254,14 +254,14 @@ extension ScenarioReader.Parser {
             guard let value = Int64(text) else {
                 throw ScenarioError(
                     "number too large: \(text) does not fit in a 64-bit integer; quote it to use it as text",
-                    at: location)
+                    at: location, code: .syntax)
             }
             return Scalar(text: text, kind: .integer(value), style: .plain)
         }
         guard let value = Double(text), value.isFinite else {
             throw ScenarioError(
                 "number too large: \(text) does not fit in a 64-bit decimal; quote it to use it as text",
-                at: location)
+                at: location, code: .syntax)
         }
         return Scalar(text: text, kind: .decimal(value), style: .plain)
     }

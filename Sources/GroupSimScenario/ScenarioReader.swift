@@ -23,7 +23,7 @@
 /// - Complexity: linear in the size of the file, which is decoded a line at a time and
 ///   only up to the first error. Nothing recurses on the structure of the input, so no
 ///   file can exhaust the stack.
-public enum ScenarioReader {
+package enum ScenarioReader {
     /// The deepest nesting of mappings and sequences, block and flow together, that a
     /// file may use. Scenario files need a handful of levels; the limit keeps every tree
     /// the reader returns shallow enough for recursive code downstream.

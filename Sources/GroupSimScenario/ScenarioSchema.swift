@@ -8,7 +8,7 @@ import GroupSimCore
 /// and flag unknown ones. The schema checks shapes only: names that must refer to people,
 /// devices or sessions of the same file, step numbers and durations' ranges are checked by
 /// `groupsim check`.
-public enum ScenarioSchema {
+package enum ScenarioSchema {
     /// Where the schema is committed in the repository, relative to its root.
     public static let repositoryPath = "docs/scenario.schema.json"
 
@@ -31,7 +31,8 @@ public enum ScenarioSchema {
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
             ("$id", .string(identifier)),
             ("title", .string("GroupSim scenario")),
-            ("description", .string("A GroupSim scenario file: people, devices, network, app, steps and checks (docs/scenario-format.md).")),
+            ("description", .string(
+                "A GroupSim scenario file: people, devices, network, app, steps and checks (docs/scenario-format.md).")),
         ]
         if case .object(let body) = root { members += body }
         members.append(("$defs", .object(definitions.entries)))

@@ -7,7 +7,7 @@ import GroupSimCore
 /// the same tables into a JSON Schema, so the two cannot drift apart: a key added here is
 /// accepted by the parser and offered by editors at once. A table also says what a value
 /// must look like (`ValueShape`), which the schema uses and the parser checks in code.
-public enum ScenarioVocabulary {
+package enum ScenarioVocabulary {
     /// What a value in a scenario file must look like.
     public indirect enum ValueShape: Sendable, Equatable {
         /// Any scalar, kept as written (`caption: 42` is the text "42").
@@ -106,7 +106,8 @@ public enum ScenarioVocabulary {
     ])
 
     public static let options = ObjectShape("options", [
-        Field("nil-summary", .choice(Options.NilSummary.allCases.map(\.rawValue)), "what replaces a bubble without summary text (M10; default remove)"),
+        Field("nil-summary", .choice(Options.NilSummary.allCases.map(\.rawValue)), "what replaces a bubble without summary text (M10; "
+            + "default remove)"),
         Field("identifiers", .choice(Options.Identifiers.allCases.map(\.rawValue)), "identifier scope (M6; default per-device)"),
         Field("summary-lines", .integer(minimum: 0), "summary lines drawn per session (M14; default 3)"),
         Field("recent-interaction", .duration, "how long after the user last composed a direct send is allowed (M18; default 60s)"),
@@ -212,7 +213,7 @@ public enum ScenarioVocabulary {
 
 extension ScenarioVocabulary.ObjectShape {
     /// The field for `key`, if this mapping has it.
-    public func field(_ key: String) -> ScenarioVocabulary.Field? { fields.first { $0.key == key } }
+    package func field(_ key: String) -> ScenarioVocabulary.Field? { fields.first { $0.key == key } }
 
     /// The object shape of `key`'s value, when it is a mapping with known keys.
     func object(_ key: String) -> ScenarioVocabulary.ObjectShape? {

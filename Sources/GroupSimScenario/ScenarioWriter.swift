@@ -18,7 +18,7 @@ import GroupSimCore
 /// block text when it can be. Durations are written exactly with a unit (`80ms`, `1.5s`).
 ///
 /// Deterministic: the output depends only on the scenario, in its array orders.
-public enum ScenarioWriter {
+package enum ScenarioWriter {
     /// The scenario as scenario-file text, ending with a newline.
     public static func yaml(_ scenario: Scenario) -> String {
         var lines: [String] = []

@@ -12,7 +12,7 @@ extension Action {
         case send, reply, insert, pressSend, cancel, open, tap, close, text, sticker, reinstall, offline, online, join, leave
 
         /// Everything the tables need to know about this kind of step.
-        public var descriptor: StepDescriptor {
+        package var descriptor: StepDescriptor {
             switch self {
             case .send:
                 StepDescriptor(
@@ -115,7 +115,7 @@ extension Action {
         }
 
         /// Every kind's descriptor, in `allCases` order (a kind's raw value is its index).
-        public static let descriptors = allCases.map(\.descriptor)
+        package static let descriptors = allCases.map(\.descriptor)
 
         /// The descriptor from `descriptors`, built once: what the per-step paths of a run
         /// (the device's classifiers, the timeline's summary) read.
@@ -152,7 +152,7 @@ extension Action {
     public var keyword: String { Kind.keywords[kind.rawValue] }
 
     /// What a `send`, `reply` or `insert` composes; nil for the other actions.
-    public var compose: Compose? {
+    public var compose: Scenario.Compose? {
         switch self {
         case .send(let compose), .reply(let compose), .insert(let compose): compose
         case .pressSend, .cancel, .open, .tap, .close, .text, .sticker, .reinstall, .offline, .online, .join, .leave: nil
@@ -181,7 +181,7 @@ extension Action {
 /// the parser's keyword tables and suggestions, the writer's key, the JSON schema, the
 /// help text, the device's classifiers and exhaustive exploration's independence relation
 /// are all read from here.
-public struct StepDescriptor: Sendable, Equatable {
+package struct StepDescriptor: Sendable, Equatable {
     /// Whether a step of this kind acts in one conversation or on the whole device.
     public enum Scope: Sendable, Equatable {
         /// It acts in one conversation and takes `conversation:` when there are several.

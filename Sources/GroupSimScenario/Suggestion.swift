@@ -5,7 +5,7 @@
 /// deletions, substitutions and swaps of two neighbouring characters each cost 1),
 /// compared without regard to case, so `latncy` finds `latency`, `devcie` finds
 /// `device` and `Alice` finds `alice`.
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate nearest to `word`, or nil when none is near enough to help.
     ///
     /// A candidate qualifies when its distance is at most `max(1, word.count / 3)`.

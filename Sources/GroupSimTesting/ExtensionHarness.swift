@@ -40,7 +40,7 @@ public actor ExtensionHarness {
     ///   - state: where checks and the built-in app keep state (`app.state`).
     ///   - cloudLatency: one-way delay to the cloud store.
     public init(apps: AppRegistry = AppRegistry(), app: String? = nil, people: [String] = ["me", "bob", "carol"],
-                state: AppSpec.StateMode = .message, cloudLatency: VirtualDuration = .milliseconds(20)) throws(HarnessMismatch) {
+                state: Scenario.AppSpec.StateMode = .message, cloudLatency: VirtualDuration = .milliseconds(20)) throws(HarnessMismatch) {
         guard let first = people.first else { throw HarnessMismatch("the harness needs at least one person") }
         let spec = AppSpec(name: app, state: state, cloudLatency: cloudLatency)
         guard let factory = apps.factory(for: spec) else {
@@ -57,7 +57,7 @@ public actor ExtensionHarness {
     // MARK: - What the user and the system do
 
     /// Opens the app from the drawer (M20).
-    public func open(_ style: PresentationStyle = .compact) async { await perform(.open(style)) }
+    public func open(_ style: Scenario.PresentationStyle = .compact) async { await perform(.open(style)) }
     /// Taps the session's live bubble (M21).
     public func tap(_ session: String) async { await perform(.tap(session: session)) }
     /// Closes the app (M22).
@@ -119,7 +119,7 @@ public actor ExtensionHarness {
     // MARK: - What the test reads
 
     /// The key-value storage of the app's current installation.
-    public var storage: [DataEntry] { get async { driven.storageContents() } }
+    public var storage: [Scenario.DataEntry] { get async { driven.storageContents() } }
 
     /// Reads the app instance of the current activation with `read`; nil while the
     /// extension is not running. `controller(as:)` is built on it.

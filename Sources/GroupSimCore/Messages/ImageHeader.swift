@@ -3,7 +3,7 @@
 /// Used to check sticker files (M28): a sticker is PNG, APNG, GIF or JPEG, 300 to 618
 /// pixels square. `read(_:)` walks the file's structure to its end marker (PNG `IEND`,
 /// GIF trailer, JPEG `EOI`), so a file cut short is rejected rather than half-read.
-public struct ImageHeader: Sendable, Hashable {
+package struct ImageHeader: Sendable, Hashable {
     /// The image formats a sticker may use (M28).
     public enum Format: String, Sendable, CaseIterable {
         case png

@@ -94,3 +94,20 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
         return found
     }
 }
+
+/// Encoded as its `uuidString`, the form reports print.
+extension ParticipantID: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let id = ParticipantID(uuidString: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a UUID: \(text)")
+        }
+        self = id
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(uuidString)
+    }
+}

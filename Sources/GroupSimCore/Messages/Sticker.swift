@@ -57,7 +57,7 @@ public struct Sticker: Sendable, Hashable {
     /// The accessibility description VoiceOver reads, at most 150 characters (M28).
     public let stickerDescription: String
     /// What the content is; for a loaded file, what its bytes are, whatever its name says.
-    public let format: ImageHeader.Format
+    package let format: ImageHeader.Format
     /// The file size in bytes, less than `fileSizeLimit`.
     public let bytes: Int
     /// Width in pixels at @3x; equal to `height`.

@@ -8,7 +8,7 @@
 /// of slots, so sifting moves a few integers instead of copying payloads (and their
 /// reference counts) at every level. Inlinable, so that a client module's queue (the
 /// benchmark's bare event loop) is specialised like the simulation's own.
-public struct EventQueue<Payload> {
+package struct EventQueue<Payload> {
     public struct Entry {
         public let time: VirtualTime
         public let sequence: UInt64

@@ -2,7 +2,7 @@
 ///
 /// SplitMix64 (Steele, Lea, Flood 2014): 64 bits of state, a full period, and good
 /// enough statistics for latencies and orders. Never seeded from the system.
-public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
+package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     public private(set) var state: UInt64
 
     public init(seed: UInt64) { state = seed }
@@ -40,7 +40,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
 /// A stream is named by a purpose and any number of parts (a device name, an
 /// installation number): the same seed and name give the same stream in every run, on
 /// every machine, whatever else was drawn before.
-public struct RandomStreams: Sendable, Hashable {
+package struct RandomStreams: Sendable, Hashable {
     public let seed: UInt64
 
     public init(seed: UInt64) { self.seed = seed }

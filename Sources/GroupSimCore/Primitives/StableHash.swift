@@ -1,6 +1,6 @@
 /// Hashes that are the same in every process and on every machine (determinism rule 6, README),
 /// unlike `Hasher`, which Swift seeds per process.
-public enum StableHash {
+package enum StableHash {
     /// FNV-1a over the UTF-8 bytes: used to name random streams, not for digests.
     public static func fnv1a64(_ text: String, startingAt basis: UInt64 = 0xCBF2_9CE4_8422_2325) -> UInt64 {
         var hash = basis
@@ -15,7 +15,7 @@ public enum StableHash {
 /// SHA-256 (FIPS 180-4), written here so the package needs no dependency: the trace digest.
 ///
 /// Feed it bytes incrementally with `update`, then read `hexDigest` once.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     private var hash: [UInt32] = [
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]

@@ -54,7 +54,8 @@ package enum BoundedFile {
     /// open descriptor names, so that the check and the read see the same file. Only a
     /// regular file is read unless `allowSpecial` is set (for a scenario given as a pipe,
     /// `<(…)`); a special file is then read in blocking mode, still at most `limit + 1`
-    /// bytes, and a named pipe with no writer yet is waited for, as `cat` waits. A file longer than `limit` is `.tooLarge`, whatever size it reports.
+    /// bytes, and a named pipe with no writer yet is waited for, as `cat` waits. A file longer than `limit` is `.tooLarge`, whatever size
+    /// it reports.
     package static func read(_ path: String, limit: Int, allowSpecial: Bool = false) -> Result<[UInt8], Failure> {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {

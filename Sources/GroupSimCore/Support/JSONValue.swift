@@ -1,6 +1,6 @@
 /// A JSON value with object keys in insertion order, rendered the same way every time
 /// (determinism rule 4, README). Written here so output never depends on a dictionary's order.
-public indirect enum JSONValue: Sendable, Hashable {
+package indirect enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case int(Int64)

@@ -2,7 +2,7 @@
 ///
 /// Everything the tool prints that cites a rule names the document too, so a reader can
 /// look the rule up from any output (`groupsim help M12` prints it as well).
-public enum RuleReference {
+package enum RuleReference {
     /// The behaviour reference, relative to the repository's root.
     public static let document = "docs/behaviour.md"
 

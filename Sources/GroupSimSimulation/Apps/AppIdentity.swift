@@ -11,7 +11,7 @@ import GroupSimCore
 ///   (M3), so it can attribute the install's choices; still one key per device.
 /// - account: `acct-` and 12 hex digits, one per person: what the app's own sign-in gives,
 ///   the same on every device of that person.
-public enum AppIdentity {
+package enum AppIdentity {
     /// The storage key of this installation's own install id.
     public static let installKey = "install-id"
     /// The storage key prefix of a learned install id: `learned:ID` = the sender's

@@ -6,7 +6,7 @@ import GroupSimScenario
 /// extension becomes active on a device, because the process keeps nothing between
 /// activations (M22).
 public struct AppRegistry: Sendable {
-    public typealias Factory = @Sendable (AppSpec) -> any MessagesApp
+    public typealias Factory = @Sendable (Scenario.AppSpec) -> any MessagesApp
 
     private var factories: [(name: String, make: Factory)] = []
     /// The registered apps whose callbacks wait for main-actor work (controllers).
@@ -39,7 +39,7 @@ public struct AppRegistry: Sendable {
     public var names: [String] { factories.map(\.name) }
 
     /// The factory for `spec.name`, or the built-in app's when the name is nil.
-    public func factory(for spec: AppSpec) -> Factory? {
+    package func factory(for spec: AppSpec) -> Factory? {
         guard let name = spec.name else { return { BuiltInApp(spec: $0) } }
         return factories.last { $0.name == name }?.make
     }

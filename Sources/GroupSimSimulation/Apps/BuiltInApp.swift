@@ -17,7 +17,7 @@ import GroupSimScenario
 ///   (compare-and-set, CloudKit's `.ifServerRecordUnchanged`). On a conflict the store
 ///   answers with its current record: the app re-applies its change to it and writes
 ///   again over that version, until the write lands. Converges (M13).
-public struct BuiltInApp: MessagesApp {
+package struct BuiltInApp: MessagesApp {
     public static let name = "built-in"
 
     /// The query item that carries the session token in the cloud modes.

@@ -16,10 +16,10 @@ public struct Conversation: Sendable, Hashable {
     public var selectedMessage: Message?
     /// The staged draft in the input field, if any (M16).
     public var draft: Message?
-    public var presentationStyle: PresentationStyle
+    public var presentationStyle: Scenario.PresentationStyle
 
     public init(name: String, localParticipantIdentifier: ParticipantID, remoteParticipantIdentifiers: [ParticipantID],
-                selectedMessage: Message?, draft: Message?, presentationStyle: PresentationStyle) {
+                selectedMessage: Message?, draft: Message?, presentationStyle: Scenario.PresentationStyle) {
         self.name = name
         self.localParticipantIdentifier = localParticipantIdentifier
         self.remoteParticipantIdentifiers = remoteParticipantIdentifiers

@@ -28,15 +28,15 @@ public protocol MessagesApp {
     /// The user removed the staged message (M17).
     mutating func didCancelSending(_ message: Message, conversation: Conversation) -> [AppAction]
     /// Every style change, before and after (M24).
-    mutating func willTransition(to style: PresentationStyle, conversation: Conversation) -> [AppAction]
-    mutating func didTransition(to style: PresentationStyle, conversation: Conversation) -> [AppAction]
+    mutating func willTransition(to style: Scenario.PresentationStyle, conversation: Conversation) -> [AppAction]
+    mutating func didTransition(to style: Scenario.PresentationStyle, conversation: Conversation) -> [AppAction]
     /// The user used the app's own interface to compose (`send`, `reply`, `insert` steps).
     mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction]
     /// The cloud store answered a `.fetch` (M13); `state` is nil when nothing is stored.
-    mutating func didFetch(_ record: CloudRecord, conversation: Conversation) -> [AppAction]
+    mutating func didFetch(_ record: AppAction.CloudRecord, conversation: Conversation) -> [AppAction]
     /// The cloud store answered a `.store` (M13): `record` is what it now holds. For a
     /// refused `.conditional` write `record.conflict` is true and nothing was written.
-    mutating func didStore(_ record: CloudRecord, conversation: Conversation) -> [AppAction]
+    mutating func didStore(_ record: AppAction.CloudRecord, conversation: Conversation) -> [AppAction]
     /// The device carried out one action this app returned: `error` is nil on success, or
     /// the code a completion handler would get (M8, M16, M18). Called once per returned
     /// action, in order, after the action and everything it set off (and before a
@@ -60,11 +60,11 @@ extension MessagesApp {
     public mutating func didReceive(_ message: Message, conversation: Conversation) -> [AppAction] { [] }
     public mutating func didStartSending(_ message: Message, conversation: Conversation) -> [AppAction] { [] }
     public mutating func didCancelSending(_ message: Message, conversation: Conversation) -> [AppAction] { [] }
-    public mutating func willTransition(to style: PresentationStyle, conversation: Conversation) -> [AppAction] { [] }
-    public mutating func didTransition(to style: PresentationStyle, conversation: Conversation) -> [AppAction] { [] }
+    public mutating func willTransition(to style: Scenario.PresentationStyle, conversation: Conversation) -> [AppAction] { [] }
+    public mutating func didTransition(to style: Scenario.PresentationStyle, conversation: Conversation) -> [AppAction] { [] }
     public mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] { [] }
-    public mutating func didFetch(_ record: CloudRecord, conversation: Conversation) -> [AppAction] { [] }
-    public mutating func didStore(_ record: CloudRecord, conversation: Conversation) -> [AppAction] { [] }
+    public mutating func didFetch(_ record: AppAction.CloudRecord, conversation: Conversation) -> [AppAction] { [] }
+    public mutating func didStore(_ record: AppAction.CloudRecord, conversation: Conversation) -> [AppAction] { [] }
     public mutating func didComplete(_ action: AppAction, error: MessageErrorCode?, conversation: Conversation) -> [AppAction] { [] }
     public var wantsActionResults: Bool { false }
     public mutating func didLaunch(in environment: AppEnvironment) {}
@@ -87,7 +87,7 @@ public enum AppAction: Sendable, Hashable {
     /// Stage a file attachment, drawn as a line naming the file (GroupSim draws no files).
     case insertAttachment(name: String)
     /// Ask for `compact` or `expanded`; asking for `transcript` is refused (M19).
-    case requestPresentationStyle(PresentationStyle)
+    case requestPresentationStyle(Scenario.PresentationStyle)
     /// Close the extension (M22).
     case dismiss
     /// Read a record of the cloud store; the answer comes to `didFetch` (M13).
@@ -114,35 +114,39 @@ extension AppAction {
     }
 }
 
-/// How a write changes a cloud record (M13).
-public enum CloudWrite: Sendable, Hashable {
-    /// Replace the whole state: concurrent writers overwrite each other.
-    case overwrite(StateMap)
-    /// Apply only these entries, atomically at the store: concurrent writers both land.
-    case merge([DataEntry])
-    /// Replace the whole state only if the record's version is still `expectedVersion`
-    /// (the version the app read; 0 when nothing was stored). Otherwise nothing is
-    /// written and the answer is the server's current record with `conflict` set, the
-    /// shape of CloudKit's `serverRecordChanged` (M13).
-    case conditional(expectedVersion: Int, state: StateMap)
+extension AppAction {
+    /// How a write changes a cloud record (M13).
+    public enum CloudWrite: Sendable, Hashable {
+        /// Replace the whole state: concurrent writers overwrite each other.
+        case overwrite(StateMap)
+        /// Apply only these entries, atomically at the store: concurrent writers both land.
+        case merge([Scenario.DataEntry])
+        /// Replace the whole state only if the record's version is still `expectedVersion`
+        /// (the version the app read; 0 when nothing was stored). Otherwise nothing is
+        /// written and the answer is the server's current record with `conflict` set, the
+        /// shape of CloudKit's `serverRecordChanged` (M13).
+        case conditional(expectedVersion: Int, state: StateMap)
+    }
 }
 
-/// A cloud store record as the store answered it.
-public struct CloudRecord: Sendable, Hashable {
-    public var key: String
-    /// nil when nothing is stored under the key.
-    public var state: StateMap?
-    /// Increases by one on every write.
-    public var version: Int
-    /// True when a `.conditional` write was refused because the version moved; `state`
-    /// and `version` are then the server's current record, to merge into and retry.
-    public var conflict: Bool
+extension AppAction {
+    /// A cloud store record as the store answered it.
+    public struct CloudRecord: Sendable, Hashable {
+        public var key: String
+        /// nil when nothing is stored under the key.
+        public var state: StateMap?
+        /// Increases by one on every write.
+        public var version: Int
+        /// True when a `.conditional` write was refused because the version moved; `state`
+        /// and `version` are then the server's current record, to merge into and retry.
+        public var conflict: Bool
 
-    public init(key: String, state: StateMap?, version: Int, conflict: Bool = false) {
-        self.key = key
-        self.state = state
-        self.version = version
-        self.conflict = conflict
+        public init(key: String, state: StateMap?, version: Int, conflict: Bool = false) {
+            self.key = key
+            self.state = state
+            self.version = version
+            self.conflict = conflict
+        }
     }
 }
 
@@ -158,7 +162,7 @@ public struct ComposeRequest: Sendable, Hashable {
     /// True the first time the session's name is used: the app should start a new session.
     public var isNewSession: Bool
     /// State changes; `$me`/`$bob` are already this device's raw UUID strings (M4).
-    public var data: [DataEntry]
+    public var data: [Scenario.DataEntry]
     /// Layout text with `$me`/`$bob` turned into `$UUID` tokens (M5).
     public var caption: String?
     public var subcaption: String?
@@ -167,7 +171,7 @@ public struct ComposeRequest: Sendable, Hashable {
     /// Whether the user asked for the direct send API (M18).
     public var direct: Bool
 
-    public init(kind: Kind, session: Session, isNewSession: Bool, data: [DataEntry] = [], caption: String? = nil,
+    public init(kind: Kind, session: Session, isNewSession: Bool, data: [Scenario.DataEntry] = [], caption: String? = nil,
                 subcaption: String? = nil, summary: String? = nil, url: String? = nil, direct: Bool = false) {
         self.kind = kind
         self.session = session

@@ -8,7 +8,8 @@ extension Device {
     /// open here (M24). Returns false, with the step failed, where the app cannot run.
     mutating func openApp(in conversation: String, style requested: PresentationStyle, selecting: Envelope?) -> Bool {
         guard spec.runsApp else {
-            let why = spec.hasApp ? "\(spec.platform.rawValue) devices cannot run the extension (M25, M26)" : "the app is not installed on \(name) (M27)"
+            let why = spec.hasApp ? "\(spec.platform.rawValue) devices cannot run the extension (M25, M26)" : "the app is not installed "
+                + "on \(name) (M27)"
             fail(.unknown, why)
             return false
         }
@@ -227,7 +228,8 @@ extension Device {
         if let url = message.url {
             if !MessageURL.isAccepted(url) {
                 trace(.droppedURL(url: url))
-                sighting(.droppedURL, message: nil, "the url setter silently dropped \(url) on \(name): only http, https, data or no scheme are kept (M8)")
+                sighting(.droppedURL, message: nil, "the url setter silently dropped \(url) on \(name): only http, https, data or no "
+                    + "scheme are kept (M8)")
                 message.url = nil
             } else if url.count > MessageURL.maximumLength {
                 fail(.urlExceedsMaxSize, "the URL has \(url.count) characters; the limit is \(MessageURL.maximumLength) (M8)")
@@ -309,7 +311,8 @@ extension Device {
         guard let session = message.session?.name else { return Provenance() }
         var base = readProvenance[session] ?? Provenance()
         if world.app.state == .message, let conversation = activeConversation,
-           let live = transcripts[conversation]?.liveBubble(session: session, number: world.sessionNumber(session)), builtOn(live, message) {
+           let live = transcripts[conversation]?.liveBubble(session: session, number: world.sessionNumber(session)), builtOn(live,
+               message) {
             base = base.union(live.provenance)
         }
         return base
@@ -330,7 +333,8 @@ extension Device {
         guard world.app.state == .message,
               let session = message.session, let chosen = selected, chosen.message?.session == session,
               let conversation = activeConversation,
-              let live = transcripts[conversation]?.liveBubble(session: session.name, number: world.sessionNumber(session.name)), live.id != chosen.id,
+              let live = transcripts[conversation]?.liveBubble(session: session.name, number: world.sessionNumber(session.name)),
+                  live.id != chosen.id,
               !builtOn(live, message) else { return }
         sighting(.staleSelection, message: chosen.id,
                  "\(name) built on m\(chosen.id), its selectedMessage, but the live bubble of \(session.name) is already m\(live.id) (M15)")

@@ -130,12 +130,14 @@ extension Device {
         for id in ParticipantID.occurrences(in: url) where identifiers.person(for: id, in: conversation) == nil {
             if let old = retired.last(where: { $0.person(for: id) != nil }) {
                 sighting(.staleIdentifier, message: envelope.id,
-                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; it minted that identifier for \(old.person(for: id) ?? "someone") before its reinstall, and it means nothing now (M2)")
+                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; it minted that identifier for "
+                             + "\(old.person(for: id) ?? "someone") before its reinstall, and it means nothing now (M2)")
             } else if let own = identifiers.person(for: id) {
                 // Per-conversation mode: this device's own identifier, of another conversation (M6).
                 let other = identifiers.conversation(for: id) ?? ""
                 sighting(.foreignIdentifier, message: envelope.id,
-                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; \(name) itself minted it for \(own) in conversation \(other), and identifiers are per conversation (M6), so it means nothing in \(conversation)",
+                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; \(name) itself minted it for \(own) in conversation "
+                             + "\(other), and identifiers are per conversation (M6), so it means nothing in \(conversation)",
                          mintedOn: name)
             } else {
                 let minter = world.minter(of: id)
@@ -143,7 +145,8 @@ extension Device {
                 let carrier = minter?.device == envelope.senderDevice ? "" : ", and \(envelope.senderDevice) passed it on"
                 let rule = world.options.identifiers == .perConversation ? "M4, M6" : "M4"
                 sighting(.foreignIdentifier, message: envelope.id,
-                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; \(origin)\(carrier), and it means nothing on \(name) (\(rule))",
+                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; \(origin)\(carrier), and it means nothing on \(name) "
+                             + "(\(rule))",
                          mintedOn: minter?.device)
             }
         }

@@ -4,9 +4,10 @@ import GroupSimScenario
 extension Device {
     func makeSnapshot() -> DeviceSnapshot {
         let firstConversation = world.conversations.first?.name ?? ConversationSpec.defaultName
-        var ids: [(person: String, id: ParticipantID)] = [(spec.person, ownIdentifier(in: firstConversation))]
+        var ids = [DeviceSnapshot.Identifier(person: spec.person, id: ownIdentifier(in: firstConversation))]
         for person in world.people where person.key != spec.person {
-            if let id = identifiers.id(for: person.key, in: firstConversation) { ids.append((person.key, id)) }
+            if let id = identifiers.id(for: person.key, in: firstConversation) { ids.append(DeviceSnapshot.Identifier(person: person.key,
+                id: id)) }
         }
         let drawer = self.drawer
         // The transcripts are shared with the device, not copied: transcripts and session
@@ -17,10 +18,12 @@ extension Device {
                                     summaryLines: world.options.summaryLines)
         var snapshot = DeviceSnapshot(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
                                       callbacks: callbacks, identifiers: ids, generation: identifiers.generation,
-                                      transcripts: DrawnTranscripts(drawer: drawer, transcripts: shown, summaryLines: world.options.summaryLines),
+                                      transcripts: DrawnTranscripts(drawer: drawer, transcripts: shown,
+                                          summaryLines: world.options.summaryLines),
                                       sessions: sessions,
                                       drafts: world.conversations.compactMap { conversation in
-                                          drafts[conversation.name]?.message.map { (conversation.name, $0) }
+                                          drafts[conversation.name]?.message.map { DeviceSnapshot.Draft(conversation: conversation.name,
+                                              message: $0) }
                                       })
         snapshot.localStorage = localStorage.dictionary
         snapshot.installIDs = installIDs

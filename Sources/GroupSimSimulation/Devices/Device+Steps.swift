@@ -222,7 +222,8 @@ extension Device {
             trace(.sent(message: id, session: nil, url: nil), .text(text))
         case .sticker(let sticker):
             trace(.sent(message: id, session: nil, url: nil),
-                  .text("sticker \(sticker.format) \(sticker.bytes) bytes \(sticker.width)x\(sticker.height) \(sticker.stickerDescription)"))
+                  .text("sticker \(sticker.format) \(sticker.bytes) bytes "
+                         + "\(sticker.width)x\(sticker.height) \(sticker.stickerDescription)"))
         }
         add(envelope)
         effects.outgoing.append(envelope)

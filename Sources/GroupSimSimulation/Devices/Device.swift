@@ -181,7 +181,8 @@ package struct Device {
 
     mutating func sighting(_ kind: PitfallKind, message: Int?, _ detail: String, mintedOn: String? = nil) {
         trace(.pitfall(kind, detail: detail))
-        effects.sightings.append(PitfallSighting(kind: kind, device: spec.name, time: now, message: message, detail: detail, mintedOn: mintedOn))
+        effects.sightings.append(PitfallSighting(kind: kind, device: spec.name, time: now, message: message, detail: detail,
+            mintedOn: mintedOn))
     }
 }
 

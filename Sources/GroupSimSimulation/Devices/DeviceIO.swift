@@ -49,18 +49,20 @@ package struct DeviceOutput: Sendable {
     }
 }
 
-/// A step that failed: its number, the device, the code and why (docs/scenario-format.md).
-public struct StepFailure: Sendable, Hashable {
+extension RunOutcome {
+    /// A step that failed: its number, the device, the code and why (docs/scenario-format.md).
+    public struct StepFailure: Sendable, Hashable {
     /// 1-based step number in file order; nil when no step caused it (an app's own action).
     public var step: Int?
     public var device: String
     public var time: VirtualTime
     public var code: MessageErrorCode
     public var reason: String
+    }
 }
 
 /// A pitfall seen during the run, where and why (M2, M4, M8, M15).
-public struct PitfallSighting: Sendable, Hashable {
+package struct PitfallSighting: Sendable, Hashable {
     public var kind: PitfallKind
     public var device: String
     public var time: VirtualTime
@@ -72,7 +74,7 @@ public struct PitfallSighting: Sendable, Hashable {
 }
 
 /// A request from a device's app to the cloud store (M13).
-public struct CloudRequest: Sendable, Hashable {
+package struct CloudRequest: Sendable, Hashable {
     public enum Operation: Sendable, Hashable {
         case fetch
         case store(CloudWrite)
@@ -89,7 +91,7 @@ public struct CloudRequest: Sendable, Hashable {
 }
 
 /// The cloud store's answer to one request.
-public struct CloudResponse: Sendable, Hashable {
+package struct CloudResponse: Sendable, Hashable {
     public var request: CloudRequest
     public var record: CloudRecord
     var provenance: Provenance

@@ -7,6 +7,41 @@ import GroupSimScenario
 /// checks, pitfall detectors and exploration hand device lists around for every session,
 /// and a copy costs one retain instead of one per field.
 public struct DeviceSnapshot: Sendable {
+    /// One person as this installation identifies them (M1).
+    public struct Identifier: Sendable, Hashable, Codable {
+        /// The person's key in the scenario.
+        public var person: String
+        public var id: ParticipantID
+
+        public init(person: String, id: ParticipantID) {
+            self.person = person
+            self.id = id
+        }
+    }
+
+    /// One conversation's transcript as this device draws it.
+    public struct DrawnTranscript: Sendable, Hashable {
+        public var conversation: String
+        /// The lines, oldest first.
+        public var entries: [DrawnEntry]
+
+        public init(conversation: String, entries: [DrawnEntry]) {
+            self.conversation = conversation
+            self.entries = entries
+        }
+    }
+
+    /// The message staged in one conversation's input field (M16).
+    public struct Draft: Sendable, Hashable {
+        public var conversation: String
+        public var message: Message
+
+        public init(conversation: String, message: Message) {
+            self.conversation = conversation
+            self.message = message
+        }
+    }
+
     /// The fields. Changed only through `writable`, which gives a copy its own box first,
     /// so no box that two snapshots share is ever changed.
     private final class Fields: @unchecked Sendable {
@@ -15,19 +50,19 @@ public struct DeviceSnapshot: Sendable {
         var platform: DeviceSpec.Platform
         var runsApp: Bool
         var callbacks: [AppCallback]
-        var identifiers: [(person: String, id: ParticipantID)]
+        var identifiers: [Identifier]
         var generation: Int
         var drawnTranscripts: DrawnTranscripts
         var sessions: SessionTable
-        var drafts: [(conversation: String, message: Message)]
+        var drafts: [Draft]
         var localStorage: [String: String] = [:]
         var installIDs: [String] = []
         var identifierMaps: [IdentifierMap] = []
         var runIndex = -1
 
         init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [AppCallback],
-             identifiers: [(person: String, id: ParticipantID)], generation: Int, drawnTranscripts: DrawnTranscripts,
-             sessions: SessionTable, drafts: [(conversation: String, message: Message)]) {
+             identifiers: [Identifier], generation: Int, drawnTranscripts: DrawnTranscripts,
+             sessions: SessionTable, drafts: [Draft]) {
             self.name = name
             self.person = person
             self.platform = platform
@@ -70,7 +105,7 @@ public struct DeviceSnapshot: Sendable {
         get { fields.person }
         set { writable.person = newValue }
     }
-    public var platform: DeviceSpec.Platform {
+    public var platform: Scenario.DeviceSpec.Platform {
         get { fields.platform }
         set { writable.platform = newValue }
     }
@@ -86,7 +121,7 @@ public struct DeviceSnapshot: Sendable {
     }
     /// This installation's identifiers: the owner's local one first, then one per other
     /// person in the scenario's order (M1). Per-conversation mode: the first conversation's.
-    public var identifiers: [(person: String, id: ParticipantID)] {
+    public var identifiers: [Identifier] {
         get { fields.identifiers }
         set { writable.identifiers = newValue }
     }
@@ -97,7 +132,7 @@ public struct DeviceSnapshot: Sendable {
     }
     /// One transcript per conversation, in the scenario's order. Drawn the first time it
     /// is read (checks and exploration do not read it), then kept.
-    public var transcripts: [(conversation: String, entries: [DrawnEntry])] {
+    public var transcripts: [DrawnTranscript] {
         get { fields.drawnTranscripts.transcripts }
         set { writable.drawnTranscripts = DrawnTranscripts(drawn: newValue) }
     }
@@ -112,7 +147,7 @@ public struct DeviceSnapshot: Sendable {
         set { writable.sessions = SessionTable(views: newValue) }
     }
     /// The staged draft of each conversation that has one, in the scenario's order (M16).
-    public var drafts: [(conversation: String, message: Message)] {
+    public var drafts: [Draft] {
         get { fields.drafts }
         set { writable.drafts = newValue }
     }
@@ -159,18 +194,19 @@ public struct DeviceSnapshot: Sendable {
     package func isSame(as other: DeviceSnapshot) -> Bool { fields === other.fields }
 
     init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [AppCallback],
-         identifiers: [(person: String, id: ParticipantID)], generation: Int,
+         identifiers: [Identifier], generation: Int,
          transcripts: DrawnTranscripts, sessions: SessionTable,
-         drafts: [(conversation: String, message: Message)]) {
+         drafts: [Draft]) {
         fields = Fields(name: name, person: person, platform: platform, runsApp: runsApp, callbacks: callbacks,
                         identifiers: identifiers, generation: generation, drawnTranscripts: transcripts,
                         sessions: sessions, drafts: drafts)
     }
 }
 
-/// One line of a device's transcript as Messages draws it: tokens already turned into
-/// this device's contact names (M5).
-public struct DrawnEntry: Sendable, Hashable {
+extension DeviceSnapshot {
+    /// One line of a device's transcript as Messages draws it: tokens already turned into
+    /// this device's contact names (M5).
+    public struct DrawnEntry: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable {
         case bubble, summary, text, sticker, plain
     }
@@ -191,10 +227,12 @@ public struct DrawnEntry: Sendable, Hashable {
     public var url: String?
     /// The app's state in the URL (bubbles only; M12).
     public var state: StateMap?
+    }
 }
 
-/// What a device would show for a session if the user tapped it now.
-public struct SessionView: Sendable {
+extension DeviceSnapshot {
+    /// What a device would show for a session if the user tapped it now.
+    public struct SessionView: Sendable {
     public var session: String
     public var conversation: String
     /// The live bubble's message.
@@ -210,4 +248,5 @@ public struct SessionView: Sendable {
     public var summaryCount: Int
     /// The changes the live bubble's state descends from.
     package var provenance: Provenance
+    }
 }

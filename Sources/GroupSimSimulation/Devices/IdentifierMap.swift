@@ -7,7 +7,7 @@ import GroupSimScenario
 /// Keyed by (conversation, person) in per-conversation mode, and by person alone in the
 /// default per-device mode, where one person has one identifier on the device whatever
 /// the conversation.
-public final class IdentifierMap: Sendable {
+package final class IdentifierMap: Sendable {
     /// The installation number: 0 at first install, +1 per reinstall (M2).
     public let generation: Int
     /// Per-conversation mode: by (conversation, person).

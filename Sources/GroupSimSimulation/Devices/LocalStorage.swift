@@ -79,7 +79,8 @@ public final class LocalStorage {
         case let value as Bool: value ? 1 : 0
         case let value as Double: value.isFinite && abs(value) < 9.2e18 ? Int(value) : 0
         case let value as Float: value.isFinite && abs(value) < 9.2e18 ? Int(value) : 0
-        case let text as String: Int(text.trimmingCharacters(in: .whitespaces)) ?? Double(text).map { $0.isFinite && abs($0) < 9.2e18 ? Int($0) : 0 } ?? 0
+        case let text as String:
+            Int(text.trimmingCharacters(in: .whitespaces)) ?? Double(text).map { $0.isFinite && abs($0) < 9.2e18 ? Int($0) : 0 } ?? 0
         default: 0
         }
     }
@@ -149,7 +150,7 @@ public final class LocalStorage {
     public var keys: [String] { values.keys.sorted() }
 
     /// Every stored key and value, sorted by key; values other than strings are written out.
-    public var contents: [DataEntry] { keys.map { DataEntry($0, Self.text(values[$0])) } }
+    public var contents: [Scenario.DataEntry] { keys.map { Scenario.DataEntry($0, Self.text(values[$0])) } }
 
     /// The stored keys and values now, values written out as in `contents`, as a value
     /// that later changes do not affect.

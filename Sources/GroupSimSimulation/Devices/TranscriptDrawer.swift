@@ -101,7 +101,7 @@ final class DrawnTranscripts: @unchecked Sendable {
     private let lock = NSLock()
     /// What to draw and how; nil once drawn.
     private var source: (drawer: TranscriptDrawer, transcripts: [(conversation: String, transcript: Transcript)], summaryLines: Int)?
-    private var drawn: [(conversation: String, entries: [DrawnEntry])] = []
+    private var drawn: [DeviceSnapshot.DrawnTranscript] = []
 
     /// `transcripts` share their entries with the device's: nothing is copied until drawn.
     init(drawer: TranscriptDrawer, transcripts: [(conversation: String, transcript: Transcript)], summaryLines: Int) {
@@ -109,16 +109,19 @@ final class DrawnTranscripts: @unchecked Sendable {
     }
 
     /// Transcripts drawn already (a snapshot whose transcripts were set).
-    init(drawn: [(conversation: String, entries: [DrawnEntry])]) {
+    init(drawn: [DeviceSnapshot.DrawnTranscript]) {
         self.drawn = drawn
     }
 
     /// Every conversation's lines as drawn, in the scenario's order; drawn on first use.
-    var transcripts: [(conversation: String, entries: [DrawnEntry])] {
+    var transcripts: [DeviceSnapshot.DrawnTranscript] {
         lock.lock()
         defer { lock.unlock() }
         if let (drawer, transcripts, summaryLines) = source {
-            drawn = transcripts.map { ($0.conversation, $0.transcript.drawn(summaryLines: summaryLines).map(drawer.draw)) }
+            drawn = transcripts.map { shown in
+                DeviceSnapshot.DrawnTranscript(conversation: shown.conversation,
+                                               entries: shown.transcript.drawn(summaryLines: summaryLines).map(drawer.draw))
+            }
             source = nil
         }
         return drawn

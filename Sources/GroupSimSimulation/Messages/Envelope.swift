@@ -6,7 +6,7 @@ import GroupSimScenario
 /// Holds what the sender sent plus what only the simulator knows: who really sent it,
 /// the identifier map its `$UUID` tokens were minted with (M5), and which state changes
 /// it carries (its provenance), used to find lost updates (M12).
-public final class Envelope: Sendable {
+package final class Envelope: Sendable {
     public enum Content: Sendable, Hashable {
         /// An interactive message of the app (M7).
         case app(Message)
@@ -53,7 +53,8 @@ public final class Envelope: Sendable {
     let summaryText: String?
 
     package init(id: Int, conversation: String, senderDevice: String, senderPerson: String, sentAt: VirtualTime, content: Content,
-         senderMap: IdentifierMap, provenance: Provenance, change: Change?, senderInstall: String? = nil, senderPosition: Int = -1, sessionNumber: Int = -1,
+         senderMap: IdentifierMap, provenance: Provenance, change: Change?, senderInstall: String? = nil, senderPosition: Int = -1,
+             sessionNumber: Int = -1,
          conversationNumber: Int = -1) {
         self.id = id
         self.conversation = conversation
@@ -95,7 +96,7 @@ public final class Envelope: Sendable {
 /// One state change made by a `send`, `reply` or app write: which entries it set, where
 /// and when. A change is *lost* on a device whose final state neither includes it nor
 /// descends from a state that did (M12, M13).
-public struct Change: Sendable, Hashable {
+package struct Change: Sendable, Hashable {
     public var id: Int
     /// The step that made it (1-based, file order).
     public var step: Int?
@@ -106,7 +107,7 @@ public struct Change: Sendable, Hashable {
 }
 
 /// The set of changes a state descends from. Sorted ids: small, and equal sets compare equal.
-public struct Provenance: Sendable, Hashable {
+package struct Provenance: Sendable, Hashable {
     public private(set) var changes: [Int] = []
 
     public init() {}

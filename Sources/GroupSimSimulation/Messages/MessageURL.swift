@@ -1,7 +1,7 @@
 import GroupSimScenario
 
 /// The rules for `MSMessage.url` (M8) and the query-item form apps keep state in.
-public enum MessageURL {
+package enum MessageURL {
     /// URLs longer than this fail at insert or send with `urlExceedsMaxSize` (M8).
     public static let maximumLength = 5_000
 
@@ -80,11 +80,11 @@ public enum MessageURL {
 /// items (IceCreamBuilder's design, M12). Keys are kept sorted, so the same state always
 /// gives the same URL (determinism rule 4, README).
 public struct StateMap: Sendable, Hashable, CustomStringConvertible {
-    public private(set) var entries: [DataEntry] = []
+    public private(set) var entries: [Scenario.DataEntry] = []
 
     public init() {}
 
-    public init(_ entries: [DataEntry]) {
+    public init(_ entries: [Scenario.DataEntry]) {
         for entry in entries { self[entry.key] = entry.value }
     }
 
@@ -129,12 +129,12 @@ public struct StateMap: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Sets every entry of `changes`, in order.
-    public mutating func apply(_ changes: [DataEntry]) {
+    public mutating func apply(_ changes: [Scenario.DataEntry]) {
         for change in changes { self[change.key] = change.value }
     }
 
     /// Whether every entry of `expected` is present with the same value.
-    public func contains(_ expected: [DataEntry]) -> Bool {
+    public func contains(_ expected: [Scenario.DataEntry]) -> Bool {
         expected.allSatisfy { self[$0.key] == $0.value }
     }
 

@@ -7,7 +7,7 @@ import GroupSimScenario
 /// previous one: it leaves its place, a summary line takes the place when it had summary
 /// text, and the new bubble goes to the bottom (M10). Removal leaves a tombstone that is
 /// compacted away later, so adding is amortised O(1) however long the transcript grows.
-public struct Transcript: Sendable {
+package struct Transcript: Sendable {
     public enum Entry: Sendable {
         /// An app message. The sender identifier is not stored: the device works it out
         /// whenever it draws the bubble or hands it to the app, so that a reinstall renews

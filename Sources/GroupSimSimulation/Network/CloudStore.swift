@@ -6,7 +6,7 @@
 /// applies the changed keys atomically, so they converge;
 /// `conditional` writes only over the version the app read and otherwise answers with a
 /// conflict and the current record, so the app can merge and retry.
-public struct CloudStore: Sendable {
+package struct CloudStore: Sendable {
     public struct Entry: Sendable {
         public var state: StateMap
         public var version: Int

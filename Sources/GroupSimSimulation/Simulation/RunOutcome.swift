@@ -4,15 +4,27 @@ import GroupSimScenario
 /// Everything a run produced, before checks: the trace, each device's final state, and
 /// what the simulator saw along the way.
 public struct RunOutcome: Sendable {
+    /// One conversation's members at the end of a run (M6).
+    public struct ConversationMembers: Sendable, Hashable, Codable {
+        public var conversation: String
+        /// Person keys, in the order they joined.
+        public var members: [String]
+
+        public init(conversation: String, members: [String]) {
+            self.conversation = conversation
+            self.members = members
+        }
+    }
+
     public var scenario: Scenario
     public var seed: UInt64
-    public var trace: Trace
+    public var trace: Simulation.Trace
     public var devices: [DeviceSnapshot]
     public var failures: [StepFailure]
     /// Pitfalls seen while the app read something (M2, M4, M8, M15).
-    public var sightings: [PitfallSighting]
+    package var sightings: [PitfallSighting]
     /// Every state change made by a send, reply or cloud write, in the order made.
-    public var changes: [Change]
+    package var changes: [Change]
     /// The cloud store's records at the end, by key (M13).
     public var cloud: [CloudEntry]
     public var endTime: VirtualTime
@@ -23,7 +35,7 @@ public struct RunOutcome: Sendable {
     /// False when the run hit `Simulation.eventLimit` before going quiet.
     public var quiet: Bool
     /// Each conversation's members at the end (M6), in the scenario's order.
-    public var members: [(conversation: String, members: [String])]
+    public var members: [ConversationMembers]
     /// Conditional writes the cloud store refused because the record's version had moved
     /// (M13): under `app.state: cloud-cas`, each one cost the app a retry.
     public var cloudConflicts: Int = 0
@@ -108,10 +120,12 @@ public struct RunOutcome: Sendable {
     }
 }
 
-/// One cloud store record at the end of a run (M13).
-public struct CloudEntry: Sendable {
+extension RunOutcome {
+    /// One cloud store record at the end of a run (M13).
+    public struct CloudEntry: Sendable {
     public var key: String
     public var state: StateMap
     public var version: Int
     package var provenance: Provenance
+    }
 }

@@ -7,12 +7,12 @@ import GroupSimCore
 /// delivery and cloud message, and every pending step, each with the window of instants it
 /// could happen at over all latency, jitter and race draws. Returning 0 always reproduces
 /// the plain run. An index out of range is taken as 0.
-public protocol ScheduleController: Sendable {
+package protocol ScheduleController: Sendable {
     mutating func choose(among candidates: [ScheduleCandidate]) -> Int
 }
 
 /// One event that could run next.
-public struct ScheduleCandidate: Sendable, Hashable {
+package struct ScheduleCandidate: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable {
         /// A pending user action.
         case step

@@ -80,10 +80,14 @@ public actor Simulation {
     ///   - seed: overrides the scenario's seed (`--seed`).
     ///   - apps: the registered apps the scenario may name.
     ///   - recordTrace: false skips keeping events (benchmarks); the digest is then of nothing.
-    ///   - controller: picks which pending event runs next instead of virtual time
-    ///     (schedule exploration); nil runs in (time, sequence) order.
-    public init(scenario: Scenario, seed: UInt64? = nil, apps: AppRegistry = AppRegistry(), recordTrace: Bool = true,
-                controller: (any ScheduleController)? = nil) {
+    public init(scenario: Scenario, seed: UInt64? = nil, apps: AppRegistry = AppRegistry(), recordTrace: Bool = true) {
+        self.init(scenario: scenario, seed: seed, apps: apps, recordTrace: recordTrace, controller: nil, validated: false)
+    }
+
+    /// A simulation whose `controller` picks which pending event runs next instead of
+    /// virtual time (schedule exploration).
+    package init(scenario: Scenario, seed: UInt64? = nil, apps: AppRegistry = AppRegistry(), recordTrace: Bool = true,
+                 controller: (any ScheduleController)?) {
         self.init(scenario: scenario, seed: seed, apps: apps, recordTrace: recordTrace, controller: controller, validated: false)
     }
 
@@ -108,7 +112,7 @@ public actor Simulation {
 
     /// The schedule controller as it stands after `run()`: exploration reads back what it
     /// recorded (controllers are values, so the run's copy is the only one that saw it).
-    public var scheduleController: (any ScheduleController)? { controller }
+    package var scheduleController: (any ScheduleController)? { controller }
 
     /// Runs the scenario to quiescence (no message or cloud request in flight).
     ///
@@ -160,7 +164,8 @@ public actor Simulation {
             if eventCount > Self.eventLimit { break }
             context.now = max(context.now, entry.time)
             if exploring {
-                cause = windows.removeValue(forKey: entry.sequence) ?? TimeWindow(earliest: entry.time.nanoseconds, latest: entry.time.nanoseconds)
+                cause = windows.removeValue(forKey: entry.sequence) ?? TimeWindow(earliest: entry.time.nanoseconds,
+                    latest: entry.time.nanoseconds)
             }
             switch entry.payload {
             case .step(let step, let conversation):
@@ -199,7 +204,9 @@ public actor Simulation {
                                  sightings: sightings, changes: changes, cloud: records, endTime: context.now,
                                  eventCount: min(eventCount, Self.eventLimit), copiesDelivered: copiesDelivered,
                                  heldAtEnd: network.held.map(\.count).reduce(0, +), quiet: quiet,
-                                 members: scenario.conversations.map { ($0.name, members[$0.name] ?? []) })
+                                 members: scenario.conversations.map {
+                                     RunOutcome.ConversationMembers(conversation: $0.name, members: members[$0.name] ?? [])
+                                 })
         outcome.cloudConflicts = cloudConflicts
         return outcome
     }
@@ -362,7 +369,8 @@ public actor Simulation {
                 // Only a member changes the membership; a removed one no longer can (M6).
                 record(TraceEvent(time: context.now, subject: subject, kind: .failed(step: step.number, code: .notMember)))
                 failures.append(StepFailure(step: step.number, device: subject, time: context.now, code: .notMember,
-                                            reason: "\(subject) belongs to \(owner), who is not a member of conversation \(conversation) now (M6)"))
+                                            reason: "\(subject) belongs to \(owner), who is not a member of conversation \(conversation) "
+                                                + "now (M6)"))
                 return
             }
             if case .join = step.action {
@@ -473,3 +481,14 @@ struct TimeWindow: Sendable, Hashable {
         return TimeWindow(earliest: lowOverflow ? Int64.max : low, latest: highOverflow || wideOverflow ? Int64.max : wide)
     }
 }
+
+// The package's own code names the nested types without their prefix; users see only the
+// nested names.
+package typealias Trace = Simulation.Trace
+package typealias TraceEvent = Simulation.Trace.Event
+package typealias StepFailure = RunOutcome.StepFailure
+package typealias CloudEntry = RunOutcome.CloudEntry
+package typealias DrawnEntry = DeviceSnapshot.DrawnEntry
+package typealias SessionView = DeviceSnapshot.SessionView
+package typealias CloudWrite = AppAction.CloudWrite
+package typealias CloudRecord = AppAction.CloudRecord

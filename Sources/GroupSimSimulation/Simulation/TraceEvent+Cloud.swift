@@ -5,7 +5,7 @@ extension TraceEvent {
         case fetch, store
 
         /// The operation of a request as the app made it.
-        public init(_ operation: CloudRequest.Operation) {
+        package init(_ operation: CloudRequest.Operation) {
             switch operation {
             case .fetch: self = .fetch
             case .store: self = .store
@@ -21,7 +21,7 @@ extension TraceEvent {
         case refusedStore
 
         /// How the store handled `operation`, given whether its answer is a conflict.
-        public init(_ operation: CloudRequest.Operation, conflict: Bool) {
+        package init(_ operation: CloudRequest.Operation, conflict: Bool) {
             switch operation {
             case .fetch: self = .fetch
             case .store: self = conflict ? .refusedStore : .store
@@ -52,7 +52,7 @@ extension TraceEvent {
         case fetched, stored, conflict
 
         /// The answer to `operation`, given whether the store refused it.
-        public init(_ operation: CloudRequest.Operation, conflict: Bool) {
+        package init(_ operation: CloudRequest.Operation, conflict: Bool) {
             switch operation {
             case .fetch: self = .fetched
             case .store: self = conflict ? .conflict : .stored
