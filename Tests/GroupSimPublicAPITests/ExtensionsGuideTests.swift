@@ -128,7 +128,7 @@ func lunchRace(app: String, state: String) throws -> Scenario {
     @Test func registeredControllerRunsOnEveryDevice() async throws {
         let report = try await lunchRace(app: "lunch", state: "message").run(seed: 1, apps: lunchApps())
         for device in report.outcome.devices {
-            #expect(device.callbacks.first == "willBecomeActive", "\(device.name): \(device.callbacks)")
+            #expect(device.callbacks.first == .willBecomeActive, "\(device.name): \(device.callbacks)")
             let lines = device.transcripts.flatMap(\.entries)
             #expect(lines.contains { $0.url?.contains("q=lunch") == true }, "\(device.name): \(lines)")
         }

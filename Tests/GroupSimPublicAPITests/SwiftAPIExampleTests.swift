@@ -76,7 +76,7 @@ func runPoll() async throws -> RunReport {
         #expect(alice.identifiers.map(\.person) == ["alice", "bob", "carol"])
         #expect(alice.localIdentifier == alice.identifiers.first?.id)
         #expect(alice.transcripts.map(\.conversation) == ["group"])
-        #expect(alice.callbacks.contains("userDidCompose"))
+        #expect(alice.callbacks.contains(.userDidCompose))
         let urls = outcome.devices.compactMap { $0.session("lunch")?.urlState.description }
         #expect(Set(urls).count > 1, "the devices show different polls: \(urls)")
         #expect(outcome.members == [RunOutcome.ConversationMembers(conversation: "group", members: ["alice", "bob", "carol"])])
