@@ -50,7 +50,7 @@ extension Help {
             "",
         ]
         for pitfall in PitfallKind.descriptors {
-            lines.append("  \(pitfall.keyword) (\(pitfall.rules.joined(separator: ", ")))")
+            lines.append("  \(pitfall.keyword) (\(pitfall.rules.map(\.rawValue).joined(separator: ", ")))")
             lines.append("      \(pitfall.about)")
         }
         return lines.joined(separator: "\n") + "\n"
@@ -66,7 +66,7 @@ extension Help {
         for origin in [AppCallbackDescriptor.Origin.viewController, .groupSim] {
             lines.append(origin == .viewController ? "MSMessagesAppViewController's:" : "GroupSim's own entry points:")
             for callback in AppCallback.descriptors where callback.origin == origin {
-                lines.append("  \(callback.name) (\(callback.rules.joined(separator: ", ")))")
+                lines.append("  \(callback.name) (\(callback.rules.map(\.rawValue).joined(separator: ", ")))")
                 lines.append("      \(callback.about)")
             }
         }
@@ -74,9 +74,9 @@ extension Help {
     }
 
     /// `  keyword: value`, then what it does and the rules behind it, indented.
-    private static func entry(_ keyword: String, value: ScenarioVocabulary.ValueShape, about: String, rules: [String]) -> [String] {
+    private static func entry(_ keyword: String, value: ScenarioVocabulary.ValueShape, about: String, rules: [Rule]) -> [String] {
         var lines = ["  \(keyword): \(described(value))", "      \(about)"]
-        if !rules.isEmpty { lines.append("      rules: \(rules.joined(separator: ", "))") }
+        if !rules.isEmpty { lines.append("      rules: \(rules.map(\.rawValue).joined(separator: ", "))") }
         return lines
     }
 

@@ -89,7 +89,7 @@ struct LessonsCommand: Subcommand {
         var rows: [(name: String, preview: String, rules: String, missing: [String])] = []
         for lesson in Lesson.all {
             let missing = [lesson.brokenFile, lesson.fixedFile].filter { !files.contains($0) }
-            rows.append((lesson.name, lesson.preview, lesson.rules.joined(separator: ", "), missing))
+            rows.append((lesson.name, lesson.preview, lesson.rules.map(\.rawValue).joined(separator: ", "), missing))
         }
         for name in Lesson.pairs(in: files) where Lesson.named(name) == nil {
             rows.append((name, title(of: name, in: directory), "", []))

@@ -84,8 +84,8 @@ package enum ExplorationJSONReport {
             })),
             ("pitfalls", .array(report.pitfalls.map { pitfall in
                 .object([
-                    ("kind", .string(pitfall.kind.rawValue)), ("rule", .string(pitfall.rule)),
-                    ("reference", .string(RuleReference.path(pitfall.rule))), ("runs", .count(pitfall.runs)),
+                    ("kind", .string(pitfall.kind.rawValue)), ("rule", .string(pitfall.rule.rawValue)),
+                    ("reference", .string(pitfall.rule.path)), ("runs", .count(pitfall.runs)),
                 ])
             })),
             ("cloudConflicts", .object([
@@ -226,7 +226,7 @@ package enum ExplorationJSONReport {
             let fields = Fields(item, "pitfall")
             let name = try fields.string("kind")
             guard let kind = PitfallKind(rawValue: name) else { throw .invalidReport("unknown pitfall kind \"\(name)\"") }
-            return ExplorationReport.PitfallTally(kind: kind, rule: try fields.string("rule"), runs: try fields.count("runs"))
+            return ExplorationReport.PitfallTally(kind: kind, rule: Rule(rawValue: try fields.string("rule")), runs: try fields.count("runs"))
         }
         let stepFailures = try root.array("stepFailures").map { item throws(ExplorationError) -> ExplorationReport.StepFailureTally in
             let fields = Fields(item, "step failure")

@@ -189,7 +189,7 @@ public struct ExplorationReport: Sendable, Hashable {
         public var kind: Scenario.PitfallKind
         /// The docs/behaviour.md rule the runs cited (`lost-update` is M12 with state in the
         /// message, M13 with a cloud store that overwrites).
-        public var rule: String
+        public var rule: Rule
         public var runs: ExactCount
     }
 

@@ -14,7 +14,7 @@ struct ExplorationTally: Sendable {
     private var shown: [ExploredRun.Slot: [Report.Shown: ExactCount]] = [:]
     private var pitfallRuns: [PitfallKind: ExactCount] = [:]
     /// The rule each kind cited; the smallest if runs ever disagreed, so order cannot matter.
-    private var pitfallRules: [PitfallKind: String] = [:]
+    private var pitfallRules: [PitfallKind: Rule] = [:]
     private var stepFailureRuns: [ExploredRun.StepFailureKey: ExactCount] = [:]
     private var unexpectedRuns: [ExploredRun.StepFailureKey: ExactCount] = [:]
     private var unexpectedFirst: [ExploredRun.StepFailureKey: Report.RunReference] = [:]
@@ -177,7 +177,7 @@ struct ExplorationTally: Sendable {
         noteClass(Report.ClassKey(session: session, shown: shown), runs: count, agreeing: nil)
     }
 
-    mutating func addPitfall(_ kind: PitfallKind, rule: String, _ count: ExactCount) {
+    mutating func addPitfall(_ kind: PitfallKind, rule: Rule, _ count: ExactCount) {
         pitfallRuns[kind, default: .zero] += count
         noteRule(rule, for: kind)
     }
@@ -208,7 +208,7 @@ struct ExplorationTally: Sendable {
         }
     }
 
-    private mutating func noteRule(_ rule: String, for kind: PitfallKind) {
+    private mutating func noteRule(_ rule: Rule, for kind: PitfallKind) {
         if pitfallRules[kind].map({ rule < $0 }) ?? true { pitfallRules[kind] = rule }
     }
 

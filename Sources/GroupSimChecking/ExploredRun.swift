@@ -33,7 +33,7 @@ struct ExploredRun: Sendable {
     /// In device order, then session order (the scenario's sessions first, others by name).
     var shown: [(slot: Slot, shown: ExplorationReport.Shown)]
     /// Distinct kinds, sorted, each with the rule its first report cited.
-    var pitfalls: [(kind: PitfallKind, rule: String)]
+    var pitfalls: [(kind: PitfallKind, rule: Rule)]
     /// Distinct, in the order they happened.
     var stepFailures: [StepFailureKey]
     /// The failed steps no `error:` check expects: each fails the run.
@@ -97,7 +97,7 @@ struct ExploredRun: Sendable {
         }
         shown = rows
         classes = Self.classes(of: rows)
-        var kinds: [(kind: PitfallKind, rule: String)] = []
+        var kinds: [(kind: PitfallKind, rule: Rule)] = []
         var kindsSeen: Set<PitfallKind> = []
         for pitfall in report.pitfalls where kindsSeen.insert(pitfall.kind).inserted {
             kinds.append((pitfall.kind, pitfall.rule))

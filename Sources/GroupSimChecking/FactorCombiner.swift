@@ -228,9 +228,9 @@ struct FactorCombiner {
         var failedOrders = ExactCount.zero
         let seed = scenario.seed
         let finals = folds.sorted { $0.value.witness.lexicographicallyPrecedes($1.value.witness) }
-        let lostUpdateRule = scenario.app.state == .message ? "M12" : "M13"
-        let rule = { (kind: PitfallKind) -> String in kind == .lostUpdate ? lostUpdateRule : kind.rule }
-        var ruleSeen: [PitfallKind: String] = [:]
+        let lostUpdateRule: Rule = scenario.app.state == .message ? "M12" : "M13"
+        let rule = { (kind: PitfallKind) -> Rule in kind == .lostUpdate ? lostUpdateRule : kind.rule }
+        var ruleSeen: [PitfallKind: Rule] = [:]
         for run in runs {
             for pitfall in run.report.pitfalls where ruleSeen[pitfall.kind].map({ pitfall.rule < $0 }) ?? true {
                 ruleSeen[pitfall.kind] = pitfall.rule

@@ -1,10 +1,11 @@
+import GroupSimCore
 import GroupSimScenario
 
 /// A pitfall the run fell into: what happened where, the rule it comes from, and the fix.
 public struct Pitfall: Sendable, Hashable {
     public var kind: Scenario.PitfallKind
     /// The docs/behaviour.md rule (`M12`).
-    public var rule: String
+    public var rule: Rule
     /// The devices it happened on.
     public var devices: [String]
     /// The message involved (`m3`), if one.

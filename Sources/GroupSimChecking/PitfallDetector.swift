@@ -147,7 +147,7 @@ package enum PitfallDetector {
             let what = change.entries.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
             var origin = change.step.map { "step \($0) on \(change.device)" } ?? "on \(change.device)"
             if states.outcome.scenario.app.state == .message, let carrier { origin += ", sent in m\(carrier.message)" }
-            let rule = states.outcome.scenario.app.state == .message ? "M12" : "M13"
+            let rule: Rule = states.outcome.scenario.app.state == .message ? "M12" : "M13"
             let (explanation, fix) = lostUpdateText(change, carrier: carrier, lost: lost, evidence)
             found.append(Pitfall(kind: .lostUpdate, rule: rule, devices: lost.map(\.device), message: carrier?.message, session: session,
                                  summary: "\(evidence.contact(change.person))'s change \(what) (\(origin)) is missing from \(session) on "

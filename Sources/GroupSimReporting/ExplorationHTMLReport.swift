@@ -129,7 +129,7 @@ package enum ExplorationHTMLReport {
         for pitfall in report.pitfalls {
             let label = "\(pitfall.runs) of \(report.runs) (\(ExplorationReport.percent(pitfall.runs, of: report.runs)))"
             html += "<tr><td><code>\(esc(pitfall.kind.rawValue))</code></td>"
-            html += "<td>\(esc(pitfall.rule)), \(esc(RuleReference.path(pitfall.rule)))</td>"
+            html += "<td>\(esc(pitfall.rule.rawValue)), \(esc(pitfall.rule.path))</td>"
             html += "<td>\(bar(pitfall.runs, of: report.runs, label: label, failing: true))</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n"

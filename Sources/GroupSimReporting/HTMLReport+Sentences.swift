@@ -8,7 +8,7 @@ import GroupSimSimulation
 /// bubble there (M10, M11), and when that bubble was the device owner's own.
 extension HTMLReport {
     static func sentence(_ event: TraceEvent, outcome: RunOutcome, replay: ScreenReplay,
-                         before: ScreenReplay.State) -> (text: String, rule: String?) {
+                         before: ScreenReplay.State) -> (text: String, rule: Rule?) {
         let scenario = outcome.scenario
         let device = event.subject
         let owner = scenario.device(device).flatMap { scenario.person($0.person) }
@@ -59,7 +59,7 @@ extension HTMLReport {
             var reason = ""
             if case .failure(let text)? = event.payload { reason = ": " + text }
             return ("\(step.map { "Step \($0)" } ?? "An app action") fails on \(device) with \(code.name)\(reason).",
-                    RuleReference.rules(in: reason).first)
+                    RuleReference.rules(in: reason).first.map(Rule.init(rawValue:)))
         case .reinstalled:
             return ("\(device) reinstalls the app: a whole new set of identifiers; the old ones mean nothing now.", "M2")
         case .joined(let person):
@@ -81,7 +81,7 @@ extension HTMLReport {
         }
     }
 
-    static func stepRule(_ action: Action) -> String? {
+    static func stepRule(_ action: Action) -> Rule? {
         switch action {
         case .send: "M18"
         case .reply, .insert, .pressSend: "M16"
@@ -98,5 +98,5 @@ extension HTMLReport {
     }
 
     /// The rule the timeline cites for a callback: the first its descriptor names.
-    static func callbackRule(_ callback: AppCallback) -> String? { callback.descriptor.rules.first }
+    static func callbackRule(_ callback: AppCallback) -> Rule? { callback.descriptor.rules.first }
 }

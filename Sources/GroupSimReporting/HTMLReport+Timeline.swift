@@ -100,7 +100,7 @@ extension HTMLReport {
             fields += eventFields(event, slot: { stepSlots[$0] ?? 0 })
             if empties { fields.append(("field", .bool(true))) }
             fields.append(("say", .string(said.text)))
-            if let rule = said.rule { fields.append(("rule", .string(rule))) }
+            if let rule = said.rule { fields.append(("rule", .string(rule.rawValue))) }
             if let moment = moments[index] {
                 fields.append(("pitfall", .int(moment.pitfall)))
                 fields.append(("moment", .string(moment.text)))

@@ -108,7 +108,7 @@ public enum HTMLReport {
         var html = ""
         for (number, pitfall) in report.pitfalls.enumerated() {
             html += "<article class=\"pitfall\" id=\"pitfall-\(number + 1)\">\n"
-            html += "<h3>\(esc(pitfall.kind.rawValue)) <span class=\"rule\">\(esc(pitfall.rule))</span></h3>\n"
+            html += "<h3>\(esc(pitfall.kind.rawValue)) <span class=\"rule\">\(esc(pitfall.rule.rawValue))</span></h3>\n"
             html += "<p class=\"what\">\(esc(pitfall.summary))</p>\n"
             html += "<p><strong>Why.</strong> \(esc(pitfall.explanation))</p>\n"
             html += "<p><strong>Fix.</strong> \(esc(pitfall.fix))</p>\n"

@@ -80,8 +80,8 @@ package enum JSONReport {
     static func pitfall(_ pitfall: Pitfall) -> JSONValue {
         .object([
             ("kind", .string(pitfall.kind.rawValue)),
-            ("rule", .string(pitfall.rule)),
-            ("reference", .string(RuleReference.path(pitfall.rule))),
+            ("rule", .string(pitfall.rule.rawValue)),
+            ("reference", .string(pitfall.rule.path)),
             ("devices", .array(pitfall.devices.map(JSONValue.string))),
             ("session", .string(pitfall.session)),
             ("message", pitfall.message.map { .string("m\($0)") } ?? .null),

@@ -1,3 +1,4 @@
+import GroupSimCore
 /// One lesson of `groupsim lessons`: a pitfall or rule family taught by a pair of
 /// scenario files, the broken design and the fixed one, each with checks that prove it.
 ///
@@ -13,11 +14,11 @@ package struct Lesson: Sendable, Hashable {
     /// One line for the list: what the learner will see.
     public var preview: String
     /// The docs/behaviour.md rules it teaches (`M12`).
-    public var rules: [String]
+    public var rules: [Rule]
     /// Why the fixed design holds up, said after its run.
     public var whyFixed: String
 
-    public init(name: String, title: String, preview: String? = nil, rules: [String], whyFixed: String) {
+    public init(name: String, title: String, preview: String? = nil, rules: [Rule], whyFixed: String) {
         self.name = name
         self.title = title
         self.preview = preview ?? title

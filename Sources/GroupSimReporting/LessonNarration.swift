@@ -34,7 +34,7 @@ package enum LessonNarration {
 
     /// The lesson's title, underlined, and a blank line: how both narrations begin.
     static func heading(_ lesson: Lesson) -> [String] {
-        let heading = "Lesson \(lesson.name): \(lesson.title) (\(lesson.rules.joined(separator: ", ")))"
+        let heading = "Lesson \(lesson.name): \(lesson.title) (\(lesson.rules.map(\.rawValue).joined(separator: ", ")))"
         return [heading, String(repeating: "=", count: heading.count), ""]
     }
 

@@ -1,3 +1,5 @@
+import GroupSimCore
+
 extension AppCallback {
     /// Everything the tables need to know about this callback.
     ///
@@ -59,7 +61,7 @@ package struct AppCallbackDescriptor: Sendable, Equatable {
     public var name: String
     public var origin: Origin
     /// The docs/behaviour.md rules that say when it comes.
-    public var rules: [String]
+    public var rules: [Rule]
     /// One line for the help.
     public var about: String
 }

@@ -1,3 +1,5 @@
+import GroupSimCore
+
 extension Check {
     /// The kind of a check without its payload: one case per check keyword, in the order
     /// docs/scenario-format.md lists them (the order of the keyword tables, the schema and
@@ -103,7 +105,7 @@ package struct CheckDescriptor: Sendable, Equatable {
     /// One line for the schema and the help: what it checks.
     public var about: String
     /// The rules of docs/behaviour.md whose behaviour it checks.
-    public var rules: [String]
+    public var rules: [Rule]
 
     /// The schema and parser field of this check kind.
     public var field: ScenarioVocabulary.Field { ScenarioVocabulary.Field(keyword, value, about) }

@@ -1,3 +1,5 @@
+import GroupSimCore
+
 extension PitfallKind {
     /// Everything the tables need to know about this pitfall: its keyword (the raw value),
     /// the rule a report cites, the rules the documentation lists and one line for the help.
@@ -51,7 +53,7 @@ extension PitfallKind {
     }
 
     /// The docs/behaviour.md rule a report of it cites.
-    public var rule: String { descriptor.rule }
+    public var rule: Rule { descriptor.rule }
 
     /// The kind whose keyword is `keyword` (`lost-update`), if any.
     public init?(keyword: String) {
@@ -72,9 +74,9 @@ package struct PitfallDescriptor: Sendable, Equatable {
     public var keyword: String
     /// The rule a report of it cites (`lost-update` cites M13 instead when the app keeps
     /// its state in the cloud store).
-    public var rule: String
+    public var rule: Rule
     /// Every rule behind it, as the documentation lists them.
-    public var rules: [String]
+    public var rules: [Rule]
     /// One line for the help: when it is reported.
     public var about: String
 }

@@ -1,3 +1,5 @@
+import GroupSimCore
+
 extension Action {
     /// The kind of an action without its payload: one case per step keyword, in the order
     /// docs/scenario-format.md lists them (the order of the keyword tables, the schema and
@@ -239,7 +241,7 @@ package struct StepDescriptor: Sendable, Equatable {
     public var composesWithoutSelection: Bool
     public var independence: Independence
     /// The rules of docs/behaviour.md the step models.
-    public var rules: [String]
+    public var rules: [Rule]
 
     /// The schema and parser field of this step kind.
     public var field: ScenarioVocabulary.Field { ScenarioVocabulary.Field(keyword, value, about) }

@@ -40,7 +40,7 @@ import GroupSimTesting
             let prefix = String(repeating: " ", count: String(rows.count).count - number.count) + number + ". " + lesson.name + " "
             let row = try #require(rows.first { $0.hasPrefix("  " + prefix) }, "\(lesson.name) at \(number)")
             #expect(row.contains(lesson.preview))
-            #expect(row.hasSuffix("(\(lesson.rules.joined(separator: ", ")))"))
+            #expect(row.hasSuffix("(\(lesson.rules.map(\.rawValue).joined(separator: ", ")))"))
             #expect(!row.contains("missing"))
         }
         for name in ["who-voted", "two-devices", "conditional-write"] { #expect(Lesson.named(name) != nil) }

@@ -114,7 +114,7 @@ import GroupSimTesting
             #expect((action.compose != nil) == [.send, .reply, .insert].contains(kind), "\(kind)")
             #expect((action.session != nil) == [.send, .reply, .insert, .tap].contains(kind), "\(kind)")
             #expect((action.member != nil) == [.join, .leave].contains(kind), "\(kind)")
-            #expect(kind.descriptor.rules.allSatisfy { $0.hasPrefix("M") && Int($0.dropFirst()).map { (1...30).contains($0) } == true }, "\(kind)")
+            #expect(kind.descriptor.rules.allSatisfy { $0.number.map { (1...30).contains($0) } == true }, "\(kind)")
         }
     }
 
