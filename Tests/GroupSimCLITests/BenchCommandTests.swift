@@ -31,8 +31,12 @@ import GroupSimCLI
         #expect(result.output.contains("(b) runs of \(CLI.path("Scenarios/pickles-race.yaml")): 20 in "))
         #expect(result.output.contains("(c) bare event loop: 320 events in "))
         // (f): the same 20 runs with a registered MSMessagesAppViewController, and the ratio.
-        #expect((Self.figure(result.output, line: "(f)", before: "runs/s (") ?? 0) > 0, "\(result.output)")
-        #expect(result.output.contains("(f) custom controller runs/s: 20 runs in "))
+        // Its rate is not asserted: each of its runs hops to a thread of its own and back
+        // to the shared pool, and a test suite that keeps that pool busy can make it round
+        // to 0 runs/s; the runs and a measured time are.
+        let controllerSeconds = result.output.split(separator: "\n").first { $0.hasPrefix("(f) custom controller runs/s: 20 runs in ") }
+            .flatMap { Double($0.dropFirst("(f) custom controller runs/s: 20 runs in ".count).prefix { $0 != " " }) }
+        #expect((controllerSeconds ?? 0) > 0, "\(result.output)")
         #expect(result.output.contains("; ratio (b)/(f): "))
     }
 

@@ -25,10 +25,11 @@ import GroupSim
         return (text.output, json.output)
     }
 
-    /// The Dockerfile's `COPY Scenarios /scenarios`: where the image holds the scenarios.
+    /// The runtime stage's `COPY Scenarios /scenarios`: where the image holds the scenarios
+    /// (the build stage copies them too, as resources of the tool).
     static func imageScenarioFolder() throws -> String {
         let dockerfile = try String(contentsOfFile: CLI.path("deploy/Dockerfile"), encoding: .utf8)
-        let copy = try #require(dockerfile.split(separator: "\n").first { $0.hasPrefix("COPY Scenarios ") })
+        let copy = try #require(dockerfile.split(separator: "\n").last { $0.hasPrefix("COPY Scenarios ") })
         return String(copy.split(separator: " ").last ?? "")
     }
 
@@ -237,11 +238,20 @@ import GroupSim
         let lines = dockerfile.split(separator: "\n").map(String.init)
         let ignore = try String(contentsOfFile: CLI.path("deploy/Dockerfile.dockerignore"), encoding: .utf8)
         let kept = Set(ignore.split(separator: "\n").filter { $0.hasPrefix("!") }.map { String($0.dropFirst()) })
+        var copied: Set<String> = []
         for line in lines where line.hasPrefix("COPY ") && !line.contains("--from=") {
-            let source = String(line.split(separator: " ")[1])
-            #expect(FileManager.default.fileExists(atPath: CLI.path(source)), "\(line)")
-            #expect(kept.contains(source), "\(source) is left out of the build context")
+            for source in line.split(separator: " ").dropFirst().dropLast().map(String.init) {
+                copied.insert(source)
+                #expect(FileManager.default.fileExists(atPath: CLI.path(source)), "\(line)")
+                #expect(kept.contains(source), "\(source) is left out of the build context")
+            }
         }
+        // The tool's resources (Scenarios/ and the help documents) are in the build, and
+        // their bundle goes beside the binary, where the tool looks for it.
+        for resource in ["Scenarios", "docs/behaviour.md", "docs/scenario-format.md"] {
+            #expect(copied.contains(resource), "the build stage does not copy \(resource)")
+        }
+        #expect(lines.contains { $0.hasPrefix("COPY --from=build /out/GroupSim_GroupSimScenarios.resources /usr/local/bin/") })
         let package = try String(contentsOfFile: CLI.path("Package.swift"), encoding: .utf8)
         #expect(package.contains(".executable(name: \"groupsim\""))
         #expect(lines.contains { $0.contains("swift build -c release --static-swift-stdlib --product groupsim") })
