@@ -1,0 +1,365 @@
+import Foundation
+import GroupSimCore
+import GroupSimScenario
+import GroupSimSimulation
+
+/// Reading a report written by `render` back: `Decodable` types that mirror the wire
+/// format, read with `JSONDecoder`, then turned into an `ExplorationReport`.
+///
+/// The text is first read with `JSONValue.parse`, for three things `JSONDecoder` does not
+/// do: it says where a broken file stops being JSON (line and column), it refuses a
+/// duplicate member instead of keeping one silently, and it reads counts of any size
+/// exactly (`JSONDecoder` reads numbers only up to 64 bits, and an exhaustive
+/// exploration counts up to about 10^196 orders). Counts past 64 bits are set aside by
+/// their place in the document and replaced by -1, which `Count` looks up and every
+/// other number field refuses.
+extension ExplorationJSONReport {
+    /// Reads a report written by `render` back. Throws `ExplorationError.invalidReport`
+    /// naming the member that is missing or malformed, and where it is.
+    public static func parse(_ text: String) throws(ExplorationError) -> ExplorationReport {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(text)
+        } catch {
+            throw .invalidReport("not JSON: \(error)")
+        }
+        return try parse(json)
+    }
+
+    public static func parse(_ json: JSONValue) throws(ExplorationError) -> ExplorationReport {
+        var large: [String: ExactCount] = [:]
+        let data = Data(Wire.settingAside(json, at: "", into: &large).rendered(indent: nil).utf8)
+        let decoder = JSONDecoder()
+        decoder.userInfo[Wire.largeCounts] = large
+        do {
+            try decoder.decode(Wire.Header.self, from: data).check()
+            return try decoder.decode(Wire.Report.self, from: data).report()
+        } catch let error as ExplorationError {
+            throw error
+        } catch let error as DecodingError {
+            throw .invalidReport(Wire.message(error))
+        } catch {
+            throw .invalidReport("\(error)")
+        }
+    }
+}
+
+/// The wire format `groupsim-exploration-3`, member for member. Derived members
+/// (`percent`, `passed`, `distinctOutcomes`, `replay`, `reference`, a shard's `missing`)
+/// are not read; members added since format 3 began (`unexpectedFailures`,
+/// `cloudConflicts`, `interrupted`, `factoring`) may be absent.
+private enum Wire {
+    static let largeCounts = CodingUserInfoKey(rawValue: "groupsim.largeCounts")!
+    static let wholeNumber = "must be a whole number of at least 0"
+
+    /// `value` with every count past 64 bits replaced by -1, each recorded in `large`
+    /// under its `key(_:)` path.
+    static func settingAside(_ value: JSONValue, at path: String, into large: inout [String: ExactCount]) -> JSONValue {
+        switch value {
+        case .count(let count):
+            large[path] = count
+            return .int(-1)
+        case .array(let items):
+            return .array(items.enumerated().map { settingAside($1, at: path + "[\($0)]", into: &large) })
+        case .object(let members):
+            return .object(members.map { ($0, settingAside($1, at: path + JSONValue.string($0).rendered(), into: &large)) })
+        default:
+            return value
+        }
+    }
+
+    /// A path that names one place unambiguously: member names quoted, indices bracketed.
+    static func key(_ path: [any CodingKey]) -> String {
+        path.map { key in key.intValue.map { "[\($0)]" } ?? JSONValue.string(key.stringValue).rendered() }.joined()
+    }
+
+    /// The message for a member that is missing or malformed: the object it is in (by its
+    /// path, `outcomes[0].counts[1]`), the member, and what was expected.
+    static func message(_ error: DecodingError) -> String {
+        func place(_ path: [any CodingKey]) -> String {
+            guard !path.isEmpty else { return "the report" }
+            return path.enumerated().map { offset, key in
+                key.intValue.map { "[\($0)]" } ?? (offset == 0 ? "" : ".") + key.stringValue
+            }.joined()
+        }
+        func member(_ key: any CodingKey) -> String { key.intValue.map { "item \($0)" } ?? "\"\(key.stringValue)\"" }
+        func at(_ path: [any CodingKey], _ what: String) -> String {
+            guard let last = path.last else { return "the report \(what)" }
+            return "\(place(path.dropLast())): \(member(last)) \(what)"
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return at(context.codingPath + [key], "is missing")
+        case .valueNotFound(_, let context): return at(context.codingPath, "is missing")
+        case .typeMismatch(let type, let context): return at(context.codingPath, "must be \(expected(type))")
+        case .dataCorrupted(let context): return at(context.codingPath, context.debugDescription)
+        @unknown default: return "\(error)"
+        }
+    }
+
+    static func expected(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Int.Type, is UInt64.Type: "a whole number of at least 0"
+        default: String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+
+    static func corrupted(_ decoder: any Decoder, _ message: String) -> DecodingError {
+        .dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: message))
+    }
+
+    /// The members read before anything else, so that a report of another format or a
+    /// newer version is named as such rather than by its first unexpected member.
+    struct Header: Decodable {
+        let format: String
+        let version: Whole?
+
+        func check() throws(ExplorationError) {
+            guard format == ExplorationJSONReport.format else {
+                if ExplorationJSONReport.formerFormats.contains(format) {
+                    throw .invalidReport("written by an older groupsim (format \"\(format)\", before reports carried a scenario "
+                        + "fingerprint); explore the shards again with groupsim \(GroupSimVersion.current)")
+                }
+                throw .invalidReport("not an exploration report (format \"\(ExplorationJSONReport.format)\" expected)")
+            }
+            if let version = version?.value, version > ExplorationJSONReport.version {
+                throw .invalidReport("written by a newer groupsim (report version \(version); this one reads up to "
+                    + "\(ExplorationJSONReport.version))")
+            }
+        }
+    }
+
+    /// A whole number of at least 0 that fits in an `Int`.
+    struct Whole: Decodable {
+        let value: Int
+
+        init(from decoder: any Decoder) throws {
+            let number = try decoder.singleValueContainer().decode(Int.self)
+            guard number >= 0 else { throw Wire.corrupted(decoder, Wire.wholeNumber) }
+            value = number
+        }
+    }
+
+    /// A count of runs or orders, of any size.
+    struct Count: Decodable {
+        let value: ExactCount
+
+        init(from decoder: any Decoder) throws {
+            let number = try decoder.singleValueContainer().decode(Int.self)
+            if number == -1, let large = (decoder.userInfo[Wire.largeCounts] as? [String: ExactCount])?[Wire.key(decoder.codingPath)] {
+                value = large
+            } else {
+                guard number >= 0 else { throw Wire.corrupted(decoder, Wire.wholeNumber) }
+                value = ExactCount(number)
+            }
+        }
+    }
+
+    /// A seed: all 64 bits, so written as a string of digits.
+    struct Seed: Decodable {
+        let value: UInt64
+
+        init(from decoder: any Decoder) throws {
+            guard let seed = UInt64(try decoder.singleValueContainer().decode(String.self)) else {
+                throw Wire.corrupted(decoder, "must be a whole number in a string")
+            }
+            value = seed
+        }
+    }
+
+    struct Reference: Decodable {
+        let run: Whole
+        let seed: Seed
+
+        var reference: ExplorationReport.RunReference { .init(run: run.value, seed: seed.value) }
+    }
+
+    struct CheckTally: Decodable {
+        let text: String
+        let line: Whole?
+        let failedRuns: Count
+        let firstFailure: Reference?
+
+        var tally: ExplorationReport.CheckTally {
+            .init(text: text, line: line?.value, failedRuns: failedRuns.value, firstFailure: firstFailure?.reference)
+        }
+    }
+
+    struct Shown: Decodable {
+        let from: String?
+        let fromName: String?
+        let state: [String: String]
+
+        var shown: ExplorationReport.Shown {
+            .init(from: from, fromName: fromName, state: StateMap(state.map { DataEntry($0.key, $0.value) }))
+        }
+    }
+
+    struct OutcomeCount: Decodable {
+        let from: String?
+        let fromName: String?
+        let state: [String: String]
+        let runs: Count
+    }
+
+    struct Outcome: Decodable {
+        let device: String
+        let session: String
+        let counts: [OutcomeCount]
+
+        var tally: ExplorationReport.OutcomeTally {
+            .init(device: device, session: session, counts: counts.map { count in
+                .init(shown: Shown(from: count.from, fromName: count.fromName, state: count.state).shown, runs: count.runs.value)
+            })
+        }
+    }
+
+    struct Pitfall: Decodable {
+        let kind: Kind
+        let rule: String
+        let runs: Count
+
+        struct Kind: Decodable {
+            let value: Scenario.PitfallKind
+
+            init(from decoder: any Decoder) throws {
+                let name = try decoder.singleValueContainer().decode(String.self)
+                guard let kind = Scenario.PitfallKind(rawValue: name) else {
+                    throw Wire.corrupted(decoder, "is not a pitfall kind: \"\(name)\"")
+                }
+                value = kind
+            }
+        }
+    }
+
+    struct StepFailure: Decodable {
+        let step: Whole?
+        let device: String
+        let code: String
+        let runs: Count
+    }
+
+    struct Failure: Decodable {
+        let run: Whole
+        let seed: Seed
+        let failedChecks: [Whole]
+        let unexpectedFailures: [String]?
+        let schedule: [String]?
+    }
+
+    struct OutcomeClass: Decodable {
+        let session: String
+        let shown: [Shown]
+        let runs: Count
+        let agreeing: Agreeing?
+
+        struct Agreeing: Decodable {
+            let range: ClosedRange<Int>
+
+            enum CodingKeys: CodingKey { case fewest, most }
+
+            init(from decoder: any Decoder) throws {
+                let bounds = try decoder.container(keyedBy: CodingKeys.self)
+                let fewest = try bounds.decode(Whole.self, forKey: .fewest).value
+                let most = try bounds.decode(Whole.self, forKey: .most).value
+                guard fewest <= most else { throw Wire.corrupted(decoder, "has fewest above most") }
+                range = fewest...most
+            }
+        }
+    }
+
+    struct Outlier: Decodable {
+        let session: String
+        let device: String
+        let runs: Count
+    }
+
+    struct Conflicts: Decodable {
+        let writes: Count
+        let runs: Count
+        let most: Whole
+    }
+
+    struct Shard: Decodable {
+        let count: Whole
+        let indices: [Whole]
+    }
+
+    struct Factoring: Decodable {
+        let devices: [String]
+        let dependentOrders: Whole
+        let largestFactor: Whole
+        let fallback: String?
+    }
+
+    struct Report: Decodable {
+        let scenario: String
+        let file: String
+        let fingerprint: String
+        let groupsimVersion: String
+        let mode: String
+        let seed: Seed
+        let requestedRuns: Whole?
+        let estimatedOrders: Whole?
+        let simulatedSchedules: Whole?
+        let factoring: Factoring?
+        let shard: Shard?
+        let interrupted: Bool?
+        let runs: Count
+        let failedRuns: Count
+        let stoppedRuns: Count
+        let devices: [String]
+        let sessions: [String]
+        let checks: [CheckTally]
+        let unexpectedFailures: [CheckTally]?
+        let outcomes: [Outcome]
+        let pitfalls: [Pitfall]
+        let cloudConflicts: Conflicts?
+        let stepFailures: [StepFailure]
+        let failures: [Failure]
+        let outcomeClasses: [OutcomeClass]
+        let outliers: [Outlier]
+
+        func report() throws(ExplorationError) -> ExplorationReport {
+            func present(_ number: Whole?, _ name: String) throws(ExplorationError) -> Int {
+                guard let number else { throw .invalidReport("the report: \"\(name)\" is missing") }
+                return number.value
+            }
+            let mode: ExplorationReport.Mode
+            switch self.mode {
+            case "random": mode = .random(seed: seed.value, requested: try present(requestedRuns, "requestedRuns"))
+            case "exhaustive":
+                mode = .exhaustive(seed: seed.value, estimate: try present(estimatedOrders, "estimatedOrders"),
+                                   simulated: try present(simulatedSchedules, "simulatedSchedules"))
+            case let other: throw .invalidReport("the report: \"mode\" must be \"random\" or \"exhaustive\", not \"\(other)\"")
+            }
+            var report = ExplorationReport(
+                scenario: scenario, file: file, fingerprint: fingerprint, toolVersion: groupsimVersion, mode: mode,
+                shard: shard.map { .init(count: $0.count.value, indices: $0.indices.map(\.value)) },
+                devices: devices, sessions: sessions, runs: runs.value, failedRuns: failedRuns.value, stoppedRuns: stoppedRuns.value,
+                checks: checks.map(\.tally), unexpectedFailures: (unexpectedFailures ?? []).map(\.tally), outcomes: outcomes.map(\.tally),
+                pitfalls: pitfalls.map { .init(kind: $0.kind.value, rule: $0.rule, runs: $0.runs.value) },
+                stepFailures: stepFailures.map { .init(step: $0.step?.value, device: $0.device, code: $0.code, runs: $0.runs.value) },
+                failures: failures.map { failure in
+                    .init(reference: .init(run: failure.run.value, seed: failure.seed.value), failedChecks: failure.failedChecks.map(\.value),
+                          unexpected: failure.unexpectedFailures ?? [], schedule: failure.schedule ?? [])
+                })
+            report.classes = outcomeClasses.map { .init(session: $0.session, shown: $0.shown.map(\.shown), runs: $0.runs.value,
+                                                        agreeing: $0.agreeing?.range) }
+            report.outliers = outliers.map { .init(session: $0.session, device: $0.device, runs: $0.runs.value) }
+            // Reports written before conflicts were counted have none.
+            if let cloudConflicts {
+                report.cloudConflicts = cloudConflicts.writes.value
+                report.conflictRuns = cloudConflicts.runs.value
+                report.mostConflicts = cloudConflicts.most.value
+            }
+            report.interrupted = interrupted ?? false
+            report.factoring = factoring.map {
+                .init(devices: $0.devices, dependentOrders: $0.dependentOrders.value, largestFactor: $0.largestFactor.value,
+                      fallback: $0.fallback)
+            }
+            return report
+        }
+    }
+}
