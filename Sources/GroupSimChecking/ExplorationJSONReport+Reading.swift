@@ -23,10 +23,6 @@ extension ExplorationJSONReport {
         } catch {
             throw .invalidReport("not JSON: \(error)")
         }
-        return try parse(json)
-    }
-
-    public static func parse(_ json: JSONValue) throws(ExplorationError) -> ExplorationReport {
         var large: [String: ExactCount] = [:]
         let data = Data(Wire.settingAside(json, at: "", into: &large).rendered(indent: nil).utf8)
         let decoder = JSONDecoder()
@@ -50,7 +46,7 @@ extension ExplorationJSONReport {
 /// `cloudConflicts`, `interrupted`, `factoring`) may be absent.
 private enum Wire {
     static let largeCounts = CodingUserInfoKey(rawValue: "groupsim.largeCounts")!
-    static let wholeNumber = "must be a whole number of at least 0"
+    static let whole = "must be a whole number of at least 0"
 
     /// `value` with every count past 64 bits replaced by -1, each recorded in `large`
     /// under its `key(_:)` path.
@@ -76,24 +72,18 @@ private enum Wire {
     /// The message for a member that is missing or malformed: the object it is in (by its
     /// path, `outcomes[0].counts[1]`), the member, and what was expected.
     static func message(_ error: DecodingError) -> String {
-        func place(_ path: [any CodingKey]) -> String {
-            guard !path.isEmpty else { return "the report" }
-            return path.enumerated().map { offset, key in
-                key.intValue.map { "[\($0)]" } ?? (offset == 0 ? "" : ".") + key.stringValue
-            }.joined()
+        let (path, what): ([any CodingKey], String) = switch error {
+        case .keyNotFound(let key, let context): (context.codingPath + [key], "is missing")
+        case .valueNotFound(_, let context): (context.codingPath, "is missing")
+        case .typeMismatch(let type, let context): (context.codingPath, "must be \(expected(type))")
+        case .dataCorrupted(let context): (context.codingPath, context.debugDescription)
+        @unknown default: ([], "\(error)")
         }
-        func member(_ key: any CodingKey) -> String { key.intValue.map { "item \($0)" } ?? "\"\(key.stringValue)\"" }
-        func at(_ path: [any CodingKey], _ what: String) -> String {
-            guard let last = path.last else { return "the report \(what)" }
-            return "\(place(path.dropLast())): \(member(last)) \(what)"
-        }
-        switch error {
-        case .keyNotFound(let key, let context): return at(context.codingPath + [key], "is missing")
-        case .valueNotFound(_, let context): return at(context.codingPath, "is missing")
-        case .typeMismatch(let type, let context): return at(context.codingPath, "must be \(expected(type))")
-        case .dataCorrupted(let context): return at(context.codingPath, context.debugDescription)
-        @unknown default: return "\(error)"
-        }
+        guard let last = path.last else { return "the report \(what)" }
+        let place = path.dropLast().enumerated().map { offset, key in
+            key.intValue.map { "[\($0)]" } ?? (offset == 0 ? "" : ".") + key.stringValue
+        }.joined()
+        return "\(place.isEmpty ? "the report" : place): \(last.intValue.map { "item \($0)" } ?? "\"\(last.stringValue)\"") \(what)"
     }
 
     static func expected(_ type: Any.Type) -> String {
@@ -105,8 +95,13 @@ private enum Wire {
         }
     }
 
-    static func corrupted(_ decoder: any Decoder, _ message: String) -> DecodingError {
-        .dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: message))
+    /// The value read as `Raw` and made a `T` by `make`; when that gives nil, refused with
+    /// `message`, which names the value's place.
+    static func single<Raw: Decodable, T>(_ decoder: any Decoder, _ make: (Raw) -> T?, else message: String) throws -> T {
+        guard let value = make(try decoder.singleValueContainer().decode(Raw.self)) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: message))
+        }
+        return value
     }
 
     /// The members read before anything else, so that a report of another format or a
@@ -133,192 +128,115 @@ private enum Wire {
     /// A whole number of at least 0 that fits in an `Int`.
     struct Whole: Decodable {
         let value: Int
-
         init(from decoder: any Decoder) throws {
-            let number = try decoder.singleValueContainer().decode(Int.self)
-            guard number >= 0 else { throw Wire.corrupted(decoder, Wire.wholeNumber) }
-            value = number
+            value = try Wire.single(decoder, { (number: Int) in number >= 0 ? number : nil }, else: Wire.whole)
         }
     }
 
-    /// A count of runs or orders, of any size.
+    /// A count of runs or orders, of any size: past 64 bits, it was set aside as -1.
     struct Count: Decodable {
         let value: ExactCount
-
         init(from decoder: any Decoder) throws {
-            let number = try decoder.singleValueContainer().decode(Int.self)
-            if number == -1, let large = (decoder.userInfo[Wire.largeCounts] as? [String: ExactCount])?[Wire.key(decoder.codingPath)] {
-                value = large
-            } else {
-                guard number >= 0 else { throw Wire.corrupted(decoder, Wire.wholeNumber) }
-                value = ExactCount(number)
-            }
+            let large = (decoder.userInfo[Wire.largeCounts] as? [String: ExactCount])?[Wire.key(decoder.codingPath)]
+            value = try Wire.single(decoder, { (number: Int) in number == -1 ? large : number >= 0 ? ExactCount(number) : nil },
+                                    else: Wire.whole)
         }
     }
 
     /// A seed: all 64 bits, so written as a string of digits.
     struct Seed: Decodable {
         let value: UInt64
-
         init(from decoder: any Decoder) throws {
-            guard let seed = UInt64(try decoder.singleValueContainer().decode(String.self)) else {
-                throw Wire.corrupted(decoder, "must be a whole number in a string")
-            }
-            value = seed
+            value = try Wire.single(decoder, { (text: String) in UInt64(text) }, else: "must be a whole number in a string")
         }
     }
 
     struct Reference: Decodable {
-        let run: Whole
-        let seed: Seed
-
+        let run: Whole, seed: Seed
         var reference: ExplorationReport.RunReference { .init(run: run.value, seed: seed.value) }
     }
 
     struct CheckTally: Decodable {
-        let text: String
-        let line: Whole?
-        let failedRuns: Count
-        let firstFailure: Reference?
-
+        let text: String, line: Whole?, failedRuns: Count, firstFailure: Reference?
         var tally: ExplorationReport.CheckTally {
             .init(text: text, line: line?.value, failedRuns: failedRuns.value, firstFailure: firstFailure?.reference)
         }
     }
 
+    /// What a device showed.
     struct Shown: Decodable {
-        let from: String?
-        let fromName: String?
-        let state: [String: String]
-
+        let from: String?, fromName: String?, state: [String: String]
         var shown: ExplorationReport.Shown {
             .init(from: from, fromName: fromName, state: StateMap(state.map { DataEntry($0.key, $0.value) }))
         }
     }
 
     struct OutcomeCount: Decodable {
-        let from: String?
-        let fromName: String?
-        let state: [String: String]
-        let runs: Count
+        let from: String?, fromName: String?, state: [String: String], runs: Count
+        var count: ExplorationReport.OutcomeCount {
+            .init(shown: Shown(from: from, fromName: fromName, state: state).shown, runs: runs.value)
+        }
     }
 
     struct Outcome: Decodable {
-        let device: String
-        let session: String
-        let counts: [OutcomeCount]
-
-        var tally: ExplorationReport.OutcomeTally {
-            .init(device: device, session: session, counts: counts.map { count in
-                .init(shown: Shown(from: count.from, fromName: count.fromName, state: count.state).shown, runs: count.runs.value)
-            })
-        }
+        let device: String, session: String, counts: [OutcomeCount]
+        var tally: ExplorationReport.OutcomeTally { .init(device: device, session: session, counts: counts.map(\.count)) }
     }
 
     struct Pitfall: Decodable {
-        let kind: Kind
-        let rule: String
-        let runs: Count
+        let kind: Kind, rule: String, runs: Count
 
         struct Kind: Decodable {
             let value: Scenario.PitfallKind
-
             init(from decoder: any Decoder) throws {
-                let name = try decoder.singleValueContainer().decode(String.self)
-                guard let kind = Scenario.PitfallKind(rawValue: name) else {
-                    throw Wire.corrupted(decoder, "is not a pitfall kind: \"\(name)\"")
-                }
-                value = kind
+                let kinds = Scenario.PitfallKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                value = try Wire.single(decoder, Scenario.PitfallKind.init(rawValue:), else: "must be one of \(kinds)")
             }
         }
     }
 
-    struct StepFailure: Decodable {
-        let step: Whole?
-        let device: String
-        let code: String
-        let runs: Count
-    }
+    struct StepFailure: Decodable { let step: Whole?, device: String, code: String, runs: Count }
 
     struct Failure: Decodable {
-        let run: Whole
-        let seed: Seed
-        let failedChecks: [Whole]
-        let unexpectedFailures: [String]?
-        let schedule: [String]?
+        let run: Whole, seed: Seed, failedChecks: [Whole], unexpectedFailures: [String]?, schedule: [String]?
+        var failing: ExplorationReport.FailingRun {
+            .init(reference: .init(run: run.value, seed: seed.value), failedChecks: failedChecks.map(\.value),
+                  unexpected: unexpectedFailures ?? [], schedule: schedule ?? [])
+        }
     }
 
     struct OutcomeClass: Decodable {
-        let session: String
-        let shown: [Shown]
-        let runs: Count
-        let agreeing: Agreeing?
+        let session: String, shown: [Shown], runs: Count, agreeing: Agreeing?
 
         struct Agreeing: Decodable {
-            let range: ClosedRange<Int>
-
-            enum CodingKeys: CodingKey { case fewest, most }
+            let fewest: Whole, most: Whole
+            enum Bound: CodingKey { case fewest, most }
 
             init(from decoder: any Decoder) throws {
-                let bounds = try decoder.container(keyedBy: CodingKeys.self)
-                let fewest = try bounds.decode(Whole.self, forKey: .fewest).value
-                let most = try bounds.decode(Whole.self, forKey: .most).value
-                guard fewest <= most else { throw Wire.corrupted(decoder, "has fewest above most") }
-                range = fewest...most
+                let bounds = try decoder.container(keyedBy: Bound.self)
+                (fewest, most) = (try bounds.decode(Whole.self, forKey: .fewest), try bounds.decode(Whole.self, forKey: .most))
+                guard fewest.value <= most.value else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "has fewest above most"))
+                }
             }
         }
     }
 
-    struct Outlier: Decodable {
-        let session: String
-        let device: String
-        let runs: Count
-    }
+    struct Outlier: Decodable { let session: String, device: String, runs: Count }
 
-    struct Conflicts: Decodable {
-        let writes: Count
-        let runs: Count
-        let most: Whole
-    }
+    struct Conflicts: Decodable { let writes: Count, runs: Count, most: Whole }
 
-    struct Shard: Decodable {
-        let count: Whole
-        let indices: [Whole]
-    }
+    struct Shard: Decodable { let count: Whole, indices: [Whole] }
 
-    struct Factoring: Decodable {
-        let devices: [String]
-        let dependentOrders: Whole
-        let largestFactor: Whole
-        let fallback: String?
-    }
+    struct Factoring: Decodable { let devices: [String], dependentOrders: Whole, largestFactor: Whole, fallback: String? }
 
+    /// The report: members in the order `render` writes them.
     struct Report: Decodable {
-        let scenario: String
-        let file: String
-        let fingerprint: String
-        let groupsimVersion: String
-        let mode: String
-        let seed: Seed
-        let requestedRuns: Whole?
-        let estimatedOrders: Whole?
-        let simulatedSchedules: Whole?
-        let factoring: Factoring?
-        let shard: Shard?
-        let interrupted: Bool?
-        let runs: Count
-        let failedRuns: Count
-        let stoppedRuns: Count
-        let devices: [String]
-        let sessions: [String]
-        let checks: [CheckTally]
-        let unexpectedFailures: [CheckTally]?
-        let outcomes: [Outcome]
-        let pitfalls: [Pitfall]
-        let cloudConflicts: Conflicts?
-        let stepFailures: [StepFailure]
-        let failures: [Failure]
-        let outcomeClasses: [OutcomeClass]
+        let scenario: String, file: String, fingerprint: String, groupsimVersion: String, mode: String, seed: Seed
+        let requestedRuns: Whole?, estimatedOrders: Whole?, simulatedSchedules: Whole?, factoring: Factoring?, shard: Shard?
+        let interrupted: Bool?, runs: Count, failedRuns: Count, stoppedRuns: Count, devices: [String], sessions: [String]
+        let checks: [CheckTally], unexpectedFailures: [CheckTally]?, outcomes: [Outcome], pitfalls: [Pitfall]
+        let cloudConflicts: Conflicts?, stepFailures: [StepFailure], failures: [Failure], outcomeClasses: [OutcomeClass]
         let outliers: [Outlier]
 
         func report() throws(ExplorationError) -> ExplorationReport {
@@ -341,12 +259,9 @@ private enum Wire {
                 checks: checks.map(\.tally), unexpectedFailures: (unexpectedFailures ?? []).map(\.tally), outcomes: outcomes.map(\.tally),
                 pitfalls: pitfalls.map { .init(kind: $0.kind.value, rule: $0.rule, runs: $0.runs.value) },
                 stepFailures: stepFailures.map { .init(step: $0.step?.value, device: $0.device, code: $0.code, runs: $0.runs.value) },
-                failures: failures.map { failure in
-                    .init(reference: .init(run: failure.run.value, seed: failure.seed.value), failedChecks: failure.failedChecks.map(\.value),
-                          unexpected: failure.unexpectedFailures ?? [], schedule: failure.schedule ?? [])
-                })
+                failures: failures.map(\.failing))
             report.classes = outcomeClasses.map { .init(session: $0.session, shown: $0.shown.map(\.shown), runs: $0.runs.value,
-                                                        agreeing: $0.agreeing?.range) }
+                                                        agreeing: $0.agreeing.map { $0.fewest.value...$0.most.value }) }
             report.outliers = outliers.map { .init(session: $0.session, device: $0.device, runs: $0.runs.value) }
             // Reports written before conflicts were counted have none.
             if let cloudConflicts {

@@ -62,11 +62,13 @@ import GroupSimCLI
             ("\"scenario\": \"pickles-race-window\",", "", "the report: \"scenario\" is missing"),
             ("\"scenario\": \"pickles-race-window\"", "\"scenario\": 3", "the report: \"scenario\" must be a string"),
             ("\"seed\": \"", "\"seed\": \"x", "the report: \"seed\" must be a whole number in a string"),
-            ("\"mode\": \"random\"", "\"mode\": \"sideways\"", "the report: \"mode\" must be \"random\" or \"exhaustive\", not \"sideways\""),
+            ("\"mode\": \"random\"", "\"mode\": \"sideways\"",
+             "the report: \"mode\" must be \"random\" or \"exhaustive\", not \"sideways\""),
             ("\"runs\": 10,", "\"runs\": -10,", "the report: \"runs\" must be a whole number of at least 0"),
             ("\"devices\": [", "\"devices\": [4, ", "devices: item 0 must be a string"),
             ("\"checks\": [", "\"checks\": {}, \"was\": [", "the report: \"checks\" must be an array"),
-            ("\"kind\": \"lost-update\"", "\"kind\": \"lost\"", "pitfalls[0]: \"kind\" is not a pitfall kind: \"lost\""),
+            ("\"kind\": \"lost-update\"", "\"kind\": \"lost\"", "pitfalls[0]: \"kind\" must be one of \"lost-update\", \"divergence\", "
+                + Scenario.PitfallKind.allCases.dropFirst(2).map { "\"\($0.rawValue)\"" }.joined(separator: ", ")),
             ("\"line\": ", "\"line\": true, \"was\": ", "checks[0]: \"line\" must be a whole number of at least 0"),
             ("\"fewest\": ", "\"fewest\": 99, \"was\": ", "outcomeClasses[0]: \"agreeing\" has fewest above most"),
         ]
