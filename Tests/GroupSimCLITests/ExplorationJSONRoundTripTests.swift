@@ -54,6 +54,20 @@ import GroupSimCLI
         }
     }
 
+    /// Text that JSON escapes (quotes, backslashes, control characters, line separators)
+    /// and text beyond ASCII reads back as written.
+    @Test func escapedTextRoundTrips() async throws {
+        let file = CLI.path("Scenarios/pickles-race-window.yaml")
+        var report = try ExplorationJSONReport.parse(await CLI.run(["explore", file, "--runs", "10", "--format", "json"]).output)
+        let odd = "q\"uo\\te\u{0}\u{1F}\n\t\u{2028}é e\u{301} 😀 /"
+        report.file = odd
+        report.checks[0].text = odd
+        report.outcomes[0].counts[0].shown.state = StateMap([DataEntry(odd, odd), DataEntry("e\u{301}x", "")])
+        let text = ExplorationJSONReport.render(report)
+        #expect(try ExplorationJSONReport.parse(text) == report)
+        Self.roundTrip(text, "escaped text")
+    }
+
     /// Malformed members are named with their place in the report.
     @Test func malformedMembersAreNamed() async throws {
         let file = CLI.path("Scenarios/pickles-race-window.yaml")
