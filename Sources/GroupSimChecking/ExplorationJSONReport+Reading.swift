@@ -42,8 +42,9 @@ extension ExplorationJSONReport {
 
 /// The wire format `groupsim-exploration-3`, member for member. Derived members
 /// (`percent`, `passed`, `distinctOutcomes`, `replay`, `reference`, a shard's `missing`)
-/// are not read; members added since format 3 began (`unexpectedFailures`,
-/// `cloudConflicts`, `interrupted`, `factoring`) may be absent.
+/// are not read. `interrupted` and `factoring` are written only when they apply;
+/// `unexpectedFailures` and `cloudConflicts` are absent from reports written before they
+/// were counted. Other formats are refused by `Header`, older ones by name.
 private enum Wire {
     static let largeCounts = CodingUserInfoKey(rawValue: "groupsim.largeCounts")!
     static let whole = "must be a whole number of at least 0"
@@ -90,7 +91,7 @@ private enum Wire {
         switch type {
         case is String.Type: "a string"
         case is Bool.Type: "true or false"
-        case is Int.Type, is UInt64.Type: "a whole number of at least 0"
+        case is Int.Type: "a whole number of at least 0"
         default: String(describing: type).hasPrefix("Array") ? "an array" : "an object"
         }
     }
