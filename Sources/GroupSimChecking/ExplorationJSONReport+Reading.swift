@@ -113,11 +113,10 @@ private enum Wire {
 
         func check() throws(ExplorationError) {
             guard format == ExplorationJSONReport.format else {
-                if ExplorationJSONReport.formerFormats.contains(format) {
-                    throw .invalidReport("written by an older groupsim (format \"\(format)\", before reports carried a scenario "
-                        + "fingerprint); explore the shards again with groupsim \(GroupSimVersion.current)")
-                }
-                throw .invalidReport("not an exploration report (format \"\(ExplorationJSONReport.format)\" expected)")
+                throw .invalidReport(ExplorationJSONReport.formerFormats.contains(format)
+                    ? "written by an older groupsim (format \"\(format)\", before reports carried a scenario fingerprint); "
+                        + "explore the shards again with groupsim \(GroupSimVersion.current)"
+                    : "not an exploration report (format \"\(ExplorationJSONReport.format)\" expected)")
             }
             if let version = version?.value, version > ExplorationJSONReport.version {
                 throw .invalidReport("written by a newer groupsim (report version \(version); this one reads up to "
