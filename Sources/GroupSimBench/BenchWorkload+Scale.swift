@@ -41,7 +41,8 @@ extension BenchWorkload {
         timeline.reserveCapacity(timed.count)
         for entry in timed {
             let compose = Compose(session: "s\(entry.device)-\(entry.message % 10)", data: [DataEntry("n", String(entry.message))])
-            timeline.append(.step(Step(number: timeline.count + 1, time: entry.time, device: specs[entry.device].name, action: .send(compose))))
+            timeline.append(.step(Step(number: timeline.count + 1, time: entry.time, device: specs[entry.device].name,
+                                       action: .send(compose))))
         }
         let scenario = Scenario(name: "bench-scale-\(devices)", seed: seed, people: people, devices: specs,
                                 conversations: [ConversationSpec(members: people.map(\.key))],

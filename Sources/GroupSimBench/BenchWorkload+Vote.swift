@@ -23,7 +23,8 @@ extension BenchWorkload {
         }
         var checks: [CheckSpec] = [CheckSpec(.converged(session: "vote"))]
         if let first = voters.first {
-            checks.insert(CheckSpec(.latest(device: people[0].devices[0], session: "vote", from: "p\(first)", data: [], caption: nil)), at: 0)
+            let latest = Check.latest(device: people[0].devices[0], session: "vote", from: "p\(first)", data: [], caption: nil)
+            checks.insert(CheckSpec(latest), at: 0)
         }
         return Scenario(name: "bench-vote-\(count)x\(devicesEach)", seed: seed, people: people, devices: specs,
                         conversations: [ConversationSpec(members: people.map(\.key))],

@@ -41,7 +41,8 @@ package enum BenchWorkload {
         var runs = 0
         // The caller validates the scenario once, outside the measurement.
         for seed in 1...max(1, count) {
-            let simulation = Simulation(scenario: scenario, seed: UInt64(seed), apps: apps, recordTrace: false, controller: nil, validated: true)
+            let simulation = Simulation(scenario: scenario, seed: UInt64(seed), apps: apps, recordTrace: false, controller: nil,
+                                        validated: true)
             guard let outcome = try? await simulation.run() else { continue }
             let report = RunReport(outcome: outcome)
             if report.checks.count == scenario.checks.count { runs += 1 }

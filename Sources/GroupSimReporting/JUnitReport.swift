@@ -22,7 +22,8 @@ package enum JUnitReport {
         }
         if let interrupted {
             xml += "  <testsuite name=\"interrupted\" tests=\"0\" failures=\"0\" errors=\"1\">\n"
-            xml += "    <error message=\(attribute(interrupted)) type=\"interrupted\">\(escape(interrupted)): the files not listed did not run</error>\n"
+            xml += "    <error message=\(attribute(interrupted)) type=\"interrupted\">"
+                + "\(escape(interrupted)): the files not listed did not run</error>\n"
             xml += "  </testsuite>\n"
         }
         xml += "</testsuites>\n"

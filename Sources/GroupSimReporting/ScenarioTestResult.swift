@@ -78,7 +78,8 @@ package struct ScenarioTestResult: Sendable {
     package var annotations: [String] {
         if let invalid {
             let line = invalid.location.map { ",line=\($0.line),col=\($0.column)" } ?? ""
-            return ["::error file=\(GitHubAnnotation.property(path))\(line),title=invalid scenario::\(GitHubAnnotation.message(invalid.message))"]
+            return ["::error file=\(GitHubAnnotation.property(path))\(line),title=invalid scenario::"
+                + GitHubAnnotation.message(invalid.message)]
         }
         guard let report else { return [] }
         return report.checks.indices.compactMap { index in
@@ -86,7 +87,8 @@ package struct ScenarioTestResult: Sendable {
             let check = report.checks[index]
             let line = check.spec.location.map { ",line=\($0.line)" } ?? ""
             let text = "\(check.text): \(failure.finding)\nreplay: \(replay(seed: failure.seed))"
-            return "::error file=\(GitHubAnnotation.property(path))\(line),title=\(GitHubAnnotation.property("check failed: " + check.text))::"
+            return "::error file=\(GitHubAnnotation.property(path))\(line),"
+                + "title=\(GitHubAnnotation.property("check failed: " + check.text))::"
                 + GitHubAnnotation.message(text)
         }
     }

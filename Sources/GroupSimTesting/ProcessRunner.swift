@@ -51,7 +51,8 @@ package enum ProcessRunner {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = folder
-        var variables = ["PATH": tool.deletingLastPathComponent().path + ":/usr/local/bin:/usr/bin:/bin", "HOME": folder.path, "LC_ALL": "C"]
+        var variables = ["PATH": tool.deletingLastPathComponent().path + ":/usr/local/bin:/usr/bin:/bin",
+                         "HOME": folder.path, "LC_ALL": "C"]
         variables.merge(environment) { _, new in new }
         process.environment = variables
         let name = UUID().uuidString.prefix(8)

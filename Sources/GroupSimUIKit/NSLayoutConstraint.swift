@@ -66,7 +66,8 @@ open class NSLayoutAnchor<AnchorType: AnyObject> {
         self.attribute = attribute
     }
 
-    private func relate(_ relation: NSLayoutConstraint.Relation, _ anchor: NSLayoutAnchor<AnchorType>, _ constant: CGFloat) -> NSLayoutConstraint {
+    private func relate(_ relation: NSLayoutConstraint.Relation, _ anchor: NSLayoutAnchor<AnchorType>,
+                        _ constant: CGFloat) -> NSLayoutConstraint {
         NSLayoutConstraint(view, attribute, relation, anchor.view, anchor.attribute, constant: constant)
     }
 

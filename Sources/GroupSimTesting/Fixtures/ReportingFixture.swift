@@ -29,7 +29,8 @@ package enum ReportingFixture {
         reply: { session: "<svg onload=alert(1)>", data: { x: y } }
       - at: 10ms
         device: alice-phone
-        send: { session: "<svg onload=alert(1)>", caption: "<script>alert(1)</script>", subcaption: "a \\"quoted\\" line\\nand a second; line", summary: "<script>alert(2)</script>", data: { "<k>": "<v>" } }
+        send: { session: "<svg onload=alert(1)>", caption: "<script>alert(1)</script>", \
+    subcaption: "a \\"quoted\\" line\\nand a second; line", summary: "<script>alert(2)</script>", data: { "<k>": "<v>" } }
       - at: 500ms
         device: "bob<img src=x onerror=alert(1)>"
         reply: { session: "<svg onload=alert(1)>", caption: "<script>alert(3)</script>", data: { "bob": "</text><script>" } }
