@@ -34,10 +34,12 @@ import Testing
     }
 
     /// Runs `swiftc` with `arguments`; returns its exit status and everything it printed.
-    static func swiftc(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    /// The compiler's own temporary files go into `temporary`, which the test removes.
+    static func swiftc(_ arguments: [String], in temporary: URL) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swiftc"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { _, new in new }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -58,7 +60,8 @@ import Testing
         let sources = try Self.swiftFiles(in: "Examples/\(example)/Sources/\(example)")
         #expect(sources.count >= 3)
         let result = try Self.swiftc(["-typecheck", "-swift-version", languageMode, "-package-name", example,
-                                      "-I", modules, "-module-cache-path", temporary.appendingPathComponent("cache").path] + sources)
+                                      "-I", modules, "-module-cache-path", temporary.appendingPathComponent("cache").path]
+                                     + sources, in: temporary)
         #expect(result.status == 0, "\(result.output)")
         #expect(!result.output.contains("warning:"), "\(result.output)")
     }
@@ -72,11 +75,11 @@ import Testing
         let module = try Self.swiftc(["-emit-module", "-module-name", example, "-parse-as-library", "-swift-version", "6",
                                       "-package-name", example, "-I", modules, "-module-cache-path", cache,
                                       "-emit-module-path", temporary.appendingPathComponent("\(example).swiftmodule").path]
-                                     + Self.swiftFiles(in: "Examples/\(example)/Sources/\(example)"))
+                                     + Self.swiftFiles(in: "Examples/\(example)/Sources/\(example)"), in: temporary)
         #expect(module.status == 0, "\(module.output)")
         let tests = try Self.swiftc(["-typecheck", "-swift-version", "6", "-package-name", example, "-I", modules,
                                      "-I", temporary.path, "-module-cache-path", cache]
-                                    + Self.swiftFiles(in: "Examples/\(example)/Tests/\(example)Tests"))
+                                    + Self.swiftFiles(in: "Examples/\(example)/Tests/\(example)Tests"), in: temporary)
         #expect(tests.status == 0, "\(tests.output)")
         #expect(!tests.output.contains("warning:"), "\(tests.output)")
     }
@@ -95,7 +98,7 @@ import Testing
             }
             """.write(to: file, atomically: true, encoding: .utf8)
         let result = try Self.swiftc(["-typecheck", "-swift-version", "6", "-I", modules,
-                                      "-module-cache-path", temporary.appendingPathComponent("cache").path, file.path])
+                                      "-module-cache-path", temporary.appendingPathComponent("cache").path, file.path], in: temporary)
         #expect(result.status != 0)
         #expect(result.output.contains("does not override any method from its superclass"), "\(result.output)")
     }
