@@ -46,7 +46,8 @@ import GroupSimCLI
         #expect(result.output.split(separator: "\n").filter { $0.hasPrefix("(") }.map { String($0.prefix(3)) } == ["(c)"])
     }
 
-    @Test(arguments: [["bench", "extra.yaml"], ["bench", "--only", "g"], ["bench", "--messages", "0"], ["bench", "--scenario", "missing.yaml"]])
+    @Test(arguments: [["bench", "extra.yaml"], ["bench", "--only", "g"], ["bench", "--messages", "0"],
+        ["bench", "--scenario", "missing.yaml"]])
     func usageErrorsExitTwo(_ arguments: [String]) async {
         let result = await CLI.run(arguments)
         #expect(result.status == 2)

@@ -70,7 +70,8 @@ import GroupSimBench
         let builtIn = try await scenario.run()
         let own = try await custom.run(apps: apps)
         #expect(own.passed, "\(own.checks.map(\.detail))")
-        #expect(own.outcome.devices.map(\.sessions).map { $0.map(\.urlState) } == builtIn.outcome.devices.map(\.sessions).map { $0.map(\.urlState) })
+        #expect(own.outcome.devices.map(\.sessions).map { $0.map(\.urlState) }
+            == builtIn.outcome.devices.map(\.sessions).map { $0.map(\.urlState) })
         #expect(own.pitfalls.map(\.kind) == builtIn.pitfalls.map(\.kind))
     }
 
@@ -93,7 +94,8 @@ import GroupSimBench
     @Test func customAppFigure() async {
         let result = await CLI.run(["bench", "--quick", "--only", "e", "--scenario", CLI.path("Scenarios/pickles-race.yaml")])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.contains("(e) custom MessagesApp: runs of \(CLI.path("Scenarios/pickles-race.yaml")) with bench-poll: 20 in "))
+        #expect(result.output.contains("(e) custom MessagesApp: runs of \(CLI.path("Scenarios/pickles-race.yaml")) " +
+            "with bench-poll: 20 in "))
         #expect((BenchCommandTests.figure(result.output, line: "(e)", before: "runs/s") ?? 0) > 0)
         #expect(BenchCommand.memory(3 * 1_048_576) == "3 MB")
         #expect(BenchCommand.peakMemory() >= 0)

@@ -192,12 +192,14 @@ import GroupSim
                            "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": String(last)]
         for index in 0...last {
             environment["SLURM_ARRAY_TASK_ID"] = String(index)
-            let ran = try await ProcessRunner.run("/bin/bash", [CLI.path("deploy/slurm/explore-array.sh")], in: folder, environment: environment)
+            let ran = try await ProcessRunner.run("/bin/bash", [CLI.path("deploy/slurm/explore-array.sh")], in: folder,
+                environment: environment)
             #expect(ran.status == 0, "task \(index): \(ran.error)")
         }
         // An array longer than SHARDS is refused before anything runs.
         environment["SLURM_ARRAY_TASK_MAX"] = String(last + 1)
-        let mismatched = try await ProcessRunner.run("/bin/bash", [CLI.path("deploy/slurm/explore-array.sh")], in: folder, environment: environment)
+        let mismatched = try await ProcessRunner.run("/bin/bash", [CLI.path("deploy/slurm/explore-array.sh")], in: folder,
+            environment: environment)
         #expect(mismatched.status == 2 && mismatched.error.contains("keep --array=0-\(last)"))
 
         let merged = try await ProcessRunner.run("/bin/bash", [CLI.path("deploy/slurm/merge.sh")], in: folder,

@@ -48,7 +48,8 @@ import Testing
                 let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces).lowercased()
                 let slug = title.unicodeScalars.compactMap { scalar -> String? in
                     if scalar == " " { return "-" }
-                    if scalar == "-" || scalar == "_" || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) { return String(scalar) }
+                    if scalar == "-" || scalar == "_" || scalar.properties.isAlphabetic
+                        || ("0"..."9").contains(scalar) { return String(scalar) }
                     return nil
                 }.joined()
                 anchors.insert(slug)
@@ -104,7 +105,8 @@ import Testing
             #expect(section.text.contains("**Source.**"), "\(section.rule) names no source")
             #expect(section.text.contains("**In GroupSim.**"), "\(section.rule) says nothing of GroupSim")
         }
-        for source in ["Apple's Messages documentation", "WWDC 2016 session 224", "Message App Extension Basics", "Advanced Message App Extensions"] {
+        for source in ["Apple's Messages documentation", "WWDC 2016 session 224", "Message App Extension Basics",
+            "Advanced Message App Extensions"] {
             #expect(text.contains(source))
         }
         #expect(anchors.contains("choices") && anchors.contains("choice-interaction") && anchors.contains("choice-order"))
@@ -156,11 +158,13 @@ import Testing
             if word.range(of: "^[a-zA-Z][a-zA-Z0-9-]*$", options: .regularExpression) != nil { words.insert(word) }
             rest = after[after.index(after: end)...]
         }
-        let schemaWords: Set<String> = ["type", "string", "number", "boolean", "integer", "object", "array", "properties", "additionalProperties",
+        let schemaWords: Set<String> = ["type", "string", "number", "boolean", "integer", "object", "array", "properties",
+                                        "additionalProperties",
                                         "required", "description", "items", "minItems", "minimum", "minLength", "enum", "anyOf", "oneOf",
                                         "const", "pattern", "title", "race-step", "check", "link", "person"]
         for word in words.subtracting(schemaWords).sorted() {
-            #expect(text.contains("`\(word)`") || text.contains("\(word):") || text.contains("`\(word) ("), "docs/scenario-format.md does not mention \(word)")
+            #expect(text.contains("`\(word)`") || text.contains("\(word):") || text.contains("`\(word) ("),
+                "docs/scenario-format.md does not mention \(word)")
         }
     }
 }

@@ -24,7 +24,8 @@ import GroupSimTesting
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.hasPrefix("pickles-race: 1000 runs"))
         for (device, sender) in [("alice-phone", "Bob"), ("bob-phone", "Carol"), ("bob-ipad", "Carol"), ("carol-phone", "Alice")] {
-            #expect(Self.outcomeLines(result.output, device).map { $0.contains("from \(sender)") && $0.contains("100.0% (1000)") } == [true], "\(device)")
+            #expect(Self.outcomeLines(result.output, device).map { $0.contains("from \(sender)") && $0.contains("100.0% (1000)") }
+                == [true], "\(device)")
         }
         #expect(result.output.contains("lost-update (M12): 1000 of 1000 (100.0%)"))
         #expect(result.output.contains("0 of 1000 runs failed a check; 1 distinct outcome"))
@@ -53,7 +54,8 @@ import GroupSimTesting
         let command = "$ swift run groupsim explore Scenarios/pickles-race-window.yaml --runs 1000\n"
         let quoted = try #require(readme.components(separatedBy: command).dropFirst().first?.components(separatedBy: "```").first)
         let file = CLI.path("Scenarios/pickles-race-window.yaml")
-        let output = (await CLI.run(["explore", file, "--runs", "1000"])).output.replacingOccurrences(of: file, with: "Scenarios/pickles-race-window.yaml")
+        let output = (await CLI.run(["explore", file, "--runs", "1000"])).output.replacingOccurrences(of: file,
+            with: "Scenarios/pickles-race-window.yaml")
         let lines = Set(output.split(separator: "\n", omittingEmptySubsequences: false))
         for line in quoted.split(separator: "\n") where line != "  ..." {
             #expect(lines.contains(line), "README line not in the output: \(line)")
@@ -115,7 +117,8 @@ import GroupSimTesting
         (["explore", "Scenarios/pickles-race.yaml", "--shard", "half"], "a shard is written I/N"),
         (["explore", "Scenarios/pickles-race.yaml", "--exhaustive", "--runs", "5"], "it takes no --runs"),
         (["explore", "Scenarios/pickles-race.yaml", "--limit", "5"], "--limit goes with --exhaustive"),
-        (["explore", "Scenarios/pickles-race.yaml", "--exhaustive", "--no-factor", "--limit", "10"], "an estimated 48, over the limit of 10"),
+        (["explore", "Scenarios/pickles-race.yaml", "--exhaustive", "--no-factor", "--limit", "10"],
+            "an estimated 48, over the limit of 10"),
         (["explore", "Scenarios/pickles-race.yaml", "--runs", "0"], "--runs takes a whole number"),
         (["explore", "Scenarios/pickles-race.yaml", "--wokers", "2"], "did you mean \"--workers\"?"),
         (["merge"], "merge needs the JSON reports"),

@@ -28,7 +28,8 @@ import GroupSimTesting
 
     @Test func progressOnATerminal() async {
         let recorder = Recorder()
-        let result = await GroupSimCommand(progress: recorder.sink(terminal: true)).run(["explore", Self.window, "--runs", "400", "--workers", "2"])
+        let result = await GroupSimCommand(progress: recorder.sink(terminal: true)).run(["explore", Self.window, "--runs", "400",
+            "--workers", "2"])
         #expect(result.status == 1)
         let text = recorder.text
         #expect(text.hasPrefix("\r\u{1B}[Kexplore pickles-race-window: "))
@@ -88,7 +89,8 @@ import GroupSimTesting
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         // The one script allowed is the time slider of the failing run's embedded page.
-        #expect(html.contains("content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src \(HTMLReport.timelineScriptHash)\""))
+        #expect(html.contains("content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src " +
+            "\(HTMLReport.timelineScriptHash)\""))
         #expect(!html.contains("<script") && !html.contains("href="))
         #expect(html.contains("<iframe class=\"run-page\""))
         #expect(html.contains("<svg class=\"bar\""))
@@ -112,7 +114,8 @@ import GroupSimTesting
         var shards: [String] = []
         for index in 0..<2 {
             let path = folder.appendingPathComponent("shard-\(index).json").path
-            _ = await CLI.run(["explore", Self.window, "--runs", "100", "--shard", "\(index)/2", "--format", "json", "--output", path, "--quiet"])
+            _ = await CLI.run(["explore", Self.window, "--runs", "100", "--shard", "\(index)/2", "--format", "json", "--output", path,
+                "--quiet"])
             shards.append(path)
         }
         let merged = await CLI.run(["merge"] + shards + ["--format", "html"])

@@ -53,7 +53,8 @@ import GroupSimTesting
     @Test(arguments: ["participant-id", "install-id", "account"])
     func readmeShowsThePitfallsEachIdentityModeStillHas(mode: String) async throws {
         let readme = try String(contentsOfFile: CLI.path("README.md"), encoding: .utf8)
-        let marker = "<!-- explore identity-\(mode) pitfalls: `swift run groupsim explore Scenarios/identity-\(mode).yaml --runs 200`; a test compares it -->\n```text\n"
+        let marker = "<!-- explore identity-\(mode) pitfalls: `swift run groupsim explore Scenarios/identity-\(mode).yaml --runs 200`; " +
+            "a test compares it -->\n```text\n"
         let block = try #require(readme.components(separatedBy: marker).dropFirst().first?.components(separatedBy: "```").first,
                                  "README has no explore block for \(mode)")
         let result = await CLI.run(["explore", CLI.path("Scenarios/identity-\(mode).yaml"), "--runs", "200"])

@@ -180,8 +180,10 @@ import GroupSimTesting
     @Test func extraPairsAreLessonsToo() async throws {
         let folder = try TemporaryFolder.create("lessons-tests")
         defer { TemporaryFolder.remove(folder) }
-        try Self.echo(name: "echo-broken", expect: "diverged: s").write(to: folder.appendingPathComponent("echo-broken.yaml"), atomically: true, encoding: .utf8)
-        try Self.echo(name: "echo-fixed", expect: "converged: s").write(to: folder.appendingPathComponent("echo-fixed.yaml"), atomically: true, encoding: .utf8)
+        try Self.echo(name: "echo-broken", expect: "diverged: s").write(to: folder.appendingPathComponent("echo-broken.yaml"),
+            atomically: true, encoding: .utf8)
+        try Self.echo(name: "echo-fixed", expect: "converged: s").write(to: folder.appendingPathComponent("echo-fixed.yaml"),
+            atomically: true, encoding: .utf8)
         let directory = folder.path
         let list = await CLI.run(["lessons", "--dir", directory])
         #expect(list.output.contains(". echo                  Echo lesson."))

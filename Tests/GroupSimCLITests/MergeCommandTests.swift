@@ -64,7 +64,8 @@ import GroupSimCLI
         try await Self.explore([0, 1, 3], of: 4, into: folder)
         let refused = await CLI.run(["merge", folder.path])
         #expect(refused.status == 2 && refused.output.isEmpty)
-        #expect(refused.error.contains("cannot merge: shard 2/4 is missing: the reports cover shards 0/4, 1/4, 3/4 of 400 runs"), "\(refused.error)")
+        #expect(refused.error.contains("cannot merge: shard 2/4 is missing: the reports cover shards 0/4, 1/4, 3/4 of 400 runs"),
+            "\(refused.error)")
         #expect(refused.error.contains("--shard 2/4") && refused.error.contains("--partial"))
 
         let partial = await CLI.run(["merge", folder.path, "--partial"])
@@ -119,10 +120,12 @@ import GroupSimCLI
         #expect(before != after)
         let refused = await CLI.run(["merge", shards.path])
         #expect(refused.status == 2)
-        #expect(refused.error.contains("shard-1.json and \(shards.path)/shard-0.json are of different scenario text under the name pickles-race-window"), "\(refused.error)")
+        #expect(refused.error.contains("shard-1.json and \(shards.path)/shard-0.json are of different scenario text under the name " +
+            "pickles-race-window"), "\(refused.error)")
         #expect(refused.error.contains("fingerprint \(after) in \(shards.path)/shard-1.json, \(before) in \(shards.path)/shard-0.json"))
 
-        try (original.replacingOccurrences(of: "  latency: 300ms", with: "  latency:   300ms   # spaced") + "# a comment\n").write(to: file, atomically: true, encoding: .utf8)
+        try (original.replacingOccurrences(of: "  latency: 300ms", with: "  latency:   300ms   # spaced")
+            + "# a comment\n").write(to: file, atomically: true, encoding: .utf8)
         try await Self.explore([1], of: 2, runs: 40, file: file.path, into: shards)
         #expect(try Self.read(shards.appendingPathComponent("shard-1.json")).fingerprint == before)
         #expect(await CLI.run(["merge", shards.path]).status == 1)
@@ -139,7 +142,8 @@ import GroupSimCLI
         try Self.write(report, to: url)
         let refused = await CLI.run(["merge", folder.path])
         #expect(refused.status == 2)
-        #expect(refused.error.contains("\(url.path) was explored by groupsim 0.0.9, \(folder.path)/shard-0.json by groupsim \(GroupSimVersion.current)"), "\(refused.error)")
+        #expect(refused.error.contains("\(url.path) was explored by groupsim 0.0.9, \(folder.path)/shard-0.json by groupsim " +
+            "\(GroupSimVersion.current)"), "\(refused.error)")
         #expect((await CLI.run(["--version"])).output == "groupsim \(GroupSimVersion.current)\n")
     }
 
@@ -218,7 +222,8 @@ import GroupSimCLI
         try Data("a log".utf8).write(to: folder.appendingPathComponent("explore.log"))
         #expect(await CLI.run(["merge", folder.path]).status == 1)
         let url = folder.appendingPathComponent("shard-1.json")
-        let older = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "groupsim-exploration-3", with: "groupsim-exploration-1")
+        let older = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "groupsim-exploration-3",
+            with: "groupsim-exploration-1")
         try Data(older.utf8).write(to: url)
         let refused = await CLI.run(["merge", folder.path])
         #expect(refused.status == 2 && refused.error.contains("\(url.path): written by an older groupsim"), "\(refused.error)")

@@ -51,7 +51,8 @@ import GroupSimCLI
         let before = Self.text(scenario)
         let ended = try await BuiltTool.run([command, "-", "--output", "S.yaml"], in: folder, input: scenario)
         #expect(ended.status == 2, "\(ended.error)")
-        #expect(ended.error.contains("the output would overwrite the scenario on standard input (S.yaml is the file it reads)"), "\(ended.error)")
+        #expect(ended.error.contains("the output would overwrite the scenario on standard input (S.yaml is the file it reads)"),
+            "\(ended.error)")
         #expect(Self.text(scenario) == before)
     }
 
@@ -146,8 +147,10 @@ import GroupSimCLI
         running.send(SIGINT)
         let ended = await running.wait(limit: 120)
         #expect(!ended.bySignal && ended.status == 130, "status \(ended.status): \(ended.error)")
-        let line = try #require(ended.output.split(separator: "\n").first { $0.hasPrefix("interrupted after ") }, "\(ended.output.prefix(300))")
-        let done = try #require(Int(line.dropFirst("interrupted after ".count).prefix { $0 != " " }.replacingOccurrences(of: ",", with: "")))
+        let line = try #require(ended.output.split(separator: "\n").first { $0.hasPrefix("interrupted after ") },
+            "\(ended.output.prefix(300))")
+        let done = try #require(Int(line.dropFirst("interrupted after ".count).prefix { $0 != " " }
+            .replacingOccurrences(of: ",", with: "")))
         #expect(done < 64, "\(line)")
     }
 
@@ -174,7 +177,8 @@ import GroupSimCLI
     @Test func anInterruptedPageSaysSo() async throws {
         let folder = try TemporaryFolder.create()
         defer { TemporaryFolder.remove(folder) }
-        let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000", "--format", "html", "--output", "page.html"], in: folder)
+        let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000", "--format", "html", "--output", "page.html"],
+            in: folder)
         await running.waitUntilCatching(SIGINT)
         try await Task.sleep(nanoseconds: 1_000_000_000)
         running.send(SIGINT)
@@ -204,9 +208,11 @@ import GroupSimCLI
         running.send(SIGINT)
         let ended = await running.wait(limit: 120)
         #expect(!ended.bySignal && ended.status == 130, "status \(ended.status): \(ended.error)")
-        let line = try #require(ended.output.split(separator: "\n").first { $0.hasPrefix("interrupted by SIGINT after ") }, "\(ended.output)")
+        let line = try #require(ended.output.split(separator: "\n").first { $0.hasPrefix("interrupted by SIGINT after ") },
+            "\(ended.output)")
         #expect(line.hasSuffix(" of 81 files: the results above are of those files"))
-        #expect(ended.output.contains("PASS  scenarios/a-pickles.yaml") || ended.output.contains("FAIL  scenarios/a-pickles.yaml"), "\(ended.output)")
+        #expect(ended.output.contains("PASS  scenarios/a-pickles.yaml") || ended.output.contains("FAIL  scenarios/a-pickles.yaml"),
+            "\(ended.output)")
         let junit = Self.text(folder.appendingPathComponent("junit.xml"))
         #expect(junit.contains("<testsuite name=\"interrupted\" tests=\"0\" failures=\"0\" errors=\"1\">"), "\(junit)")
         #expect(junit.contains("file=\"scenarios/a-pickles.yaml\""))
@@ -225,7 +231,8 @@ import GroupSimCLI
             let ended = try await BuiltTool.run(arguments, in: folder)
             #expect(!ended.bySignal && ended.status == 2, "\(arguments): \(ended.status) \(ended.error)")
             let all = ended.output + ended.error
-            #expect(all.contains("the scenario is too large to run: about 19,990,000 copies to deliver to 2,000 devices"), "\(arguments): \(all)")
+            #expect(all.contains("the scenario is too large to run: about 19,990,000 copies to deliver to 2,000 devices"),
+                "\(arguments): \(all)")
             #expect(!all.contains("Fatal error"))
         }
     }
@@ -265,7 +272,8 @@ import GroupSimCLI
         try Data(ExplorationJSONReport.render(report).utf8).write(to: shard)
         let ended = try await BuiltTool.run(["merge", "shard-0.json", "shard-1.json"], in: folder)
         #expect(ended.status == 2)
-        #expect(ended.error.contains("shard 1/2: \(report.failedRuns) failed runs, but its checks and unexpected failures account for at most \(report.failedRuns - 1)"),
+        #expect(ended.error.contains("shard 1/2: \(report.failedRuns) failed runs, but its checks and unexpected failures account for " +
+            "at most \(report.failedRuns - 1)"),
                 "\(ended.error)")
     }
 
@@ -282,9 +290,11 @@ import GroupSimCLI
         #expect(Self.text(folder.appendingPathComponent("same.html")).contains("carol-phone"))
         let edited = Self.text(file).replacingOccurrences(of: "carol", with: "dave")
         try Data(edited.utf8).write(to: file)
-        let ended = try await BuiltTool.run(["merge", "shard-0.json", "shard-1.json", "--format", "html", "--output", "page.html"], in: folder)
+        let ended = try await BuiltTool.run(["merge", "shard-0.json", "shard-1.json", "--format", "html", "--output", "page.html"],
+            in: folder)
         #expect(ended.status == 1)
-        #expect(ended.error.contains("note: the page leaves out the failing runs' reports: W.yaml is no longer the scenario the reports explored"),
+        #expect(ended.error.contains("note: the page leaves out the failing runs' reports: W.yaml is no longer the scenario the " +
+            "reports explored"),
                 "\(ended.error)")
         #expect(!Self.text(folder.appendingPathComponent("page.html")).contains("dave"))
     }
@@ -347,7 +357,8 @@ import GroupSimCLI
     @Test func thousandsOfFailingStepsStayReadable() async throws {
         let folder = try TemporaryFolder.create()
         defer { TemporaryFolder.remove(folder) }
-        var lines = ["name: fails", "seed: 1", "people:", "  alice: [alice-phone]", "  bob: [bob-phone]", "network:", "  latency: 10s", "steps:",
+        var lines = ["name: fails", "seed: 1", "people:", "  alice: [alice-phone]", "  bob: [bob-phone]", "network:", "  latency: 10s",
+            "steps:",
                      "  - { at: 0ms, device: alice-phone, send: { session: poll, caption: q, data: { q: x } } }"]
         for index in 1...3_000 { lines.append("  - { at: \(index)ms, device: bob-phone, reply: { session: poll, data: { b: x } } }") }
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent("fails.yaml"))

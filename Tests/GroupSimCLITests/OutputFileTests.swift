@@ -151,7 +151,8 @@ import GroupSimCLI
         #expect(ended.status == 0, "\(ended.error)")
         let report = await CLI.run(["run", input]).output
         #expect(received.hasPrefix(report), "\(received.prefix(200))")
-        #expect(received.hasSuffix("wrote /proc/self/fd/1; 7 of 7 checks held; trace: \(report.split(separator: "\n").last.map { $0.dropFirst("trace: ".count) } ?? "")\n"))
+        #expect(received.hasSuffix("wrote /proc/self/fd/1; 7 of 7 checks held; trace: " +
+            "\(report.split(separator: "\n").last.map { $0.dropFirst("trace: ".count) } ?? "")\n"))
     }
 
     static func isFifo(_ path: String) -> Bool {
@@ -165,7 +166,8 @@ import GroupSimCLI
         let before = Self.names(folder)
         let cases = [
             (folder.path, "it is a folder"),
-            (folder.appendingPathComponent("missing/report.txt").path, "the folder \(folder.appendingPathComponent("missing").path) does not exist"),
+            (folder.appendingPathComponent("missing/report.txt").path,
+                "the folder \(folder.appendingPathComponent("missing").path) does not exist"),
         ]
         for (output, reason) in cases {
             let result = await CLI.run(["run", input, "--output", output])

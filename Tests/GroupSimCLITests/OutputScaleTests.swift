@@ -12,12 +12,15 @@ import GroupSimTesting
         var lines = ["name: big-group", "seed: 3", "people:"]
         lines += people.map { "  \($0): [\($0)-phone]" }
         lines += ["network: { latency: 40ms, jitter: 30ms }", "steps:",
-                  "  - { at: 0ms, device: alice-phone, send: { session: poll, caption: \"Vote\", summary: \"$me asked\", data: { q: lunch } } }"]
+                  "  - { at: 0ms, device: alice-phone, send: { session: poll, caption: \"Vote\", summary: \"$me asked\", " +
+                      "data: { q: lunch } } }"]
         for round in 1...8 {
             lines += ["  - at: \(round)s", "    race:", "      within: 5ms", "      steps:"]
-            lines += people.map { "        - { device: \($0)-phone, reply: { session: poll, data: { \($0)\(round): yes }, summary: \"$me voted\" } }" }
+            lines += people.map { "        - { device: \($0)-phone, reply: { session: poll, data: { \($0)\(round): yes }, summary: " +
+                "\"$me voted\" } }" }
         }
-        lines += ["expect:", "  - diverged: poll", "  - pitfalls: [lost-update]", "  - complete: { session: poll, data: { alice1: yes, bob1: yes } }"]
+        lines += ["expect:", "  - diverged: poll", "  - pitfalls: [lost-update]",
+            "  - complete: { session: poll, data: { alice1: yes, bob1: yes } }"]
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -26,7 +29,8 @@ import GroupSimTesting
         defer { TemporaryFolder.remove(scratch) }
         let file = try CLI.temporaryFile(in: scratch, "big-group.yaml", Self.bigGroup)
         let full = await CLI.run(["run", file, "--full"])
-        let pitfalls = full.output.split(separator: "\n").filter { $0.hasPrefix("  lost-update (M12)") || $0.hasPrefix("  divergence (M12)") }
+        let pitfalls = full.output.split(separator: "\n").filter { $0.hasPrefix("  lost-update (M12)")
+            || $0.hasPrefix("  divergence (M12)") }
         #expect(pitfalls.count >= 30, "the scenario must give at least 30 pitfalls")
         #expect(full.output.split(separator: "\n", omittingEmptySubsequences: false).count > 300)
 
@@ -34,11 +38,13 @@ import GroupSimTesting
         #expect(text.status == 1)
         let lines = text.output.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count <= 80, "\(lines.count) lines")
-        #expect(text.output.contains("  lost-update ×38 in poll (M12), first: Alice's change alice1=yes (step 2 on alice-phone, sent in m2)"))
+        #expect(text.output.contains("  lost-update ×38 in poll (M12), first: Alice's change alice1=yes (step 2 on alice-phone, sent " +
+            "in m2)"))
         #expect(text.output.contains("  divergence ×1 in poll (M12), first: devices show 4 different states for poll"))
         #expect(text.output.contains("more events (`groupsim run FILE --full` prints every one) ..."))
         #expect(text.output.contains("  FAIL  complete poll {alice1: yes, bob1: yes}"))
-        #expect(text.output.hasSuffix("2 of 3 checks held; 39 pitfalls; 164 copies delivered; quiet at 8072.249ms\ntrace: faea14b02006b4e768ec255c2c16478c64b93f77c69b9af4303748849decadf7\n"))
+        #expect(text.output.hasSuffix("2 of 3 checks held; 39 pitfalls; 164 copies delivered; quiet at 8072.249ms\ntrace: " +
+            "faea14b02006b4e768ec255c2c16478c64b93f77c69b9af4303748849decadf7\n"))
         #expect(full.output.hasSuffix("trace: faea14b02006b4e768ec255c2c16478c64b93f77c69b9af4303748849decadf7\n"))
     }
 

@@ -77,7 +77,8 @@ import GroupSimCLI
         let withAssets = try TemporaryFolder.create()
         defer { TemporaryFolder.remove(withAssets) }
         try FileManager.default.createDirectory(at: withAssets.appendingPathComponent("assets"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLI.path("Scenarios/assets/pickle.png"), toPath: withAssets.appendingPathComponent("assets/pickle.png").path)
+        try FileManager.default.copyItem(atPath: CLI.path("Scenarios/assets/pickle.png"),
+            toPath: withAssets.appendingPathComponent("assets/pickle.png").path)
         let found = try await BuiltTool.run(["run", "-"], in: withAssets, input: input)
         #expect(found.output.contains("  500ms  bob-phone    sent m2"), "\(found.output)")
         #expect(!found.output.contains("failed step=6"))
@@ -115,7 +116,8 @@ import GroupSimCLI
     /// are copied from it at build time, never kept by hand.
     @Test func theShippedLessonsAreScenariosLessons() throws {
         let executable = try #require(BuiltTool.executable)
-        let shipped = executable.deletingLastPathComponent().appendingPathComponent("GroupSim_GroupSimScenarios.resources/Scenarios/lessons")
+        let shipped = executable.deletingLastPathComponent()
+            .appendingPathComponent("GroupSim_GroupSimScenarios.resources/Scenarios/lessons")
         let source = CLI.root.appendingPathComponent("Scenarios/lessons")
         let names = try FileManager.default.contentsOfDirectory(atPath: source.path).sorted()
         #expect(try FileManager.default.contentsOfDirectory(atPath: shipped.path).sorted() == names)
@@ -134,7 +136,8 @@ import GroupSimCLI
         let folder = try TemporaryFolder.create()
         defer { TemporaryFolder.remove(folder) }
         let report = folder.appendingPathComponent("report.txt").path
-        let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000", "--workers", "2", "--output", report], in: folder)
+        let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000", "--workers", "2", "--output", report],
+            in: folder)
         await running.waitUntilCatching(SIGINT)
         try await Task.sleep(nanoseconds: 1_500_000_000)
         running.send(SIGINT)
@@ -144,7 +147,8 @@ import GroupSimCLI
         let line = try #require(written.split(separator: "\n").first { $0.hasPrefix("interrupted after ") }, "\(written)")
         #expect(line.hasSuffix(" of 100,000,000 runs: the counts below are of those runs"))
         #expect(ended.output.contains(line))
-        let done = try #require(Int(line.dropFirst("interrupted after ".count).prefix { $0 != " " }.replacingOccurrences(of: ",", with: "")))
+        let done = try #require(Int(line.dropFirst("interrupted after ".count).prefix { $0 != " " }
+            .replacingOccurrences(of: ",", with: "")))
         // Deterministic: the same as exploring exactly `done` runs, apart from the heading.
         let whole = await CLI.run(["explore", Self.window, "--runs", String(done)])
         let lines = written.split(separator: "\n", omittingEmptySubsequences: false)

@@ -10,7 +10,8 @@ import GroupSimCLI
         let shown = try #require(block.components(separatedBy: "```mermaid\n").dropFirst().first?.components(separatedBy: "```\n").first)
         let result = await CLI.run(["run", CLI.path("Scenarios/pickles-race.yaml"), "--format", "mermaid"])
         #expect(result.status == 0)
-        #expect(shown == result.output, "regenerate the README block with: swift run groupsim run Scenarios/pickles-race.yaml --format mermaid")
+        #expect(shown == result.output,
+            "regenerate the README block with: swift run groupsim run Scenarios/pickles-race.yaml --format mermaid")
     }
 
     @Test func readmeSaysHowToCheckTheRender() throws {

@@ -60,12 +60,14 @@ import GroupSimTesting
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines[0] == "FAIL  \(file)  1 of 2 checks held  0 pitfalls  trace " + lines[0].suffix(16))
         #expect(lines[1] == "::error file=\(file),line=7,title=check failed%3A latest bob-phone poll from=bob::"
-            + "latest bob-phone poll from=bob: bob-phone shows m1 from alice with {q: x}, caption no caption%0Areplay: groupsim run \(file) --seed 1")
+            + "latest bob-phone poll from=bob: bob-phone shows m1 from alice with {q: x}, caption no caption%0Areplay: groupsim run " +
+                "\(file) --seed 1")
         #expect(lines[2].hasPrefix("PASS  "))
         #expect(lines[3] == "2 files: 1 passed, 1 failed; 8 of 9 checks held; 4 pitfalls")
         let text = try String(contentsOfFile: xml, encoding: .utf8)
         #expect(text.contains("failures=\"1\""))
-        #expect(text.contains("<testcase classname=\"\(file)\" name=\"line 7: latest bob-phone poll from=bob\" file=\"\(file)\" line=\"7\">"))
+        #expect(text.contains("<testcase classname=\"\(file)\" name=\"line 7: latest bob-phone poll from=bob\" file=\"\(file)\" " +
+            "line=\"7\">"))
         #expect(text.contains("<failure message=\"bob-phone shows m1 from alice with {q: x}, caption no caption\" type=\"check\">"))
         #expect(text.contains("replay: groupsim run \(file) --seed 1</failure>"))
         #expect(text.contains("<testcase classname=\"\(file)\" name=\"line 6: converged poll\" file=\"\(file)\" line=\"6\"/>"))
@@ -91,7 +93,8 @@ import GroupSimTesting
         let folder = try TemporaryFolder.create("test-command-invalid")
         defer { TemporaryFolder.remove(folder) }
         let file = folder.appendingPathComponent("bad.yaml").path
-        try "name: bad\npeople: { alice: [a] }\nsteps: []\nnetwork: { latncy: 5ms }\n".write(toFile: file, atomically: true, encoding: .utf8)
+        try "name: bad\npeople: { alice: [a] }\nsteps: []\nnetwork: { latncy: 5ms }\n".write(toFile: file, atomically: true,
+            encoding: .utf8)
         let result = await CLI.run(["test", file, CLI.path("Scenarios/pickles-race.yaml"), "--format", "github"])
         #expect(result.status == 2)
         #expect(result.output.contains("ERROR \(file)  \(file):4:12: error: unknown key \"latncy\" in network; did you mean \"latency\"?"))

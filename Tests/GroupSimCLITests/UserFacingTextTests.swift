@@ -12,9 +12,11 @@ import GroupSimTesting
         for arguments in [["help", "--help"], ["help", "help"], ["--help", "--help"]] {
             let result = await CLI.run(arguments)
             #expect(result.status == 0, "\(arguments)")
-            #expect(result.output.hasPrefix("Usage: groupsim help [COMMAND | format | steps | checks | pitfalls | callbacks | rules | M1...M30]"), "\(arguments)")
+            #expect(result.output.hasPrefix("Usage: groupsim help [COMMAND | format | steps | checks | pitfalls | callbacks | rules | " +
+                "M1...M30]"), "\(arguments)")
         }
-        #expect(await CLI.run(["help"]).output.contains("groupsim help [COMMAND | format | steps | checks | pitfalls | callbacks | rules | M1...M30]"))
+        #expect(await CLI.run(["help"]).output.contains("groupsim help [COMMAND | format | steps | checks | pitfalls | callbacks | " +
+            "rules | M1...M30]"))
     }
 
     @Test func oneCopyIsOneCopy() async throws {
@@ -50,7 +52,8 @@ import GroupSimTesting
             """)
         let result = await CLI.run(["run", file])
         #expect(result.status == 0)
-        #expect(result.output.contains("step 2 on bob-mac at 1s: unknown (-1): a Mac does not run the iMessage extension, so it cannot reply in session poll (M25)"))
+        #expect(result.output.contains("step 2 on bob-mac at 1s: unknown (-1): a Mac does not run the iMessage extension, so it cannot " +
+            "reply in session poll (M25)"))
         #expect(result.output.contains("rules: M25 docs/behaviour.md#m25"))
         let behaviour = try String(contentsOfFile: CLI.path("docs/behaviour.md"), encoding: .utf8)
         #expect(behaviour.contains("Mac fails with `unknown` (-1) and says that a Mac does not run the extension"))
@@ -69,7 +72,8 @@ import GroupSimTesting
         let run = await CLI.run(["run", CLI.path("Scenarios/pickles-race.yaml"), "--format", "json"])
         #expect(run.output.hasPrefix("{\n  \"version\": 1,\n  \"scenario\": \"pickles-race\""))
         #expect(run.output.contains("\"reference\": \"docs/behaviour.md#m12\""))
-        let explore = await CLI.run(["explore", CLI.path("Scenarios/pickles-race-window.yaml"), "--runs", "10", "--format", "json", "--quiet"])
+        let explore = await CLI.run(["explore", CLI.path("Scenarios/pickles-race-window.yaml"), "--runs", "10", "--format", "json",
+            "--quiet"])
         #expect(explore.output.hasPrefix("{\n  \"format\": \"groupsim-exploration-3\",\n  \"version\": 1,"))
         let newer = explore.output.replacingOccurrences(of: "\"version\": 1,", with: "\"version\": 2,")
         let file = try CLI.temporaryFile(in: scratch, "newer.json", newer)

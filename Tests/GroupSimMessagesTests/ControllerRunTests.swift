@@ -38,7 +38,8 @@ final class RecordingController: MSMessagesAppViewController, ComposeRequestHand
     }
     override func didStartSending(_ message: MSMessage, conversation: MSConversation) {
         if let lastInserted { note("own message pending=\(lastInserted.isPending)") }
-        note("didStartSending pending=\(message.isPending) sender=\(message.senderParticipantIdentifier == conversation.localParticipantIdentifier ? "local" : "other")")
+        note("didStartSending pending=\(message.isPending) sender="
+            + (message.senderParticipantIdentifier == conversation.localParticipantIdentifier ? "local" : "other"))
     }
     override func didCancelSending(_ message: MSMessage, conversation: MSConversation) { note("didCancelSending") }
     override func willTransition(to presentationStyle: MSMessagesAppPresentationStyle) { note("willTransition \(presentationStyle)") }
@@ -57,7 +58,8 @@ final class RecordingController: MSMessagesAppViewController, ComposeRequestHand
         let recorder = recorder, device = device
         let handler: @Sendable ((any Error)?) -> Void = { error in
             let error = error as NSError?
-            recorder.add("\(device) completion \(error.map { "\($0.domain == MSMessagesErrorDomain ? "MSMessagesErrorDomain" : $0.domain) \($0.code)" } ?? "nil")")
+            recorder.add("\(device) completion "
+                + (error.map { "\($0.domain == MSMessagesErrorDomain ? "MSMessagesErrorDomain" : $0.domain) \($0.code)" } ?? "nil"))
         }
         if request.direct {
             conversation.send(message, completionHandler: handler)

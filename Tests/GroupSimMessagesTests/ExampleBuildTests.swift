@@ -24,7 +24,9 @@ import Testing
             }
         }
         candidates.append(root.appendingPathComponent(".build/debug/Modules"))
-        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("GroupSimMessages.swiftmodule").path) }?.path
+        return candidates.first {
+            FileManager.default.fileExists(atPath: $0.appendingPathComponent("GroupSimMessages.swiftmodule").path)
+        }?.path
     }
 
     static func swiftFiles(in folder: String) throws -> [String] {

@@ -76,7 +76,8 @@ final class CloudController: MSMessagesAppViewController, ComposeRequestHandling
             "bob-phone saved v2 {value: b}",
             "alice-phone fetched v2 {value: b}",
         ])
-        let staged = report.outcome.trace.events.filter { if case .staged = $0.kind { true } else { false } }.map { "\($0.time) \($0.subject)" }
+        let staged = report.outcome.trace.events.filter { if case .staged = $0.kind { true } else { false } }
+            .map { "\($0.time) \($0.subject)" }
         #expect(staged == ["60ms alice-phone", "160ms bob-phone", "260ms bob-phone", "360ms alice-phone"])
         #expect(report.outcome.cloud.map { "\($0.key) v\($0.version) \($0.state)" } == ["poll v2 {value: b}"])
     }

@@ -110,7 +110,8 @@ import GroupSimTesting
         #expect(history.sessions == sessions)
         for session in sessions {
             let scannedInstants = Dictionary(grouping: history.changes.filter { $0.session == session }, by: \.time)
-            #expect(history.instants(of: session).map(\.changes.count) == scannedInstants.keys.sorted().map { scannedInstants[$0]?.count ?? 0 })
+            #expect(history.instants(of: session).map(\.changes.count)
+                == scannedInstants.keys.sorted().map { scannedInstants[$0]?.count ?? 0 })
             for device in history.devices {
                 let scanned = history.changes.filter { $0.device == device && $0.session == session }
                 #expect(history.changes(on: device, session: session) == scanned)

@@ -38,7 +38,9 @@ import GroupSimTesting
         #expect(parting.otherNext?.message == 4)
         #expect(parting.finalFirst == 2)
         #expect(parting.finalSecond == 3)
-        #expect(parting.description == "alice-phone and carol-phone agreed on poll until 501ms (both showed m1); then alice-phone sent m3 while carol-phone still showed m1, and carol-phone went on to m4 instead (it sent m4 at 502ms). In the end alice-phone shows m2 and carol-phone shows m3.")
+        #expect(parting.description == "alice-phone and carol-phone agreed on poll until 501ms (both showed m1); then alice-phone sent " +
+            "m3 while carol-phone still showed m1, and carol-phone went on to m4 instead (it sent m4 at 502ms). In the end alice-phone " +
+            "shows m2 and carol-phone shows m3.")
     }
 
     /// A receiver's diff: Carol's phone parted from Bob's iPad when Carol sent m4 at
@@ -48,7 +50,9 @@ import GroupSimTesting
         let parting = try #require(history.parting("bob-ipad", "carol-phone", session: "poll"))
         #expect(parting.change.device == "carol-phone")
         #expect(parting.otherNext?.action == "received m2 from bob-phone")
-        #expect(parting.description == "bob-ipad and carol-phone agreed on poll until 502ms (both showed m1); then carol-phone sent m4 while bob-ipad still showed m1, and bob-ipad went on to m2 instead (m2 from bob-phone reached it at 550ms). In the end bob-ipad shows m4 and carol-phone shows m3.")
+        #expect(parting.description == "bob-ipad and carol-phone agreed on poll until 502ms (both showed m1); then carol-phone sent m4 " +
+            "while bob-ipad still showed m1, and bob-ipad went on to m2 instead (m2 from bob-phone reached it at 550ms). In the end " +
+            "bob-ipad shows m4 and carol-phone shows m3.")
     }
 
     /// Bob's phone and iPad saw the same bubbles in the same order, at different times:
@@ -79,7 +83,8 @@ import GroupSimTesting
         let report = try await ReportingFixture.picklesRace()
         let history = ViewHistory(outcome: report.outcome)
         let partings = SideBySideReport.partings(report, history)
-        #expect(partings.map { "\($0.first)/\($0.second)" } == ["alice-phone/bob-phone", "alice-phone/carol-phone", "bob-phone/carol-phone"])
+        #expect(partings.map { "\($0.first)/\($0.second)" } == ["alice-phone/bob-phone", "alice-phone/carol-phone",
+            "bob-phone/carol-phone"])
     }
 
     @Test func oldSystemsHaveNoHistory() async throws {

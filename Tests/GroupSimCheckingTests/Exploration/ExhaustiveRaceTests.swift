@@ -33,7 +33,8 @@ import GroupSimTesting
         for row in random.outcomes {
             let found = Set(exhaustive.outcomes(of: row.session, on: row.device).map(\.shown))
             for count in row.counts where !found.contains(count.shown) {
-                Issue.record("\(path): \(row.device) \(row.session) \(count.shown.state) from \(count.shown.from ?? "-") is missed by --exhaustive")
+                Issue.record(
+                    "\(path): \(row.device) \(row.session) \(count.shown.state) from \(count.shown.from ?? "-") is missed by --exhaustive")
             }
         }
     }

@@ -31,10 +31,12 @@ import GroupSimTesting
         let scenario = try Fixture.scenario(Self.race)
         #expect(scenario.fingerprint.count == 16 && scenario.fingerprint.allSatisfy(\.isHexDigit))
         let restyled = Self.race
-            .replacingOccurrences(of: "network: { latency: 300ms, jitter: 700ms }", with: "network:   # the links\n  jitter: 700ms\n  latency: 300ms")
+            .replacingOccurrences(of: "network: { latency: 300ms, jitter: 700ms }",
+                with: "network:   # the links\n  jitter: 700ms\n  latency: 300ms")
         let elsewhere = try ScenarioParser.parse(text: restyled + "# the end\n", file: "elsewhere/race.yaml")
         #expect(elsewhere.fingerprint == scenario.fingerprint)
-        for edit in [("within: 2s", "within: 3s"), ("bob: tomatoes", "bob: olives"), ("jitter: 700ms", "jitter: 600ms"), ("converged: poll", "diverged: poll")] {
+        for edit in [("within: 2s", "within: 3s"), ("bob: tomatoes", "bob: olives"), ("jitter: 700ms", "jitter: 600ms"),
+            ("converged: poll", "diverged: poll")] {
             let edited = try Fixture.scenario(Self.race.replacingOccurrences(of: edit.0, with: edit.1))
             #expect(edited.fingerprint != scenario.fingerprint, "\(edit)")
         }
@@ -49,14 +51,16 @@ import GroupSimTesting
         let one = try await Explorer(scenario: edited).explore(runs: 20, shard: try Shard(index: 1, count: 2))
         #expect(zero.fingerprint == scenario.fingerprint && zero.toolVersion == GroupSimVersion.current)
         #expect(throws: ExplorationError.mismatchedReports(
-            "b.json and a.json are of different scenario text under the name poll-race (fingerprint \(edited.fingerprint) in b.json, \(scenario.fingerprint) in a.json): the scenario file changed between shards")) {
+            "b.json and a.json are of different scenario text under the name poll-race (fingerprint \(edited.fingerprint) in b.json, " +
+                "\(scenario.fingerprint) in a.json): the scenario file changed between shards")) {
             try ExplorationReport.merge([one, zero], names: ["b.json", "a.json"])
         }
         var other = try await Explorer(scenario: scenario).explore(runs: 20, shard: try Shard(index: 1, count: 2))
         #expect(try ExplorationReport.merge([zero, other]).shard == nil)
         other.toolVersion = "9.9.9"
         #expect(throws: ExplorationError.mismatchedReports(
-            "report 2 was explored by groupsim 9.9.9, report 1 by groupsim \(GroupSimVersion.current): explore every shard with the same version")) {
+            "report 2 was explored by groupsim 9.9.9, report 1 by groupsim \(GroupSimVersion.current): explore every shard with the " +
+                "same version")) {
             try ExplorationReport.merge([zero, other])
         }
     }

@@ -28,8 +28,10 @@ import GroupSimTesting
                 .step(Step(number: 1, time: .zero, device: "alice-phone",
                            action: .send(Compose(session: "poll", data: [DataEntry("q", "topping")])))),
                 .race(Race(time: race, within: within, steps: [
-                    Step(number: 2, time: race, device: "bob-phone", action: .reply(Compose(session: "poll", data: [DataEntry("bob", "tomatoes")]))),
-                    Step(number: 3, time: race, device: "carol-phone", action: .reply(Compose(session: "poll", data: [DataEntry("carol", "pickles")]))),
+                    Step(number: 2, time: race, device: "bob-phone",
+                        action: .reply(Compose(session: "poll", data: [DataEntry("bob", "tomatoes")]))),
+                    Step(number: 3, time: race, device: "carol-phone",
+                        action: .reply(Compose(session: "poll", data: [DataEntry("carol", "pickles")]))),
                 ])),
             ],
             checks: checks.map { CheckSpec($0) })
@@ -98,7 +100,8 @@ import GroupSimTesting
 
     /// Identical exploration reports with 1 worker and with 2.
     @Test func sameReportWithOneWorkerAndTwo() async throws {
-        let scenario = Self.pollRace(.cloudOverwrite, checks: [.converged(session: "poll"), .complete(session: "poll", data: Self.everyPick)])
+        let scenario = Self.pollRace(.cloudOverwrite, checks: [.converged(session: "poll"),
+            .complete(session: "poll", data: Self.everyPick)])
         let one = try await Explorer(scenario: scenario, workers: 1).explore(runs: 200, seed: 5)
         let two = try await Explorer(scenario: scenario, workers: 2).explore(runs: 200, seed: 5)
         #expect(one == two)
@@ -133,7 +136,9 @@ import GroupSimTesting
         let otherSeed = try await explorer.explore(runs: 20, seed: 2, shard: try Shard(index: 1, count: 2))
         let whole = try await explorer.explore(runs: 20, seed: 1)
         #expect(throws: ExplorationError.self) { try ExplorationReport.merge([zero, otherSeed]) }
-        #expect(throws: ExplorationError.mismatchedReports("shard 0/2 is given twice: in report 1 and in report 2")) { try ExplorationReport.merge([zero, zero]) }
+        #expect(throws: ExplorationError.mismatchedReports("shard 0/2 is given twice: in report 1 and in report 2")) {
+            try ExplorationReport.merge([zero, zero])
+        }
         #expect(throws: ExplorationError.self) { try ExplorationReport.merge([zero, whole]) }
         #expect(throws: ExplorationError.self) { try Shard(index: 2, count: 2) }
         #expect(try Shard(parsing: "1/4") == Shard(index: 1, count: 4))
@@ -276,7 +281,8 @@ import GroupSimTesting
             try await Explorer(scenario: scenario).exhaustive(factor: false)
         }
         #expect(ExplorationError.tooManyOrders(scenario: "test", estimate: 933_120, limit: 100_000).description
-            == "test has too many delivery orders to enumerate: an estimated 933120, over the limit of 100000; explore it with --runs N instead, or raise --limit")
+            == "test has too many delivery orders to enumerate: an estimated 933120, over the limit of 100000; explore it with --runs " +
+                "N instead, or raise --limit")
         let small = try Fixture.scenario(Self.threeDeviceRace)
         await #expect(throws: ExplorationError.tooManyOrders(scenario: "three-device-race", estimate: 8, limit: 7)) {
             try await Explorer(scenario: small).exhaustive(limit: 7, factor: false)
@@ -294,7 +300,8 @@ import GroupSimTesting
         #expect(throws: ExplorationError.self) { try ExplorationJSONReport.parse(String(text.dropLast(3))) }
     }
 
-    @Test(arguments: [(0, 3, "0.0%"), (1, 3, "33.3%"), (2, 3, "66.7%"), (482, 1000, "48.2%"), (1, 2000, "0.1%"), (7, 7, "100.0%"), (0, 0, "0%")])
+    @Test(arguments: [(0, 3, "0.0%"), (1, 3, "33.3%"), (2, 3, "66.7%"), (482, 1000, "48.2%"), (1, 2000, "0.1%"), (7, 7, "100.0%"),
+        (0, 0, "0%")])
     func percentages(_ count: Int, _ total: Int, _ text: String) {
         #expect(ExplorationReport.percent(count, of: total) == text)
     }

@@ -53,7 +53,8 @@ import GroupSimTesting
             found.append("check \(x.text): \(x.failedRuns) vs \(y.failedRuns)")
         }
         if a.unexpectedFailures.map(\.failedRuns) != b.unexpectedFailures.map(\.failedRuns) { found.append("unexpected failures") }
-        if a.pitfalls != b.pitfalls { found.append("pitfalls \(a.pitfalls.map { "\($0.kind.rawValue) \($0.runs)" }) vs \(b.pitfalls.map { "\($0.kind.rawValue) \($0.runs)" })") }
+        if a.pitfalls != b.pitfalls { found.append("pitfalls \(a.pitfalls.map { "\($0.kind.rawValue) \($0.runs)" }) vs " +
+            "\(b.pitfalls.map { "\($0.kind.rawValue) \($0.runs)" })") }
         if a.outcomes != b.outcomes { found.append("device rows") }
         if a.classes != b.classes { found.append("outcome classes \(a.classes.map(\.runs)) vs \(b.classes.map(\.runs))") }
         if a.stepFailures != b.stepFailures { found.append("failed steps") }

@@ -70,7 +70,8 @@ import GroupSimTesting
         #expect(double.rule == "M1" && double.fix.contains("`app.identity: account`"))
         let installs = try await Fixture.run(Self.poll(state: mode, identity: .installID, ipad: true, calm: true))
         #expect(installs.pitfallKinds == [.doubleCount], "\(mode): \(installs.pitfalls.map(\.summary))")
-        let checks = "expect:\n  - complete: { session: poll, data: { q: topping, $alice: olives, $bob: pickles, $carol: pickles } }\n  - no-pitfalls: true\n"
+        let checks = "expect:\n  - complete: { session: poll, data: { q: topping, $alice: olives, $bob: pickles, $carol: pickles } }\n" +
+            "  - no-pitfalls: true\n"
         let account = try await Fixture.run(Self.poll(state: mode, identity: .account, ipad: true, calm: true, checks: checks))
         #expect(account.pitfalls.isEmpty, "\(mode): \(account.pitfalls.map(\.summary))")
         #expect(account.passed, "\(mode): \(account.checks.map(\.detail))")
@@ -143,8 +144,10 @@ import GroupSimTesting
     /// The new kinds are in the parser's table: a typo is located and gets a suggestion.
     @Test func pitfallKindTyposAreLocatedWithSuggestions() {
         let diagnostics = ParserFixture.diagnostics(afterHeader: "steps: []\nexpect:\n  - pitfalls: [double-cont, unatributed]\n")
-        #expect(diagnostics.contains(#"t.yaml:8:16: error: "#) && diagnostics.contains(#"found "double-cont"; did you mean "double-count"?"#), "\(diagnostics)")
-        #expect(diagnostics.contains(#"t.yaml:8:29: error: "#) && diagnostics.contains(#"found "unatributed"; did you mean "unattributed"?"#), "\(diagnostics)")
+        #expect(diagnostics.contains(#"t.yaml:8:16: error: "#)
+            && diagnostics.contains(#"found "double-cont"; did you mean "double-count"?"#), "\(diagnostics)")
+        #expect(diagnostics.contains(#"t.yaml:8:29: error: "#)
+            && diagnostics.contains(#"found "unatributed"; did you mean "unattributed"?"#), "\(diagnostics)")
     }
 
     /// The writer prints the new app settings, and they read back unchanged.

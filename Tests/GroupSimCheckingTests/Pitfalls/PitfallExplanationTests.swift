@@ -13,10 +13,13 @@ import GroupSimTesting
         #expect(bob.rule == "M12")
         #expect(bob.message == 2)
         #expect(bob.session == "poll")
-        #expect(bob.summary == "Bob's change bob=tomatoes (step 2 on bob-phone, sent in m2) is missing from poll on bob-phone, bob-ipad, carol-phone")
+        #expect(bob.summary == "Bob's change bob=tomatoes (step 2 on bob-phone, sent in m2) is missing from poll on bob-phone, " +
+            "bob-ipad, carol-phone")
         #expect(bob.explanation.contains("Bob's change travelled in m2, sent by bob-phone at 500ms."))
-        #expect(bob.explanation.contains("On bob-phone and bob-ipad the live bubble is m4 from Carol, sent by carol-phone at 502ms, before m2 reached carol-phone at 550ms."))
-        #expect(bob.explanation.contains("On carol-phone the live bubble is m3 from Alice, sent by alice-phone at 501ms, before m2 reached alice-phone at 560ms."))
+        #expect(bob.explanation.contains("On bob-phone and bob-ipad the live bubble is m4 from Carol, sent by carol-phone at 502ms, " +
+            "before m2 reached carol-phone at 550ms."))
+        #expect(bob.explanation.contains("On carol-phone the live bubble is m3 from Alice, sent by alice-phone at 501ms, before m2 " +
+            "reached alice-phone at 560ms."))
         #expect(bob.explanation.contains("(M11, M12)"))
         #expect(bob.fix.contains("M13") && bob.fix.contains("cloud-merge"))
     }
@@ -25,7 +28,8 @@ import GroupSimTesting
     @Test func divergenceSaysWhereViewsParted() async throws {
         let report = try await ReportingFixture.picklesRace()
         let divergence = try #require(report.pitfalls.first { $0.kind == .divergence })
-        #expect(divergence.explanation.contains("Where it started: alice-phone and bob-phone agreed on poll until 500ms (both showed m1); then bob-phone sent m2 while alice-phone still showed m1"))
+        #expect(divergence.explanation.contains("Where it started: alice-phone and bob-phone agreed on poll until 500ms (both showed " +
+            "m1); then bob-phone sent m2 while alice-phone still showed m1"))
     }
 
     /// M15: a stale selection names the selected message, the newer one, and the loss;
@@ -40,7 +44,8 @@ import GroupSimTesting
         #expect(stale.explanation.contains("On bob-phone the app built its draft at 1s on m1"))
         #expect(stale.explanation.contains("Since then m2 (from carol-phone at 350ms) had become the live bubble of poll."))
         let lost = try #require(report.pitfalls.first { $0.kind == .lostUpdate })
-        #expect(lost.explanation.contains("bob-phone had m2 since 350ms, but built m3 on an older bubble its app had selected before, a stale selectedMessage (M15)"))
+        #expect(lost.explanation.contains("bob-phone had m2 since 350ms, but built m3 on an older bubble its app had selected before, " +
+            "a stale selectedMessage (M15)"))
     }
 
     /// M13: with a store that overwrites, the explanation tells the store's story.
@@ -48,7 +53,8 @@ import GroupSimTesting
         let report = try await ReportingFixture.run(file: "Scenarios/lessons/cloud-remedy-broken.yaml")
         let lost = try #require(report.pitfalls.first { $0.kind == .lostUpdate })
         #expect(lost.rule == "M13")
-        #expect(lost.explanation.contains("bob-phone wrote poll v2 with the change at 590ms; carol-phone had fetched poll at v1 (at 532ms), before that write, and at 592ms wrote its whole map back as v3, without the change."))
+        #expect(lost.explanation.contains("bob-phone wrote poll v2 with the change at 590ms; carol-phone had fetched poll at v1 (at " +
+            "532ms), before that write, and at 592ms wrote its whole map back as v3, without the change."))
         #expect(lost.fix.contains("compare-and-set"))
     }
 

@@ -58,7 +58,8 @@ import GroupSimTesting
                 break
             }
             for (key, value) in wanted where embedded[key] != value {
-                differences.append("event \(index) \(key): \(embedded[key].map { $0.rendered(indent: nil) } ?? "missing"), the trace has \(value.rendered(indent: nil))")
+                differences.append("event \(index) \(key): \(embedded[key].map { $0.rendered(indent: nil) } ?? "missing"), the trace " +
+                    "has \(value.rendered(indent: nil))")
             }
             if Self.string(embedded["say"])?.isEmpty != false { differences.append("event \(index) says nothing") }
         }

@@ -17,7 +17,8 @@ import GroupSimTesting
         let columnWidth = try #require(header.firstIndex(of: "|")).utf16Offset(in: header) - 3
         let aliceColumn = lines.drop { $0 != header }.dropFirst(2).prefix { !$0.isEmpty }
             .map { String($0.dropFirst(2).prefix(columnWidth)).sidesTrimmed }
-        #expect(Array(aliceColumn.prefix(4)) == ["· Alice asked for toppings", "· Alice voted", "· Carol voted", "[m2 Bob] Bob picked tomatoes"])
+        #expect(Array(aliceColumn.prefix(4)) == ["· Alice asked for toppings", "· Alice voted", "· Carol voted",
+            "[m2 Bob] Bob picked tomatoes"])
         #expect(aliceColumn.contains("  {bob: tomatoes, q: topping}"))
     }
 

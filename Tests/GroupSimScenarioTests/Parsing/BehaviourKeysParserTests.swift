@@ -36,7 +36,8 @@ import GroupSimTesting
         ("options: { recent-interaction: 60 }\nsteps: []\n",
          #"t.yaml:6:32: error: expected a duration such as 80ms, found "60""#),
         ("options: { recent-interaction: -1s }\nsteps: []\n",
-         #"t.yaml:6:32: error: expected a duration such as 80ms, found "-1s", which is negative; the allowed range is 0ms to 525600m (365 days)"#),
+         #"t.yaml:6:32: error: expected a duration such as 80ms, found "-1s", which is negative; the allowed range is 0ms to 525600m "# +
+             #"(365 days)"#),
     ])
     func locatesMistakes(_ body: String, _ expected: String) {
         #expect(ParserFixture.diagnostics(afterHeader: body) == expected)

@@ -128,7 +128,8 @@ import GroupSimTesting
         for message in 0..<messages {
             for index in 0..<people { text += "  - { at: \(message)s, device: d\(index), text: hi }\n" }
         }
-        return (try? ScenarioParser.parse(text: text, file: "g.yaml")) ?? Scenario(name: "", people: [], devices: [], conversations: [], timeline: [])
+        return (try? ScenarioParser.parse(text: text, file: "g.yaml"))
+            ?? Scenario(name: "", people: [], devices: [], conversations: [], timeline: [])
     }
 
     @Test func theEstimateCountsEveryCopyAndNamesTheLargestContributor() {
@@ -144,7 +145,8 @@ import GroupSimTesting
             try ScenarioBudget(maximumCopies: 9_000).check(scenario)
             Issue.record("expected the budget to refuse 9,800 copies")
         } catch {
-            #expect(error.description.hasPrefix("g.yaml:1:1: error: the scenario is too large to run: about 9,800 copies to deliver to 50 devices"))
+            #expect(error.description.hasPrefix("g.yaml:1:1: error: the scenario is too large to run: about 9,800 copies to deliver to " +
+                "50 devices"))
             #expect(error.description.contains("the largest contributor is 50 devices × 200 sends"))
             #expect(error.description.contains("raise the budget with --max-copies N (N at least 9,943)"))
         }

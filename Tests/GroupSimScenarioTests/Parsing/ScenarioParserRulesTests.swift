@@ -49,7 +49,8 @@ import GroupSimTesting
          t.yaml:9:30: error: a link from bob-phone to itself carries nothing: a device never receives its own copies
          """),
         ("network: { jitter: -5ms }\nsteps: []\n",
-         #"t.yaml:6:20: error: expected a duration such as 80ms, found "-5ms", which is negative; the allowed range is 0ms to 525600m (365 days)"#),
+         #"t.yaml:6:20: error: expected a duration such as 80ms, found "-5ms", which is negative; the allowed range is 0ms to 525600m "# +
+             #"(365 days)"#),
         ("network: { latency: 9999999999999m }\nsteps: []\n",
          #"t.yaml:6:21: error: duration "9999999999999m" is too large; the allowed range is 0ms to 525600m (365 days)"#),
         // A latency and jitter that add up past Int64 nanoseconds crashed explore.
@@ -67,10 +68,12 @@ import GroupSimTesting
          t.yaml:6:42: error: expected tapped or newest, found "latest"
          """),
         ("app: { state: cloud-cass }\nsteps: []\n",
-         #"t.yaml:6:15: error: expected message, cloud-overwrite, cloud-merge or cloud-cas, found "cloud-cass"; did you mean "cloud-cas"?"#),
+         #"t.yaml:6:15: error: expected message, cloud-overwrite, cloud-merge or cloud-cas, found "cloud-cass"; "# +
+             #"did you mean "cloud-cas"?"#),
         ("app: { state: cloud-overwrit }\noptions: { identifiers: per-conversaton }\nsteps: []\n",
          """
-         t.yaml:6:15: error: expected message, cloud-overwrite, cloud-merge or cloud-cas, found "cloud-overwrit"; did you mean "cloud-overwrite"?
+         t.yaml:6:15: error: expected message, cloud-overwrite, cloud-merge or cloud-cas, found "cloud-overwrit"; \
+         did you mean "cloud-overwrite"?
          t.yaml:7:25: error: expected per-device or per-conversation, found "per-conversaton"; did you mean "per-conversation"?
          """),
         // steps: times
@@ -82,9 +85,12 @@ import GroupSimTesting
          "t.yaml:10:12: error: time too late: the previous step's 525600m plus 1ms is past the latest step time, 525600m (365 days)"),
         // Counts name their range.
         ("options: { summary-lines: 1000000001 }\nsteps: []\n",
-         "t.yaml:6:27: error: expected a non-negative integer such as 3, found \"1000000001\", which is out of range; the allowed range is 0 to 1000000000"),
-        ("steps:\n  - { at: 0ms, device: alice-phone, send: { session: s } }\nexpect:\n  - summaries: { device: alice-phone, session: s, count: -1 }\n",
-         "t.yaml:9:58: error: expected a number of summary lines such as 2, found \"-1\", which is out of range; the allowed range is 0 to 1000000000"),
+         "t.yaml:6:27: error: expected a non-negative integer such as 3, found \"1000000001\", which is out of range; the allowed " +
+             "range is 0 to 1000000000"),
+        ("steps:\n  - { at: 0ms, device: alice-phone, send: { session: s } }\n" +
+            "expect:\n  - summaries: { device: alice-phone, session: s, count: -1 }\n",
+         "t.yaml:9:58: error: expected a number of summary lines such as 2, found \"-1\", which is out of range; the allowed range is " +
+             "0 to 1000000000"),
         ("steps:\n  - at: 1.0000000001s\n    device: alice-phone\n    text: hi\n",
          #"t.yaml:7:9: error: duration "1.0000000001s" is finer than a nanosecond"#),
         // steps: races

@@ -26,7 +26,8 @@ import GroupSimTesting
     }
 
     static func step(_ number: Int, _ device: String, _ action: Action, at milliseconds: Int64 = 0, conversation: String? = nil) -> Step {
-        Step(number: number, time: VirtualTime(nanoseconds: milliseconds * 1_000_000), device: device, conversation: conversation, action: action)
+        Step(number: number, time: VirtualTime(nanoseconds: milliseconds * 1_000_000), device: device, conversation: conversation,
+            action: action)
     }
 
     /// Each case: what is wrong, and the exact diagnostic (the file's message for the same
@@ -74,7 +75,8 @@ import GroupSimTesting
             case .unknownToken:
                 scenario.timeline = [.step(step(1, "alice-phone", .send(Compose(session: "poll", caption: "$carl picks")), 0, nil))]
             case .unknownTokenInData:
-                scenario.timeline.append(.step(step(2, "bob-phone", .reply(Compose(session: "poll", data: [DataEntry("$bobb", "$5")])), 1000, nil)))
+                scenario.timeline.append(.step(step(2, "bob-phone",
+                    .reply(Compose(session: "poll", data: [DataEntry("$bobb", "$5")])), 1000, nil)))
             case .transcriptStyle:
                 scenario.timeline = [.step(step(1, "alice-phone", .open(.transcript), 0, nil))]
             case .unknownApp:
@@ -159,24 +161,31 @@ import GroupSimTesting
             case .unknownToken: #"<swift>:steps[0].send.caption: error: unknown person "$carl" in caption; did you mean "$carol"?"#
             case .unknownTokenInData: #"<swift>:steps[1].reply.data.$bobb: error: unknown person "$bobb" in data; did you mean "$bob"?"#
             case .transcriptStyle:
-                "<swift>:steps[0].open: error: transcript style cannot be requested (M19): it is a per-bubble instance; open compact or expanded"
-            case .unknownApp: #"<swift>:app.name: error: unknown app "my-pol"; registered apps: none (leave out app.name to use the built-in app)"#
+                "<swift>:steps[0].open: error: transcript style cannot be requested (M19): it is a per-bubble instance; open compact " +
+                    "or expanded"
+            case .unknownApp: #"<swift>:app.name: error: unknown app "my-pol"; registered apps: none (leave out app.name to use the "# +
+                #"built-in app)"#
             case .unknownLinkEndpoint: #"<swift>:network.links[0].to: error: unknown person or device "alise"; did you mean "alice"?"#
             case .linkToItself:
-                "<swift>:network.links[0].to: error: a link from bob-phone to itself carries nothing: a device never receives its own copies"
-            case .negativeJitter: #"<swift>:network.jitter: error: expected a duration such as 80ms, found "-5ms", which is negative; the allowed range is 0ms to 525600m (365 days)"#
+                "<swift>:network.links[0].to: error: a link from bob-phone to itself carries nothing: a device never receives its own " +
+                    "copies"
+            case .negativeJitter: #"<swift>:network.jitter: error: expected a duration such as 80ms, found "-5ms", which is negative; "# +
+                #"the allowed range is 0ms to 525600m (365 days)"#
             case .raceWithinZero:
-                "<swift>:steps[1].race.within: error: a race's within must be longer than 0ms: each step starts at an offset drawn from [0, within)"
+                "<swift>:steps[1].race.within: error: a race's within must be longer than 0ms: each step starts at an offset drawn " +
+                    "from [0, within)"
             case .emptyRace: "<swift>:steps[1].race.steps: error: a race needs at least one step"
             case .deviceActionWithConversation:
                 #"<swift>:steps[1].conversation: error: offline acts on the whole device, not on one conversation; remove "conversation""#
             case .emptyText: "<swift>:steps[0].text: error: an empty text message cannot be sent"
             case .replyWithSubcaption:
-                #"<swift>:steps[1].reply.subcaption: error: reply takes session, data, caption, summary and direct; "subcaption" is only for send and insert"#
+                #"<swift>:steps[1].reply.subcaption: error: reply takes session, data, caption, summary and direct; "subcaption" is "# +
+                    #"only for send and insert"#
             case .joinUnknownPerson: #"<swift>:steps[0].join: error: unknown person "dave"; expected alice, bob or carol"#
             case .leaveNonMember: #"<swift>:steps[1].leave: error: bob is not a member of conversation "group""#
             case .sessionOfAnotherConversation:
-                #"<swift>:steps[1].reply.session: error: session "poll" belongs to conversation "team" (created at steps[0].send.session), not "family""#
+                #"<swift>:steps[1].reply.session: error: session "poll" belongs to conversation "team" (created at "# +
+                    #"steps[0].send.session), not "family""#
             case .emptyPitfalls: "<swift>:expect[0].pitfalls: error: pitfalls lists none; to expect no pitfalls, write no-pitfalls: true"
             case .summariesDisagree: "<swift>:expect[0].summaries.count: error: count is 2 but texts lists 1 line"
             case .stepOutOfRange: "<swift>:expect[0].error.step: error: step 2 is out of range; the file has 1 step"

@@ -152,7 +152,8 @@ import GroupSim
         #expect(listed == (try exactlyOne("race-step")))
         let noCheck = Self.messages(Self.base + "steps: []\nexpect: [ {} ]\n")
         let checks = try #require(noCheck.first { $0.hasPrefix("a check needs one of ") })
-        #expect(Self.alternatives(in: checks.replacingOccurrences(of: "a check needs one of ", with: "expected ")) == (try exactlyOne("check")))
+        #expect(Self.alternatives(in: checks.replacingOccurrences(of: "a check needs one of ", with: "expected "))
+            == (try exactlyOne("check")))
     }
 
     /// Error codes: every name and number the schema offers is accepted by `error:` checks.
@@ -160,15 +161,18 @@ import GroupSim
         let text = ScenarioSchema.render()
         for code in MessageErrorCode.allCases {
             #expect(text.contains("\"\(code.name)\""))
-            let scenario = Self.base + "steps: [ { at: 0ms, device: alice-phone, send: { session: poll } } ]\nexpect: [ { error: { step: 1, code: \(code.name) } } ]\n"
+            let scenario = Self.base + "steps: [ { at: 0ms, device: alice-phone, send: { session: poll } } ]\n" +
+                "expect: [ { error: { step: 1, code: \(code.name) } } ]\n"
             #expect(Self.messages(scenario).isEmpty, "\(code.name)")
         }
-        #expect(Self.messages(Self.base + "steps: [ { at: 0ms, device: alice-phone, send: { session: poll } } ]\nexpect: [ { error: { step: 1, code: 12 } } ]\n").count == 1)
+        #expect(Self.messages(Self.base + "steps: [ { at: 0ms, device: alice-phone, send: { session: poll } } ]\n" +
+            "expect: [ { error: { step: 1, code: 12 } } ]\n").count == 1)
     }
 
     /// The parser has no key list of its own: every `allowed:` comes from `ScenarioVocabulary`.
     @Test func parserTakesItsKeysFromTheVocabulary() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Sources/GroupSimScenario")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("ScenarioParser") }
         #expect(files.count >= 8)

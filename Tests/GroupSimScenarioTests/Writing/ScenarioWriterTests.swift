@@ -141,7 +141,8 @@ import GroupSimTesting
         }
         timeline.append(.race(Race(time: VirtualTime(nanoseconds: 9_000_000_000), within: .milliseconds(5), steps: [
             Step(number: 17, time: VirtualTime(nanoseconds: 9_000_000_000), device: "bob-phone", conversation: "family",
-                 action: .reply(Compose(session: "poll", data: [DataEntry("bob", "tomatoes")], caption: "$me picked", summary: "$alice", direct: true))),
+                 action: .reply(Compose(session: "poll", data: [DataEntry("bob", "tomatoes")], caption: "$me picked",
+                                        summary: "$alice", direct: true))),
             Step(number: 18, time: VirtualTime(nanoseconds: 9_000_000_000), device: "alice-phone", conversation: "family",
                  action: .reply(Compose(session: "poll", data: [DataEntry("alice", "olives")]))),
         ])))

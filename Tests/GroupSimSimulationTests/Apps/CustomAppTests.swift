@@ -64,9 +64,12 @@ struct TallyApp: MessagesApp {
 
         // Callbacks per device (M20, M21, M17, M23).
         let callbacks = Dictionary(uniqueKeysWithValues: report.outcome.devices.map { ($0.name, $0.callbacks) })
-        #expect(callbacks["alice-phone"] == [.willBecomeActive, .didBecomeActive, .userDidCompose, .didStartSending, .didReceive, .didReceive])
-        #expect(callbacks["bob-ipad"] == [.willBecomeActive, .didBecomeActive, .userDidCompose, .willTransition, .didTransition, .didStartSending, .didReceive])
-        #expect(callbacks["bob-phone"] == [.willBecomeActive, .didBecomeActive, .userDidCompose, .willTransition, .didTransition, .didStartSending])
+        #expect(callbacks["alice-phone"] == [.willBecomeActive, .didBecomeActive, .userDidCompose, .didStartSending, .didReceive,
+            .didReceive])
+        #expect(callbacks["bob-ipad"] == [.willBecomeActive, .didBecomeActive, .userDidCompose, .willTransition, .didTransition,
+            .didStartSending, .didReceive])
+        #expect(callbacks["bob-phone"] == [.willBecomeActive, .didBecomeActive, .userDidCompose, .willTransition, .didTransition,
+            .didStartSending])
         #expect(log.received == ["count 2", "count 3", "count 3"])
 
         // Identifiers (M1): three devices, three different local identifiers, and each

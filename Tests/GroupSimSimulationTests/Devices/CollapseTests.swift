@@ -21,7 +21,8 @@ import GroupSimTesting
     /// M10: the session's old bubble leaves its place; a summary line takes the place when
     /// it had summary text, and the new bubble goes to the bottom.
     @Test func m10CollapseLeavesSummaryLines() async throws {
-        let text = Self.sequential + "  - at: 600ms\n    device: alice-phone\n    text: thanks\n  - at: 700ms\n    device: bob-phone\n    reply: { session: poll, data: { bob: olives } }\n"
+        let text = Self.sequential + "  - at: 600ms\n    device: alice-phone\n    text: thanks\n  - at: 700ms\n    device: bob-phone\n" +
+            "    reply: { session: poll, data: { bob: olives } }\n"
         let report = try await Fixture.run(text)
         // m3 (Carol) had no summary: with nil-summary remove nothing stays in its place.
         #expect(report.lines("alice-phone") == ["summary m1", "summary m2", "text m4", "bubble m5"])
@@ -85,7 +86,8 @@ import GroupSimTesting
 
     /// M12 (the sequential counterpart): a reply that has seen the previous one loses nothing.
     @Test func m12SequentialRepliesConverge() async throws {
-        let text = Self.sequential + "expect:\n  - converged: poll\n  - complete: { session: poll, data: { bob: tomatoes, carol: pickles, q: topping } }\n  - no-pitfalls: true\n"
+        let text = Self.sequential + "expect:\n  - converged: poll\n" +
+            "  - complete: { session: poll, data: { bob: tomatoes, carol: pickles, q: topping } }\n  - no-pitfalls: true\n"
         let report = try await Fixture.run(text)
         #expect(report.passed, "\(report.checks.map(\.detail))")
     }
@@ -98,7 +100,9 @@ import GroupSimTesting
         text += "steps:\n"
         for index in 0..<6 {
             text += "  - at: \(index * 100)ms\n    device: \(index.isMultiple(of: 2) ? "alice" : "bob")-phone\n"
-            text += index == 0 ? "    send: { session: s, summary: \"line \(index)\" }\n" : "    reply: { session: s, summary: \"line \(index)\" }\n"
+            text += index == 0
+                ? "    send: { session: s, summary: \"line \(index)\" }\n"
+                : "    reply: { session: s, summary: \"line \(index)\" }\n"
         }
         let report = try await Fixture.run(text)
         let summaries = report.transcript("alice-phone").filter { $0.kind == .summary }.compactMap(\.text)

@@ -106,7 +106,8 @@ import GroupSimTesting
         let seen = Recorder.Seen()
         var apps = AppRegistry()
         apps.register("recorder") { _ in Recorder(seen: seen) }
-        let text = Self.header.replacingOccurrences(of: "people:", with: "app: { name: recorder }\npeople:") + "steps:\n" + Self.staging + """
+        let text = Self.header.replacingOccurrences(of: "people:", with: "app: { name: recorder }\npeople:")
+            + "steps:\n" + Self.staging + """
           - at: 20ms
             device: alice-phone
             conversation: family

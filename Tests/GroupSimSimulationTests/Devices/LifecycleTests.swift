@@ -120,7 +120,8 @@ import GroupSimTesting
             """
         }
         let expanded = try await Fixture.run(taps(opening: "expanded"))
-        #expect(Self.callbacks(expanded, "bob-phone") == [.willBecomeActive, .didBecomeActive, .willSelect, .didSelect, .willSelect, .didSelect])
+        #expect(Self.callbacks(expanded, "bob-phone") == [.willBecomeActive, .didBecomeActive, .willSelect, .didSelect, .willSelect,
+            .didSelect])
         let compact = try await Fixture.run(taps(opening: "compact"))
         #expect(Self.callbacks(compact, "bob-phone") == [
             .willBecomeActive, .didBecomeActive, .willTransition, .willSelect, .didSelect, .didTransition, .willSelect, .didSelect,
@@ -146,7 +147,8 @@ import GroupSimTesting
             device: bob-phone
             close: true
         expect:
-          - callbacks: { device: bob-phone, sequence: [willBecomeActive, didBecomeActive, willSelect, didSelect, willResignActive, didResignActive] }
+          - callbacks: { device: bob-phone, sequence: [willBecomeActive, didBecomeActive, willSelect, didSelect, \
+        willResignActive, didResignActive] }
 
         """
         let report = try await Fixture.run(text)

@@ -83,7 +83,8 @@ import GroupSimTesting
                 apps.register("watcher") { _ in Watcher(seen: seen) }
                 let report = try await Fixture.run(Self.text, seed: seed, apps: apps)
                 let alice = try #require(report.outcome.device("alice-phone"))
-                let names = try #require(seen.remotes(of: alice.localIdentifier).first).map { id in alice.identifiers.first { $0.id == id }?.person ?? "?" }
+                let names = try #require(seen.remotes(of: alice.localIdentifier).first)
+                    .map { id in alice.identifiers.first { $0.id == id }?.person ?? "?" }
                 firsts.append(names)
             }
             #expect(firsts[0] == firsts[1], "seed \(seed)")

@@ -20,7 +20,8 @@ import GroupSimTesting
         func note(_ conversation: Conversation, _ message: Message?) {
             let senders = [message?.senderParticipantIdentifier, conversation.selectedMessage?.senderParticipantIdentifier]
             seen.shown.append((conversation.localParticipantIdentifier,
-                               [conversation.localParticipantIdentifier] + conversation.remoteParticipantIdentifiers + senders.compactMap { $0 }))
+                               [conversation.localParticipantIdentifier] + conversation.remoteParticipantIdentifiers
+                                   + senders.compactMap { $0 }))
         }
         mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] {
             [.insert(Message(session: request.session, url: "?n=1", layout: TemplateLayout(caption: request.caption)))]
@@ -82,7 +83,8 @@ import GroupSimTesting
     /// the new identifier too.
     static let arrivedBefore = text
         .replacingOccurrences(of: "  - at: 30ms\n    device: bob-phone\n    reinstall: true\n", with: "")
-        .replacingOccurrences(of: "    tap: poll\n  - at: 300ms", with: "    reinstall: true\n  - at: 250ms\n    device: bob-phone\n    tap: poll\n  - at: 300ms")
+        .replacingOccurrences(of: "    tap: poll\n  - at: 300ms",
+            with: "    reinstall: true\n  - at: 250ms\n    device: bob-phone\n    tap: poll\n  - at: 300ms")
 
     static func registry(_ seen: Recorder.Seen) -> AppRegistry {
         var apps = AppRegistry()

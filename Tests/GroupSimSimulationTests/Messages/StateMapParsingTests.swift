@@ -20,14 +20,16 @@ import Testing
     }
 
     @Test func bytesReadAsCharactersDo() {
-        let pieces = ["?", "&", "=", "#", "a", "b", "q", "topping", "%20", "%3D", "%26", "+", "é", "日本", "https://x.example/p", "%", "%G1"]
+        let pieces = ["?", "&", "=", "#", "a", "b", "q", "topping", "%20", "%3D", "%26", "+", "é", "日本",
+                      "https://x.example/p", "%", "%G1"]
         for seed in 1...2_000 {
             var generator = SplitMix64(seed: UInt64(seed))
             let length = Int(generator.next(below: 14))
             let url = (0..<length).map { _ in pieces[Int(generator.next(below: UInt64(pieces.count)))] }.joined()
             #expect(StateMap(url: url) == Self.reference(url), "seed \(seed): \(url)")
         }
-        #expect(StateMap(url: "https://x.example/?q=topping&bob=tomatoes#top") == StateMap([DataEntry("bob", "tomatoes"), DataEntry("q", "topping")]))
+        #expect(StateMap(url: "https://x.example/?q=topping&bob=tomatoes#top")
+            == StateMap([DataEntry("bob", "tomatoes"), DataEntry("q", "topping")]))
         #expect(StateMap(url: nil).isEmpty)
         #expect(StateMap(url: "no-query").isEmpty)
     }

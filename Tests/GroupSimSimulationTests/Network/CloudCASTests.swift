@@ -12,7 +12,8 @@ import GroupSimTesting
     /// Both replies fetch v1; Bob's conditional write lands as v2, Carol's is refused with
     /// the current record, and her app re-applies her vote to it and lands v3.
     @Test func conflictIsRetriedAndNothingIsLost() async throws {
-        let checks = "expect:\n  - converged: poll\n  - complete: { session: poll, data: { q: topping, bob: tomatoes, carol: pickles } }\n  - no-pitfalls: true\n"
+        let checks = "expect:\n  - converged: poll\n" +
+            "  - complete: { session: poll, data: { q: topping, bob: tomatoes, carol: pickles } }\n  - no-pitfalls: true\n"
         let report = try await Fixture.run(CloudStoreTests.race("cloud-cas") + checks)
         #expect(report.passed, "\(report.checks.map(\.detail))")
         #expect(report.outcome.cloudConflicts == 1)
@@ -31,10 +32,12 @@ import GroupSimTesting
         var app = BuiltInApp(mode: .cloudCAS)
         let view = Conversation(name: "group", localParticipantIdentifier: ParticipantID(bits: 1, 2), remoteParticipantIdentifiers: [],
                                 selectedMessage: nil, draft: nil, presentationStyle: .expanded)
-        let request = ComposeRequest(kind: .reply, session: Session(name: "poll"), isNewSession: false, data: [DataEntry("carol", "pickles")])
+        let request = ComposeRequest(kind: .reply, session: Session(name: "poll"), isNewSession: false,
+            data: [DataEntry("carol", "pickles")])
         #expect(app.userDidCompose(request, conversation: view) == [.fetch(key: "poll")])
         let first = app.didFetch(CloudRecord(key: "poll", state: StateMap([DataEntry("q", "topping")]), version: 1), conversation: view)
-        #expect(first == [.store(key: "poll", write: .conditional(expectedVersion: 1, state: StateMap([DataEntry("q", "topping"), DataEntry("carol", "pickles")])))])
+        #expect(first == [.store(key: "poll", write: .conditional(expectedVersion: 1,
+            state: StateMap([DataEntry("q", "topping"), DataEntry("carol", "pickles")])))])
         let server = StateMap([DataEntry("q", "topping"), DataEntry("bob", "tomatoes")])
         let retry = app.didStore(CloudRecord(key: "poll", state: server, version: 2, conflict: true), conversation: view)
         var merged = server

@@ -34,7 +34,8 @@ import GroupSimTesting
 
     /// M13: an atomic merge at the store converges with nothing lost.
     @Test func m13MergeConverges() async throws {
-        let checks = "expect:\n  - converged: poll\n  - complete: { session: poll, data: { q: topping, bob: tomatoes, carol: pickles } }\n  - no-pitfalls: true\n"
+        let checks = "expect:\n  - converged: poll\n" +
+            "  - complete: { session: poll, data: { q: topping, bob: tomatoes, carol: pickles } }\n  - no-pitfalls: true\n"
         let report = try await Fixture.run(Self.race("cloud-merge") + checks)
         #expect(report.passed, "\(report.checks.map(\.detail))")
         // The URL carries only the session token (M13).

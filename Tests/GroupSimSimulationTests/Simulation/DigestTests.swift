@@ -17,11 +17,14 @@ import GroupSimTesting
         var parts: [String] = []
         for device in report.outcome.devices {
             for transcript in device.transcripts {
-                parts.append("\(device.name) \(transcript.conversation): " + transcript.entries.map { TextReport.line($0) }.joined(separator: " | "))
+                parts.append("\(device.name) \(transcript.conversation): "
+                    + transcript.entries.map { TextReport.line($0) }.joined(separator: " | "))
             }
         }
         for record in report.outcome.cloud { parts.append("cloud \(record.key) v\(record.version) \(record.state)") }
-        for failure in report.outcome.failures { parts.append("failed \(failure.step.map(String.init) ?? "-") \(failure.device) \(failure.code.name)") }
+        for failure in report.outcome.failures {
+            parts.append("failed \(failure.step.map(String.init) ?? "-") \(failure.device) \(failure.code.name)")
+        }
         for check in report.checks { parts.append("\(check.passed) \(check.text) \(check.detail)") }
         return parts.joined(separator: "\n")
     }

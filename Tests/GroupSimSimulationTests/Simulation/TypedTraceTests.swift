@@ -92,7 +92,8 @@ import GroupSimTesting
             (.cloudRequest(.store, key: "poll"), "cloud store poll"),
             (.cloudHandled(.fetch, key: "poll", device: "bob-phone", version: 1), "cloud fetch poll from bob-phone -> v1"),
             (.cloudHandled(.store, key: "poll", device: "bob-phone", version: 2), "cloud store poll from bob-phone -> v2"),
-            (.cloudHandled(.refusedStore, key: "poll", device: "carol-phone", version: 2), "cloud refused store poll from carol-phone -> v2"),
+            (.cloudHandled(.refusedStore, key: "poll", device: "carol-phone", version: 2),
+                "cloud refused store poll from carol-phone -> v2"),
             (.cloudAnswer(.fetched, key: "poll", version: 1), "cloud fetched poll v1"),
             (.cloudAnswer(.stored, key: "poll", version: 2), "cloud stored poll v2"),
             (.cloudAnswer(.conflict, key: "poll", version: 2), "cloud conflict poll v2"),
@@ -142,12 +143,16 @@ import GroupSimTesting
             lines.joined(separator: " ").split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
         }
         let steps = flat(LessonNarration.steps(report))
-        #expect(steps.contains("592ms the store refuses carol-phone's write of poll: the record is already at v2, not the version it read (M13)"))
-        #expect(steps.contains("622ms carol-phone gets a conflict and the store's current poll v2: its app re-applies its change and writes again (M13)"))
-        #expect(steps.contains("562ms carol-phone's app writes its poll map back, only if the record is still at the version it read (M13)"))
+        #expect(steps.contains("592ms the store refuses carol-phone's write of poll: the record is already at v2, not the version it " +
+            "read (M13)"))
+        #expect(steps.contains("622ms carol-phone gets a conflict and the store's current poll v2: its app re-applies its change and " +
+            "writes again (M13)"))
+        #expect(steps.contains("562ms carol-phone's app writes its poll map back, only if the record is still at the version it read " +
+            "(M13)"))
         #expect(steps.contains("532ms the store answers carol-phone's fetch of poll with v1"))
         #expect(steps.contains("682ms carol-phone gets the store's answer (stored poll v3)"))
         let short = flat(LessonNarration.shortTimeline(report))
-        #expect(short.contains("592ms the store refuses carol-phone's write of poll: the record is already at v2, not the version it read (M13)"))
+        #expect(short.contains("592ms the store refuses carol-phone's write of poll: the record is already at v2, not the version it " +
+            "read (M13)"))
     }
 }
