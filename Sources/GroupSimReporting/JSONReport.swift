@@ -22,8 +22,8 @@ package enum JSONReport {
     /// Every rule `text` cites, in rule order, with where it is written up:
     /// `[{"rule": "M12", "reference": "docs/behaviour.md#m12"}]`.
     public static func rules(citedIn text: String) -> JSONValue {
-        let cited = RuleReference.rules(in: text).sorted { Int($0.dropFirst()) ?? 0 < Int($1.dropFirst()) ?? 0 }
-        return .array(cited.map { .object([("rule", .string($0)), ("reference", .string(RuleReference.path($0)))]) })
+        let cited = RuleReference.rulesInOrder(in: text)
+        return .array(cited.map { .object([("rule", .string($0.rawValue)), ("reference", .string($0.path))]) })
     }
 
     static func body(_ report: RunReport) -> JSONValue {

@@ -66,17 +66,22 @@ package enum RuleReference {
     /// One line naming where every rule cited in `text` is written up, or nil when it
     /// cites none, in rule order: `rules: M11 docs/behaviour.md#m11, M12 docs/behaviour.md#m12`.
     public static func footnote(for text: String) -> String? {
-        let cited = rules(in: text).sorted { Int($0.dropFirst()) ?? 0 < Int($1.dropFirst()) ?? 0 }
+        let cited = rulesInOrder(in: text)
         guard !cited.isEmpty else { return nil }
-        return "rules: " + cited.map { "\($0) \(path($0))" }.joined(separator: ", ")
+        return "rules: " + cited.map { "\($0) \($0.path)" }.joined(separator: ", ")
     }
 
     /// The same in one short line, for output that must fit one screen (lessons):
     /// `rules, in docs/behaviour.md: #m11 #m12`.
     public static func compactFootnote(for text: String) -> String? {
-        let cited = rules(in: text).sorted { Int($0.dropFirst()) ?? 0 < Int($1.dropFirst()) ?? 0 }
+        let cited = rulesInOrder(in: text)
         guard !cited.isEmpty else { return nil }
-        return "rules, in \(document): " + cited.map { "#" + $0.lowercased() }.joined(separator: " ")
+        return "rules, in \(document): " + cited.map { "#" + $0.rawValue.lowercased() }.joined(separator: " ")
+    }
+
+    /// The rules cited in `text`, each once, in rule order (`M2` before `M12`).
+    public static func rulesInOrder(in text: String) -> [Rule] {
+        rules(in: text).map(Rule.init(rawValue:)).sorted()
     }
 
     private static func isWordPart(_ scalar: Unicode.Scalar) -> Bool {
