@@ -9,9 +9,11 @@ import GroupSimSimulation
 /// handlers run inside the call that carries the system's answer, at the virtual time
 /// the run's seed decides.
 ///
-/// What the controller asked for is taken in a second block on the main queue, and only
-/// once every caller of an async form that the call's answers resumed is back on the
-/// main actor and has run to its next suspension. Such a caller comes back through
+/// What the controller asked for is taken in a second block on the main queue, behind
+/// what the first block queued there (a `Task` the controller started runs to its first
+/// suspension, as on iOS before the next event), and only once every caller of an async
+/// form that the call's answers resumed is back on the main actor and has run to its
+/// next suspension. Such a caller comes back through
 /// Swift's shared thread pool, which is why a run of a controller app waits on a thread
 /// of its own (`RunThread`). So the code after `try await conversation.insert(message)`
 /// belongs to the call that carried the answer, at the virtual time the seed decides,

@@ -1,14 +1,14 @@
 import Foundation
 
-/// The thread a run of a controller app runs on: the executor of its `Simulation`.
+/// The serial executor a run of a controller app runs on: the executor of its `Simulation`.
 ///
 /// A controller's callbacks run synchronously on the main actor while the simulation
 /// waits, and the code after an `await` in a task the controller started comes back to
 /// the main actor through Swift's shared thread pool. A run that waited on a thread of
 /// that pool could take its last free thread, and then that code would run only when
-/// another run finished, at a time no seed decides. A run of its own thread leaves the
-/// pool free. The thread ends when the run stops it and its jobs are done; a later job
-/// (a second `run()` call) starts it again.
+/// another run finished, at a time no seed decides. A run served by a thread of its own
+/// leaves the pool free. The thread comes from `RunThreads`, which keeps threads for the
+/// next run, and goes back there whenever no job is left; a later job takes one again.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 final class RunThread: SerialExecutor, @unchecked Sendable {
     // Everything below is guarded by `condition`: `jobs[next...]` wait, in order.
@@ -16,7 +16,6 @@ final class RunThread: SerialExecutor, @unchecked Sendable {
     private var jobs: [UnownedJob] = []
     private var next = 0
     private var serving = false
-    private var stopping = false
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
@@ -24,43 +23,79 @@ final class RunThread: SerialExecutor, @unchecked Sendable {
         jobs.append(job)
         let start = !serving
         serving = true
-        condition.signal()
         condition.unlock()
-        if start {
-            let thread = Thread { [self] in
-                Thread.current.threadDictionary[RunExecutor.threadKey] = true
-                serve()
-            }
-            thread.name = "GroupSim run"
-            thread.start()
-        }
+        if start { RunThreads.shared.serve(self) }
     }
 
-    /// Lets the thread end once the jobs queued have run.
-    func stop() {
-        condition.lock()
-        stopping = true
-        condition.signal()
-        condition.unlock()
-    }
-
-    private func serve() {
+    /// Runs the jobs, in order, until none is left.
+    fileprivate func serve() {
         while true {
             condition.lock()
-            while next == jobs.count, !stopping { condition.wait() }
             guard next < jobs.count else {
+                jobs.removeAll(keepingCapacity: true)
+                next = 0
                 serving = false
                 condition.unlock()
                 return
             }
             let job = jobs[next]
             next += 1
-            if next == jobs.count {
-                jobs.removeAll(keepingCapacity: true)
-                next = 0
-            }
             condition.unlock()
             job.runSynchronously(on: asUnownedSerialExecutor())
+        }
+    }
+}
+
+/// The threads that serve `RunThread`s: a thread that finished serving one run waits for
+/// the next for a few seconds before it ends, so a run does not pay for starting a thread.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+private final class RunThreads: @unchecked Sendable {
+    static let shared = RunThreads()
+
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var waiting: [RunThread] = []
+    private var idle = 0
+
+    /// How long an idle thread waits for a run before it ends.
+    private static let idleLifetime: TimeInterval = 5
+
+    /// Has a thread serve `executor`: an idle one if there is one, otherwise a new one.
+    func serve(_ executor: RunThread) {
+        condition.lock()
+        waiting.append(executor)
+        let needsThread = idle < waiting.count
+        if needsThread { idle += 1 }
+        condition.signal()
+        condition.unlock()
+        if needsThread {
+            let thread = Thread { [self] in
+                RunExecutor.markRunThread()
+                work()
+            }
+            thread.name = "GroupSim run"
+            thread.start()
+        }
+    }
+
+    /// Serves executors until none has come for `idleLifetime` (counted in `idle` while it is not serving).
+    private func work() {
+        condition.lock()
+        while true {
+            let deadline = Date(timeIntervalSinceNow: Self.idleLifetime)
+            while waiting.isEmpty {
+                if !condition.wait(until: deadline), waiting.isEmpty {
+                    idle -= 1
+                    condition.unlock()
+                    return
+                }
+            }
+            let executor = waiting.removeFirst()
+            idle -= 1
+            condition.unlock()
+            executor.serve()
+            condition.lock()
+            idle += 1
         }
     }
 }
@@ -69,34 +104,38 @@ final class RunThread: SerialExecutor, @unchecked Sendable {
 /// `RunThread` for an app that calls the main actor and waits for it, otherwise the
 /// executor of a plain actor of its own, so the actor behaves as any plain actor.
 package struct RunExecutor: Sendable {
-    private let thread: (any AnyObject & Sendable)?
-    private let plain = PlainActor()
-
-    static let threadKey = "GroupSim.RunThread"
-
-    /// Whether the caller runs on a run's own thread, where it may wait for the main
-    /// actor without taking a thread the main actor's tasks need.
-    package static var onRunThread: Bool { Thread.current.threadDictionary[threadKey] != nil }
+    /// What keeps the executor alive: the `RunThread` or the plain actor.
+    private let owner: any AnyObject & Sendable
+    /// The executor of `owner`, taken once: the runtime asks for it at every hop.
+    package let unownedExecutor: UnownedSerialExecutor
 
     package init(callsMainActor: Bool) {
         if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *), callsMainActor {
-            thread = RunThread()
+            let thread = RunThread()
+            owner = thread
+            unownedExecutor = thread.asUnownedSerialExecutor()
         } else {
-            thread = nil
+            let plain = PlainActor()
+            owner = plain
+            unownedExecutor = plain.unownedExecutor
         }
     }
 
-    package var unownedExecutor: UnownedSerialExecutor {
-        if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *), let thread = thread as? RunThread {
-            return thread.asUnownedSerialExecutor()
-        }
-        return plain.unownedExecutor
-    }
+    /// Whether the caller runs on a run's own thread, where it may wait for the main
+    /// actor without taking a thread the main actor's tasks need.
+    package static var onRunThread: Bool { pthread_getspecific(runThreadKey) != nil }
 
-    /// Lets the thread, if any, end once its jobs have run; a later job starts it again.
-    package func stop() {
-        if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) { (thread as? RunThread)?.stop() }
+    /// Marks the calling thread as one that serves runs.
+    fileprivate static func markRunThread() {
+        pthread_setspecific(runThreadKey, UnsafeRawPointer(bitPattern: 1))
     }
 
     private actor PlainActor {}
 }
+
+/// The thread-specific key under which a thread that serves runs is marked.
+private let runThreadKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+}()

@@ -122,8 +122,7 @@ public actor Simulation {
     /// - Throws: the scenario's problems, exactly as a scenario file with them would be
     ///   refused (`Scenario.validate`); nothing runs then.
     public nonisolated func run() async throws(ScenarioErrors) -> RunOutcome {
-        defer { executor.stop() }
-        return try await runOnce()
+        try await runOnce()
     }
 
     /// A run of a controller app runs on a thread of its own (`RunThread`); any other run
