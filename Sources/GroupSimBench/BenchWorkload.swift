@@ -39,9 +39,10 @@ package enum BenchWorkload {
     /// exploration runs each schedule: trace off, then the checks and pitfalls.
     package static func runSeeds(_ scenario: Scenario, count: Int, apps: AppRegistry) async -> Int {
         var runs = 0
-        // The caller validates the scenario once, outside the measurement.
+        // The caller validates the scenario once, outside the measurement; the runs share its tables, as exploration's do.
+        let tables = ScenarioTables(scenario: scenario)
         for seed in 1...max(1, count) {
-            let simulation = Simulation(scenario: scenario, seed: UInt64(seed), apps: apps, recordTrace: false, controller: nil,
+            let simulation = Simulation(tables: tables, seed: UInt64(seed), apps: apps, recordTrace: false, controller: nil,
                                         validated: true)
             guard let outcome = try? await simulation.run() else { continue }
             let report = RunReport(outcome: outcome)
@@ -50,34 +51,10 @@ package enum BenchWorkload {
         return runs
     }
 
-    /// (c) The schedule of `group(devices:messagesEach:)` on the event queue alone, kept as
-    /// the simulation keeps it: the sends (steps) wait outside the heap under reserved
-    /// sequence numbers and enter it one at a time; each send is an event that schedules
-    /// one delivery per other device a latency later, and each delivery is an event that
-    /// does nothing. Returns the events popped.
+    /// (c) The schedule of `group(devices:messagesEach:)` on the event queue alone
+    /// (`EventQueue.bareLoop`, which runs where the queue is specialised as the
+    /// simulation's own is). Returns the events popped.
     package static func bareEventLoop(devices: Int, messagesEach: Int) -> Int {
-        let sends = devices * messagesEach
-        guard sends > 0 else { return 0 }
-        func sendTime(_ send: Int) -> VirtualTime {
-            VirtualTime(nanoseconds: Int64(send / devices) * round.nanoseconds + Int64(send % devices) * round.nanoseconds / Int64(devices))
-        }
-        var queue = EventQueue<Int>()
-        let firstSequence = queue.reserveSequences(sends)
-        queue.schedule(-1, at: sendTime(0), reserved: firstSequence)
-        var nextSend = 1
-        var popped = 0
-        while let entry = queue.next() {
-            popped += 1
-            guard entry.payload < 0 else { continue }
-            if nextSend < sends {
-                queue.schedule(-1 - nextSend % devices, at: sendTime(nextSend), reserved: firstSequence + UInt64(nextSend))
-                nextSend += 1
-            }
-            let sender = -1 - entry.payload
-            for receiver in 0..<devices where receiver != sender {
-                queue.schedule(receiver, at: entry.time + latency)
-            }
-        }
-        return popped
+        EventQueue<Int>.bareLoop(devices: devices, messagesEach: messagesEach, round: round, latency: latency)
     }
 }

@@ -69,10 +69,9 @@ struct ExploredRun: Sendable {
         quiet = outcome.quiet
         cloudConflicts = outcome.cloudConflicts
         let states = report.states
-        var names: [ParticipantID: String] = [:]
+        let names = IdentifierNames(outcome)
         var keys: [String: String] = [:]
         for device in outcome.devices {
-            for entry in device.identifiers { names[entry.id] = "<\(entry.person)@\(device.name)>" }
             for (generation, install) in device.installIDs.enumerated() {
                 keys[install] = generation == 0 ? "<install:\(device.name)>" : "<install \(generation + 1):\(device.name)>"
             }
@@ -86,7 +85,8 @@ struct ExploredRun: Sendable {
         var contactNames: [String: String] = [:]
         for person in outcome.scenario.people where contactNames[person.key] == nil { contactNames[person.key] = person.contactName }
         for device in outcome.devices {
-            let extra = device.sessions.map(\.session).filter { !named.contains($0) }.sorted()
+            let table = device.sessionTable
+            let extra = (0..<table.count).map(table.name(at:)).filter { !named.contains($0) }.sorted()
             for session in sessions + extra {
                 let seen = states.shown(session, on: device)
                 let shown = ExplorationReport.Shown(
@@ -149,7 +149,26 @@ struct ExploredRun: Sendable {
     ///
     /// Install ids and account ids (`app.identity`) are minted from the seed too: `keys`
     /// names them (`<install:bob-phone>`, `<account:bob>`).
-    static func canonical(_ state: StateMap, names: [ParticipantID: String], keys: [String: String] = [:]) -> StateMap {
+    /// Every device's identifiers, named `<person@device>`: made the first time a state
+    /// holds an identifier, so a run whose states hold none does not name them all.
+    final class IdentifierNames {
+        private let outcome: RunOutcome
+        private var table: [ParticipantID: String]?
+
+        init(_ outcome: RunOutcome) { self.outcome = outcome }
+
+        subscript(id: ParticipantID) -> String? {
+            if let table { return table[id] }
+            var made: [ParticipantID: String] = [:]
+            for device in outcome.devices {
+                for entry in device.identifiers { made[entry.id] = "<\(entry.person)@\(device.name)>" }
+            }
+            table = made
+            return made[id]
+        }
+    }
+
+    static func canonical(_ state: StateMap, names: IdentifierNames, keys: [String: String] = [:]) -> StateMap {
         let state = keys.isEmpty ? state : StateMap(state.entries.map { DataEntry(keys[$0.key] ?? $0.key, keys[$0.value] ?? $0.value) })
         guard state.entries.contains(where: { $0.key.utf8.count >= 36 || $0.value.utf8.count >= 36 }) else { return state }
         func rewrite(_ text: String) -> String {

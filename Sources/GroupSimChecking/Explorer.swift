@@ -152,11 +152,13 @@ public struct Explorer: Sendable {
 
     private func runChunk(_ span: RunSpan, _ positions: Range<Int>, base: UInt64, sessions: [String]) async -> ExplorationTally {
         var tally = ExplorationTally(checks: scenario.checks.count)
+        // What every run of the chunk builds alike is built once.
+        let tables = ScenarioTables(scenario: scenario)
         for position in positions {
             if Task.isCancelled { break }
             let index = span.run(at: position)
             let seed = Self.seed(forRun: index, base: base)
-            let simulation = Simulation(scenario: scenario, seed: seed, apps: apps, recordTrace: false, controller: nil, validated: true)
+            let simulation = Simulation(tables: tables, seed: seed, apps: apps, recordTrace: false, controller: nil, validated: true)
             // Validated before the first run, so a run cannot be refused.
             guard let outcome = try? await simulation.run() else { continue }
             tally.add(ExploredRun(reference: .init(run: index, seed: seed), report: RunReport(outcome: outcome), sessions: sessions))

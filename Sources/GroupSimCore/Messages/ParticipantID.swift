@@ -15,7 +15,12 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// Mints the identifier for `parts` (device, installation, conversation, person) from `streams`.
     package static func mint(_ streams: RandomStreams, _ parts: String...) -> ParticipantID {
-        var generator = SplitMix64(seed: streams.streamSeed(.identifiers, parts))
+        mint(streams, key: RandomStreams.key(.identifiers, parts))
+    }
+
+    /// `mint(streams, parts...)` with the parts' key computed once (`RandomStreams.key`).
+    package static func mint(_ streams: RandomStreams, key: UInt64) -> ParticipantID {
+        var generator = SplitMix64(seed: streams.streamSeed(key: key))
         return ParticipantID(bits: generator.next(), generator.next())
     }
 

@@ -58,10 +58,19 @@ package struct RandomStreams: Sendable, Hashable {
     }
 
     func streamSeed(_ purpose: Purpose, _ parts: [String]) -> UInt64 {
+        streamSeed(key: Self.key(purpose, parts))
+    }
+
+    /// The part of a stream's seed that the name decides and the run's seed does not: a
+    /// scenario's tables compute it once for every run (`stream(key:)`).
+    package static func key(_ purpose: Purpose, _ parts: [String]) -> UInt64 {
         var hash = StableHash.fnv1a64(purpose.rawValue)
         for part in parts {
             hash = StableHash.fnv1a64(part, startingAt: SplitMix64.mix(hash ^ 0x1F))
         }
-        return SplitMix64.mix(seed ^ SplitMix64.mix(hash))
+        return SplitMix64.mix(hash)
     }
+
+    /// The seed of the stream whose name has `key`: the same as naming it.
+    package func streamSeed(key: UInt64) -> UInt64 { SplitMix64.mix(seed ^ key) }
 }

@@ -10,71 +10,64 @@ import GroupSimScenario
 package final class IdentifierMap: Sendable {
     /// The installation number: 0 at first install, +1 per reinstall (M2).
     public let generation: Int
-    /// Per-conversation mode: by (conversation, person).
-    private let byKey: [Key: ParticipantID]
-    /// Per-device mode: by person (the conversation does not matter).
-    private let byPerson: [String: ParticipantID]
-    private let byID: [ParticipantID: (conversation: String, person: String)]
-    /// Per-device mode: by the person's position in the scenario's people (`id(forPersonAt:)`).
-    private let byPosition: [ParticipantID]
-    private let perConversation: Bool
+    /// By conversation slot (one slot in per-device mode) times people plus person position.
+    private let ids: [ParticipantID]
+    /// The people, conversations and mode the slots stand for.
+    private let tables: ScenarioTables
+    /// By identifier, the slot; built only for a map too large to search (`person(for:)`).
+    private let slots: [ParticipantID: Int]
 
-    /// Mints identifiers for every person in every conversation for `device`'s installation
-    /// `generation`. Each identifier is drawn from its own stream, so adding a person or a
-    /// conversation never changes the others (determinism rule 2, README).
-    init(device: String, generation: Int, people: [String], conversations: [String], perConversation: Bool, streams: RandomStreams) {
+    /// A map above this many identifiers is searched through a dictionary, below by a scan,
+    /// which costs less than building the dictionary in a run that asks a few times.
+    private static let scanLimit = 64
+
+    /// The identifiers minted for every person in every conversation (per-conversation
+    /// mode) or for every person (per-device mode) for one installation, laid out as
+    /// `ScenarioTables.identifierKeys` gives their keys. Each identifier is drawn from its
+    /// own stream, so adding a person or a conversation never changes the others
+    /// (determinism rule 2, README).
+    init(generation: Int, ids: [ParticipantID], tables: ScenarioTables) {
         self.generation = generation
-        self.perConversation = perConversation
-        var byKey: [Key: ParticipantID] = [:]
-        var byPerson: [String: ParticipantID] = [:]
-        var byID: [ParticipantID: (conversation: String, person: String)] = [:]
-        var byPosition: [ParticipantID] = []
-        for conversation in perConversation ? conversations : [""] {
-            for person in people {
-                let id = ParticipantID.mint(streams, device, String(generation), conversation, person)
-                if perConversation {
-                    byKey[Key(conversation: conversation, person: person)] = id
-                } else {
-                    byPerson[person] = id
-                    byPosition.append(id)
-                }
-                byID[id] = (conversation, person)
-            }
-        }
-        self.byKey = byKey
-        self.byPerson = byPerson
-        self.byID = byID
-        self.byPosition = byPosition
+        self.ids = ids
+        self.tables = tables
+        slots = ids.count > Self.scanLimit ? Dictionary(ids.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { _, last in last }) : [:]
     }
 
     /// `id(for:in:)` for the person at `position` in the scenario's people, without hashing
     /// a name: what a device asks for the sender of every copy it draws or hands its app.
     public func id(forPersonAt position: Int, person: String, in conversation: String) -> ParticipantID? {
-        guard !perConversation, byPosition.indices.contains(position) else { return id(for: person, in: conversation) }
-        return byPosition[position]
+        guard !tables.perConversation, ids.indices.contains(position) else { return id(for: person, in: conversation) }
+        return ids[position]
     }
 
     /// This device's identifier for `person` in `conversation` (M1, M6).
     public func id(for person: String, in conversation: String) -> ParticipantID? {
-        perConversation ? byKey[Key(conversation: conversation, person: person)] : byPerson[person]
+        guard let position = tables.personIndex[person] else { return nil }
+        guard tables.perConversation else { return ids[position] }
+        guard let slot = tables.conversationSlot(conversation) else { return nil }
+        return ids[slot * tables.personKeys.count + position]
     }
 
     /// The person an identifier of this map stands for, or nil when this map never minted it (M4).
-    public func person(for id: ParticipantID) -> String? { byID[id]?.person }
+    public func person(for id: ParticipantID) -> String? {
+        slot(of: id).map { tables.personKeys[$0 % tables.personKeys.count] }
+    }
 
     /// The conversation an identifier of this map was minted for (per-conversation mode,
     /// M6); empty in per-device mode; nil when this map never minted it.
-    public func conversation(for id: ParticipantID) -> String? { byID[id]?.conversation }
+    public func conversation(for id: ParticipantID) -> String? {
+        slot(of: id).map { tables.perConversation ? tables.scenario.conversations[$0 / tables.personKeys.count].name : "" }
+    }
 
     /// The person an identifier stands for in `conversation`; in per-conversation mode an
     /// identifier minted for another conversation is foreign here (M6).
     public func person(for id: ParticipantID, in conversation: String) -> String? {
-        guard let entry = byID[id] else { return nil }
-        return perConversation && entry.conversation != conversation ? nil : entry.person
+        guard let person = person(for: id) else { return nil }
+        return tables.perConversation && self.conversation(for: id) != conversation ? nil : person
     }
 
-    private struct Key: Hashable {
-        var conversation: String
-        var person: String
+    /// Where `id` is in `ids`: the last place, as a map keyed by identifier would keep.
+    private func slot(of id: ParticipantID) -> Int? {
+        ids.count > Self.scanLimit ? slots[id] : ids.lastIndex(of: id)
     }
 }

@@ -25,17 +25,12 @@ package final class SessionTable: @unchecked Sendable {
     private let transcripts: [Transcript]
     private let drawer: TranscriptDrawer?
     private let summaryLines: Int
-    /// Set when made from views (a snapshot whose sessions were replaced, or a small
-    /// table, drawn at once), else drawn on use.
+    /// Set when made from views (a snapshot whose sessions were replaced), else drawn on use.
     private let given: [SessionView]?
     /// The position of each session's first view in `given`.
     private let givenPositions: [String: Int]
 
-    /// A table with at most this many sessions is drawn when made: a small run's checks
-    /// read most of its views, and drawing them at once costs less than the bookkeeping.
-    static let drawnWhenMade = 16
-
-    /// Guards what is drawn on use; nil for a table drawn when made.
+    /// Guards what is drawn on use; nil for a table made from views.
     private let lock: NSLock?
     private var positions: [String: Int]?
     private var drawnSummaries: [Int: [String: [String]]] = [:]
@@ -50,18 +45,6 @@ package final class SessionTable: @unchecked Sendable {
                 lives.append(Live(envelope: live.envelope, conversation: Int32(truncatingIfNeeded: index),
                                   summaryCount: Int32(clamping: live.summaryCount)))
             }
-        }
-        if lives.count <= Self.drawnWhenMade {
-            var summaries: [Int: [String: [String]]] = [:]
-            let views = lives.map { live in
-                let conversation = Int(live.conversation)
-                if summaries[conversation] == nil {
-                    summaries[conversation] = Self.summaries(of: transcripts[conversation], drawer: drawer, summaryLines: summaryLines)
-                }
-                return Self.draw(live, conversations: conversations, drawer: drawer, summaries: summaries[conversation] ?? [:])
-            }
-            self.init(views: views)
-            return
         }
         self.init(lives: lives, conversations: conversations, transcripts: transcripts, drawer: drawer, summaryLines: summaryLines)
     }

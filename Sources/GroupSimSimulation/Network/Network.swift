@@ -10,16 +10,16 @@ import GroupSimScenario
 /// newer copy overtake an older one on the same link; with `fifo` each link delivers in
 /// send order.
 struct Network: Sendable {
-    struct Link: Sendable {
-        var latency: Int64
-        var jitter: UInt64
-        var generator: SplitMix64
-    }
-
     let deviceCount: Int
     /// Whether each link keeps its copies in send order (`network.fifo`).
     let fifo: Bool
-    private var links: [Link]
+    /// Each link's latency, jitter and stream key.
+    private let tables: ScenarioTables
+    private let streams: RandomStreams
+    /// Each link's generator, sender-major; started from its key at the link's first copy,
+    /// so a run pays only for the links it uses.
+    private var generators: [SplitMix64]
+    private var started: [Bool]
     /// FIFO only: per link, when its latest copy arrives.
     private var lastArrival: [VirtualTime]
     /// Devices that are not receiving now (M30).
@@ -29,38 +29,21 @@ struct Network: Sendable {
     /// Messages sent while their sender was offline, waiting to leave (M30).
     var outbox: [[Envelope]]
 
-    /// Resolves every ordered pair's latency and jitter: the base values, then each
-    /// `links:` entry that matches in file order, the last match winning. A person stands
-    /// for all their devices.
-    init(spec: NetworkSpec, devices: [DeviceSpec], streams: RandomStreams) {
-        deviceCount = devices.count
-        fifo = spec.fifo
-        var links: [Link] = []
-        links.reserveCapacity(devices.count * devices.count)
-        for from in devices {
-            for to in devices {
-                var latency = spec.latency
-                var jitter = spec.jitter
-                for link in spec.links where Self.matches(link.from, from) && Self.matches(link.to, to) {
-                    latency = link.latency ?? latency
-                    jitter = link.jitter ?? jitter
-                }
-                links.append(Link(latency: latency.nanoseconds, jitter: UInt64(max(0, jitter.nanoseconds)),
-                                  generator: streams.stream(.latency, from.name, to.name)))
-            }
-        }
-        self.links = links
-        lastArrival = fifo ? Array(repeating: .zero, count: links.count) : []
-        offline = Array(repeating: false, count: devices.count)
-        held = Array(repeating: [], count: devices.count)
-        outbox = Array(repeating: [], count: devices.count)
-    }
-
-    private static func matches(_ endpoint: LinkSpec.Endpoint, _ device: DeviceSpec) -> Bool {
-        switch endpoint {
-        case .device(let name): name == device.name
-        case .person(let key): key == device.person
-        }
+    /// Every ordered pair's latency and jitter come from `tables`: the base values, then
+    /// each `links:` entry that matches in file order, the last match winning. A person
+    /// stands for all their devices.
+    init(tables: ScenarioTables, streams: RandomStreams) {
+        let devices = tables.scenario.devices.count
+        deviceCount = devices
+        fifo = tables.scenario.network.fifo
+        self.tables = tables
+        self.streams = streams
+        generators = Array(repeating: SplitMix64(seed: 0), count: devices * devices)
+        started = Array(repeating: false, count: devices * devices)
+        lastArrival = fifo ? Array(repeating: .zero, count: devices * devices) : []
+        offline = Array(repeating: false, count: devices)
+        held = Array(repeating: [], count: devices)
+        outbox = Array(repeating: [], count: devices)
     }
 
     /// The delay of the next copy from `sender` to `receiver`: latency plus a jitter draw.
@@ -68,9 +51,16 @@ struct Network: Sendable {
     /// gets a delay held at `Int64.max` nanoseconds rather than a crash.
     mutating func delay(from sender: Int, to receiver: Int) -> VirtualDuration {
         let index = sender * deviceCount + receiver
-        let jitter = links[index].jitter
-        let draw = jitter > 0 ? Int64(clamping: links[index].generator.next(below: jitter)) : 0
-        return VirtualDuration(nanoseconds: VirtualDuration.saturatingSum(links[index].latency, draw))
+        let link = tables.delay(from: sender, to: receiver)
+        var draw: Int64 = 0
+        if link.jitter > 0 {
+            if !started[index] {
+                started[index] = true
+                generators[index] = SplitMix64(seed: streams.streamSeed(key: tables.linkKeys[index]))
+            }
+            draw = Int64(clamping: generators[index].next(below: link.jitter))
+        }
+        return VirtualDuration(nanoseconds: VirtualDuration.saturatingSum(link.latency, draw))
     }
 
     /// When a copy sent at `now` from `sender` reaches `receiver`: `now` plus the link's
@@ -88,7 +78,7 @@ struct Network: Sendable {
     /// The least and the most delay a copy from `sender` to `receiver` can have, in
     /// nanoseconds: latency, and latency plus jitter less one (draws are in [0, jitter)).
     func bounds(from sender: Int, to receiver: Int) -> (earliest: Int64, latest: Int64) {
-        let link = links[sender * deviceCount + receiver]
+        let link = tables.delay(from: sender, to: receiver)
         let spread = link.jitter > 0 ? Int64(clamping: link.jitter - 1) : 0
         let (latest, overflow) = link.latency.addingReportingOverflow(spread)
         return (link.latency, overflow ? Int64.max : latest)

@@ -56,7 +56,7 @@ public actor Simulation {
     private var nextPlannedStep = 0
     private var firstStepSequence: UInt64 = 0
     private var devices: [Device] = []
-    private var deviceIndex: [String: Int] = [:]
+    private let deviceIndex: [String: Int]
     private var network: Network
     /// What every device knows and nobody changes, with the sticker files already read.
     private let world: WorldFacts
@@ -93,8 +93,17 @@ public actor Simulation {
 
     /// - Parameter validated: true when the caller has run `scenario.validate` already
     ///   (exploration and benchmarks, which run one scenario many times).
-    package init(scenario: Scenario, seed: UInt64?, apps: AppRegistry, recordTrace: Bool, controller: (any ScheduleController)?,
-         validated: Bool) {
+    package init(scenario: Scenario, seed: UInt64?, apps: AppRegistry, recordTrace: Bool,
+                 controller: (any ScheduleController)?, validated: Bool) {
+        self.init(tables: ScenarioTables(scenario: scenario), seed: seed, apps: apps, recordTrace: recordTrace,
+                  controller: controller, validated: validated)
+    }
+
+    /// A run of the scenario `tables` were made for, reusing them: what many runs of one
+    /// scenario share (exploration, benchmarks) is built once.
+    package init(tables: ScenarioTables, seed: UInt64?, apps: AppRegistry, recordTrace: Bool,
+                 controller: (any ScheduleController)?, validated: Bool) {
+        let scenario = tables.scenario
         self.validated = validated
         executor = RunExecutor(callsMainActor: apps.callsMainActor(scenario.app))
         self.controller = controller
@@ -103,10 +112,10 @@ public actor Simulation {
         self.seed = seed ?? scenario.seed
         self.apps = apps
         self.recordTrace = recordTrace
-        let streams = RandomStreams(seed: seed ?? scenario.seed)
-        network = Network(spec: scenario.network, devices: scenario.devices, streams: streams)
-        // Sticker files are read here, when the simulation is made: never while it runs.
-        world = WorldFacts(scenario: scenario, seed: seed ?? scenario.seed)
+        // Sticker files are read with the tables, before the simulation is made: never while it runs.
+        world = WorldFacts(tables: tables, seed: seed ?? scenario.seed)
+        network = Network(tables: tables, streams: world.streams)
+        deviceIndex = tables.deviceIndex
         members = Dictionary(scenario.conversations.map { ($0.name, $0.members) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -276,10 +285,7 @@ public actor Simulation {
 
     private func build() {
         let factory = apps.factory(for: scenario.app)
-        for (index, spec) in scenario.devices.enumerated() {
-            devices.append(Device(spec: spec, world: world, makeApp: factory, tracing: recordTrace))
-            deviceIndex[spec.name] = index
-        }
+        devices = scenario.devices.map { Device(spec: $0, world: world, makeApp: factory, tracing: recordTrace) }
         schedule(scenario.timeline, streams: world.streams)
     }
 

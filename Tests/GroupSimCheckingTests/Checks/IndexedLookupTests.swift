@@ -143,8 +143,7 @@ import GroupSimTesting
         let bob = try #require(outcome.device("bob-ipad"))
         let bubble = try #require(bob.transcripts.first?.entries.first { $0.kind == .bubble })
         #expect(bubble.state == StateMap(url: bubble.url))
-        let map = IdentifierMap(device: "a", generation: 0, people: ["a"], conversations: ["group"], perConversation: false,
-                                streams: RandomStreams(seed: 1))
+        let map = WorldFacts(scenario: Self.busyScenario(), seed: 1).mintIdentifiers(device: "a", generation: 0)
         let envelope = Envelope(id: 1, conversation: "group", senderDevice: "a", senderPerson: "a", sentAt: .zero,
                                 content: .app(Message(url: "?q=topping&bob=tomatoes")), senderMap: map,
                                 provenance: Provenance(), change: nil)
@@ -159,8 +158,7 @@ import GroupSimTesting
     /// live bubble of every session is its last message and the entries are exactly the
     /// live bubbles and summary lines, in order.
     @Test func compactionKeepsEverySessionsLiveBubble() {
-        let map = IdentifierMap(device: "a", generation: 0, people: ["a"], conversations: ["group"], perConversation: false,
-                                streams: RandomStreams(seed: 1))
+        let map = WorldFacts(scenario: Self.busyScenario(), seed: 1).mintIdentifiers(device: "a", generation: 0)
         for seed in 1...20 {
             var generator = SplitMix64(seed: UInt64(seed))
             var transcript = Transcript()

@@ -1,3 +1,5 @@
+import GroupSimCore
+
 /// A priority queue of events ordered by (time, sequence) (determinism rule 3, README).
 ///
 /// Events at the same instant come out in the order they were scheduled: the sequence
@@ -6,53 +8,37 @@
 ///
 /// The heap holds plain (time, sequence, slot) keys and the payloads wait in a side table
 /// of slots, so sifting moves a few integers instead of copying payloads (and their
-/// reference counts) at every level. Inlinable, so that a client module's queue (the
-/// benchmark's bare event loop) is specialised like the simulation's own.
+/// reference counts) at every level. It lives in the simulation's module, where it is
+/// specialised for the simulation's events: a generic `package` type is not specialised
+/// across modules, even when inlinable.
 package struct EventQueue<Payload> {
     public struct Entry {
         public let time: VirtualTime
         public let sequence: UInt64
         public let payload: Payload
 
-        @inlinable
-        init(time: VirtualTime, sequence: UInt64, payload: Payload) {
-            self.time = time
-            self.sequence = sequence
-            self.payload = payload
-        }
     }
 
     /// A heap entry: the ordering and where the payload waits.
-    @usableFromInline
     struct Key: Sendable {
-        @usableFromInline var time: Int64
-        @usableFromInline var sequence: UInt64
-        @usableFromInline var slot: Int
+        var time: Int64
+        var sequence: UInt64
+        var slot: Int
 
-        @inlinable
-        init(time: Int64, sequence: UInt64, slot: Int) {
-            self.time = time
-            self.sequence = sequence
-            self.slot = slot
-        }
     }
 
-    @usableFromInline var heap: [Key] = []
+    var heap: [Key] = []
     /// Payloads by slot; nil in a free slot.
-    @usableFromInline var payloads: [Payload?] = []
-    @usableFromInline var freeSlots: [Int] = []
-    @usableFromInline var nextSequence: UInt64 = 0
+    var payloads: [Payload?] = []
+    var freeSlots: [Int] = []
+    var nextSequence: UInt64 = 0
 
-    @inlinable
     public init() {}
 
-    @inlinable
     public var isEmpty: Bool { heap.isEmpty }
-    @inlinable
     public var count: Int { heap.count }
 
     /// Schedules `payload` at `time`; returns its sequence number.
-    @inlinable
     @discardableResult
     public mutating func schedule(_ payload: Payload, at time: VirtualTime) -> UInt64 {
         let sequence = nextSequence
@@ -66,7 +52,6 @@ package struct EventQueue<Payload> {
     ///
     /// A caller that knows a long run of future events (a scenario's steps) can keep them
     /// outside and schedule each one when it is next, so that the heap stays small.
-    @inlinable
     public mutating func reserveSequences(_ count: Int) -> UInt64 {
         let first = nextSequence
         nextSequence += UInt64(max(0, count))
@@ -75,12 +60,10 @@ package struct EventQueue<Payload> {
 
     /// Schedules `payload` at `time` with a sequence number from `reserveSequences`; each
     /// reserved number is used at most once.
-    @inlinable
     public mutating func schedule(_ payload: Payload, at time: VirtualTime, reserved sequence: UInt64) {
         insert(payload, at: time, sequence: sequence)
     }
 
-    @inlinable
     mutating func insert(_ payload: Payload, at time: VirtualTime, sequence: UInt64) {
         let slot: Int
         if let free = freeSlots.popLast() {
@@ -95,7 +78,6 @@ package struct EventQueue<Payload> {
     }
 
     /// Removes and returns the earliest event (ties: the one scheduled first).
-    @inlinable
     public mutating func next() -> Entry? {
         guard let top = heap.first else { return nil }
         let last = heap.removeLast()
@@ -107,7 +89,6 @@ package struct EventQueue<Payload> {
     }
 
     /// Removes and returns the event with sequence number `sequence`, if pending. O(n).
-    @inlinable
     public mutating func remove(sequence: UInt64) -> Entry? {
         guard let index = heap.firstIndex(where: { $0.sequence == sequence }) else { return nil }
         let key = heap[index]
@@ -121,19 +102,16 @@ package struct EventQueue<Payload> {
     }
 
     /// Every pending event, earliest first, without removing them. O(n log n).
-    @inlinable
     public var pending: [Entry] { heap.sorted(by: Self.precedes).compactMap(entry) }
 
     // MARK: - The heap
 
-    @inlinable
     func entry(_ key: Key) -> Entry? {
         guard let payload = payloads[key.slot] else { return nil }
         return Entry(time: VirtualTime(nanoseconds: key.time), sequence: key.sequence, payload: payload)
     }
 
     /// The key's entry, freeing its slot.
-    @inlinable
     mutating func take(_ key: Key) -> Entry? {
         let entry = entry(key)
         payloads[key.slot] = nil
@@ -141,12 +119,10 @@ package struct EventQueue<Payload> {
         return entry
     }
 
-    @inlinable
     static func precedes(_ a: Key, _ b: Key) -> Bool {
         a.time != b.time ? a.time < b.time : a.sequence < b.sequence
     }
 
-    @inlinable
     mutating func siftUp(_ start: Int) {
         var child = start
         let key = heap[child]
@@ -159,7 +135,6 @@ package struct EventQueue<Payload> {
         heap[child] = key
     }
 
-    @inlinable
     mutating func siftDown(_ start: Int) {
         var parent = start
         let key = heap[parent]

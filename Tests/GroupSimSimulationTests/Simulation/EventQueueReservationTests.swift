@@ -1,6 +1,7 @@
 import Testing
 @testable import GroupSim
 @testable import GroupSimCore
+@testable import GroupSimSimulation
 
 /// `EventQueue.reserveSequences` and `schedule(_:at:reserved:)`: events scheduled late
 /// under reserved numbers come out exactly as if they had been scheduled at once, which

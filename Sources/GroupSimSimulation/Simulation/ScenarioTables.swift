@@ -1,0 +1,139 @@
+import GroupSimCore
+import GroupSimScenario
+
+/// What every run of one scenario builds alike, whatever its seed: the people, devices
+/// and conversations with their numbers, each link's delays, the seed-free part of every
+/// random stream's name, and the sticker files the steps name, read once.
+///
+/// Exploration and benchmarks make one and hand it to each `Simulation`, so a run pays
+/// only for what its seed changes.
+package final class ScenarioTables: Sendable {
+    let scenario: Scenario
+    /// The folder of the scenario file, for files it names by a relative path (stickers).
+    let scenarioDirectory: String
+    let contactNames: [String: String]
+    /// Every device, and how many installations it can have in a run (one plus its
+    /// `reinstall` steps), for finding which one minted an identifier (M4).
+    let installations: [(device: String, count: Int)]
+    /// Each sticker file the steps name, read and checked before any run starts, so that
+    /// no file is read while one runs (determinism rule 5, README).
+    let stickerFiles: [StickerSpec: Result<Sticker, MessageErrorCode>]
+    /// Each person's position in the scenario's people: how a device finds an identifier in a map.
+    let personIndex: [String: Int]
+    /// Each person's key, by position.
+    let personKeys: [String]
+    /// Each session a step names, numbered in the order first named: a message of one of
+    /// them carries its number, so that a transcript keeps the live bubbles in an array.
+    let sessionNumbers: [String: Int]
+    /// Each conversation's position in the scenario's conversations (the first, if two share a name).
+    let conversationNumbers: [String: Int]
+    /// Each device's position in the scenario's devices.
+    let deviceIndex: [String: Int]
+    /// Whether identifiers are minted per conversation (M6) rather than per device.
+    let perConversation: Bool
+    /// The identifiers' stream keys, by device position, then installation, then
+    /// conversation slot (one slot in per-device mode) times people plus person.
+    private let identifierKeys: [[[UInt64]]]
+    /// Each ordered pair of devices' latency and jitter, sender-major; empty when every
+    /// link has the network's base values (`baseDelay`).
+    let linkDelays: [LinkDelay]
+    let baseDelay: LinkDelay
+    /// Each ordered pair's latency stream key, sender-major.
+    let linkKeys: [UInt64]
+
+    /// A link's delay: latency plus a draw in [0, jitter).
+    struct LinkDelay: Sendable {
+        var latency: Int64
+        var jitter: UInt64
+    }
+
+    package init(scenario: Scenario) {
+        self.scenario = scenario
+        let file = scenario.file
+        scenarioDirectory = file.contains("/") ? String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)]) : "."
+        contactNames = Dictionary(scenario.people.map { ($0.key, $0.contactName) }, uniquingKeysWith: { first, _ in first })
+        var numbers: [String: Int] = [:]
+        var reinstalls: [String: Int] = [:]
+        var stickers: [StickerSpec: Result<Sticker, MessageErrorCode>] = [:]
+        for step in scenario.steps {
+            if let session = step.action.session, numbers[session] == nil { numbers[session] = numbers.count }
+            switch step.action {
+            case .reinstall:
+                reinstalls[step.device, default: 0] += 1
+            case .sticker(let sticker):
+                // A relative path is relative to the scenario file, as a reader of the file expects.
+                if case .file(let path, let description) = sticker, stickers[sticker] == nil {
+                    let directory = scenarioDirectory
+                    stickers[sticker] = Sticker.load(path: path.hasPrefix("/") ? path : directory + "/" + path, description: description)
+                }
+            default:
+                break
+            }
+        }
+        installations = scenario.devices.map { ($0.name, 1 + (reinstalls[$0.name] ?? 0)) }
+        stickerFiles = stickers
+        sessionNumbers = numbers
+        conversationNumbers = Dictionary(scenario.conversations.enumerated().map { ($0.element.name, $0.offset) },
+                                         uniquingKeysWith: { first, _ in first })
+        let personKeys = scenario.people.map(\.key)
+        self.personKeys = personKeys
+        personIndex = Dictionary(personKeys.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        deviceIndex = Dictionary(scenario.devices.enumerated().map { ($0.element.name, $0.offset) },
+                                 uniquingKeysWith: { _, last in last })
+        perConversation = scenario.options.identifiers == .perConversation
+        let slots = perConversation ? scenario.conversations.map(\.name) : [""]
+        var identifierKeys: [[[UInt64]]] = []
+        for device in scenario.devices {
+            var generations: [[UInt64]] = []
+            for generation in 0...(reinstalls[device.name] ?? 0) {
+                var keys: [UInt64] = []
+                for conversation in slots {
+                    for person in personKeys {
+                        keys.append(RandomStreams.key(.identifiers, [device.name, String(generation), conversation, person]))
+                    }
+                }
+                generations.append(keys)
+            }
+            identifierKeys.append(generations)
+        }
+        self.identifierKeys = identifierKeys
+        let network = scenario.network
+        baseDelay = LinkDelay(latency: network.latency.nanoseconds, jitter: UInt64(max(0, network.jitter.nanoseconds)))
+        let devices = scenario.devices
+        linkKeys = devices.flatMap { from in devices.map { RandomStreams.key(.latency, [from.name, $0.name]) } }
+        linkDelays = network.links.isEmpty ? [] : devices.flatMap { from in
+            devices.map { to in
+                var latency = network.latency
+                var jitter = network.jitter
+                // Each `links:` entry that matches, in file order, the last match winning.
+                for link in network.links where Self.matches(link.from, from) && Self.matches(link.to, to) {
+                    latency = link.latency ?? latency
+                    jitter = link.jitter ?? jitter
+                }
+                return LinkDelay(latency: latency.nanoseconds, jitter: UInt64(max(0, jitter.nanoseconds)))
+            }
+        }
+    }
+
+    private static func matches(_ endpoint: LinkSpec.Endpoint, _ device: DeviceSpec) -> Bool {
+        switch endpoint {
+        case .device(let name): name == device.name
+        case .person(let key): key == device.person
+        }
+    }
+
+    /// The delay of the link from the device at `sender` to the one at `receiver`.
+    func delay(from sender: Int, to receiver: Int) -> LinkDelay {
+        linkDelays.isEmpty ? baseDelay : linkDelays[sender * scenario.devices.count + receiver]
+    }
+
+    /// The slot of `conversation`'s identifiers in a per-conversation `IdentifierMap`.
+    func conversationSlot(_ conversation: String) -> Int? { conversationNumbers[conversation] }
+
+    /// The identifiers' stream keys of `device`'s installation `generation`, as
+    /// `IdentifierMap` lays them out; nil for a device or installation the scenario cannot have.
+    func identifierKeys(device: String, generation: Int) -> [UInt64]? {
+        guard let index = deviceIndex[device], identifierKeys[index].indices.contains(generation) else { return nil }
+        return identifierKeys[index][generation]
+    }
+}
