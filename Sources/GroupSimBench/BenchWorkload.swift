@@ -45,7 +45,7 @@ package enum BenchWorkload {
             let simulation = Simulation(tables: tables, seed: UInt64(seed), apps: apps, recordTrace: false, controller: nil,
                                         validated: true)
             guard let outcome = try? await simulation.run() else { continue }
-            let report = RunReport(outcome: outcome)
+            let report = RunReport(outcome: outcome, explainingPitfalls: false)
             if report.checks.count == scenario.checks.count { runs += 1 }
         }
         return runs

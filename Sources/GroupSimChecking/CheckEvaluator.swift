@@ -9,12 +9,16 @@ package enum CheckEvaluator {
     }
 
     /// `evaluate(_:pitfalls:)` with the run's session states already worked out.
-    static func evaluate(_ outcome: RunOutcome, pitfalls: [Pitfall], states: SessionStates) -> [CheckResult] {
-        outcome.scenario.checks.map { evaluate($0, outcome, states, pitfalls) }
+    ///
+    /// - Parameter explained: false leaves out the word of what a check over every device
+    ///   found (`converged`, `diverged`, `complete`): exploration reads only whether it held.
+    static func evaluate(_ outcome: RunOutcome, pitfalls: [Pitfall], states: SessionStates, explained: Bool = true) -> [CheckResult] {
+        outcome.scenario.checks.map { evaluate($0, outcome, states, pitfalls, explained: explained) }
     }
 
-    static func evaluate(_ spec: CheckSpec, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall]) -> CheckResult {
-        let (passed, detail) = judge(spec.check, outcome, states, pitfalls)
+    static func evaluate(_ spec: CheckSpec, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall],
+                         explained: Bool = true) -> CheckResult {
+        let (passed, detail) = judge(spec.check, outcome, states, pitfalls, explained: explained)
         return CheckResult(spec: spec, passed: passed, text: title(spec.check), detail: detail)
     }
 
@@ -50,7 +54,8 @@ package enum CheckEvaluator {
     }
 
     /// Whether the check held, and what was found.
-    private static func judge(_ check: Check, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall]) -> (Bool, String) {
+    private static func judge(_ check: Check, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall],
+                              explained: Bool) -> (Bool, String) {
         switch check {
         case .latest(let deviceName, let session, let from, let written, let caption):
             let data = accountKeys(written, outcome)
@@ -76,6 +81,7 @@ package enum CheckEvaluator {
             for device in devices {
                 let shown = states.shown(session, on: device)
                 if !distinct.contains(shown?.state) { distinct.append(shown?.state) }
+                guard explained else { continue }
                 lines.append("\(device.name): \(shown.map { $0.state.description } ?? "no bubble")")
             }
             let converged = distinct.count <= 1
@@ -86,6 +92,7 @@ package enum CheckEvaluator {
         case .complete(let session, let written):
             let data = accountKeys(written, outcome)
             let missing = states.appDevices(for: session).filter { !(states.shown(session, on: $0)?.state.contains(data) ?? false) }
+            guard explained else { return (missing.isEmpty, "") }
             func shown(_ device: DeviceSnapshot) -> String { states.shown(session, on: device).map { $0.state.description } ?? "no bubble" }
             let detail = missing.isEmpty
                 ? "every app device's state has \(StateMap(data))"

@@ -161,7 +161,8 @@ public struct Explorer: Sendable {
             let simulation = Simulation(tables: tables, seed: seed, apps: apps, recordTrace: false, controller: nil, validated: true)
             // Validated before the first run, so a run cannot be refused.
             guard let outcome = try? await simulation.run() else { continue }
-            tally.add(ExploredRun(reference: .init(run: index, seed: seed), report: RunReport(outcome: outcome), sessions: sessions))
+            let report = RunReport(outcome: outcome, explainingPitfalls: false)
+            tally.add(ExploredRun(reference: .init(run: index, seed: seed), report: report, sessions: sessions))
         }
         return tally
     }

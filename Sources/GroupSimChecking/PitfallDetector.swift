@@ -17,8 +17,12 @@ package enum PitfallDetector {
 
     /// `detect(_:)` with the run's session states already worked out (`RunReport` builds
     /// them once for the pitfalls, the checks and exploration's outcome key).
-    static func detect(_ outcome: RunOutcome, states: SessionStates) -> [Pitfall] {
-        let evidence = Evidence(outcome: outcome, states: states)
+    ///
+    /// - Parameter explained: false leaves each pitfall's summary, explanation and fix
+    ///   empty: exploration counts pitfalls by kind and rule, and writing the words for
+    ///   every run of a large group costs more than the run.
+    static func detect(_ outcome: RunOutcome, states: SessionStates, explained: Bool = true) -> [Pitfall] {
+        let evidence = Evidence(outcome: outcome, states: states, explained: explained)
         var found: [Pitfall] = []
         let keys = IdentityKeys(outcome: outcome)
         for session in evidence.states.sessions {
@@ -35,6 +39,8 @@ package enum PitfallDetector {
     struct Evidence {
         let outcome: RunOutcome
         let states: SessionStates
+        /// Whether pitfalls get their words (`detect(_:states:explained:)`).
+        let explained: Bool
         let flow: MessageFlow
         let history: ViewHistory
         /// When each step began, by step number.
@@ -63,9 +69,10 @@ package enum PitfallDetector {
             var value: String
         }
 
-        init(outcome: RunOutcome, states: SessionStates) {
+        init(outcome: RunOutcome, states: SessionStates, explained: Bool = true) {
             self.outcome = outcome
             self.states = states
+            self.explained = explained
             flow = MessageFlow(trace: outcome.trace)
             history = ViewHistory(outcome: outcome)
             var times: [Int: VirtualTime] = [:]
@@ -143,11 +150,16 @@ package enum PitfallDetector {
                 lost.append((states.outcome.devices[device].name, shown))
             }
             guard !lost.isEmpty else { continue }
+            let rule: Rule = states.outcome.scenario.app.state == .message ? "M12" : "M13"
+            guard evidence.explained else {
+                found.append(Pitfall(kind: .lostUpdate, rule: rule, devices: lost.map(\.device), message: nil, session: session,
+                                     summary: "", explanation: "", fix: ""))
+                continue
+            }
             let carrier = evidence.carrier(of: change)
             let what = change.entries.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
             var origin = change.step.map { "step \($0) on \(change.device)" } ?? "on \(change.device)"
             if states.outcome.scenario.app.state == .message, let carrier { origin += ", sent in m\(carrier.message)" }
-            let rule: Rule = states.outcome.scenario.app.state == .message ? "M12" : "M13"
             let (explanation, fix) = lostUpdateText(change, carrier: carrier, lost: lost, evidence)
             found.append(Pitfall(kind: .lostUpdate, rule: rule, devices: lost.map(\.device), message: carrier?.message, session: session,
                                  summary: "\(evidence.contact(change.person))'s change \(what) (\(origin)) is missing from \(session) on "
@@ -195,11 +207,15 @@ package enum PitfallDetector {
                 groups[index].devices.append(name)
             } else {
                 groupOf[shown?.state] = groups.count
-                let from = shown.map { "m\($0.message) from \(evidence.contact($0.sender))" } ?? "no bubble"
+                let from = !evidence.explained ? "" : shown.map { "m\($0.message) from \(evidence.contact($0.sender))" } ?? "no bubble"
                 groups.append((shown?.state, [name], from))
             }
         }
         guard groups.count > 1 else { return nil }
+        guard evidence.explained else {
+            return Pitfall(kind: .divergence, rule: "M12", devices: devices.map { states.outcome.devices[$0].name }, message: nil,
+                           session: session, summary: "", explanation: "", fix: "")
+        }
         let views = groups.map { "\($0.devices.joined(separator: ", ")): \($0.shown.map(\.description) ?? "nothing") (\($0.from))" }
         let parting = evidence.history.partings(session: session, among: groups.map { $0.devices[0] }).first
         return Pitfall(
@@ -220,6 +236,11 @@ package enum PitfallDetector {
         for sighting in evidence.outcome.sightings {
             let key = "\(sighting.kind.rawValue)|\(sighting.device)|\(sighting.detail)"
             guard seen.insert(key).inserted else { continue }
+            guard evidence.explained else {
+                found.append(Pitfall(kind: sighting.kind, rule: sighting.kind.rule, devices: [sighting.device], message: nil,
+                                     session: nil, summary: "", explanation: "", fix: ""))
+                continue
+            }
             let message = sighting.message ?? evidence.sentAfter(sighting)
             let session = message.flatMap { evidence.flow.send(of: $0)?.session }
             found.append(Pitfall(kind: sighting.kind, rule: sighting.kind.rule, devices: [sighting.device], message: message,

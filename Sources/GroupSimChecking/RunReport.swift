@@ -14,10 +14,17 @@ public struct RunReport: Sendable {
 
     /// Checks the outcome and finds its pitfalls.
     public init(outcome: RunOutcome) {
+        self.init(outcome: outcome, explainingPitfalls: true)
+    }
+
+    /// - Parameter explainingPitfalls: false leaves the pitfalls' words and the detail of
+    ///   checks over every device empty, for a reader that counts pitfalls by kind and
+    ///   rule and checks by whether they held (exploration).
+    package init(outcome: RunOutcome, explainingPitfalls: Bool) {
         self.outcome = outcome
         states = SessionStates(outcome: outcome)
-        pitfalls = PitfallDetector.detect(outcome, states: states)
-        checks = CheckEvaluator.evaluate(outcome, pitfalls: pitfalls, states: states)
+        pitfalls = PitfallDetector.detect(outcome, states: states, explained: explainingPitfalls)
+        checks = CheckEvaluator.evaluate(outcome, pitfalls: pitfalls, states: states, explained: explainingPitfalls)
         unexpectedFailures = UnexpectedFailure.find(in: outcome)
     }
 

@@ -4,11 +4,8 @@ import GroupSimScenario
 extension Device {
     func makeSnapshot() -> DeviceSnapshot {
         let firstConversation = world.conversations.first?.name ?? ConversationSpec.defaultName
-        var ids = [DeviceSnapshot.Identifier(person: spec.person, id: ownIdentifier(in: firstConversation))]
-        for person in world.people where person.key != spec.person {
-            if let id = identifiers.id(for: person.key, in: firstConversation) { ids.append(DeviceSnapshot.Identifier(person: person.key,
-                id: id)) }
-        }
+        let ids = DeviceSnapshot.IdentifierListing.minted(identifiers, owner: spec.person, ownerPosition: position,
+                                                           people: world.people, conversation: firstConversation)
         let drawer = self.drawer
         // The transcripts are shared with the device, not copied: transcripts and session
         // views are drawn from them when a report reads them; checks and exploration read

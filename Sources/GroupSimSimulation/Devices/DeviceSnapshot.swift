@@ -42,6 +42,32 @@ public struct DeviceSnapshot: Sendable {
         }
     }
 
+    /// Where `identifiers` comes from: a list, or the installation's map, listed each time
+    /// it is read, so that a run of a large group does not list every person on every
+    /// device for readers that never ask.
+    enum IdentifierListing {
+        case listed([Identifier])
+        /// The owner's identifier first, then every other person's in the scenario's order,
+        /// all in `conversation`.
+        case minted(IdentifierMap, owner: String, ownerPosition: Int, people: [Person], conversation: String)
+
+        var list: [Identifier] {
+            switch self {
+            case .listed(let list):
+                return list
+            case .minted(let map, let owner, let position, let people, let conversation):
+                // Every person of the scenario has an identifier in every map.
+                let own = map.id(forPersonAt: position, person: owner, in: conversation) ?? ParticipantID(bits: 0, 0)
+                var list = [Identifier(person: owner, id: own)]
+                list.reserveCapacity(people.count)
+                for person in people where person.key != owner {
+                    if let id = map.id(for: person.key, in: conversation) { list.append(Identifier(person: person.key, id: id)) }
+                }
+                return list
+            }
+        }
+    }
+
     /// The fields. Changed only through `writable`, which gives a copy its own box first,
     /// so no box that two snapshots share is ever changed.
     private final class Fields: @unchecked Sendable {
@@ -50,7 +76,7 @@ public struct DeviceSnapshot: Sendable {
         var platform: DeviceSpec.Platform
         var runsApp: Bool
         var callbacks: [AppCallback]
-        var identifiers: [Identifier]
+        var identifiers: IdentifierListing
         var generation: Int
         var drawnTranscripts: DrawnTranscripts
         var sessions: SessionTable
@@ -61,7 +87,7 @@ public struct DeviceSnapshot: Sendable {
         var runIndex = -1
 
         init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [AppCallback],
-             identifiers: [Identifier], generation: Int, drawnTranscripts: DrawnTranscripts,
+             identifiers: IdentifierListing, generation: Int, drawnTranscripts: DrawnTranscripts,
              sessions: SessionTable, drafts: [Draft]) {
             self.name = name
             self.person = person
@@ -122,8 +148,8 @@ public struct DeviceSnapshot: Sendable {
     /// This installation's identifiers: the owner's local one first, then one per other
     /// person in the scenario's order (M1). Per-conversation mode: the first conversation's.
     public var identifiers: [Identifier] {
-        get { fields.identifiers }
-        set { writable.identifiers = newValue }
+        get { fields.identifiers.list }
+        set { writable.identifiers = .listed(newValue) }
     }
     /// How many times the app was reinstalled (M2).
     public var generation: Int {
@@ -176,7 +202,13 @@ public struct DeviceSnapshot: Sendable {
     }
 
     /// The local identifier (M1).
-    public var localIdentifier: ParticipantID? { identifiers.first?.id }
+    public var localIdentifier: ParticipantID? {
+        switch fields.identifiers {
+        case .listed(let list): list.first?.id
+        case .minted(let map, let owner, let position, _, let conversation):
+            map.id(forPersonAt: position, person: owner, in: conversation) ?? ParticipantID(bits: 0, 0)
+        }
+    }
 
     /// The first staged draft in the scenario's conversation order, if any (M16).
     public var draft: Message? { drafts.first?.message }
@@ -194,7 +226,7 @@ public struct DeviceSnapshot: Sendable {
     package func isSame(as other: DeviceSnapshot) -> Bool { fields === other.fields }
 
     init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [AppCallback],
-         identifiers: [Identifier], generation: Int,
+         identifiers: IdentifierListing, generation: Int,
          transcripts: DrawnTranscripts, sessions: SessionTable,
          drafts: [Draft]) {
         fields = Fields(name: name, person: person, platform: platform, runsApp: runsApp, callbacks: callbacks,
