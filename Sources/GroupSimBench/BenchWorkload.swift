@@ -38,17 +38,21 @@ package enum BenchWorkload {
     /// (b) Runs the scenario and its checks with seeds 1 to `count`, one after another, as
     /// exploration runs each schedule: trace off, then the checks and pitfalls.
     package static func runSeeds(_ scenario: Scenario, count: Int, apps: AppRegistry) async -> Int {
-        var runs = 0
-        // The caller validates the scenario once, outside the measurement; the runs share its tables, as exploration's do.
+        // The caller validates the scenario once, outside the measurement; the runs share
+        // its tables and one executor, as exploration's do.
         let tables = ScenarioTables(scenario: scenario)
-        for seed in 1...max(1, count) {
-            let simulation = Simulation(tables: tables, seed: UInt64(seed), apps: apps, recordTrace: false, controller: nil,
-                                        validated: true)
-            guard let outcome = try? await simulation.run() else { continue }
-            let report = RunReport(outcome: outcome, explainingPitfalls: false)
-            if report.checks.count == scenario.checks.count { runs += 1 }
+        let loop = RunLoop(callsMainActor: apps.callsMainActor(scenario.app))
+        return await loop.run { loop in
+            var runs = 0
+            for seed in 1...max(1, count) {
+                let simulation = Simulation(tables: tables, seed: UInt64(seed), apps: apps, recordTrace: false, controller: nil,
+                                            validated: true, executor: loop.executor)
+                guard let outcome = try? await simulation.run() else { continue }
+                let report = RunReport(outcome: outcome, explainingPitfalls: false)
+                if report.checks.count == scenario.checks.count { runs += 1 }
+            }
+            return runs
         }
-        return runs
     }
 
     /// (c) The schedule of `group(devices:messagesEach:)` on the event queue alone

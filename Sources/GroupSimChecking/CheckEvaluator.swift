@@ -10,8 +10,9 @@ package enum CheckEvaluator {
 
     /// `evaluate(_:pitfalls:)` with the run's session states already worked out.
     ///
-    /// - Parameter explained: false leaves out the word of what a check over every device
-    ///   found (`converged`, `diverged`, `complete`): exploration reads only whether it held.
+    /// - Parameter explained: false leaves out the check's title and, where it costs, the
+    ///   word of what it found (`latest` without a caption, `converged`, `diverged`,
+    ///   `complete`): exploration reads only whether it held.
     static func evaluate(_ outcome: RunOutcome, pitfalls: [Pitfall], states: SessionStates, explained: Bool = true) -> [CheckResult] {
         outcome.scenario.checks.map { evaluate($0, outcome, states, pitfalls, explained: explained) }
     }
@@ -19,7 +20,7 @@ package enum CheckEvaluator {
     static func evaluate(_ spec: CheckSpec, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall],
                          explained: Bool = true) -> CheckResult {
         let (passed, detail) = judge(spec.check, outcome, states, pitfalls, explained: explained)
-        return CheckResult(spec: spec, passed: passed, text: title(spec.check), detail: detail)
+        return CheckResult(spec: spec, passed: passed, text: explained ? title(spec.check) : "", detail: detail)
     }
 
     /// The check as one line, as written: its descriptor's keyword, then its arguments
@@ -59,6 +60,10 @@ package enum CheckEvaluator {
         switch check {
         case .latest(let deviceName, let session, let from, let written, let caption):
             let data = accountKeys(written, outcome)
+            // The live bubble's sender and state need no drawing; its caption does.
+            if !explained, caption == nil, let device = outcome.device(deviceName), let shown = states.shown(session, on: device) {
+                return ((from == nil || from == shown.sender) && shown.state.contains(data), "")
+            }
             guard let device = outcome.device(deviceName), let view = device.session(session),
                   let shown = states.shown(session, on: device) else {
                 return (false, "\(deviceName) shows no bubble of \(session)")

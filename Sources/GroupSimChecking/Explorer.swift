@@ -151,20 +151,26 @@ public struct Explorer: Sendable {
     }
 
     private func runChunk(_ span: RunSpan, _ positions: Range<Int>, base: UInt64, sessions: [String]) async -> ExplorationTally {
-        var tally = ExplorationTally(checks: scenario.checks.count)
-        // What every run of the chunk builds alike is built once.
+        // What every run of the chunk builds alike is built once, and the runs share one
+        // executor (for a controller app, one thread instead of one wake-up per run).
         let tables = ScenarioTables(scenario: scenario)
-        for position in positions {
-            if Task.isCancelled { break }
-            let index = span.run(at: position)
-            let seed = Self.seed(forRun: index, base: base)
-            let simulation = Simulation(tables: tables, seed: seed, apps: apps, recordTrace: false, controller: nil, validated: true)
-            // Validated before the first run, so a run cannot be refused.
-            guard let outcome = try? await simulation.run() else { continue }
-            let report = RunReport(outcome: outcome, explainingPitfalls: false)
-            tally.add(ExploredRun(reference: .init(run: index, seed: seed), report: report, sessions: sessions))
+        let loop = RunLoop(callsMainActor: apps.callsMainActor(scenario.app))
+        let scenario = scenario, apps = apps
+        return await loop.run { loop in
+            var tally = ExplorationTally(checks: scenario.checks.count)
+            for position in positions {
+                if Task.isCancelled { break }
+                let index = span.run(at: position)
+                let seed = Self.seed(forRun: index, base: base)
+                let simulation = Simulation(tables: tables, seed: seed, apps: apps, recordTrace: false, controller: nil, validated: true,
+                                            executor: loop.executor)
+                // Validated before the first run, so a run cannot be refused.
+                guard let outcome = try? await simulation.run() else { continue }
+                let report = RunReport(outcome: outcome, explainingPitfalls: false)
+                tally.add(ExploredRun(reference: .init(run: index, seed: seed), report: report, sessions: sessions))
+            }
+            return tally
         }
-        return tally
     }
 
     /// Refuses an invalid scenario, exactly as its file would be refused.

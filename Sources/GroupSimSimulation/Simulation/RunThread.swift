@@ -139,3 +139,23 @@ private let runThreadKey: pthread_key_t = {
     pthread_key_create(&key, nil)
     return key
 }()
+
+/// Runs many simulations one after another on one executor: a caller that runs a
+/// scenario of a controller app many times (exploration, benchmarks) makes one, runs its
+/// loop in `run(_:)` and gives each `Simulation` the loop's `executor`, so that going
+/// from the loop to a run and back stays on one thread instead of waking another twice
+/// per run.
+package actor RunLoop {
+    package nonisolated let executor: RunExecutor
+
+    package init(callsMainActor: Bool) {
+        executor = RunExecutor(callsMainActor: callsMainActor)
+    }
+
+    package nonisolated var unownedExecutor: UnownedSerialExecutor { executor.unownedExecutor }
+
+    /// Runs `body` on the loop's executor.
+    package func run<T: Sendable>(_ body: @Sendable (isolated RunLoop) async -> T) async -> T {
+        await body(self)
+    }
+}

@@ -101,11 +101,14 @@ public actor Simulation {
 
     /// A run of the scenario `tables` were made for, reusing them: what many runs of one
     /// scenario share (exploration, benchmarks) is built once.
+    ///
+    /// - Parameter executor: what the run runs on, for a caller that runs many on one
+    ///   (`RunLoop`); by default a thread of its own for a controller app.
     package init(tables: ScenarioTables, seed: UInt64?, apps: AppRegistry, recordTrace: Bool,
-                 controller: (any ScheduleController)?, validated: Bool) {
+                 controller: (any ScheduleController)?, validated: Bool, executor: RunExecutor? = nil) {
         let scenario = tables.scenario
         self.validated = validated
-        executor = RunExecutor(callsMainActor: apps.callsMainActor(scenario.app))
+        self.executor = executor ?? RunExecutor(callsMainActor: apps.callsMainActor(scenario.app))
         self.controller = controller
         exploring = controller != nil
         self.scenario = scenario
@@ -130,7 +133,7 @@ public actor Simulation {
     ///
     /// - Throws: the scenario's problems, exactly as a scenario file with them would be
     ///   refused (`Scenario.validate`); nothing runs then.
-    public nonisolated func run() async throws(ScenarioErrors) -> RunOutcome {
+    public func run() async throws(ScenarioErrors) -> RunOutcome {
         try await runOnce()
     }
 
