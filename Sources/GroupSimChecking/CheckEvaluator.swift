@@ -117,11 +117,15 @@ package enum CheckEvaluator {
             let got = outcome.device(deviceName)?.callbacks ?? []
             return (got == sequence, "received \(got.map(\.rawValue).joined(separator: ", "))")
         case .error(let step, let code):
-            let failed = outcome.failures.filter { $0.step == step }
+            // A failure after the step ended, set off by it (a cloud round trip), is the step's too.
+            let failed = outcome.failures.filter { $0.attributedStep == step }
             let passed = failed.contains { $0.code == code }
             let detail = failed.isEmpty
                 ? "step \(step) did not fail"
-                : "step \(step) failed with " + failed.map { "\($0.code.name): \($0.reason)" }.joined(separator: "; ")
+                : "step \(step) failed with " + failed.map { failure in
+                    let later = failure.step == nil ? failure.origin.map { " (\($0.text(failedAt: failure.time)))" } ?? "" : ""
+                    return "\(failure.code.name)\(later): \(failure.reason)"
+                }.joined(separator: "; ")
             return (passed, detail)
         }
     }

@@ -22,17 +22,20 @@ extension RunReport {
 
         /// `step 3 on bob-phone failed unexpectedly: noBubble`.
         public var text: String {
-            "step \(failure.step.map(String.init) ?? "-") on \(failure.device) failed unexpectedly: \(failure.code.name)"
+            "step \(failure.attributedStep.map(String.init) ?? "-") on \(failure.device) failed unexpectedly: \(failure.code.name)"
         }
 
-        /// Why it failed, and what would expect it.
+        /// Why it failed (and, for a failure after its step ended, how it follows from the
+        /// step), and what would expect it.
         public var detail: String {
-            "\(failure.reason); no error: { step: \(failure.step.map(String.init) ?? "-"), ... } check expects it"
+            let later = failure.step == nil ? failure.origin.map { "\($0.text(failedAt: failure.time)): " } ?? "" : ""
+            return "\(later)\(failure.reason); no error: { step: \(failure.attributedStep.map(String.init) ?? "-"), ... } check expects it"
         }
 
         /// The failed steps of `outcome` that no `error:` check of its scenario names, once
-        /// per step, device and code, in the order they happened. An app's own action (no
-        /// step) is not a step and is not counted.
+        /// per step, device and code, in the order they happened. A failure after its step
+        /// ended counts as that step's (`attributedStep`); an app's own action, which no step
+        /// set off, is not a step and is not counted.
         static func find(in outcome: RunOutcome) -> [UnexpectedFailure] {
             var expected: Set<Int> = []
             for spec in outcome.scenario.checks {
@@ -44,9 +47,9 @@ extension RunReport {
             }
             var found: [UnexpectedFailure] = []
             for failure in outcome.failures {
-                guard let step = failure.step, !expected.contains(step) else { continue }
+                guard let step = failure.attributedStep, !expected.contains(step) else { continue }
                 guard !found.contains(where: {
-                    $0.failure.step == step && $0.failure.device == failure.device && $0.failure.code == failure.code
+                    $0.failure.attributedStep == step && $0.failure.device == failure.device && $0.failure.code == failure.code
                 })
                 else { continue }
                 found.append(UnexpectedFailure(failure: failure, line: lines[step]))

@@ -106,12 +106,12 @@ struct ExploredRun: Sendable {
         var failures: [StepFailureKey] = []
         var counted: Set<StepFailureKey> = []
         for failure in outcome.failures {
-            let key = StepFailureKey(step: failure.step, device: failure.device, code: failure.code.name)
+            let key = StepFailureKey(step: failure.attributedStep, device: failure.device, code: failure.code.name)
             if counted.insert(key).inserted { failures.append(key) }
         }
         stepFailures = failures
         unexpected = report.unexpectedFailures.map {
-            StepFailureKey(step: $0.failure.step, device: $0.failure.device, code: $0.failure.code.name)
+            StepFailureKey(step: $0.failure.attributedStep, device: $0.failure.device, code: $0.failure.code.name)
         }
         for (key, failure) in zip(unexpected, report.unexpectedFailures) { unexpectedLines[key] = failure.line }
     }

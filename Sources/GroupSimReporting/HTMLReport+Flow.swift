@@ -215,7 +215,8 @@ extension HTMLReport {
             case .step(let number, let action): mark(.step, "step \(number): \(action.summary)")
             case .sent(let message, let session, _): mark(.send, "sends m\(message)\(session.map { " (\($0))" } ?? "")", message)
             case .collapsed(_, let replaced, let summary): mark(.collapse, "m\(replaced) \(summary ? "→ summary line" : "removed")")
-            case .failed(let step, let code): mark(.failure, "\(step.map { "step \($0)" } ?? "app") failed: \(code.name)")
+            case .failed(let step, let code, let origin):
+                mark(.failure, "\(step.map { "step \($0)" } ?? origin.map { "step \($0.step), later," } ?? "app") failed: \(code.name)")
             case .pitfall(let kind, _): mark(.pitfall, kind.rawValue)
             case .held(let message): mark(.note, "m\(message) held (offline)")
             case .queued(let message): mark(.note, "m\(message) waits (offline)")

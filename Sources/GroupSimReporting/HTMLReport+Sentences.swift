@@ -55,10 +55,12 @@ extension HTMLReport {
             return ("\(device) stages a message in the input field: nothing leaves until \(who) taps Send.", "M16")
         case .cancelled:
             return ("\(who) removes the draft on \(device).", "M17")
-        case .failed(let step, let code):
+        case .failed(let step, let code, let origin):
             var reason = ""
             if case .failure(let text)? = event.payload { reason = ": " + text }
-            return ("\(step.map { "Step \($0)" } ?? "An app action") fails on \(device) with \(code.name)\(reason).",
+            let failing = step == nil && origin == nil ? "An app action"
+                : "S" + RunOutcome.StepFailure.stepText(step: step, origin: origin, failedAt: event.time).dropFirst()
+            return ("\(failing) fails on \(device) with \(code.name)\(reason).",
                     RuleReference.rules(in: reason).first.map(Rule.init(rawValue:)))
         case .reinstalled:
             return ("\(device) reinstalls the app: a whole new set of identifiers; the old ones mean nothing now.", "M2")

@@ -122,8 +122,8 @@ public enum HTMLReport {
     static func failures(_ outcome: RunOutcome) -> String {
         var html = "<ul class=\"failures\">\n"
         for failure in outcome.failures {
-            let step = failure.step.map { "step \($0)" } ?? "app action"
-            html += "<li>\(step) on <b>\(esc(failure.device))</b> at \(failure.time): <code>\(esc(failure.code.name))</code> "
+            html += "<li>\(esc(failure.stepText)) on <b>\(esc(failure.device))</b> at \(failure.time): "
+                + "<code>\(esc(failure.code.name))</code> "
                 + "(\(failure.code.rawValue)): \(esc(failure.reason))</li>\n"
         }
         return html + "</ul>\n"

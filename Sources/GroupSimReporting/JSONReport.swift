@@ -57,7 +57,8 @@ package enum JSONReport {
             ("pitfalls", .array(report.pitfalls.map(pitfall))),
             ("failures", .array(outcome.failures.map { failure in
                 .object([
-                    ("step", failure.step.map { .int($0) } ?? .null),
+                    ("step", failure.attributedStep.map { .int($0) } ?? .null),
+                    ("via", failure.step == nil ? failure.origin.map { .array($0.via.map { .string($0.rawValue) }) } ?? .null : .null),
                     ("device", .string(failure.device)),
                     ("time", .string(failure.time.description)),
                     ("code", .string(failure.code.name)),
@@ -71,7 +72,7 @@ package enum JSONReport {
                     ("time", .string(event.time.description)),
                     ("nanoseconds", .int(event.time.nanoseconds)),
                     ("subject", .string(event.subject)),
-                    ("event", .string(event.kindText)),
+                    ("event", .string(event.printedText)),
                 ])
             })),
         ])

@@ -42,7 +42,7 @@ package enum JUnitReport {
             + "tests=\"\(report.checks.count)\" failures=\"\(failures)\" errors=\"0\">\n"
         xml += "    <properties>\n"
         xml += "      <property name=\"seed\" value=\"\(result.seed)\"/>\n"
-        xml += "      <property name=\"trace\" value=\(attribute(report.digest))/>\n"
+        xml += "      <property name=\"trace\" value=\(attribute(result.digest))/>\n"
         xml += "      <property name=\"pitfalls\" value=\(attribute(report.pitfalls.map(\.kind.rawValue).joined(separator: ", ")))/>\n"
         xml += "    </properties>\n"
         for (index, check) in report.checks.enumerated() {

@@ -70,7 +70,7 @@ extension LessonNarration {
                 }
                 guard event.subject == device else { continue }
                 switch event.kind {
-                case .failed(_, let code):
+                case .failed(_, let code, _):
                     results.append("failed with \(code.name)")
                 case .pitfall(let kind, _):
                     results.append("! \(kind.rawValue)")

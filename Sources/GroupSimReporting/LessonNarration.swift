@@ -156,7 +156,7 @@ package enum LessonNarration {
             return summary
                 ? "   on \(device), m\(replaced) left its place; its summary line stays (M10)"
                 : "   on \(device), m\(replaced) left its place and nothing stays: it had no summary text (M10)"
-        case .failed(let number, let code):
+        case .failed(let number, let code, _):
             let reason = outcome.failures.first { $0.step == number && $0.device == device && $0.time == event.time }?.reason
             return "\(device): the step failed with \(code.name)\(reason.map { ": \($0)" } ?? "")"
         case .held(let message):

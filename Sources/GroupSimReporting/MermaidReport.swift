@@ -1,5 +1,6 @@
 import GroupSimCore
 import GroupSimChecking
+import GroupSimSimulation
 
 /// `--format mermaid`: the run as a Mermaid `sequenceDiagram` that GitHub renders inside a
 /// ```` ```mermaid ```` block.
@@ -60,8 +61,9 @@ public enum MermaidReport {
                 lines.append("    \(sender)->>\(to): m\(message)\(session) · \(sentAt) → \(event.time)")
             case .collapsed(_, let replaced, let summary):
                 add("m\(replaced) → \(summary ? "summary line" : "removed")", on: subject, at: event.time)
-            case .failed(let step, let code):
-                add("✖ \(step.map { "step \($0)" } ?? "app action") failed: \(code.name)", on: subject, at: event.time)
+            case .failed(let step, let code, let origin):
+                let failing = RunOutcome.StepFailure.stepText(step: step, origin: origin, failedAt: event.time)
+                add("✖ \(failing) failed: \(code.name)", on: subject, at: event.time)
             case .held(let message):
                 add("m\(message) held (offline)", on: subject, at: event.time)
             case .queued(let message):

@@ -10,6 +10,11 @@ package struct ScenarioTestResult: Sendable {
     package var scenario: String = ""
     package var seed: UInt64 = 0
     package var report: RunReport?
+    /// The run's digest (`RunReport.digest`), worked out once when the file is done: over
+    /// the whole trace it costs more than the run itself, so the report of an interrupted
+    /// `test` is printed at once instead of hashing every finished file then, and the
+    /// JUnit file does not hash it again.
+    package var digest: String = ""
     package var exploration: ExplorationReport?
     /// The file's first problem, when it is not a valid scenario.
     package var invalid: ScenarioError?
@@ -19,6 +24,7 @@ package struct ScenarioTestResult: Sendable {
         self.scenario = scenario
         self.seed = seed
         self.report = report
+        digest = report.digest
     }
 
     package init(path: String, invalid: ScenarioError) {
@@ -66,7 +72,7 @@ package struct ScenarioTestResult: Sendable {
         var text = (passed ? "PASS  " : "FAIL  ") + path
         text += "  \(checksHeld) of \(Plural.count(report.checks.count, "check")) held"
         text += "  \(Plural.count(report.pitfalls.count, "pitfall"))"
-        text += "  trace \(report.digest.prefix(16))"
+        text += "  trace \(digest.prefix(16))"
         if let exploration {
             text += "  explored: \(exploration.failedRuns) of \("\(exploration.runs) run\(exploration.runs == 1 ? "" : "s")") failed"
         }

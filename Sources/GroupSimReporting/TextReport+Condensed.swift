@@ -135,9 +135,8 @@ extension TextReport {
             lines.append("")
             lines.append("Failed steps")
             for failure in outcome.failures.prefix(5) {
-                let step = failure.step.map { "step \($0)" } ?? "app action"
-                lines.append("  \(step) on \(failure.device) at \(failure.time): \(failure.code.name) (\(failure.code.rawValue)): "
-                    + "\(failure.reason)")
+                lines.append("  \(failure.stepText) on \(failure.device) at \(failure.time): "
+                    + "\(failure.code.name) (\(failure.code.rawValue)): \(failure.reason)")
             }
             if outcome.failures.count > 5 { lines.append("  ... and \(outcome.failures.count - 5) more") }
         }

@@ -56,9 +56,8 @@ public enum TextReport {
             lines.append("")
             lines.append("Failed steps")
             for failure in outcome.failures {
-                let step = failure.step.map { "step \($0)" } ?? "app action"
-                lines.append("  \(step) on \(failure.device) at \(failure.time): \(failure.code.name) (\(failure.code.rawValue)): "
-                    + "\(failure.reason)")
+                lines.append("  \(failure.stepText) on \(failure.device) at \(failure.time): "
+                    + "\(failure.code.name) (\(failure.code.rawValue)): \(failure.reason)")
             }
         }
         if !outcome.quiet {
@@ -114,7 +113,7 @@ public enum TextReport {
         let timeWidth = events.map(\.time.description.count).max() ?? 3
         let subjectWidth = events.map(\.subject.count).max() ?? 6
         return events.map { event in
-            "  " + pad(event.time.description, timeWidth, right: true) + "  " + pad(event.subject, subjectWidth) + "  " + event.kindText
+            "  " + pad(event.time.description, timeWidth, right: true) + "  " + pad(event.subject, subjectWidth) + "  " + event.printedText
         }
     }
 

@@ -77,4 +77,42 @@ import GroupSimTesting
         #expect(json.output.contains("\"unexpectedFailures\": ["))
         #expect(json.output.contains("\"text\": \"step 2 on bob-phone failed unexpectedly: noBubble\""))
     }
+
+    /// A direct send the built-in app makes when its cloud round trips come back, 20
+    /// minutes after the tap: the built tool, run as a process in a folder of its own,
+    /// counts it as step 1's failure, so `error:` expects it and without the check the run
+    /// fails as for any unexpected step failure.
+    @Test func aFailureAfterTheStepEndedIsTheSteps() async throws {
+        let folder = try TemporaryFolder.create("later")
+        defer { TemporaryFolder.remove(folder) }
+        let late = """
+            name: late-direct-send
+            app: { state: cloud-overwrite, cloud-latency: 5m }
+            people: { alice: [alice-phone], bob: [bob-phone] }
+            steps:
+              - { at: 0ms, device: alice-phone, send: { session: poll, data: { alice: yes }, direct: true } }
+
+            """
+        let expected = folder.appendingPathComponent("expected.yaml")
+        try (late + "expect:\n  - error: { step: 1, code: sendWithoutRecentInteraction }\n").write(to: expected, atomically: true,
+                                                                                                   encoding: .utf8)
+        let unexpected = folder.appendingPathComponent("unexpected.yaml")
+        try late.write(to: unexpected, atomically: true, encoding: .utf8)
+
+        let passing = try await BuiltTool.run(["run", "expected.yaml"], in: folder)
+        #expect(!passing.bySignal && passing.status == 0, "status \(passing.status): \(passing.output) \(passing.error)")
+        #expect(passing.output.contains("  PASS  error step=1 code=sendWithoutRecentInteraction"))
+        #expect(passing.output.contains("  step 1 (via cloud fetch, cloud store, 20m later) on alice-phone at 20m: "
+            + "sendWithoutRecentInteraction"))
+
+        let failing = try await BuiltTool.run(["run", "unexpected.yaml"], in: folder)
+        #expect(!failing.bySignal && failing.status == 1, "status \(failing.status): \(failing.error)")
+        #expect(failing.output.contains("  FAIL  step 1 on alice-phone failed unexpectedly: sendWithoutRecentInteraction"))
+        #expect(failing.output.contains("        line 5: via cloud fetch, cloud store, 20m later: direct send 20m after"))
+        #expect(failing.output.contains("0 of 1 checks held"))
+
+        let tested = try await BuiltTool.run(["test", "expected.yaml", "unexpected.yaml"], in: folder)
+        #expect(tested.status == 1, "\(tested.output) \(tested.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["expected.yaml", "unexpected.yaml"])
+    }
 }

@@ -202,7 +202,7 @@ extension Device {
         case .fetch(let key):
             trace(.cloudRequest(.fetch, key: key), .cloud(operation: .fetch, record: nil))
             effects.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .fetch,
-                                                  provenance: Provenance(), change: nil))
+                                                  provenance: Provenance(), change: nil, origin: origin))
         case .store(let key, let write):
             // The write carries the user's current change, whatever record the app names.
             var change: Change?
@@ -214,7 +214,8 @@ extension Device {
             }
             trace(.cloudRequest(.store, key: key), .cloud(operation: .store(write), record: nil))
             effects.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .store(write),
-                                                  provenance: readProvenance[key] ?? Provenance(), change: change))
+                                                  provenance: readProvenance[key] ?? Provenance(), change: change,
+                                                  origin: origin))
         }
         return nil
     }

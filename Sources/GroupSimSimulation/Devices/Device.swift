@@ -54,6 +54,9 @@ package struct Device {
     /// The `send`/`reply` step whose draft the user will send as soon as it is staged.
     var sendWhenStaged = false
     var currentStep: Int?
+    /// The user's step the input being handled follows from: the step itself while it
+    /// runs, the step a cloud answer's request came from, nil for a delivered copy.
+    var origin: RunOutcome.StepFailure.Origin?
     /// What the user's current compose intent changes, until a message or write carries it.
     var composing: PendingChange?
     /// The provenance of the state the app last read, per session.
@@ -94,6 +97,7 @@ package struct Device {
         begin(&output)
         defer { finish(&output) }
         currentStep = step.number
+        origin = RunOutcome.StepFailure.Origin(step: step.number, stepTime: now)
         self.sessionIsNew = sessionIsNew
         trace(.step(number: step.number, action: step.action))
         if Self.postsTo(step.action), !isMember(of: conversation) {
@@ -123,10 +127,12 @@ package struct Device {
         let record = response.record
         switch response.request.operation {
         case .fetch:
+            origin = response.request.origin?.then(.cloudFetch)
             trace(.cloudAnswer(.fetched, key: record.key, version: record.version), .cloud(operation: nil, record: record))
             readProvenance[record.key] = response.provenance
             callback(.didFetch) { app, conversation in app.didFetch(record, conversation: conversation) }
         case .store:
+            origin = response.request.origin?.then(.cloudStore)
             trace(.cloudAnswer(record.conflict ? .conflict : .stored, key: record.key, version: record.version),
                   .cloud(operation: nil, record: record))
             readProvenance[record.key] = response.provenance
@@ -155,9 +161,11 @@ package struct Device {
     private mutating func begin(_ output: inout DeviceOutput) {
         swap(&effects, &output)
         actionDepth = 0
-        // A failure belongs to a step only while that step runs; what the app does on a
-        // delivery or a cloud answer later is its own action.
+        // A failure belongs to the running step only while that step runs; what the app
+        // does on a cloud answer later follows from the step its request came from
+        // (`origin`), what it does on a delivered copy from none.
         currentStep = nil
+        origin = nil
     }
 
     /// Hands the buffer back, with the call's effects added.
@@ -175,8 +183,9 @@ package struct Device {
     }
 
     mutating func fail(_ code: MessageErrorCode, _ reason: String) {
-        trace(.failed(step: currentStep, code: code), .failure(reason: reason))
-        effects.failures.append(StepFailure(step: currentStep, device: spec.name, time: now, code: code, reason: reason))
+        let later = currentStep == nil ? origin : nil
+        trace(.failed(step: currentStep, code: code, origin: later), .failure(reason: reason))
+        effects.failures.append(StepFailure(step: currentStep, device: spec.name, time: now, code: code, reason: reason, origin: later))
     }
 
     mutating func sighting(_ kind: PitfallKind, message: Int?, _ detail: String, mintedOn: String? = nil) {

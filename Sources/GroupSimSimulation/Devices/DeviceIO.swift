@@ -52,12 +52,16 @@ package struct DeviceOutput: Sendable {
 extension RunOutcome {
     /// A step that failed: its number, the device, the code and why (docs/scenario-format.md).
     public struct StepFailure: Sendable, Hashable {
-    /// 1-based step number in file order; nil when no step caused it (an app's own action).
+    /// 1-based step number in file order of the step that was running when it failed;
+    /// nil when it failed later (see `origin`) or no step caused it (an app's own action).
     public var step: Int?
     public var device: String
     public var time: VirtualTime
     public var code: MessageErrorCode
     public var reason: String
+    /// For a failure after its step ended: the step it follows from and the round trips
+    /// between (`attributedStep`); nil when `step` is set or no step set it off.
+    public var origin: Origin?
     }
 }
 
@@ -88,6 +92,9 @@ package struct CloudRequest: Sendable, Hashable {
     var provenance: Provenance
     /// For a store: the change this write makes, if any.
     var change: Change?
+    /// The user's step this request follows from, if any, carried to the app's callback
+    /// on the answer so that what it does then belongs to that step.
+    var origin: RunOutcome.StepFailure.Origin?
 }
 
 /// The cloud store's answer to one request.

@@ -30,8 +30,12 @@ extension Simulation.Trace {
             case queued(message: Int)
             /// A session's previous bubble left its place (M10).
             case collapsed(session: String, replaced: Int, summary: Bool)
-            /// A step failed with a code (docs/behaviour.md error codes).
-            case failed(step: Int?, code: MessageErrorCode)
+            /// A step failed with a code (docs/behaviour.md error codes). `step` is the step
+            /// running then; `origin`, for a failure after its step ended, the step it follows
+            /// from. The origin is not part of `kindText`, nor so of the digest: it follows
+            /// from the events before it (the step, the cloud requests and answers), so two
+            /// runs whose origins differ differ there.
+            case failed(step: Int?, code: MessageErrorCode, origin: RunOutcome.StepFailure.Origin? = nil)
             /// The app was uninstalled and reinstalled: a new identifier set (M2).
             case reinstalled(local: ParticipantID)
             case offline
@@ -137,7 +141,7 @@ extension Simulation.Trace {
             case .queued(let message): "queued m\(message) (sender offline)"
             case .collapsed(let session, let replaced, let summary):
                 "collapsed session=\(session) replaced=m\(replaced) \(summary ? "summary line" : "removed")"
-            case .failed(let step, let code): "failed step=\(step.map(String.init) ?? "-") \(code.name)"
+            case .failed(let step, let code, _): "failed step=\(step.map(String.init) ?? "-") \(code.name)"
             case .reinstalled(let local): "reinstalled local=\(local.uuidString)"
             case .offline: "offline"
             case .online: "online"
@@ -151,6 +155,14 @@ extension Simulation.Trace {
             case .pitfall(let kind, let detail): "pitfall \(kind.rawValue) \(detail)"
             case .note(let note): "note \(note.text)"
             }
+        }
+
+        /// The event as the timelines print it: `kindText`, except that a failure after its
+        /// step ended names the step it follows from and how
+        /// (`failed step=1 (via cloud fetch, cloud store, 20m later) sendWithoutRecentInteraction`).
+        public var printedText: String {
+            guard case .failed(nil, let code, let origin?) = kind else { return kindText }
+            return "failed step=\(origin.step) (\(origin.text(failedAt: time))) \(code.name)"
         }
     }
 }
