@@ -13,27 +13,30 @@ extension Explorer {
     /// event that certainly arrives before a step (whatever the draws) runs before it,
     /// and held copies reach a device that comes back online in send order (M30). So
     /// every order a random run can take is among those explored (`OrderRecorder` says
-    /// exactly which events may run when). Each order is simulated from scratch with an `OrderRecorder` that
-    /// replays a prefix of choices, then keeps choosing events that lead somewhere new,
-    /// and records what else could have run at each point. Orders that cannot change what
-    /// any device shows are pruned: events on different devices commute (M11), so a
-    /// prefix is known by the per-device (and cloud store) sequences of the events it
-    /// ran, and a branch whose sequences were already reached is skipped; where only
-    /// copies are in flight and the app ignores what it receives, one device's copies
-    /// are ordered at a time. The report's `runs` is the number of distinct orders
-    /// (equivalence classes), `distinctOutcomes` the number of distinct things the
-    /// devices ended up showing, and each failing order's `schedule` lists its events.
+    /// exactly which events may run when). Each order is simulated from scratch with an
+    /// `OrderRecorder` that replays a prefix of choices, then chooses events that lead
+    /// somewhere new, and records what else could have run at each point. Orders that
+    /// cannot change what any device shows are one order: events on different devices
+    /// commute (M11), and so do requests that leave the cloud store as it is when no write
+    /// separates them (M13), so an order is known by its `OrderKey`. The search branches
+    /// where two events race (`OrderSearch`), which simulates about one schedule per
+    /// distinct order; where only copies are in flight and the app ignores what it
+    /// receives, one device's copies are ordered at a time. The report's `runs` is the
+    /// number of distinct orders (equivalence classes), `distinctOutcomes` the number of
+    /// distinct things the devices ended up showing, and each failing order's `schedule`
+    /// lists its events.
     ///
-    /// - Parameter limit: refuse when the up-front estimate of distinct orders is larger.
-    ///   The estimate comes from the plain run: per interval between steps and per device
-    ///   (and the store), the number of orders of the events it saw there, keeping each
-    ///   chain of cloud requests or answers in order (a multinomial); their product. It
-    ///   leaves out the orders of a race's steps among the events in flight, which the
-    ///   search still explores; the search stops after simulating `limit * 20` schedules.
-    /// - Throws: `ExplorationError.tooManyOrders` (with the estimate), `.searchTooLong`, or
+    /// - Parameter limit: refuse a search that goes past its first 2,000 schedules (or
+    ///   `limit`, when lower) when the bound from its first run is larger: per interval
+    ///   between steps and per device (and the store), the number of orders of the events
+    ///   it saw there, keeping each chain of cloud requests or answers in order (a
+    ///   multinomial); their product. A search that ends sooner reports the orders it
+    ///   found as its estimate; one that goes on, the bound. The search stops after
+    ///   simulating `limit * 20` schedules.
+    /// - Throws: `ExplorationError.tooManyOrders` (with the bound), `.searchTooLong`, or
     ///   `.invalidScenario` (`Scenario.validate`).
-    /// - Complexity: one simulation per distinct order when only copies are in flight;
-    ///   more with cloud traffic (orders that turn out to repeat explored ones).
+    /// - Complexity: about one simulation per distinct order; the dependent part of a
+    ///   factored search more (it branches at every alternative).
     ///
     /// - Parameter factor: count the orders of devices that nothing can read any more
     ///   apart and combine them by counting (`Explorer+Factored.swift`), which is exact
