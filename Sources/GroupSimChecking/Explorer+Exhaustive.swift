@@ -18,13 +18,13 @@ extension Explorer {
     /// somewhere new, and records what else could have run at each point. Orders that
     /// cannot change what any device shows are one order: events on different devices
     /// commute (M11), and so do requests that leave the cloud store as it is when no write
-    /// separates them (M13), so an order is known by its `OrderKey`. The search branches
-    /// where two events race (`OrderSearch`), which simulates about one schedule per
-    /// distinct order; where only copies are in flight and the app ignores what it
-    /// receives, one device's copies are ordered at a time. The report's `runs` is the
-    /// number of distinct orders (equivalence classes), `distinctOutcomes` the number of
-    /// distinct things the devices ended up showing, and each failing order's `schedule`
-    /// lists its events.
+    /// separates them (M13), so an order is known by its `OrderKey`. For an app registered
+    /// from Swift the search branches where two events race (`OrderSearch`), which
+    /// simulates about one schedule per distinct order; where only copies are in flight
+    /// and the app ignores what it receives, one device's copies are ordered at a time.
+    /// The report's `runs` is the number of distinct orders (equivalence classes),
+    /// `distinctOutcomes` the number of distinct things the devices ended up showing, and
+    /// each failing order's `schedule` lists its events.
     ///
     /// - Parameter limit: refuse a search that goes past its first 2,000 schedules (or
     ///   `limit`, when lower) when the bound from its first run is larger: per interval
@@ -35,8 +35,8 @@ extension Explorer {
     ///   simulating `limit * 20` schedules.
     /// - Throws: `ExplorationError.tooManyOrders` (with the bound), `.searchTooLong`, or
     ///   `.invalidScenario` (`Scenario.validate`).
-    /// - Complexity: about one simulation per distinct order; the dependent part of a
-    ///   factored search more (it branches at every alternative).
+    /// - Complexity: about one simulation per distinct order for a registered app; more for
+    ///   the built-in app and a factored dependent part (they branch at every alternative).
     ///
     /// - Parameter factor: count the orders of devices that nothing can read any more
     ///   apart and combine them by counting (`Explorer+Factored.swift`), which is exact
@@ -64,13 +64,17 @@ extension Explorer {
 
     /// Every distinct order, enumerated (`exhaustive(limit:factor: false)`).
     /// - Parameter everyAlternative: branch at every alternative instead of at races only
-    ///   (`OrderSearch`): the reference the race search is tested against.
+    ///   (`OrderSearch`): the reference the race search is tested against. Scenarios of
+    ///   the built-in app always are.
     func enumerated(limit: Int, everyAlternative: Bool = false) async throws(ExplorationError) -> ExplorationReport {
         let seed = scenario.seed
         let sessions = ExploredRun.sessions(of: scenario)
         var budget = SearchBudget(scenario: scenario.name, limit: limit)
         let root = OrderKey(for: scenario)
-        var search = OrderSearch(root: root, everyAlternative: everyAlternative)
+        // By races for an app registered from Swift (which is never factored); the built-in
+        // app's scenarios are searched as their factored dependent parts are, so that both
+        // ways pick the same order to stand for equivalent ones.
+        var search = OrderSearch(root: root, everyAlternative: everyAlternative || scenario.app.name == nil)
         var tally = ExplorationTally(checks: scenario.checks.count)
         var orders = 0
 
@@ -83,7 +87,7 @@ extension Explorer {
             }
             try budget.spend()
             let run = await simulateOrder(prefix: branch.prefix, guide: branch.guide, sleep: sleep,
-                                          visited: everyAlternative ? search.visited : [])
+                                          visited: search.everyAlternative ? search.visited : [])
             budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1)
             let counted = search.record(run.decisions, sleeps: run.sleeps, fresh: run.fresh, stuckAt: run.stuckAt, of: branch)
             guard counted else { continue }
