@@ -69,12 +69,12 @@ extension Explorer {
     func enumerated(limit: Int, everyAlternative: Bool = false) async throws(ExplorationError) -> ExplorationReport {
         let seed = scenario.seed
         let sessions = ExploredRun.sessions(of: scenario)
-        var budget = SearchBudget(scenario: scenario.name, limit: limit)
         let root = OrderKey(for: scenario)
         // By races for an app registered from Swift (which is never factored); the built-in
         // app's scenarios are searched as their factored dependent parts are, so that both
         // ways pick the same order to stand for equivalent ones.
         var search = OrderSearch(root: root, everyAlternative: everyAlternative || scenario.app.name == nil)
+        var budget = SearchBudget(scenario: scenario.name, limit: limit, probing: !search.everyAlternative)
         var tally = ExplorationTally(checks: scenario.checks.count)
         var orders = 0
 
@@ -88,7 +88,7 @@ extension Explorer {
             try budget.spend()
             let run = await simulateOrder(prefix: branch.prefix, guide: branch.guide, sleep: sleep,
                                           visited: search.everyAlternative ? search.visited : [])
-            budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1)
+            try budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1)
             let counted = search.record(run.decisions, sleeps: run.sleeps, fresh: run.fresh, stuckAt: run.stuckAt, of: branch)
             guard counted else { continue }
             let schedule = run.decisions.compactMap { $0.options.indices.contains($0.chosen) ? $0.options[$0.chosen].text : nil }
@@ -108,10 +108,10 @@ extension Explorer {
     }
 
     /// What an exhaustive search may spend: it stops after simulating 20 times `limit`
-    /// schedules. A search that ends within `probe` schedules (and `limit`) is answered,
-    /// its estimate the orders it found; one that goes on is refused at that point when
-    /// the bound from its first run (`Explorer.estimate`) is over `limit`, and otherwise
-    /// carries that bound as its estimate.
+    /// schedules, and refuses when the bound from its first run (`Explorer.estimate`) is
+    /// over `limit`: up front, or for a search by races (`probing`) only once it has gone
+    /// past `probe` schedules (and `limit`); a search by races that ends sooner is
+    /// answered, its estimate the orders it found. Otherwise the estimate is the bound.
     struct SearchBudget {
         /// The schedules simulated before a search is measured against its bound.
         static let probe = 2_000
@@ -123,10 +123,12 @@ extension Explorer {
         private(set) var estimate = 0
         private var bound: Double?
         private var decided = false
+        private let probing: Bool
 
-        init(scenario: String, limit: Int) {
+        init(scenario: String, limit: Int, probing: Bool = false) {
             self.scenario = scenario
             self.limit = limit
+            self.probing = probing
         }
 
         /// Counts one more schedule, or throws `.searchTooLong` past the budget, or
@@ -142,10 +144,16 @@ extension Explorer {
             guard simulated <= most else { throw .searchTooLong(scenario: scenario, simulated: simulated - 1, limit: most) }
         }
 
-        /// After the first schedule: the bound from its decisions.
-        mutating func estimateOnce(_ decisions: [OrderRecorder.Decision], entities: Int) {
+        /// After the first schedule: the bound from its decisions; without probing, the
+        /// estimate, or `.tooManyOrders`.
+        mutating func estimateOnce(_ decisions: [OrderRecorder.Decision], entities: Int) throws(ExplorationError) {
             guard simulated == 1 else { return }
-            bound = Explorer.estimate(decisions, entities: entities)
+            let bound = Explorer.estimate(decisions, entities: entities)
+            self.bound = bound
+            guard !probing else { return }
+            decided = true
+            guard bound <= Double(limit) else { throw .tooManyOrders(scenario: scenario, estimate: bound, limit: limit) }
+            estimate = Int(bound)
         }
 
         /// The search ended: within the probe, the orders it found are the estimate.
@@ -162,7 +170,8 @@ extension Explorer {
     private func simulateOrder(prefix: [Int], guide: [UInt64], sleep: [OrderRecorder.Option]?, visited: Set<OrderKey>) async
         -> (outcome: RunOutcome, decisions: [OrderRecorder.Decision], sleeps: [[OrderRecorder.Option]], fresh: [OrderKey], stuckAt: Int?) {
         let simulation = Simulation(scenario: scenario, seed: scenario.seed, apps: apps, recordTrace: false,
-                                    controller: OrderRecorder(scenario: scenario, prefix: prefix, guide: guide, sleep: sleep, visited: visited),
+                                    controller: OrderRecorder(scenario: scenario, prefix: prefix, guide: guide, sleep: sleep,
+                                                              visited: visited),
                                     validated: true)
         // Validated before the first order, so a run cannot be refused.
         let outcome = (try? await simulation.run()) ?? RunOutcome.empty(scenario)

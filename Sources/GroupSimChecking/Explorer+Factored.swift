@@ -71,8 +71,8 @@ extension Explorer {
     private func simulateFactored(prefix: [Int], guide: [UInt64] = [], sleep: [OrderRecorder.Option]? = nil, visited: Set<OrderKey> = [],
                                   factorable: [Bool], local: [[Int]], sessions: [String]) async
         -> FactoredRun {
-        let recorder = OrderRecorder(scenario: scenario, prefix: prefix, guide: guide, sleep: sleep, visited: visited, factorable: factorable,
-                                     localPrefix: local)
+        let recorder = OrderRecorder(scenario: scenario, prefix: prefix, guide: guide, sleep: sleep, visited: visited,
+                                     factorable: factorable, localPrefix: local)
         let simulation = Simulation(scenario: scenario, seed: scenario.seed, apps: apps, recordTrace: false,
                                     controller: recorder, validated: true)
         // Validated before the first order, so a run cannot be refused.
@@ -108,7 +108,7 @@ extension Explorer {
             let run = await simulateFactored(prefix: branch.prefix, guide: branch.guide, sleep: sleep, visited: search.visited,
                                              factorable: factorable, local: [], sessions: sessions)
             if let device = run.violation { return .failure(.violated(device: device)) }
-            budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1)
+            try budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1)
             let isNew = search.record(run.decisions, sleeps: run.sleeps, fresh: run.fresh, stuckAt: run.stuckAt, of: branch)
             guard isNew else { continue }
 

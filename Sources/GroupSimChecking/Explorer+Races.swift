@@ -160,7 +160,9 @@ struct OrderSearch {
         var guides: [[Int]: [UInt64]] = [:]
         for later in events.indices {
             // The pending ones arrive in any order among themselves (factoring counts those).
-            var direct = events.indices.prefix(min(later, taken.count)).filter { Explorer.dependent(events[$0], events[later], store: store) }
+            var direct = events.indices.prefix(min(later, taken.count)).filter {
+                Explorer.dependent(events[$0], events[later], store: store)
+            }
             let racing = direct
             if events[later].since >= 0, events[later].since < later { direct.append(events[later].since) }
             var through = EventSet(count: events.count)
