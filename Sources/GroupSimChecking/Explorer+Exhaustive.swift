@@ -13,27 +13,30 @@ extension Explorer {
     /// event that certainly arrives before a step (whatever the draws) runs before it,
     /// and held copies reach a device that comes back online in send order (M30). So
     /// every order a random run can take is among those explored (`OrderRecorder` says
-    /// exactly which events may run when). Each order is simulated from scratch with an `OrderRecorder` that
-    /// replays a prefix of choices, then keeps choosing events that lead somewhere new,
-    /// and records what else could have run at each point. Orders that cannot change what
-    /// any device shows are pruned: events on different devices commute (M11), so a
-    /// prefix is known by the per-device (and cloud store) sequences of the events it
-    /// ran, and a branch whose sequences were already reached is skipped; where only
-    /// copies are in flight and the app ignores what it receives, one device's copies
-    /// are ordered at a time. The report's `runs` is the number of distinct orders
-    /// (equivalence classes), `distinctOutcomes` the number of distinct things the
-    /// devices ended up showing, and each failing order's `schedule` lists its events.
+    /// exactly which events may run when). Each order is simulated from scratch with an
+    /// `OrderRecorder` that replays a prefix of choices, then chooses events that lead
+    /// somewhere new, and records what else could have run at each point. Orders that
+    /// cannot change what any device shows are one order: events on different devices
+    /// commute (M11), and so do requests that leave the cloud store as it is when no write
+    /// separates them (M13), so an order is known by its `OrderKey`. For an app registered
+    /// from Swift the search branches where two events race (`OrderSearch`), which
+    /// simulates about one schedule per distinct order; where only copies are in flight
+    /// and the app ignores what it receives, one device's copies are ordered at a time.
+    /// The report's `runs` is the number of distinct orders (equivalence classes),
+    /// `distinctOutcomes` the number of distinct things the devices ended up showing, and
+    /// each failing order's `schedule` lists its events.
     ///
-    /// - Parameter limit: refuse when the up-front estimate of distinct orders is larger.
-    ///   The estimate comes from the plain run: per interval between steps and per device
-    ///   (and the store), the number of orders of the events it saw there, keeping each
-    ///   chain of cloud requests or answers in order (a multinomial); their product. It
-    ///   leaves out the orders of a race's steps among the events in flight, which the
-    ///   search still explores; the search stops after simulating `limit * 20` schedules.
-    /// - Throws: `ExplorationError.tooManyOrders` (with the estimate), `.searchTooLong`, or
+    /// - Parameter limit: refuse a search that goes past its first 2,000 schedules (or
+    ///   `limit`, when lower) when the bound from its first run is larger: per interval
+    ///   between steps and per device (and the store), the number of orders of the events
+    ///   it saw there, keeping each chain of cloud requests or answers in order (a
+    ///   multinomial); their product. A search that ends sooner reports the orders it
+    ///   found as its estimate; one that goes on, the bound. The search stops after
+    ///   simulating `limit * 20` schedules.
+    /// - Throws: `ExplorationError.tooManyOrders` (with the bound), `.searchTooLong`, or
     ///   `.invalidScenario` (`Scenario.validate`).
-    /// - Complexity: one simulation per distinct order when only copies are in flight;
-    ///   more with cloud traffic (orders that turn out to repeat explored ones).
+    /// - Complexity: about one simulation per distinct order for a registered app; more for
+    ///   the built-in app and a factored dependent part (they branch at every alternative).
     ///
     /// - Parameter factor: count the orders of devices that nothing can read any more
     ///   apart and combine them by counting (`Explorer+Factored.swift`), which is exact
@@ -60,40 +63,40 @@ extension Explorer {
     }
 
     /// Every distinct order, enumerated (`exhaustive(limit:factor: false)`).
-    func enumerated(limit: Int) async throws(ExplorationError) -> ExplorationReport {
+    /// - Parameter everyAlternative: branch at every alternative instead of at races only
+    ///   (`OrderSearch`): the reference the race search is tested against. Scenarios of
+    ///   the built-in app always are.
+    func enumerated(limit: Int, everyAlternative: Bool = false) async throws(ExplorationError) -> ExplorationReport {
         let seed = scenario.seed
         let sessions = ExploredRun.sessions(of: scenario)
-        var budget = SearchBudget(scenario: scenario.name, limit: limit)
         let root = OrderKey(for: scenario)
-        var visited: Set<OrderKey> = [root]
-        // Branches still to explore: a prefix of choices and the key it leads to. A branch
-        // whose key was reached meanwhile (by another path) is skipped unsimulated.
-        var pending: [(prefix: [Int], key: OrderKey)] = [([], root)]
+        // By races for an app registered from Swift (which is never factored); the built-in
+        // app's scenarios are searched as their factored dependent parts are, so that both
+        // ways pick the same order to stand for equivalent ones.
+        var search = OrderSearch(root: root, everyAlternative: everyAlternative || scenario.app.name == nil)
+        var budget = SearchBudget(scenario: scenario.name, limit: limit, probing: !search.everyAlternative)
         var tally = ExplorationTally(checks: scenario.checks.count)
         var orders = 0
 
         var interrupted = false
-        while let branch = pending.popLast() {
+        while let (branch, sleep) = search.next() {
             // A cancelled search stops between orders with the orders found so far.
             if Task.isCancelled {
                 interrupted = true
                 break
             }
-            if !branch.prefix.isEmpty {
-                guard visited.insert(branch.key).inserted else { continue }
-            }
             try budget.spend()
-            let run = await simulateOrder(prefix: branch.prefix, visited: visited)
+            let run = await simulateOrder(prefix: branch.prefix, guide: branch.guide, sleep: sleep,
+                                          visited: search.everyAlternative ? search.visited : [])
             try budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1)
-            visited.formUnion(run.fresh)
-
-            pending += Self.branches(run.decisions, stuckAt: run.stuckAt, after: branch.prefix.count, root: root, visited: visited)
-            guard run.stuckAt == nil else { continue }
+            let counted = search.record(run.decisions, sleeps: run.sleeps, fresh: run.fresh, stuckAt: run.stuckAt, of: branch)
+            guard counted else { continue }
             let schedule = run.decisions.compactMap { $0.options.indices.contains($0.chosen) ? $0.options[$0.chosen].text : nil }
             tally.add(ExploredRun(reference: .init(run: orders, seed: seed), report: RunReport(outcome: run.outcome),
                                   sessions: sessions, schedule: schedule))
             orders += 1
         }
+        budget.finish(orders: orders)
         let template = Self.template(for: scenario, mode: .exhaustive(seed: seed, estimate: budget.estimate, simulated: budget.simulated))
         var report = tally.report(template)
         report.interrupted = interrupted
@@ -105,66 +108,75 @@ extension Explorer {
     }
 
     /// What an exhaustive search may spend: it stops after simulating 20 times `limit`
-    /// schedules, and refuses up front when the first run's estimate is over `limit`.
+    /// schedules, and refuses when the bound from its first run (`Explorer.estimate`) is
+    /// over `limit`: up front, or for a search by races (`probing`) only once it has gone
+    /// past `probe` schedules (and `limit`); a search by races that ends sooner is
+    /// answered, its estimate the orders it found. Otherwise the estimate is the bound.
     struct SearchBudget {
+        /// The schedules simulated before a search is measured against its bound.
+        static let probe = 2_000
         let scenario: String
         let limit: Int
         private(set) var simulated = 0
-        /// The up-front estimate of orders to enumerate (`Explorer.estimate`).
+        /// The estimate of orders to enumerate: the orders found by a search that ended
+        /// within the probe, else the first run's bound.
         private(set) var estimate = 0
+        private var bound: Double?
+        private var decided = false
+        private let probing: Bool
 
-        init(scenario: String, limit: Int) {
+        init(scenario: String, limit: Int, probing: Bool = false) {
             self.scenario = scenario
             self.limit = limit
+            self.probing = probing
         }
 
-        /// Counts one more schedule, or throws `.searchTooLong` past the budget.
+        /// Counts one more schedule, or throws `.searchTooLong` past the budget, or
+        /// `.tooManyOrders` once the probe is spent and the bound is over `limit`.
         mutating func spend() throws(ExplorationError) {
+            if !decided, let bound, simulated >= min(max(limit, 1), Self.probe) {
+                decided = true
+                guard bound <= Double(limit) else { throw .tooManyOrders(scenario: scenario, estimate: bound, limit: limit) }
+                estimate = Int(bound)
+            }
             let most = max(limit, 1) &* 20
             simulated += 1
             guard simulated <= most else { throw .searchTooLong(scenario: scenario, simulated: simulated - 1, limit: most) }
         }
 
-        /// After the first schedule: the estimate from its decisions, or `.tooManyOrders`.
+        /// After the first schedule: the bound from its decisions; without probing, the
+        /// estimate, or `.tooManyOrders`.
         mutating func estimateOnce(_ decisions: [OrderRecorder.Decision], entities: Int) throws(ExplorationError) {
             guard simulated == 1 else { return }
             let bound = Explorer.estimate(decisions, entities: entities)
+            self.bound = bound
+            guard !probing else { return }
+            decided = true
             guard bound <= Double(limit) else { throw .tooManyOrders(scenario: scenario, estimate: bound, limit: limit) }
             estimate = Int(bound)
         }
-    }
 
-    /// The branches a run leaves to explore, in the order to push them: every
-    /// alternative past the replayed prefix (`after` decisions) whose key was not reached,
-    /// so that the shallowest are explored next, each depth's in option order.
-    static func branches(_ decisions: [OrderRecorder.Decision], stuckAt: Int?, after replayed: Int, root: OrderKey,
-                         visited: Set<OrderKey>) -> [(prefix: [Int], key: OrderKey)] {
-        var key = root
-        var branches: [(prefix: [Int], key: OrderKey)] = []
-        for (depth, decision) in decisions.prefix(stuckAt ?? decisions.count).enumerated() {
-            guard decision.options.indices.contains(decision.chosen) else { break }
-            if depth >= replayed {
-                for (index, option) in decision.options.enumerated() where index != decision.chosen {
-                    let next = key.extended(with: option)
-                    if !visited.contains(next) { branches.append((decisions[..<depth].map(\.chosen) + [index], next)) }
-                }
-            }
-            key = key.extended(with: decision.options[decision.chosen])
+        /// The search ended: within the probe, the orders it found are the estimate.
+        mutating func finish(orders: Int) {
+            guard !decided else { return }
+            decided = true
+            estimate = orders
         }
-        return branches.reversed()
     }
 
     /// One simulation under an `OrderRecorder`. The simulation (and the recorder's share
     /// of `visited`) is gone when this returns, so the caller's set stays uniquely
     /// referenced and grows in place.
-    private func simulateOrder(prefix: [Int], visited: Set<OrderKey>) async
-        -> (outcome: RunOutcome, decisions: [OrderRecorder.Decision], fresh: [OrderKey], stuckAt: Int?) {
+    private func simulateOrder(prefix: [Int], guide: [UInt64], sleep: [OrderRecorder.Option]?, visited: Set<OrderKey>) async
+        -> (outcome: RunOutcome, decisions: [OrderRecorder.Decision], sleeps: [[OrderRecorder.Option]], fresh: [OrderKey], stuckAt: Int?) {
         let simulation = Simulation(scenario: scenario, seed: scenario.seed, apps: apps, recordTrace: false,
-                                    controller: OrderRecorder(scenario: scenario, prefix: prefix, visited: visited), validated: true)
+                                    controller: OrderRecorder(scenario: scenario, prefix: prefix, guide: guide, sleep: sleep,
+                                                              visited: visited),
+                                    validated: true)
         // Validated before the first order, so a run cannot be refused.
         let outcome = (try? await simulation.run()) ?? RunOutcome.empty(scenario)
         let recorder = await simulation.scheduleController as? OrderRecorder
-        return (outcome, recorder?.decisions ?? [], recorder?.fresh ?? [], recorder?.stuckAt)
+        return (outcome, recorder?.decisions ?? [], recorder?.sleeps ?? [], recorder?.fresh ?? [], recorder?.stuckAt)
     }
 
     /// The up-front estimate of distinct orders from the plain run's decisions: split the
@@ -198,3 +210,4 @@ extension Explorer {
         return bound
     }
 }
+

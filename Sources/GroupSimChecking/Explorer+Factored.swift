@@ -62,14 +62,17 @@ extension Explorer {
         var explored: ExploredRun
         var decisions: [OrderRecorder.Decision]
         var fresh: [OrderKey]
+        var sleeps: [[OrderRecorder.Option]]
         var stuckAt: Int?
         var local: [[OrderRecorder.LocalDecision]]
         var violation: Int?
     }
 
-    private func simulateFactored(prefix: [Int], visited: Set<OrderKey>, factorable: [Bool], local: [[Int]], sessions: [String]) async
+    private func simulateFactored(prefix: [Int], guide: [UInt64] = [], sleep: [OrderRecorder.Option]? = nil, visited: Set<OrderKey> = [],
+                                  factorable: [Bool], local: [[Int]], sessions: [String]) async
         -> FactoredRun {
-        let recorder = OrderRecorder(scenario: scenario, prefix: prefix, visited: visited, factorable: factorable, localPrefix: local)
+        let recorder = OrderRecorder(scenario: scenario, prefix: prefix, guide: guide, sleep: sleep, visited: visited,
+                                     factorable: factorable, localPrefix: local)
         let simulation = Simulation(scenario: scenario, seed: scenario.seed, apps: apps, recordTrace: false,
                                     controller: recorder, validated: true)
         // Validated before the first order, so a run cannot be refused.
@@ -78,6 +81,7 @@ extension Explorer {
         let report = RunReport(outcome: outcome)
         let explored = ExploredRun(reference: .init(run: 0, seed: scenario.seed), report: report, sessions: sessions)
         return FactoredRun(report: report, explored: explored, decisions: ran?.decisions ?? [], fresh: ran?.fresh ?? [],
+                           sleeps: ran?.sleeps ?? [],
                            stuckAt: ran?.stuckAt, local: ran?.local ?? [], violation: ran?.violation)
     }
 
@@ -86,29 +90,27 @@ extension Explorer {
         let sessions = ExploredRun.sessions(of: scenario)
         var budget = SearchBudget(scenario: scenario.name, limit: limit)
         let root = OrderKey(for: scenario)
-        var visited: Set<OrderKey> = [root]
-        var pending: [(prefix: [Int], key: OrderKey)] = [([], root)]
+        // The dependent part is searched with every alternative: the race search does not
+        // see the copies ordered in the tail, which race with the dependent events.
+        var search = OrderSearch(root: root, everyAlternative: true)
         var tally = ExplorationTally(checks: scenario.checks.count)
         var combiner = FactorCombiner(scenario: scenario)
         var dependentOrders = 0
         var largest = 1
         var counted: Set<Int> = []
         var interrupted = false
-        while let branch = pending.popLast() {
+        while let (branch, sleep) = search.next() {
             if Task.isCancelled {
                 interrupted = true
                 break
             }
-            if !branch.prefix.isEmpty {
-                guard visited.insert(branch.key).inserted else { continue }
-            }
             try budget.spend()
-            let run = await simulateFactored(prefix: branch.prefix, visited: visited, factorable: factorable, local: [], sessions: sessions)
+            let run = await simulateFactored(prefix: branch.prefix, guide: branch.guide, sleep: sleep, visited: search.visited,
+                                             factorable: factorable, local: [], sessions: sessions)
             if let device = run.violation { return .failure(.violated(device: device)) }
             try budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1)
-            visited.formUnion(run.fresh)
-            pending += Self.branches(run.decisions, stuckAt: run.stuckAt, after: branch.prefix.count, root: root, visited: visited)
-            guard run.stuckAt == nil else { continue }
+            let isNew = search.record(run.decisions, sleeps: run.sleeps, fresh: run.fresh, stuckAt: run.stuckAt, of: branch)
+            guard isNew else { continue }
 
             // Every local order of every device counted apart, for this dependent order.
             let prefix = run.decisions.map(\.chosen)
@@ -129,7 +131,7 @@ extension Explorer {
                     }
                 }
                 try budget.spend()
-                let local = await simulateFactored(prefix: prefix, visited: [], factorable: factorable, local: plan, sessions: sessions)
+                let local = await simulateFactored(prefix: prefix, factorable: factorable, local: plan, sessions: sessions)
                 if let device = local.violation { return .failure(.violated(device: device)) }
                 runs.append(local)
                 for device in queues.indices where exploring[device] {
@@ -155,6 +157,7 @@ extension Explorer {
             largest = max(largest, orders.map(\.count).max() ?? 1)
             dependentOrders += 1
         }
+        budget.finish(orders: dependentOrders)
         var report = tally.report(Self.template(for: scenario, mode: .exhaustive(seed: seed, estimate: budget.estimate,
             simulated: budget.simulated)))
         report.interrupted = interrupted

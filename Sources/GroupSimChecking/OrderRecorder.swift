@@ -46,7 +46,15 @@ struct OrderRecorder: ScheduleController {
         var latest: Int64
         /// Its position in the simulation's candidate list (this run only).
         var position: Int
+        /// A cloud request that leaves the store as it is (`ScheduleCandidate.leavesStore`):
+        /// such requests commute with each other at the store.
+        var leavesStore = false
+        /// The decision after which it could first run (the event that made it, released
+        /// it on a FIFO link, or let it run); -1 when it could from the start.
+        var since = -1
         var isStep: Bool { kind == .step }
+        /// The same event in every run that reaches it: its name and entity.
+        var identity: UInt64 { SplitMix64.mix(StableHash.fnv1a64(label) ^ UInt64(truncatingIfNeeded: entities.first ?? -1)) }
     }
 
     /// One decision: the allowed events and which one ran.
@@ -85,6 +93,16 @@ struct OrderRecorder: ScheduleController {
 
     /// Choices to replay (indices into each decision's options).
     let prefix: [Int]
+    /// After the prefix, the events to take next while they lead somewhere new, by
+    /// `Option.identity`: the rest of the order that reverses a race (`Explorer.branches`).
+    private let guide: [UInt64]
+    /// Whether the run still follows `guide`.
+    private var guided = true
+    /// Searching by races (`Explorer.branches`): the events not to take now, each explored
+    /// from an equivalent point already (Godefroid's sleep set); nil: `visited` decides.
+    private var sleep: [Option]?
+    /// From the prefix's end on, the sleep set at each decision.
+    private(set) var sleeps: [[Option]] = []
     /// An order to replay by the texts of its events (`ExplorationReport.FailingRun.schedule`).
     private let replaying: [String]?
     private(set) var decisions: [Decision] = []
@@ -136,6 +154,8 @@ struct OrderRecorder: ScheduleController {
     private var bounds: [CopyKey: CopyBounds] = [:]
 
     private var messageLabels: [Int: String] = [:]
+    /// Each event's `Option.since`, by `Option.identity`.
+    private var firstPending: [UInt64: Int] = [:]
     private var sent: [Int]
     /// The device of the last event that ran: the sender of any new message id.
     private var lastDevice: Int?
@@ -151,12 +171,18 @@ struct OrderRecorder: ScheduleController {
     ///   - factorable: per device, whether its copies may be deferred to the tail and
     ///     ordered by `localPrefix` (factoring); nil or all false enumerates everything.
     ///   - localPrefix: per device, the choices among its own copies in the tail.
-    init(scenario: Scenario, prefix: [Int], visited: Set<OrderKey>, reducing: Bool = true, schedule: [String]? = nil,
+    /// - Parameter guide: after the prefix, the events to take while they lead somewhere new.
+    /// - Parameter sleep: search by races: the sleep set after the prefix (`visited` is then
+    ///   not read); nil prunes by `visited`.
+    init(scenario: Scenario, prefix: [Int], guide: [UInt64] = [], sleep: [Option]? = nil, visited: Set<OrderKey>, reducing: Bool = true,
+         schedule: [String]? = nil,
          factorable: [Bool]? = nil, localPrefix: [[Int]] = []) {
         self.factorable = factorable ?? Array(repeating: false, count: scenario.devices.count)
         self.localPrefix = localPrefix
         local = Array(repeating: [], count: scenario.devices.count)
         self.prefix = prefix
+        self.guide = guide
+        self.sleep = sleep
         replaying = schedule
         self.visited = visited
         key = OrderKey(for: scenario)
@@ -224,14 +250,24 @@ struct OrderRecorder: ScheduleController {
                 requestSeen[device] += 1
                 option = Option(entities: [cloud], label: "q\(device)#\(ordinal)", text: "\(candidate.device)'s cloud request "
                     + "\(ordinal + 1) to the store",
-                                chain: "q\(device)", kind: .cloudRequest, latest: candidate.latest.nanoseconds, position: position)
+                                chain: "q\(device)", kind: .cloudRequest, latest: candidate.latest.nanoseconds, position: position,
+                                leavesStore: candidate.leavesStore)
             case .cloudAnswer:
                 let ordinal = pendingAnswers[device].indices.contains(answerSeen[device]) ? pendingAnswers[device][answerSeen[device]] : -1
                 answerSeen[device] += 1
                 option = Option(entities: [device], label: "a\(ordinal)", text: "the store's answer \(ordinal + 1) to \(candidate.device)",
                                 chain: "a", kind: .cloudAnswer, latest: candidate.latest.nanoseconds, position: position)
             }
-            if allowed[position] { options.append(option) }
+            guard allowed[position] else { continue }
+            var named = option
+            let identity = option.identity
+            if let since = firstPending[identity] {
+                named.since = since
+            } else {
+                named.since = decisions.count - 1
+                firstPending[identity] = named.since
+            }
+            options.append(named)
         }
         let firstStep = candidates.filter { $0.kind == .step }.map(\.earliest.nanoseconds).min() ?? Int64.max
         options = reduced(options, firstStep: firstStep)
@@ -243,8 +279,31 @@ struct OrderRecorder: ScheduleController {
         } else if depth < prefix.count {
             pick = options.indices.contains(prefix[depth]) ? prefix[depth] : 0
             if options.indices.contains(pick) { key = key.extended(with: options[pick]) }
+        } else if stuckAt == nil, !options.isEmpty, let asleep = sleep {
+            // Searching by races: take the guide's event, else the first one not asleep;
+            // the events asleep stay so until one that does not commute with them runs.
+            sleeps.append(asleep)
+            let awake = options.indices.filter { index in !asleep.contains { $0.identity == options[index].identity } }
+            let step = depth - prefix.count
+            var next: Int?
+            if guided, guide.indices.contains(step) {
+                next = awake.first { options[$0].identity == guide[step] }
+                guided = next != nil
+            }
+            if let index = next ?? awake.first {
+                pick = index
+                sleep = asleep.filter { !Explorer.dependent($0, options[index], store: cloud) }
+            } else {
+                stuckAt = depth
+            }
         } else if stuckAt == nil, !options.isEmpty {
-            if let index = options.indices.first(where: { !isExplored(key.extended(with: options[$0])) }) {
+            let step = depth - prefix.count
+            var next: Int?
+            if guided, guide.indices.contains(step) {
+                next = options.indices.first { options[$0].identity == guide[step] && !isExplored(key.extended(with: options[$0])) }
+                guided = next != nil
+            }
+            if let index = next ?? options.indices.first(where: { !isExplored(key.extended(with: options[$0])) }) {
                 pick = index
                 key = key.extended(with: options[index])
                 fresh.append(key)
@@ -478,19 +537,26 @@ struct OrderRecorder: ScheduleController {
     }
 }
 
-/// What a prefix of an order has run, up to commuting events on different entities: per
-/// entity (each device, the cloud store, then each device's held store), a 64-bit hash
-/// of the canonical names of the events it ran: in order for devices and the store, in
-/// any order for a held store (M30 re-delivers in send order whatever the holding order).
-/// Equal keys mean equal per-entity sequences (up to a 2^-64 chance of a hash collision
+/// What a prefix of an order has run, up to commuting events: per entity (each device,
+/// the cloud store, then each device's held store), a 64-bit hash of the canonical names
+/// of the events it ran: in order for devices, in any order for a held store (M30
+/// re-delivers in send order whatever the holding order), and for the store in order
+/// except that the requests that left it as it was (reads) between two that changed it
+/// are taken in any order: the store answers each of them the same either way. Equal
+/// keys mean equal sequences up to those swaps (up to a 2^-64 chance of a hash collision
 /// per pair of sequences).
 struct OrderKey: Sendable, Hashable {
     private(set) var entities: [UInt64]
+    /// The store's reads since its last write, as an order-free sum.
+    private var reads: UInt64 = 0
+    /// The cloud store's entity number.
+    let store: Int
     /// Entities from this index on are held stores (order-free).
     private let firstSet: Int
 
     /// The empty key of `scenario`: every device, the cloud store, every held store.
     init(for scenario: Scenario) {
+        store = scenario.devices.count
         firstSet = scenario.devices.count + 1
         entities = Array(repeating: 0, count: 2 * scenario.devices.count + 1)
     }
@@ -500,9 +566,16 @@ struct OrderKey: Sendable, Hashable {
         var next = self
         let code = SplitMix64.mix(StableHash.fnv1a64(option.label))
         for entity in option.entities where next.entities.indices.contains(entity) {
-            next.entities[entity] = entity >= firstSet
-                ? next.entities[entity] &+ code
-                : SplitMix64.mix((next.entities[entity] &+ 0x9E37_79B9_7F4A_7C15) ^ code)
+            if entity >= firstSet {
+                next.entities[entity] = next.entities[entity] &+ code
+            } else if entity == store, option.leavesStore {
+                next.reads = next.reads &+ code
+            } else {
+                // A write closes the block of reads before it: fold their sum in first.
+                let before = entity == store ? SplitMix64.mix(next.entities[entity] ^ next.reads) : next.entities[entity]
+                next.reads = entity == store ? 0 : next.reads
+                next.entities[entity] = SplitMix64.mix((before &+ 0x9E37_79B9_7F4A_7C15) ^ code)
+            }
         }
         return next
     }

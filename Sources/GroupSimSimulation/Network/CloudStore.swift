@@ -48,6 +48,16 @@ package struct CloudStore: Sendable {
                              provenance: entry?.provenance ?? Provenance())
     }
 
+    /// Whether `request` would change the store if it were handled now: false for a fetch
+    /// and for a conditional write over a version the record no longer has.
+    package func changes(by request: CloudRequest) -> Bool {
+        switch request.operation {
+        case .fetch: false
+        case .store(.conditional(let expected, _)): (records[request.key]?.version ?? 0) == expected
+        case .store: true
+        }
+    }
+
     /// Every record, sorted by key (determinism rule 4, README).
     func contents() -> [(key: String, entry: Entry)] {
         records.keys.sorted().compactMap { key in records[key].map { (key, $0) } }

@@ -42,4 +42,8 @@ package struct ScheduleCandidate: Sendable, Hashable {
     /// `device`'s position in the scenario's devices, so that a controller asked about
     /// every pending event need not look names up.
     public var deviceNumber: Int?
+    /// For a cloud request: true when it would leave the store as it is if it ran now (a
+    /// fetch, or a conditional write over a version the record no longer has). Such
+    /// requests commute: run in either order, they get the same answers (M13).
+    public var leavesStore = false
 }

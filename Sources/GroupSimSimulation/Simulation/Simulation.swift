@@ -255,7 +255,8 @@ public actor Simulation {
             case .cloudArrive(let request):
                 candidates.append((entry.sequence, ScheduleCandidate(kind: .cloudRequest, device: request.device, message: nil, step: nil,
                                                                       time: entry.time, earliest: earliest, latest: latest,
-                                                                      deviceNumber: deviceIndex[request.device])))
+                                                                      deviceNumber: deviceIndex[request.device],
+                                                                      leavesStore: !cloud.changes(by: request))))
             case .cloudAnswer(let response, _):
                 candidates.append((entry.sequence, ScheduleCandidate(kind: .cloudAnswer, device: response.request.device, message: nil,
                                                                       step: nil, time: entry.time, earliest: earliest, latest: latest,

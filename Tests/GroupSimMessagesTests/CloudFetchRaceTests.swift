@@ -1,0 +1,112 @@
+import Foundation
+import GroupSim
+import GroupSimMessages
+@testable import GroupSimChecking
+import Testing
+
+/// A sundae poll in the shape of Apple's IceCreamBuilder, as a new user writes it with its
+/// state on the app's server (M13): a pick fetches the record, adds the pick and saves over
+/// the version it read; when someone saved first it merges into the server's record and
+/// saves again; then it sends a bubble. Every bubble that arrives makes it fetch the record
+/// again in `didReceive`, to show the latest sundae.
+final class SundaeCloudController: MSMessagesAppViewController, ComposeRequestHandling {
+    let cloud: SimulatedCloud
+    /// The record as last read from the server.
+    private(set) var shown: SimulatedCloud.Record?
+
+    init(cloud: SimulatedCloud) {
+        self.cloud = cloud
+        super.init(nibName: nil, bundle: nil)
+    }
+
+    required init?(coder: NSCoder) { nil }
+
+    func handle(_ request: ComposeRequest) {
+        var pick: [String: String] = [:]
+        for entry in request.data { pick[entry.key] = entry.value }
+        cloud.fetch(recordNamed: "sundae") { record in self.save(pick, over: record, attempts: 4) }
+    }
+
+    private func save(_ pick: [String: String], over record: SimulatedCloud.Record, attempts: Int) {
+        guard attempts > 0 else { return }
+        let fields = record.fields.merging(pick) { _, new in new }
+        cloud.save(fields, recordNamed: "sundae", ifVersion: record.version) { result in
+            switch result {
+            case .success(let saved):
+                self.shown = saved
+                self.sendBubble(saved)
+            case .failure(let conflict):
+                self.save(pick, over: conflict.serverRecord, attempts: attempts - 1)
+            }
+        }
+    }
+
+    private func sendBubble(_ record: SimulatedCloud.Record) {
+        guard let conversation = activeConversation else { return }
+        let message = MSMessage(session: conversation.selectedMessage?.session ?? MSSession())
+        var components = URLComponents()
+        components.queryItems = record.fields.keys.sorted().map { URLQueryItem(name: $0, value: record.fields[$0]) }
+        message.url = components.url
+        conversation.insert(message)
+    }
+
+    override func didReceive(_ message: MSMessage, conversation: MSConversation) {
+        cloud.fetch(recordNamed: "sundae") { record in self.shown = record }
+    }
+}
+
+/// Exhaustive exploration of a registered controller that talks to the cloud as it
+/// receives: reads of the store that no write separates commute, so each distinct order
+/// is simulated about once and the up-front estimate is near the count.
+@Suite struct CloudFetchRaceTests {
+    static func apps() -> AppRegistry {
+        var apps = AppRegistry()
+        apps.register("sundae-cloud", environment: { SundaeCloudController(cloud: $0.cloud) })
+        return apps
+    }
+
+    /// Alice starts a sundae; `racers` others pick a part within 2 seconds of each other.
+    static func scenario(racers: Int, jitter: Int = 700, within: Int = 2000) throws -> Scenario {
+        let names = ["bob", "carol", "dan", "erin"].prefix(racers)
+        let people = (["alice"] + names).map { "\($0): [\($0)-phone]" }.joined(separator: ", ")
+        let picks = names.map { "            - { device: \($0)-phone, reply: { session: sundae, data: { \($0): fudge } } }" }
+        return try ScenarioParser.parse(text: """
+            name: sundae-cloud-race
+            seed: 8
+            people: { \(people) }
+            app: { name: sundae-cloud, cloud-latency: 250ms }
+            network: { latency: 300ms, jitter: \(jitter)ms }
+            steps:
+              - { at: 0ms, device: alice-phone, send: { session: sundae, data: { base: vanilla } } }
+              - at: 3s
+                race:
+                  within: \(within)ms
+                  steps:
+            \(picks.joined(separator: "\n"))
+            expect:
+              - converged: sundae
+            """, file: "sundae-cloud-race.yaml", registeredApps: apps().names)
+    }
+
+    /// Two phones racing (588 distinct orders): the race search finds every order and
+    /// outcome that branching at every alternative finds, simulating about one schedule
+    /// per order where the reference simulates about ten, and its estimate is the count.
+    @Test func eachDistinctOrderIsSimulatedAboutOnce() async throws {
+        let explorer = Explorer(scenario: try Self.scenario(racers: 2, jitter: 0, within: 10), apps: Self.apps())
+        let report = try await explorer.exhaustive()
+        let reference = try await explorer.enumerated(limit: 1_000_000, everyAlternative: true)
+        #expect(report.runs == reference.runs)
+        #expect(report.classes == reference.classes)
+        #expect(report.checks.map(\.failedRuns) == reference.checks.map(\.failedRuns))
+        guard case .exhaustive(_, let estimate, let simulated) = report.mode,
+              case .exhaustive(_, _, let referenceSimulated) = reference.mode else {
+            Issue.record("not an exhaustive report")
+            return
+        }
+        let orders = report.runs.clampedInt
+        #expect(orders > 100)
+        #expect(Double(simulated) <= 1.2 * Double(orders), "\(simulated) schedules for \(orders) orders")
+        #expect(referenceSimulated > 5 * orders)
+        #expect(estimate <= 2 * orders && orders <= 2 * estimate, "estimate \(estimate) for \(orders) orders")
+    }
+}
