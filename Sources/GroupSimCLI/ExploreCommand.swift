@@ -67,7 +67,8 @@ struct ExploreCommand: Subcommand {
     a race (those keep their time order), an event that arrives before a step whatever
     the draws runs before it, and copies held for an offline device arrive in send order
     (M30). So it finds every outcome random runs can reach. Orders that only swap events
-    on different devices are pruned (they cannot change what any device shows); every
+    on different devices, or cloud reads that no write separates, count as one order
+    (they cannot change what any device shows); every
     failing order is listed, event by event. It refuses, with the estimated count, a
     scenario with more distinct orders than --limit.
 

@@ -38,8 +38,8 @@ package enum ExplorationTextReport {
             }
         case .exhaustive(let seed, let estimate, let simulated):
             lines.append("\(report.scenario): \(readableRuns) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); up-front "
-                + "estimate \(estimate); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated, orders that only swap events on "
-                + "different devices pruned)")
+                + "estimate \(estimate); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated; orders that only swap events on "
+                + "different devices, or cloud reads no write separates, count as one)")
             if let factoring = report.factoring { lines.append(factoring.summary) }
         }
         let unit = if case .random = report.mode { "runs" } else { "orders" }
