@@ -51,14 +51,24 @@ public struct DeviceSnapshot: Sendable {
         /// all in `conversation`.
         case minted(IdentifierMap, owner: String, ownerPosition: Int, people: [Person], conversation: String)
 
+        /// The owner's identifier, without listing the others.
+        var first: Identifier? {
+            switch self {
+            case .listed(let list):
+                return list.first
+            case .minted(let map, let owner, let position, _, let conversation):
+                // Every person of the scenario has an identifier in every map.
+                let own = map.id(forPersonAt: position, person: owner, in: conversation) ?? ParticipantID(bits: 0, 0)
+                return Identifier(person: owner, id: own)
+            }
+        }
+
         var list: [Identifier] {
             switch self {
             case .listed(let list):
                 return list
-            case .minted(let map, let owner, let position, let people, let conversation):
-                // Every person of the scenario has an identifier in every map.
-                let own = map.id(forPersonAt: position, person: owner, in: conversation) ?? ParticipantID(bits: 0, 0)
-                var list = [Identifier(person: owner, id: own)]
+            case .minted(let map, let owner, _, let people, let conversation):
+                var list = first.map { [$0] } ?? []
                 list.reserveCapacity(people.count)
                 for person in people where person.key != owner {
                     if let id = map.id(for: person.key, in: conversation) { list.append(Identifier(person: person.key, id: id)) }
@@ -202,13 +212,7 @@ public struct DeviceSnapshot: Sendable {
     }
 
     /// The local identifier (M1).
-    public var localIdentifier: ParticipantID? {
-        switch fields.identifiers {
-        case .listed(let list): list.first?.id
-        case .minted(let map, let owner, let position, _, let conversation):
-            map.id(forPersonAt: position, person: owner, in: conversation) ?? ParticipantID(bits: 0, 0)
-        }
-    }
+    public var localIdentifier: ParticipantID? { fields.identifiers.first?.id }
 
     /// The first staged draft in the scenario's conversation order, if any (M16).
     public var draft: Message? { drafts.first?.message }

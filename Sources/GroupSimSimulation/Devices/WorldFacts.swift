@@ -55,10 +55,7 @@ package final class WorldFacts: Sendable {
 
     /// A fresh identifier set for one installation of the app on one device (M1, M2, M6).
     package func mintIdentifiers(device: String, generation: Int) -> IdentifierMap {
-        let keys = tables.identifierKeys(device: device, generation: generation) ?? (tables.perConversation
-            ? conversations.map(\.name) : [""]).flatMap { conversation in
-                tables.personKeys.map { RandomStreams.key(.identifiers, [device, String(generation), conversation, $0]) }
-            }
+        let keys = tables.identifierKeys(device: device, generation: generation)
         return IdentifierMap(generation: generation, ids: keys.map { ParticipantID.mint(streams, key: $0) }, tables: tables)
     }
 }

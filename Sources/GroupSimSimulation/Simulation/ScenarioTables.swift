@@ -34,6 +34,9 @@ package final class ScenarioTables: Sendable {
     /// The identifiers' stream keys, by device position, then installation, then
     /// conversation slot (one slot in per-device mode) times people plus person.
     private let identifierKeys: [[[UInt64]]]
+    /// The conversations identifiers are minted for: every one in per-conversation mode,
+    /// one unnamed slot in per-device mode.
+    private let identifierSlots: [String]
     /// Each ordered pair of devices' latency and jitter, sender-major; empty when every
     /// link has the network's base values (`baseDelay`).
     let linkDelays: [LinkDelay]
@@ -70,7 +73,8 @@ package final class ScenarioTables: Sendable {
                 break
             }
         }
-        installations = scenario.devices.map { ($0.name, 1 + (reinstalls[$0.name] ?? 0)) }
+        let installations = scenario.devices.map { (device: $0.name, count: 1 + (reinstalls[$0.name] ?? 0)) }
+        self.installations = installations
         stickerFiles = stickers
         sessionNumbers = numbers
         conversationNumbers = Dictionary(scenario.conversations.enumerated().map { ($0.element.name, $0.offset) },
@@ -82,21 +86,10 @@ package final class ScenarioTables: Sendable {
                                  uniquingKeysWith: { _, last in last })
         perConversation = scenario.options.identifiers == .perConversation
         let slots = perConversation ? scenario.conversations.map(\.name) : [""]
-        var identifierKeys: [[[UInt64]]] = []
-        for device in scenario.devices {
-            var generations: [[UInt64]] = []
-            for generation in 0...(reinstalls[device.name] ?? 0) {
-                var keys: [UInt64] = []
-                for conversation in slots {
-                    for person in personKeys {
-                        keys.append(RandomStreams.key(.identifiers, [device.name, String(generation), conversation, person]))
-                    }
-                }
-                generations.append(keys)
-            }
-            identifierKeys.append(generations)
+        identifierSlots = slots
+        identifierKeys = installations.map { entry in
+            (0..<entry.count).map { Self.identifierKeys(device: entry.device, generation: $0, slots: slots, people: personKeys) }
         }
-        self.identifierKeys = identifierKeys
         let network = scenario.network
         baseDelay = LinkDelay(latency: network.latency.nanoseconds, jitter: UInt64(max(0, network.jitter.nanoseconds)))
         let devices = scenario.devices
@@ -131,9 +124,19 @@ package final class ScenarioTables: Sendable {
     func conversationSlot(_ conversation: String) -> Int? { conversationNumbers[conversation] }
 
     /// The identifiers' stream keys of `device`'s installation `generation`, as
-    /// `IdentifierMap` lays them out; nil for a device or installation the scenario cannot have.
-    func identifierKeys(device: String, generation: Int) -> [UInt64]? {
-        guard let index = deviceIndex[device], identifierKeys[index].indices.contains(generation) else { return nil }
-        return identifierKeys[index][generation]
+    /// `IdentifierMap` lays them out: looked up for the scenario's devices and
+    /// installations, worked out for any other (a test harness's sender).
+    func identifierKeys(device: String, generation: Int) -> [UInt64] {
+        if let index = deviceIndex[device], identifierKeys[index].indices.contains(generation) { return identifierKeys[index][generation] }
+        return Self.identifierKeys(device: device, generation: generation, slots: identifierSlots, people: personKeys)
+    }
+
+    private static func identifierKeys(device: String, generation: Int, slots: [String], people: [String]) -> [UInt64] {
+        var keys: [UInt64] = []
+        keys.reserveCapacity(slots.count * people.count)
+        for conversation in slots {
+            for person in people { keys.append(RandomStreams.key(.identifiers, [device, String(generation), conversation, person])) }
+        }
+        return keys
     }
 }

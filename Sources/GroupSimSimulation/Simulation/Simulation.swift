@@ -56,7 +56,8 @@ public actor Simulation {
     private var nextPlannedStep = 0
     private var firstStepSequence: UInt64 = 0
     private var devices: [Device] = []
-    private let deviceIndex: [String: Int]
+    /// Each device's position in the scenario's devices.
+    private var deviceIndex: [String: Int] { world.tables.deviceIndex }
     private var network: Network
     /// What every device knows and nobody changes, with the sticker files already read.
     private let world: WorldFacts
@@ -118,7 +119,6 @@ public actor Simulation {
         // Sticker files are read with the tables, before the simulation is made: never while it runs.
         world = WorldFacts(tables: tables, seed: seed ?? scenario.seed)
         network = Network(tables: tables, streams: world.streams)
-        deviceIndex = tables.deviceIndex
         members = Dictionary(scenario.conversations.map { ($0.name, $0.members) }, uniquingKeysWith: { first, _ in first })
     }
 
