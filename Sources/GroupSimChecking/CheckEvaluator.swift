@@ -80,6 +80,13 @@ package enum CheckEvaluator {
             let passed = (count == nil || count == drawn.count) && (texts == nil || texts == drawn)
             return (passed, "\(deviceName) draws \(Plural.count(drawn.count, "summary line")) for \(session): \(drawn)")
         case .converged(let session), .diverged(let session):
+            if !explained {
+                // One state per message shown, not one per device.
+                let shown = states.byMessage(session: session, devices: states.appDeviceIndices(for: session)).distinct
+                let converged = shown.allSatisfy { $0?.state == shown.first??.state }
+                if case .converged = check { return (converged, "") }
+                return (!converged, "")
+            }
             let devices = states.appDevices(for: session)
             var distinct: [StateMap?] = []
             var lines: [String] = []

@@ -42,6 +42,7 @@ package enum PitfallDetector {
         /// Whether pitfalls get their words (`detect(_:states:explained:)`).
         let explained: Bool
         let flow: MessageFlow
+        /// Empty when `explained` is false.
         let history: ViewHistory
         /// When each step began, by step number.
         let stepTimes: [Int: VirtualTime]
@@ -74,7 +75,8 @@ package enum PitfallDetector {
             self.states = states
             self.explained = explained
             flow = MessageFlow(trace: outcome.trace)
-            history = ViewHistory(outcome: outcome)
+            // Only explanations read the history of views.
+            history = explained ? ViewHistory(outcome: outcome) : ViewHistory()
             var times: [Int: VirtualTime] = [:]
             for event in outcome.trace.events {
                 if case .step(let number, _) = event.kind, times[number] == nil { times[number] = event.time }
@@ -139,14 +141,19 @@ package enum PitfallDetector {
         let changes = evidence.changesBySession[session] ?? []
         guard !changes.isEmpty else { return [] }
         let devices = states.appDeviceIndices(for: session)
-        let index = states.sessionIndex(session)
-        // What each device shows, worked out once for all the session's changes.
-        let shownOn = devices.map { device in index.flatMap { states.shown(session: $0, device: device) } }
+        // Whether a change is missing is decided once per thing shown, not once per device.
+        let shownOn = states.byMessage(session: session, devices: devices)
+        var kept: [Bool] = []
         for change in changes {
+            kept = shownOn.distinct.map { shown in
+                shown.map { shown in
+                    shown.provenance.contains(change.id) || shown.state.contains(change.entries)
+                        || overwrittenKnowingly(change, in: shown.state, evidence)
+                } ?? false
+            }
             var lost: [(device: String, shown: SessionStates.Shown?)] = []
-            for (device, shown) in zip(devices, shownOn) {
-                if let shown, shown.provenance.contains(change.id) || shown.state.contains(change.entries) { continue }
-                if let shown, overwrittenKnowingly(change, in: shown.state, evidence) { continue }
+            for (device, which) in zip(devices, shownOn.of) where !kept[which] {
+                let shown = shownOn.distinct[which]
                 lost.append((states.outcome.devices[device].name, shown))
             }
             guard !lost.isEmpty else { continue }
@@ -193,24 +200,27 @@ package enum PitfallDetector {
     static func divergence(_ session: String, _ evidence: Evidence) -> Pitfall? {
         let states = evidence.states
         let devices = states.appDeviceIndices(for: session)
-        let sessionIndex = states.sessionIndex(session)
+        let shownOn = states.byMessage(session: session, devices: devices)
         var groups: [(shown: StateMap?, devices: [String], from: String)] = []
-        // Where each state's group is: a look-up per device, however many groups there are.
+        // Each thing shown joins the group of its state once; a device then costs an array read.
+        var groupOfShown: [Int] = []
         var groupOf: [StateMap?: Int] = [:]
-        for device in devices {
-            let shown = sessionIndex.flatMap { states.shown(session: $0, device: device) }
-            let name = states.outcome.devices[device].name
-            // Most sessions converge: a device showing the first group's state joins it without a hash.
-            if let first = groups.first, first.shown == shown?.state {
-                groups[0].devices.append(name)
-            } else if let index = groupOf[shown?.state] {
-                groups[index].devices.append(name)
-            } else {
-                groupOf[shown?.state] = groups.count
-                let from = !evidence.explained ? "" : shown.map { "m\($0.message) from \(evidence.contact($0.sender))" } ?? "no bubble"
-                groups.append((shown?.state, [name], from))
+        for shown in shownOn.distinct {
+            if let index = groupOf[shown?.state] {
+                groupOfShown.append(index)
+                continue
             }
+            groupOf[shown?.state] = groups.count
+            groupOfShown.append(groups.count)
+            let from = !evidence.explained ? "" : shown.map { "m\($0.message) from \(evidence.contact($0.sender))" } ?? "no bubble"
+            groups.append((shown?.state, [], from))
         }
+        for (device, which) in zip(devices, shownOn.of) {
+            groups[groupOfShown[which]].devices.append(states.outcome.devices[device].name)
+        }
+        // Things shown are listed in the order of the first device showing each, so their
+        // groups already come in the order of their first devices.
+        groups.removeAll { $0.devices.isEmpty }
         guard groups.count > 1 else { return nil }
         guard evidence.explained else {
             return Pitfall(kind: .divergence, rule: "M12", devices: devices.map { states.outcome.devices[$0].name }, message: nil,

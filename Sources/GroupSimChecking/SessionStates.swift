@@ -3,7 +3,7 @@ import GroupSimSimulation
 
 /// What each device would show for a session if the user tapped it now: the state in
 /// the live bubble's URL (`message`), or the cloud record it points to (cloud modes, M13).
-struct SessionStates: Sendable {
+final class SessionStates: Sendable {
     struct Shown: Equatable {
         var state: StateMap
         var provenance: Provenance
@@ -122,6 +122,44 @@ struct SessionStates: Sendable {
         guard session < row.count, row[session] >= 0 else { return nil }
         let bubble = outcome.devices[device].sessionTable.bubble(at: Int(row[session]))
         return shown(sessions[session], state: bubble.state, provenance: bubble.provenance, message: bubble.message, sender: bubble.sender)
+    }
+
+    /// The message of the live bubble `outcome.devices[device]` shows for the session, if any:
+    /// what it shows depends on nothing else, so a reader can work that out once per message.
+    func liveMessage(_ session: String, device: Int) -> Int? {
+        guard let index = indexBySession[session], positions.indices.contains(device), index < positions[device].count,
+              positions[device][index] >= 0 else { return nil }
+        return outcome.devices[device].sessionTable.message(at: Int(positions[device][index]))
+    }
+
+    /// What `devices` (indices into `outcome.devices`) show for the session, worked out once
+    /// per live bubble's message: what a device shows depends on nothing else. `of[i]` is
+    /// the index in `distinct` of what `devices[i]` shows (nil: no bubble); `distinct` is
+    /// in the order of the first device showing each.
+    struct ByMessage {
+        var of: [Int]
+        var distinct: [Shown?]
+    }
+
+    func byMessage(session: String, devices: [Int]) -> ByMessage {
+        var result = ByMessage(of: [], distinct: [])
+        result.of.reserveCapacity(devices.count)
+        let index = indexBySession[session]
+        // By message number + 1 (0: no bubble): the index in `distinct` + 1, or 0 before it is worked out.
+        var known: [Int] = [0]
+        for device in devices {
+            var slot = 0
+            if let index, positions.indices.contains(device), index < positions[device].count, positions[device][index] >= 0 {
+                slot = max(0, outcome.devices[device].sessionTable.message(at: Int(positions[device][index])) + 1)
+            }
+            if slot >= known.count { known.append(contentsOf: repeatElement(0, count: slot + 1 - known.count)) }
+            if known[slot] == 0 {
+                result.distinct.append(slot == 0 ? nil : index.flatMap { shown(session: $0, device: device) })
+                known[slot] = result.distinct.count
+            }
+            result.of.append(known[slot] - 1)
+        }
+        return result
     }
 
     /// The device's position in `outcome.devices` when it is that snapshot, unchanged.

@@ -43,6 +43,15 @@ package struct ViewHistory: Sendable {
         var session: String
     }
 
+    /// No history: what pitfall detection reads when it writes no words (exploration).
+    package init() {
+        changes = []
+        devices = []
+        byBubble = [:]
+        bySession = [:]
+        sessions = []
+    }
+
     public init(outcome: RunOutcome) {
         let drawing = outcome.scenario.devices.filter { $0.platform != .ios9 }.map(\.name)
         let draws = Set(drawing)

@@ -95,6 +95,12 @@ package final class SessionTable: @unchecked Sendable {
         return conversations[Int(lives[position].conversation)]
     }
 
+    /// The message of the live bubble at `position`.
+    package func message(at position: Int) -> Int {
+        if let given { return given[position].message }
+        return lives[position].envelope.id
+    }
+
     /// What the live bubble at `position` holds: its URL's state, the changes that state
     /// descends from, its message and who sent it.
     package func bubble(at position: Int) -> (state: StateMap, provenance: Provenance, message: Int, sender: String) {
