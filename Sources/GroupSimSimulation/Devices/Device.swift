@@ -82,7 +82,7 @@ package struct Device {
         self.position = world.personIndex[spec.person] ?? -1
         self.makeApp = makeApp
         self.identifiers = world.mintIdentifiers(device: spec.name, generation: 0)
-        self.members = Dictionary(uniqueKeysWithValues: world.conversations.map { ($0.name, $0.members) })
+        self.members = world.tables.initialMembers
         self.environment = AppEnvironment(device: spec.name, installation: 0, streams: world.streams)
         self.transcripts = Transcripts(numbers: world.conversationNumbers)
     }

@@ -10,42 +10,64 @@ import GroupSimScenario
 package final class IdentifierMap: Sendable {
     /// The installation number: 0 at first install, +1 per reinstall (M2).
     public let generation: Int
-    /// By conversation slot (one slot in per-device mode) times people plus person position.
-    private let ids: [ParticipantID]
+    /// By conversation slot (one slot in per-device mode) times people plus person position:
+    /// each identifier's stream key (shared with the scenario's tables).
+    private let keys: [UInt64]
+    private let streams: RandomStreams
+    /// The identifiers, minted up front only for a map too large to search by minting
+    /// (`scanLimit`); a smaller map mints an identifier when it is asked for, which costs
+    /// two draws, so that a run whose devices read a few identifiers mints a few.
+    private let minted: [ParticipantID]
     /// The people, conversations and mode the slots stand for.
     private let tables: ScenarioTables
     /// By identifier, the slot; built only for a map too large to search (`person(for:)`).
     private let slots: [ParticipantID: Int]
 
-    /// A map above this many identifiers is searched through a dictionary, below by a scan,
-    /// which costs less than building the dictionary in a run that asks a few times.
+    /// A map above this many identifiers is minted up front and searched through a
+    /// dictionary; below, minted on demand and searched by a scan, which costs less than
+    /// minting them all in a run that asks a few times.
     private static let scanLimit = 64
 
     /// The identifiers minted for every person in every conversation (per-conversation
     /// mode) or for every person (per-device mode) for one installation, laid out as
-    /// `ScenarioTables.identifierKeys` gives their keys. Each identifier is drawn from its
+    /// `ScenarioTables.identifierKeys` gives their `keys`. Each identifier is drawn from its
     /// own stream, so adding a person or a conversation never changes the others
     /// (determinism rule 2, README).
-    init(generation: Int, ids: [ParticipantID], tables: ScenarioTables) {
+    init(generation: Int, keys: [UInt64], streams: RandomStreams, tables: ScenarioTables) {
         self.generation = generation
-        self.ids = ids
+        self.keys = keys
+        self.streams = streams
         self.tables = tables
-        slots = ids.count > Self.scanLimit ? Dictionary(ids.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { _, last in last }) : [:]
+        if keys.count > Self.scanLimit {
+            let ids = keys.map { ParticipantID.mint(streams, key: $0) }
+            minted = ids
+            slots = Dictionary(ids.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { _, last in last })
+        } else {
+            minted = []
+            slots = [:]
+        }
+    }
+
+    /// The identifier in `slot`.
+    private func id(at slot: Int) -> ParticipantID {
+        minted.isEmpty ? ParticipantID.mint(streams, key: keys[slot]) : minted[slot]
     }
 
     /// `id(for:in:)` for the person at `position` in the scenario's people, without hashing
     /// a name: what a device asks for the sender of every copy it draws or hands its app.
     public func id(forPersonAt position: Int, person: String, in conversation: String) -> ParticipantID? {
-        guard !tables.perConversation, ids.indices.contains(position) else { return id(for: person, in: conversation) }
-        return ids[position]
+        guard !tables.perConversation, keys.indices.contains(position) else { return id(for: person, in: conversation) }
+        return id(at: position)
     }
 
     /// This device's identifier for `person` in `conversation` (M1, M6).
     public func id(for person: String, in conversation: String) -> ParticipantID? {
         guard let position = tables.personIndex[person] else { return nil }
-        guard tables.perConversation else { return ids[position] }
-        guard let slot = tables.conversationSlot(conversation) else { return nil }
-        return ids[slot * tables.personKeys.count + position]
+        guard tables.perConversation else { return keys.indices.contains(position) ? id(at: position) : nil }
+        guard let slot = tables.conversationSlot(conversation), keys.indices.contains(slot * tables.personKeys.count + position) else {
+            return nil
+        }
+        return id(at: slot * tables.personKeys.count + position)
     }
 
     /// The person an identifier of this map stands for, or nil when this map never minted it (M4).
@@ -66,8 +88,9 @@ package final class IdentifierMap: Sendable {
         return tables.perConversation && self.conversation(for: id) != conversation ? nil : person
     }
 
-    /// Where `id` is in `ids`: the last place, as a map keyed by identifier would keep.
+    /// Where `id` is among the slots: the last place, as a map keyed by identifier would keep.
     private func slot(of id: ParticipantID) -> Int? {
-        ids.count > Self.scanLimit ? slots[id] : ids.lastIndex(of: id)
+        if !minted.isEmpty { return slots[id] }
+        return keys.indices.last { self.id(at: $0) == id }
     }
 }

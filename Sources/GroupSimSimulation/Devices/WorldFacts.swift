@@ -56,6 +56,6 @@ package final class WorldFacts: Sendable {
     /// A fresh identifier set for one installation of the app on one device (M1, M2, M6).
     package func mintIdentifiers(device: String, generation: Int) -> IdentifierMap {
         let keys = tables.identifierKeys(device: device, generation: generation)
-        return IdentifierMap(generation: generation, ids: keys.map { ParticipantID.mint(streams, key: $0) }, tables: tables)
+        return IdentifierMap(generation: generation, keys: keys, streams: streams, tables: tables)
     }
 }

@@ -29,6 +29,11 @@ package final class ScenarioTables: Sendable {
     let conversationNumbers: [String: Int]
     /// Each device's position in the scenario's devices.
     let deviceIndex: [String: Int]
+    /// Each conversation's members at the start (the first, if two share a name).
+    let initialMembers: [String: [String]]
+    /// The devices of each conversation's starting members, by position: in member order
+    /// and each person's device order, as a run fans a message out until someone joins or leaves.
+    let initialMemberDevices: [String: [Int]]
     /// Whether identifiers are minted per conversation (M6) rather than per device.
     let perConversation: Bool
     /// The identifiers' stream keys, by device position, then installation, then
@@ -82,8 +87,12 @@ package final class ScenarioTables: Sendable {
         let personKeys = scenario.people.map(\.key)
         self.personKeys = personKeys
         personIndex = Dictionary(personKeys.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
-        deviceIndex = Dictionary(scenario.devices.enumerated().map { ($0.element.name, $0.offset) },
-                                 uniquingKeysWith: { _, last in last })
+        let deviceIndex = Dictionary(scenario.devices.enumerated().map { ($0.element.name, $0.offset) },
+                                     uniquingKeysWith: { _, last in last })
+        self.deviceIndex = deviceIndex
+        let members = Dictionary(scenario.conversations.map { ($0.name, $0.members) }, uniquingKeysWith: { first, _ in first })
+        initialMembers = members
+        initialMemberDevices = members.mapValues { people in Self.devices(of: people, in: scenario, deviceIndex: deviceIndex) }
         perConversation = scenario.options.identifiers == .perConversation
         let slots = perConversation ? scenario.conversations.map(\.name) : [""]
         identifierSlots = slots
@@ -106,6 +115,16 @@ package final class ScenarioTables: Sendable {
                 return LinkDelay(latency: latency.nanoseconds, jitter: UInt64(max(0, jitter.nanoseconds)))
             }
         }
+    }
+
+    /// The devices of `people`, by position: in their order and each person's device order.
+    static func devices(of people: [String], in scenario: Scenario, deviceIndex: [String: Int]) -> [Int] {
+        var found: [Int] = []
+        for person in people {
+            guard let owner = scenario.person(person) else { continue }
+            found += owner.devices.compactMap { deviceIndex[$0] }
+        }
+        return found
     }
 
     private static func matches(_ endpoint: LinkSpec.Endpoint, _ device: DeviceSpec) -> Bool {

@@ -119,7 +119,8 @@ public actor Simulation {
         // Sticker files are read with the tables, before the simulation is made: never while it runs.
         world = WorldFacts(tables: tables, seed: seed ?? scenario.seed)
         network = Network(tables: tables, streams: world.streams)
-        members = Dictionary(scenario.conversations.map { ($0.name, $0.members) }, uniquingKeysWith: { first, _ in first })
+        members = tables.initialMembers
+        memberDevicesCache = tables.initialMemberDevices
     }
 
     /// The schedule controller as it stands after `run()`: exploration reads back what it
@@ -462,11 +463,7 @@ public actor Simulation {
     /// device order; worked out once per membership (a join or leave forgets it).
     private func memberDevices(of conversation: String) -> [Int] {
         if let known = memberDevicesCache[conversation] { return known }
-        var found: [Int] = []
-        for person in members[conversation] ?? [] {
-            guard let owner = scenario.person(person) else { continue }
-            found += owner.devices.compactMap { deviceIndex[$0] }
-        }
+        let found = ScenarioTables.devices(of: members[conversation] ?? [], in: scenario, deviceIndex: world.tables.deviceIndex)
         memberDevicesCache[conversation] = found
         return found
     }
