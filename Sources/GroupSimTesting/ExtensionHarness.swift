@@ -23,13 +23,13 @@ public actor ExtensionHarness {
     /// The device the harness drives.
     public nonisolated let device: String
     let scenario: Scenario
-    private let world: WorldFacts
-    private var driven: Device
-    private var cloud = CloudStore()
+    /// The world of a run with one device, the driven one: the same device, cloud store
+    /// and device calls as a scenario run, with the test in place of the scheduler.
+    private var world: World
+    private var driven: Device { world.devices[0] }
     private var context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
     private var pendingCloud: [CloudRequest] = []
     private var stepNumber = 0
-    private var usedSessions: Set<String> = []
     /// Effects since the last `expect`.
     private var callbacksSeen = 0
     private var effects = HarnessEffects()
@@ -50,8 +50,8 @@ public actor ExtensionHarness {
         scenario = Scenario(name: "harness", people: people.map { Person(key: $0, devices: ["\($0)-phone"]) },
                             devices: people.map { DeviceSpec(name: "\($0)-phone", person: $0) },
                             conversations: [ConversationSpec(members: people)], app: spec, timeline: [])
-        world = WorldFacts(scenario: scenario, seed: scenario.seed)
-        driven = Device(spec: scenario.devices[0], world: world, makeApp: factory)
+        world = World(tables: ScenarioTables(scenario: scenario), seed: scenario.seed)
+        world.makeDevices(app: factory, tracing: true, count: 1)
     }
 
     // MARK: - What the user and the system do
@@ -92,8 +92,8 @@ public actor ExtensionHarness {
         let message = Message(session: Session(name: session), url: url, layout: TemplateLayout(caption: caption), summaryText: summary)
         let envelope = Envelope(id: context.nextMessageID, conversation: scenario.conversations[0].name, senderDevice: sender,
                                 senderPerson: person, sentAt: context.now, content: .app(message),
-                                senderMap: world.mintIdentifiers(device: sender, generation: 0), provenance: Provenance(), change: nil,
-                                senderPosition: world.personIndex[person] ?? -1)
+                                senderMap: world.facts.mintIdentifiers(device: sender, generation: 0), provenance: Provenance(),
+                                change: nil, senderPosition: world.facts.personIndex[person] ?? -1)
         context.nextMessageID += 1
         collect { $0.receive(envelope, into: &$1) }
     }
@@ -110,7 +110,7 @@ public actor ExtensionHarness {
         pendingCloud = []
         for request in requests {
             context.now = context.now + scenario.app.cloudLatency
-            let response = cloud.handle(request)
+            let response = world.cloud.handle(request)
             context.now = context.now + scenario.app.cloudLatency
             collect { $0.receive(response, into: &$1) }
         }
@@ -180,7 +180,7 @@ public actor ExtensionHarness {
 
     private func perform(_ action: Action) async {
         stepNumber += 1
-        let isNew = action.compose.map { usedSessions.insert($0.session).inserted } ?? false
+        let isNew = action.compose.map { world.usedSessions.insert($0.session).inserted } ?? false
         let step = Step(number: stepNumber, time: context.now, device: device, action: action)
         let conversation = scenario.conversations[0].name
         collect { $0.perform(step, conversation: conversation, sessionIsNew: isNew, into: &$1) }
@@ -189,8 +189,7 @@ public actor ExtensionHarness {
     /// Makes one call into the device and takes in what it did.
     private func collect(_ call: (inout Device, inout DeviceOutput) -> Void) {
         var output = DeviceOutput(context: context)
-        call(&driven, &output)
-        context = output.context
+        world.call(0, context: &context, output: &output, call)
         let callbacks = driven.callbacks
         effects.callbacks += callbacks.dropFirst(callbacksSeen)
         callbacksSeen = callbacks.count

@@ -36,6 +36,8 @@ package struct EventQueue<Payload> {
     public init() {}
 
     public var isEmpty: Bool { heap.isEmpty }
+    /// When the earliest pending event is due.
+    public var peekTime: VirtualTime? { heap.first.map { VirtualTime(nanoseconds: $0.time) } }
     public var count: Int { heap.count }
 
     /// Schedules `payload` at `time`; returns its sequence number.

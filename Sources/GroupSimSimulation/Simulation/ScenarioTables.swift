@@ -139,6 +139,11 @@ package final class ScenarioTables: Sendable {
         linkDelays.isEmpty ? baseDelay : linkDelays[sender * scenario.devices.count + receiver]
     }
 
+    /// The link a copy travels on: sender and receiver as one index.
+    func link(of envelope: Envelope, to receiver: Int) -> Int? {
+        deviceIndex[envelope.senderDevice].map { $0 * scenario.devices.count + receiver }
+    }
+
     /// The slot of `conversation`'s identifiers in a per-conversation `IdentifierMap`.
     func conversationSlot(_ conversation: String) -> Int? { conversationNumbers[conversation] }
 

@@ -1,0 +1,33 @@
+import GroupSimCore
+import GroupSimScenario
+
+/// What a run leaves behind besides its devices' state: the trace, the steps that failed,
+/// the pitfalls seen as they happened, the state changes made, and the counters.
+struct Recorder {
+    /// False when the run keeps no trace (benchmarks): the digest is then of nothing.
+    let keepsTrace: Bool
+    private(set) var trace = Trace()
+    private(set) var failures: [StepFailure] = []
+    private(set) var sightings: [PitfallSighting] = []
+    private(set) var changes: [Change] = []
+    var copiesDelivered = 0
+    var cloudConflicts = 0
+    /// Events run so far.
+    var eventCount = 0
+
+    init(keepsTrace: Bool) { self.keepsTrace = keepsTrace }
+
+    mutating func record(_ event: TraceEvent) {
+        if keepsTrace { trace.append(event) }
+    }
+
+    mutating func fail(_ failure: StepFailure) { failures.append(failure) }
+
+    /// Keeps what one device call reported: its trace events, failures, sightings and changes.
+    mutating func keep(_ output: DeviceOutput) {
+        if keepsTrace { trace.append(contentsOf: output.events) }
+        if !output.failures.isEmpty { failures.append(contentsOf: output.failures) }
+        if !output.sightings.isEmpty { sightings.append(contentsOf: output.sightings) }
+        if !output.changes.isEmpty { changes.append(contentsOf: output.changes) }
+    }
+}

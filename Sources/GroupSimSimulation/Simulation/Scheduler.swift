@@ -1,0 +1,216 @@
+import GroupSimCore
+import GroupSimScenario
+
+/// The events waiting to run and which one runs next: a strategy in place of a flag.
+///
+/// - `timeOrdered`: the earliest (time, then sequence: determinism rule 3, README). Only
+///   the next user step waits in the queue; the others wait in `plannedSteps`.
+/// - `controlled`: a `ScheduleController` picks among every enabled event (schedule
+///   exploration). Each pending event carries the window in which it could happen
+///   whatever the latency, jitter and race draws, and the events it causes inherit it.
+struct Scheduler {
+    enum Strategy {
+        case timeOrdered
+        case controlled(any ScheduleController)
+    }
+
+    private(set) var strategy: Strategy
+    private var queue = EventQueue<Simulation.Event>()
+    /// Every step in the order it runs (time, then file order), each under the sequence
+    /// number reserved for it at the start.
+    private var plannedSteps: [(time: VirtualTime, event: Simulation.Event, window: TimeWindow)] = []
+    private var nextPlannedStep = 0
+    private var firstStepSequence: UInt64 = 0
+    /// Under a controller: each pending event's window by sequence number, and the window
+    /// of the event being run.
+    private var windows: [UInt64: TimeWindow] = [:]
+    private var cause = TimeWindow(earliest: 0, latest: 0)
+
+    init(controller: (any ScheduleController)?) {
+        strategy = controller.map { .controlled($0) } ?? .timeOrdered
+    }
+
+    var isControlled: Bool {
+        if case .controlled = strategy { return true }
+        return false
+    }
+
+    /// The controller as it stands now (controllers are values: the run's copy is the one that saw it).
+    var controller: (any ScheduleController)? {
+        if case .controlled(let controller) = strategy { return controller }
+        return nil
+    }
+
+    /// The time of the next event by the clock, if any (what `advance(to:)` compares).
+    var nextTime: VirtualTime? { queue.peekTime }
+
+    // MARK: - Planning the steps
+
+    /// Schedules every step at its time; a race's inner steps at the race's time plus a
+    /// seeded offset in [0, within), one stream per race. Steps at the same instant run in
+    /// file order. Under a controller every step waits in the queue from the start, with
+    /// its window: its time, or for a race's step the whole race window.
+    mutating func plan(_ scenario: Scenario, streams: RandomStreams) {
+        var timed: [(time: VirtualTime, step: Step, window: TimeWindow)] = []
+        var raceNumber = 0
+        for item in scenario.timeline {
+            switch item {
+            case .step(let step):
+                timed.append((step.time, step, TimeWindow(earliest: step.time.nanoseconds, latest: step.time.nanoseconds)))
+            case .race(let race):
+                raceNumber += 1
+                var generator = streams.stream(.race, String(raceNumber))
+                let within = UInt64(max(0, race.within.nanoseconds))
+                let window = TimeWindow(earliest: race.time.nanoseconds, latest: race.time.nanoseconds)
+                    .shifted(by: 0, spread: max(0, race.within.nanoseconds - 1))
+                for step in race.steps {
+                    let offset = Int64(clamping: generator.next(below: within))
+                    timed.append((race.time + VirtualDuration(nanoseconds: offset), step, window))
+                }
+            }
+        }
+        let fallback = scenario.conversations.first?.name ?? ConversationSpec.defaultName
+        for entry in timed.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }) {
+            let step = entry.element.step
+            plannedSteps.append((entry.element.time, .step(step, conversation: step.conversation ?? fallback), entry.element.window))
+        }
+        firstStepSequence = queue.reserveSequences(plannedSteps.count)
+        guard isControlled else {
+            scheduleNextStep()
+            return
+        }
+        // Exploration may run any pending step whose window allows it: all wait in the queue.
+        for (index, planned) in plannedSteps.enumerated() {
+            queue.schedule(planned.event, at: planned.time, reserved: firstStepSequence + UInt64(index))
+            windows[firstStepSequence + UInt64(index)] = planned.window
+        }
+        nextPlannedStep = plannedSteps.count
+    }
+
+    /// Puts the next planned step in the queue under the sequence number reserved for it.
+    /// The order is that of scheduling every step at the start (the pending steps were
+    /// only ever offered earliest first), with one step in the heap instead of all.
+    private mutating func scheduleNextStep() {
+        guard nextPlannedStep < plannedSteps.count else { return }
+        let planned = plannedSteps[nextPlannedStep]
+        queue.schedule(planned.event, at: planned.time, reserved: firstStepSequence + UInt64(nextPlannedStep))
+        nextPlannedStep += 1
+    }
+
+    // MARK: - Adding events
+
+    /// Schedules an event caused by the one being run, `delay` after `now`. Under a
+    /// controller it also records the event's window: the cause's, moved by the least and
+    /// the most the delay could be (by default `delay` exactly).
+    mutating func enqueue(_ event: Simulation.Event, at now: VirtualTime, after delay: VirtualDuration,
+                          earliest: Int64? = nil, latest: Int64? = nil) {
+        let sequence = queue.schedule(event, at: now + delay)
+        guard isControlled else { return }
+        let low = earliest ?? delay.nanoseconds
+        windows[sequence] = cause.shifted(by: low, spread: max(0, (latest ?? delay.nanoseconds) - low))
+    }
+
+    /// Schedules the copy of `envelope` from `sender` to `receiver`: by the clock, at its
+    /// arrival (in send order per link with `network.fifo`); under a controller, with the
+    /// window of every delay the link allows (`next` offers only each FIFO link's oldest).
+    mutating func deliver(_ envelope: Envelope, from sender: Int, to receiver: Int, at now: VirtualTime, network: inout Network) {
+        guard isControlled else {
+            queue.schedule(.deliver(envelope, to: receiver), at: network.arrival(from: sender, to: receiver, sentAt: now))
+            return
+        }
+        let delay = network.delay(from: sender, to: receiver)
+        let bounds = network.bounds(from: sender, to: receiver)
+        enqueue(.deliver(envelope, to: receiver), at: now, after: delay, earliest: bounds.earliest, latest: bounds.latest)
+    }
+
+    // MARK: - Taking the next event
+
+    /// The next event, removed from the queue: the earliest, or the controller's choice
+    /// among the enabled ones (every pending delivery and cloud message, and the earliest
+    /// pending step: user actions keep their order). Under a controller the event's
+    /// window becomes the cause of the events it adds.
+    ///
+    /// Takes the tables and the cloud store rather than the whole world: passing the world
+    /// by value would copy it for every event.
+    mutating func next(tables: ScenarioTables, cloud: CloudStore) -> EventQueue<Simulation.Event>.Entry? {
+        guard case .controlled(var chooser) = strategy else {
+            let entry = queue.next()
+            if let entry, case .step = entry.payload { scheduleNextStep() }
+            return entry
+        }
+        // The chooser is the only copy while it records its choice: what it keeps is not copied.
+        strategy = .timeOrdered
+        let entry = chosenEvent(by: &chooser, tables: tables, cloud: cloud)
+        strategy = .controlled(chooser)
+        if let entry {
+            cause = windows.removeValue(forKey: entry.sequence) ?? TimeWindow(earliest: entry.time.nanoseconds,
+                                                                             latest: entry.time.nanoseconds)
+        }
+        return entry
+    }
+
+    /// The controller's choice among the enabled events, removed from the queue.
+    private mutating func chosenEvent(by chooser: inout any ScheduleController, tables: ScenarioTables,
+                                      cloud: CloudStore) -> EventQueue<Simulation.Event>.Entry? {
+        let scenario = tables.scenario
+        let deviceIndex = tables.deviceIndex
+        let pending = queue.pending
+        let firstOnLink = scenario.network.fifo ? Self.oldestCopyPerLink(pending, tables: tables) : [:]
+        var candidates: [(sequence: UInt64, candidate: ScheduleCandidate)] = []
+        for entry in pending {
+            let window = windows[entry.sequence] ?? TimeWindow(earliest: entry.time.nanoseconds, latest: entry.time.nanoseconds)
+            let earliest = VirtualTime(nanoseconds: window.earliest), latest = VirtualTime(nanoseconds: window.latest)
+            switch entry.payload {
+            case .step(let step, _):
+                candidates.append((entry.sequence, ScheduleCandidate(kind: .step, device: step.device, message: nil, step: step.number,
+                                                                      time: entry.time, earliest: earliest, latest: latest,
+                                                                      deviceNumber: deviceIndex[step.device])))
+            case .deliver(let envelope, let receiver):
+                // FIFO links: only the oldest copy in flight on its link may arrive next.
+                if let link = tables.link(of: envelope, to: receiver), let oldest = firstOnLink[link], oldest != envelope.id { continue }
+                candidates.append((entry.sequence, ScheduleCandidate(kind: .delivery, device: scenario.devices[receiver].name,
+                                                                      message: envelope.id, step: nil, time: entry.time,
+                                                                      earliest: earliest, latest: latest, deviceNumber: receiver)))
+            case .cloudArrive(let request):
+                candidates.append((entry.sequence, ScheduleCandidate(kind: .cloudRequest, device: request.device, message: nil, step: nil,
+                                                                      time: entry.time, earliest: earliest, latest: latest,
+                                                                      deviceNumber: deviceIndex[request.device],
+                                                                      leavesStore: !cloud.changes(by: request))))
+            case .cloudAnswer(let response, _):
+                candidates.append((entry.sequence, ScheduleCandidate(kind: .cloudAnswer, device: response.request.device, message: nil,
+                                                                      step: nil, time: entry.time, earliest: earliest, latest: latest,
+                                                                      deviceNumber: deviceIndex[response.request.device])))
+            }
+        }
+        guard !candidates.isEmpty else { return nil }
+        let choice = chooser.choose(among: candidates.map(\.candidate))
+        let index = candidates.indices.contains(choice) ? choice : 0
+        return queue.remove(sequence: candidates[index].sequence)
+    }
+
+    /// Per link, the id of the oldest copy in flight on it (message ids grow in send order).
+    private static func oldestCopyPerLink(_ pending: [EventQueue<Simulation.Event>.Entry], tables: ScenarioTables) -> [Int: Int] {
+        var oldest: [Int: Int] = [:]
+        for entry in pending {
+            guard case .deliver(let envelope, let receiver) = entry.payload, let link = tables.link(of: envelope, to: receiver) else {
+                continue
+            }
+            oldest[link] = min(oldest[link] ?? envelope.id, envelope.id)
+        }
+        return oldest
+    }
+}
+
+/// When an event could happen at the earliest and the latest, in nanoseconds.
+struct TimeWindow: Sendable, Hashable {
+    var earliest: Int64
+    var latest: Int64
+
+    /// The window of something `delay` to `delay + spread` after this; saturates at the end of time.
+    func shifted(by delay: Int64, spread: Int64) -> TimeWindow {
+        let (low, lowOverflow) = earliest.addingReportingOverflow(delay)
+        let (high, highOverflow) = latest.addingReportingOverflow(delay)
+        let (wide, wideOverflow) = (highOverflow ? Int64.max : high).addingReportingOverflow(spread)
+        return TimeWindow(earliest: lowOverflow ? Int64.max : low, latest: highOverflow || wideOverflow ? Int64.max : wide)
+    }
+}

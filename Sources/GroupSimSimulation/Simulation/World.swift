@@ -1,0 +1,64 @@
+import GroupSimCore
+import GroupSimScenario
+
+/// What a run changes: the devices, the network between them, the cloud store and the
+/// conversations' members. The `Simulation` steps it one event at a time; a `Scheduler`
+/// decides which event, and a `Recorder` keeps what happened.
+package struct World {
+    /// What every device knows and nobody changes, with the sticker files already read.
+    package let facts: WorldFacts
+    package var devices: [Device] = []
+    var network: Network
+    package var cloud = CloudStore()
+    /// Each conversation's members now (M6).
+    var members: [String: [String]]
+    /// The sessions some step has composed in, for `sessionIsNew`.
+    package var usedSessions: Set<String> = []
+    /// `memberDevices(of:)` by conversation; a join or leave forgets its conversation's.
+    private var memberDevicesCache: [String: [Int]]
+
+    package init(tables: ScenarioTables, seed: UInt64) {
+        facts = WorldFacts(tables: tables, seed: seed)
+        network = Network(tables: tables, streams: facts.streams)
+        members = tables.initialMembers
+        memberDevicesCache = tables.initialMemberDevices
+    }
+
+    var scenario: Scenario { facts.tables.scenario }
+
+    /// Each device's position in the scenario's devices.
+    var deviceIndex: [String: Int] { facts.tables.deviceIndex }
+
+    /// Makes the scenario's devices, the first `count` of them (all by default), with the
+    /// app `factory` makes (nil: the built-in app). A test harness makes one and drives it.
+    package mutating func makeDevices(app factory: AppRegistry.Factory?, tracing: Bool, count: Int = .max) {
+        let facts = facts
+        devices = scenario.devices.prefix(count).map { Device(spec: $0, world: facts, makeApp: factory, tracing: tracing) }
+    }
+
+    /// One call into device `index`: lends it the clock and counters in `context` and the
+    /// buffer `output` for its effects, and takes the context back. The device holds
+    /// neither between calls; the caller acts on `output` and empties it.
+    package mutating func call(_ index: Int, context: inout DeviceContext, output: inout DeviceOutput,
+                               _ body: (inout Device, inout DeviceOutput) -> Void) {
+        output.context = context
+        body(&devices[index], &output)
+        context = output.context
+    }
+
+    /// The devices of the conversation's members, in member order and each person's
+    /// device order; worked out once per membership.
+    mutating func memberDevices(of conversation: String) -> [Int] {
+        if let known = memberDevicesCache[conversation] { return known }
+        let found = ScenarioTables.devices(of: members[conversation] ?? [], in: scenario, deviceIndex: deviceIndex)
+        memberDevicesCache[conversation] = found
+        return found
+    }
+
+    /// The conversation's members become `list`, on every device too (M6).
+    mutating func setMembers(_ list: [String], of conversation: String) {
+        members[conversation] = list
+        memberDevicesCache[conversation] = nil
+        for index in devices.indices { devices[index].updateMembers(list, of: conversation) }
+    }
+}
