@@ -52,14 +52,14 @@ import GroupSimTesting
     @Test func advanceStopsAtTheInstant() async throws {
         let scenario = try Self.scenario("pickles-race.yaml")
         let whole = try await Simulation(scenario: scenario).run()
-        let due = whole.trace.events.filter { $0.time <= .milliseconds(10) }.count
+        let due = whole.trace.events.filter { $0.time <= VirtualTime.zero + .milliseconds(10) }.count
         #expect(due > 0 && due < whole.trace.events.count)
         let simulation = Simulation(scenario: scenario)
-        try await simulation.advance(to: .milliseconds(10))
+        try await simulation.advance(to: VirtualTime.zero + .milliseconds(10))
         // The rest of the run adds exactly the events after the instant.
         let outcome = try await simulation.run()
         #expect(outcome.trace.events.count == whole.trace.events.count)
-        #expect(outcome.trace.events.filter { $0.time <= .milliseconds(10) }.count == due)
+        #expect(outcome.trace.events.filter { $0.time <= VirtualTime.zero + .milliseconds(10) }.count == due)
     }
 
     /// A scenario with problems is refused by the first `step()`, as `run()` refuses it.
