@@ -78,6 +78,7 @@ package enum CheckEvaluator {
             // so a session with summary lines always has a live bubble (M10).
             let drawn = outcome.device(deviceName)?.session(session)?.summaries ?? []
             let passed = (count == nil || count == drawn.count) && (texts == nil || texts == drawn)
+            guard explained else { return (passed, "") }
             return (passed, "\(deviceName) draws \(Plural.count(drawn.count, "summary line")) for \(session): \(drawn)")
         case .converged(let session), .diverged(let session):
             if !explained {
@@ -103,8 +104,12 @@ package enum CheckEvaluator {
             return (!converged, lines.joined(separator: "; "))
         case .complete(let session, let written):
             let data = accountKeys(written, outcome)
+            if !explained {
+                // One look per message shown, not one per device.
+                let shown = states.byMessage(session: session, devices: states.appDeviceIndices(for: session)).distinct
+                return (shown.allSatisfy { $0?.state.contains(data) ?? false }, "")
+            }
             let missing = states.appDevices(for: session).filter { !(states.shown(session, on: $0)?.state.contains(data) ?? false) }
-            guard explained else { return (missing.isEmpty, "") }
             func shown(_ device: DeviceSnapshot) -> String { states.shown(session, on: device).map { $0.state.description } ?? "no bubble" }
             let detail = missing.isEmpty
                 ? "every app device's state has \(StateMap(data))"
@@ -113,20 +118,24 @@ package enum CheckEvaluator {
         case .pitfalls(let kinds):
             let reported = Set(pitfalls.map(\.kind))
             let absent = kinds.filter { !reported.contains($0) }
+            guard explained else { return (absent.isEmpty, "") }
             let seen = reported.sorted().map(\.rawValue)
             guard !absent.isEmpty else { return (true, "reported: \(seen.joined(separator: ", "))") }
             let missing = absent.map(\.rawValue).joined(separator: ", ")
             return (false, "not reported: \(missing); reported: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))")
         case .noPitfalls:
+            guard explained else { return (pitfalls.isEmpty, "") }
             let seen = Set(pitfalls.map(\.kind)).sorted().map(\.rawValue)
             return (pitfalls.isEmpty, seen.isEmpty ? "none reported" : "reported: \(seen.joined(separator: ", "))")
         case .callbacks(let deviceName, let sequence):
             let got = outcome.device(deviceName)?.callbacks ?? []
+            guard explained else { return (got == sequence, "") }
             return (got == sequence, "received \(got.map(\.rawValue).joined(separator: ", "))")
         case .error(let step, let code):
             // A failure after the step ended, set off by it (a cloud round trip), is the step's too.
             let failed = outcome.failures.filter { $0.attributedStep == step }
             let passed = failed.contains { $0.code == code }
+            guard explained else { return (passed, "") }
             let detail = failed.isEmpty
                 ? "step \(step) did not fail"
                 : "step \(step) failed with " + failed.map { failure in
