@@ -15,11 +15,15 @@ import GroupSimTesting
         try ScenarioParser.load(path: ScenarioFiles.root.appendingPathComponent("Scenarios").appendingPathComponent(file).path)
     }
 
+    /// The file's uninterrupted run's report, and a fresh simulation of its scenario.
+    static func whole(_ file: String) async throws -> (whole: RunReport, fresh: Simulation) {
+        let scenario = try Self.scenario(file)
+        return (RunReport(outcome: try await Simulation(scenario: scenario).run()), Simulation(scenario: scenario))
+    }
+
     @Test(arguments: files)
     func steppingToTheEndGivesTheRunsDigest(_ file: String) async throws {
-        let scenario = try Self.scenario(file)
-        let whole = RunReport(outcome: try await Simulation(scenario: scenario).run())
-        let stepped = Simulation(scenario: scenario)
+        let (whole, stepped) = try await Self.whole(file)
         var events = 0
         while try await stepped.step() { events += 1 }
         #expect(try await stepped.step() == false)
@@ -31,9 +35,7 @@ import GroupSimTesting
 
     @Test(arguments: files)
     func advancingInSlicesGivesTheRunsDigest(_ file: String) async throws {
-        let scenario = try Self.scenario(file)
-        let whole = RunReport(outcome: try await Simulation(scenario: scenario).run())
-        let sliced = Simulation(scenario: scenario)
+        let (whole, sliced) = try await Self.whole(file)
         var ran = 0
         var instant = VirtualTime.zero
         // 37 ms slices until the end of the whole run: each leaves the clock at its instant.
