@@ -21,7 +21,9 @@ public struct ProgressSink: Sendable {
     public static var standardError: ProgressSink {
         ProgressSink(
             isTerminal: isatty(STDERR_FILENO) == 1,
-            write: { FileHandle.standardError.write(Data($0.utf8)) },
+            // Every byte, retrying interrupted writes: `FileHandle.write` stops the process on
+            // an error, and a terminal's resize interrupts a write with a signal.
+            write: { _ = OutputFile.writeAll(Array($0.utf8), to: STDERR_FILENO) },
             seconds: { ProcessInfo.processInfo.systemUptime }
         )
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GroupSimCore
 import GroupSimTesting
 import Testing
 import GroupSimCLI
@@ -147,7 +148,8 @@ import GroupSimCLI
         let running = try BuiltTool.Running(["run", input, "--output", "/proc/self/fd/1"], in: folder, output: pipe.fileHandleForWriting)
         try pipe.fileHandleForWriting.close()
         let ended = await running.wait()
-        let received = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let received = String(decoding: try BoundedFile.readAll(pipe.fileHandleForReading.fileDescriptor, limit: 1 << 26).get(),
+                              as: UTF8.self)
         #expect(ended.status == 0, "\(ended.error)")
         let report = await CLI.run(["run", input]).output
         #expect(received.hasPrefix(report), "\(received.prefix(200))")

@@ -1,4 +1,5 @@
 import Foundation
+import GroupSimCore
 import GroupSimTesting
 import Testing
 
@@ -46,7 +47,7 @@ import Testing
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let data = (try? BoundedFile.readAll(pipe.fileHandleForReading.fileDescriptor, limit: 1 << 26).get()) ?? []
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }

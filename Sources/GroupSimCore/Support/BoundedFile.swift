@@ -109,8 +109,10 @@ package enum BoundedFile {
         }
     }
 
-    /// At most `limit + 1` bytes from an open descriptor.
-    private static func readAll(_ descriptor: Int32, limit: Int) -> Result<[UInt8], Failure> {
+    /// At most `limit + 1` bytes from an open descriptor, to its end; a read a signal
+    /// interrupts is tried again (Foundation's `readDataToEndOfFile` stops the process on
+    /// `EINTR`, which a test reading a child's pipe meets when another child ends).
+    package static func readAll(_ descriptor: Int32, limit: Int) -> Result<[UInt8], Failure> {
         let wanted = max(0, limit) + 1
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: min(wanted, 1 << 16))
