@@ -11,7 +11,7 @@ struct ExplorationTally: Sendable {
     private(set) var stoppedRuns: ExactCount = 0
     private var checkFailures: [ExactCount]
     private var checkFirst: [Report.RunReference?]
-    private var shown: [ExploredRun.Slot: [Report.Shown: ExactCount]] = [:]
+    private var shown = OutcomeCounts()
     private var pitfallRuns: [PitfallKind: ExactCount] = [:]
     /// The rule each kind cited; the smallest if runs ever disagreed, so order cannot matter.
     private var pitfallRules: [PitfallKind: Rule] = [:]
@@ -44,7 +44,7 @@ struct ExplorationTally: Sendable {
         checkFirst = report.checks.map(\.firstFailure)
         for row in report.outcomes {
             let slot = ExploredRun.Slot(device: row.device, session: row.session)
-            for count in row.counts { shown[slot, default: [:]][count.shown, default: .zero] += count.runs }
+            for count in row.counts { shown.add(slot, count.shown, count.runs) }
         }
         for pitfall in report.pitfalls {
             pitfallRuns[pitfall.kind, default: .zero] += pitfall.runs
@@ -96,9 +96,7 @@ struct ExplorationTally: Sendable {
             insertFailures([Report.FailingRun(reference: run.reference, failedChecks: run.failedChecks,
                                               unexpected: run.unexpected.map(\.unexpectedText), schedule: run.schedule)])
         }
-        // The runs of one scenario share most slots: the first run sizes the table.
-        if shown.isEmpty { shown.reserveCapacity(run.shown.count) }
-        for row in run.shown { shown[row.slot, default: [:]][row.shown, default: .zero] += .one }
+        shown.add(run.shown, count: .one)
         for entry in run.classes {
             noteClass(Report.ClassKey(session: entry.session, shown: entry.shown), runs: .one, agreeing: entry.agreeing...entry.agreeing)
             for device in entry.outliers { outliers[ExploredRun.Slot(device: device, session: entry.session), default: .zero] += .one }
@@ -124,9 +122,7 @@ struct ExplorationTally: Sendable {
                 checkFirst[index] = theirs
             }
         }
-        for (slot, counts) in other.shown {
-            for (value, count) in counts { shown[slot, default: [:]][value, default: .zero] += count }
-        }
+        shown.merge(other.shown)
         for (kind, count) in other.pitfallRuns { pitfallRuns[kind, default: .zero] += count }
         for (kind, rule) in other.pitfallRules { noteRule(rule, for: kind) }
         for (key, count) in other.stepFailureRuns { stepFailureRuns[key, default: .zero] += count }
@@ -170,7 +166,7 @@ struct ExplorationTally: Sendable {
     mutating func addSample(_ failure: Report.FailingRun) { insertFailures([failure]) }
 
     mutating func addShown(_ slot: ExploredRun.Slot, _ value: Report.Shown, _ count: ExactCount) {
-        shown[slot, default: [:]][value, default: .zero] += count
+        shown.add(slot, value, count)
     }
 
     mutating func addClass(session: String, shown: [Report.Shown], _ count: ExactCount) {
@@ -232,19 +228,7 @@ struct ExplorationTally: Sendable {
         let deviceRank = Dictionary(template.devices.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
         let sessionRank = Dictionary(template.sessions.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first,
             _ in first })
-        // Each slot's ranks are looked up once, not at every comparison of the sort.
-        let ranked = shown.keys.map { (slot: $0, device: deviceRank[$0.device] ?? Int.max, session: sessionRank[$0.session] ?? Int.max) }
-        let slots = ranked.sorted { a, b in
-            if a.device != b.device { return a.device < b.device }
-            if a.slot.device != b.slot.device { return a.slot.device < b.slot.device }
-            if a.session != b.session { return a.session < b.session }
-            return a.slot.session < b.slot.session
-        }.map(\.slot)
-        report.outcomes = slots.map { slot in
-            let counts = (shown[slot] ?? [:]).map { Report.OutcomeCount(shown: $0.key, runs: $0.value) }
-                .sorted { $0.runs != $1.runs ? $0.runs > $1.runs : $0.shown < $1.shown }
-            return Report.OutcomeTally(device: slot.device, session: slot.session, counts: counts)
-        }
+        report.outcomes = shown.tallies(deviceRank: deviceRank, sessionRank: sessionRank)
         report.pitfalls = pitfallRuns.keys.sorted().map {
             Report.PitfallTally(kind: $0, rule: pitfallRules[$0] ?? $0.rule, runs: pitfallRuns[$0] ?? .zero)
         }
