@@ -96,7 +96,7 @@ struct ExplorationTally: Sendable {
             insertFailures([Report.FailingRun(reference: run.reference, failedChecks: run.failedChecks,
                                               unexpected: run.unexpected.map(\.unexpectedText), schedule: run.schedule)])
         }
-        shown.add(run.shown, count: .one)
+        shown.add(run.rows, count: .one)
         for entry in run.classes {
             noteClass(Report.ClassKey(session: entry.session, shown: entry.shown), runs: .one, agreeing: entry.agreeing...entry.agreeing)
             for device in entry.outliers { outliers[ExploredRun.Slot(device: device, session: entry.session), default: .zero] += .one }

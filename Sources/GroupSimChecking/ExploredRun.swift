@@ -31,7 +31,9 @@ struct ExploredRun: Sendable {
     var failedChecks: [Int]
     var quiet: Bool
     /// In device order, then session order (the scenario's sessions first, others by name).
-    var shown: [(slot: Slot, shown: ExplorationReport.Shown)]
+    var shown: [(slot: Slot, shown: ExplorationReport.Shown)] { rows.list }
+    /// The same rows, a few numbers each: what the tally counts.
+    var rows: OutcomeRows
     /// Distinct kinds, sorted, each with the rule its first report cited.
     var pitfalls: [(kind: PitfallKind, rule: Rule)]
     /// Distinct, in the order they happened.
@@ -80,23 +82,25 @@ struct ExploredRun: Sendable {
             let streams = RandomStreams(seed: outcome.seed)
             for person in outcome.scenario.people { keys[AppIdentity.accountID(streams, person: person.key)] = "<account:\(person.key)>" }
         }
-        var rows: [(slot: Slot, shown: ExplorationReport.Shown)] = []
+        var rows = OutcomeRows(capacity: outcome.devices.count * sessions.count)
         let named = Set(sessions)
+        let numbers = sessions.map { rows.session($0) }
         var contactNames: [String: String] = [:]
         for person in outcome.scenario.people where contactNames[person.key] == nil { contactNames[person.key] = person.contactName }
         for device in outcome.devices {
+            rows.startDevice(device.name)
             let table = device.sessionTable
             let extra = (0..<table.count).map(table.name(at:)).filter { !named.contains($0) }.sorted()
-            for session in sessions + extra {
+            for (session, number) in zip(sessions, numbers) + extra.map({ ($0, rows.session($0)) }) {
                 let seen = states.shown(session, on: device)
                 let shown = ExplorationReport.Shown(
                     from: seen?.sender, fromName: seen.map { contactNames[$0.sender] ?? $0.sender },
                     state: Self.canonical(seen?.state ?? StateMap(), names: names, keys: keys))
-                rows.append((Slot(device: device.name, session: session), shown))
+                rows.append(session: number, shown)
             }
         }
-        shown = rows
-        classes = Self.classes(of: rows)
+        self.rows = rows
+        classes = rows.classes
         var kinds: [(kind: PitfallKind, rule: Rule)] = []
         var kindsSeen: Set<PitfallKind> = []
         for pitfall in report.pitfalls where kindsSeen.insert(pitfall.kind).inserted {
@@ -114,32 +118,6 @@ struct ExploredRun: Sendable {
             StepFailureKey(step: $0.failure.attributedStep, device: $0.failure.device, code: $0.failure.code.name)
         }
         for (key, failure) in zip(unexpected, report.unexpectedFailures) { unexpectedLines[key] = failure.line }
-    }
-
-    /// Each session's class from the run's rows: the distinct things shown, how many
-    /// devices showed the most common one (ties: the first in `Shown`'s order), and the
-    /// devices that showed something else. Linear in the rows.
-    static func classes(of rows: [(slot: Slot, shown: ExplorationReport.Shown)]) -> [SessionClass] {
-        var order: [String] = []
-        var counts: [String: [ExplorationReport.Shown: Int]] = [:]
-        for row in rows {
-            if counts[row.slot.session] == nil { order.append(row.slot.session) }
-            counts[row.slot.session, default: [:]][row.shown, default: 0] += 1
-        }
-        var majority: [String: ExplorationReport.Shown] = [:]
-        var result: [SessionClass] = order.map { session in
-            let seen = counts[session] ?? [:]
-            let shown = seen.keys.sorted()
-            let most = shown.max { (seen[$0] ?? 0) < (seen[$1] ?? 0) || ((seen[$0] ?? 0) == (seen[$1] ?? 0) && $1 < $0) }
-            if let most { majority[session] = most }
-            return SessionClass(session: session, shown: shown, agreeing: most.flatMap { seen[$0] } ?? 0, outliers: [])
-        }
-        var position: [String: Int] = [:]
-        for (index, entry) in order.enumerated() { position[entry] = index }
-        for row in rows where row.shown != majority[row.slot.session] {
-            if let index = position[row.slot.session] { result[index].outliers.append(row.slot.device) }
-        }
-        return result
     }
 
     /// `state` with every participant UUID in it written as whose identifier it is on

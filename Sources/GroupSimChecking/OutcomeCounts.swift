@@ -34,36 +34,30 @@ struct OutcomeCounts: Sendable {
 
     var isEmpty: Bool { rowDevice.isEmpty }
 
-    /// Counts a run's rows, `count` runs each.
-    mutating func add(_ rows: [(slot: ExploredRun.Slot, shown: Shown)], count: ExactCount) {
-        if rowDevice.isEmpty {
+    /// Counts a run's rows, `count` runs each. The run's devices, sessions and values are
+    /// given this table's numbers once each; each row then costs a few integer compares.
+    mutating func add(_ rows: OutcomeRows, count: ExactCount) {
+        let devices = rows.devices.map { Self.intern($0, names: &deviceNames, numbers: &deviceNumbers) }
+        let sessions = rows.sessions.map { Self.intern($0, names: &sessionNames, numbers: &sessionNumbers) }
+        let valueMap = rows.values.map { Self.intern($0, values: &values, numbers: &valueNumbers) }
+        // A run's rows are distinct, but for a repeat: into an empty table they go in order, with no look-up.
+        let fresh = rowDevice.isEmpty && !rows.repeats
+        if fresh {
+            rowIndex = nil
             rowDevice.reserveCapacity(rows.count)
             rowSession.reserveCapacity(rows.count)
             single.reserveCapacity(rows.count)
             singleCount.reserveCapacity(rows.count)
         }
-        // A run's rows are distinct: into an empty table they go in order, with no look-up.
-        let fresh = rowDevice.isEmpty
-        if fresh { rowIndex = nil }
-        var lastDevice: (name: String, number: Int32)?
-        for (position, row) in rows.enumerated() {
+        for position in 0..<rows.count {
+            let device = devices[Int(rows.rowDevice[position])], session = sessions[Int(rows.rowSession[position])]
             let index: Int
-            if position < rowDevice.count, deviceNames[Int(rowDevice[position])] == row.slot.device,
-               sessionNames[Int(rowSession[position])] == row.slot.session {
+            if position < rowDevice.count, rowDevice[position] == device, rowSession[position] == session {
                 index = position
             } else {
-                // Consecutive rows share a device: its name is hashed once.
-                let device: Int32
-                if let lastDevice, lastDevice.name == row.slot.device {
-                    device = lastDevice.number
-                } else {
-                    device = Self.intern(row.slot.device, names: &deviceNames, numbers: &deviceNumbers)
-                    lastDevice = (row.slot.device, device)
-                }
-                let session = Self.intern(row.slot.session, names: &sessionNames, numbers: &sessionNumbers)
-                index = fresh ? appendRow(device: device, session: session) : self.row(device: device, session: session)
+                index = fresh ? appendRow(device: device, session: session) : row(device: device, session: session)
             }
-            add(row.shown, count, at: index)
+            add(valueMap[Int(rows.rowValue[position])], count, at: index)
         }
     }
 
@@ -71,7 +65,7 @@ struct OutcomeCounts: Sendable {
     mutating func add(_ slot: ExploredRun.Slot, _ value: Shown, _ count: ExactCount) {
         let device = Self.intern(slot.device, names: &deviceNames, numbers: &deviceNumbers)
         let session = Self.intern(slot.session, names: &sessionNames, numbers: &sessionNumbers)
-        add(value, count, at: row(device: device, session: session))
+        add(Self.intern(value, values: &values, numbers: &valueNumbers), count, at: row(device: device, session: session))
     }
 
     /// Adds another table's counts.
@@ -104,10 +98,14 @@ struct OutcomeCounts: Sendable {
         let devicePlace = order(deviceNames, deviceRank), sessionPlace = order(sessionNames, sessionRank)
         let keys = rowDevice.indices.map { devicePlace[Int(rowDevice[$0])] << 32 | sessionPlace[Int(rowSession[$0])] }
         return keys.indices.sorted { keys[$0] < keys[$1] }.map { index in
+            let device = deviceNames[Int(rowDevice[index])], session = sessionNames[Int(rowSession[index])]
+            if single[index] >= 0 {
+                let only = ExplorationReport.OutcomeCount(shown: values[Int(single[index])], runs: singleCount[index])
+                return ExplorationReport.OutcomeTally(device: device, session: session, counts: [only])
+            }
             let counts = counts(at: index).map { ExplorationReport.OutcomeCount(shown: $0.shown, runs: $0.runs) }
                 .sorted { $0.runs != $1.runs ? $0.runs > $1.runs : $0.shown < $1.shown }
-            return ExplorationReport.OutcomeTally(device: deviceNames[Int(rowDevice[index])], session: sessionNames[Int(rowSession[index])],
-                                                  counts: counts)
+            return ExplorationReport.OutcomeTally(device: device, session: session, counts: counts)
         }
     }
 
@@ -117,13 +115,13 @@ struct OutcomeCounts: Sendable {
         return (several[Int32(index)] ?? [:]).map { (values[Int($0.key)], $0.value) }
     }
 
-    private mutating func add(_ value: Shown, _ count: ExactCount, at index: Int) {
+    /// Counts `count` runs that showed value `number` at row `index`.
+    private mutating func add(_ number: Int32, _ count: ExactCount, at index: Int) {
         let current = single[index]
-        if current >= 0, values[Int(current)] == value {
+        if current == number {
             singleCount[index] += count
             return
         }
-        let number = Self.intern(value, values: &values, numbers: &valueNumbers)
         if current == -2 {
             single[index] = number
             singleCount[index] = count
