@@ -101,7 +101,7 @@ struct OutcomeCounts: Sendable {
             let device = deviceNames[Int(rowDevice[index])], session = sessionNames[Int(rowSession[index])]
             if single[index] >= 0 {
                 let only = ExplorationReport.OutcomeCount(shown: values[Int(single[index])], runs: singleCount[index])
-                return ExplorationReport.OutcomeTally(device: device, session: session, counts: [only])
+                return ExplorationReport.OutcomeTally(device: device, session: session, only: only)
             }
             let counts = counts(at: index).map { ExplorationReport.OutcomeCount(shown: $0.shown, runs: $0.runs) }
                 .sorted { $0.runs != $1.runs ? $0.runs > $1.runs : $0.shown < $1.shown }
