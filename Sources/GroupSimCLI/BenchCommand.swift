@@ -71,8 +71,10 @@ struct BenchCommand: Subcommand {
       10, 100, 300 and 1,000 people with one phone each, every phone sending 10 messages at
       seeded random times over an hour, message j of phone i in session s<i>-<j % 10>
       (10 sessions per phone), latency 50ms, jitter 40ms: copies delivered, wall time,
-      nanoseconds per copy and the workload's peak memory, also per copy (on Linux;
-      elsewhere the process's peak so far, groups running smallest first)
+      nanoseconds per copy and the workload's peak memory: on Linux its peak resident
+      size above what the process held when it started (free heap pages handed back
+      first), also per copy; elsewhere the process's peak so far, groups running
+      smallest first
       a day in a 32-person group, 3 devices each: every person sends a message every 5
       minutes on average, half of them replies in one of 20 open sessions; simulated
       time over wall time

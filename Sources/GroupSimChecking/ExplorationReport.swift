@@ -146,7 +146,38 @@ public struct ExplorationReport: Sendable, Hashable {
     public struct OutcomeTally: Sendable, Hashable {
         public var device: String
         public var session: String
-        public var counts: [OutcomeCount]
+        public var counts: [OutcomeCount] {
+            get {
+                switch storage {
+                case .one(let count): [count]
+                case .many(let counts): counts
+                }
+            }
+            set { storage = Counts(newValue) }
+        }
+        /// A report of a large group has a row per device and session, and most rows have
+        /// one outcome: that one is kept in the row, not in an array of its own.
+        private var storage: Counts
+
+        private enum Counts: Sendable, Hashable {
+            case one(OutcomeCount)
+            case many([OutcomeCount])
+
+            init(_ counts: [OutcomeCount]) { self = counts.count == 1 ? .one(counts[0]) : .many(counts) }
+        }
+
+        init(device: String, session: String, counts: [OutcomeCount]) {
+            self.device = device
+            self.session = session
+            storage = Counts(counts)
+        }
+
+        /// A row with one outcome.
+        init(device: String, session: String, only count: OutcomeCount) {
+            self.device = device
+            self.session = session
+            storage = .one(count)
+        }
     }
 
     /// One outcome class of a session: the distinct things its devices showed at the end

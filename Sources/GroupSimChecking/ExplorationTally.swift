@@ -11,7 +11,7 @@ struct ExplorationTally: Sendable {
     private(set) var stoppedRuns: ExactCount = 0
     private var checkFailures: [ExactCount]
     private var checkFirst: [Report.RunReference?]
-    private var shown = ShownCounts()
+    private var shown = OutcomeCounts()
     private var pitfallRuns: [PitfallKind: ExactCount] = [:]
     /// The rule each kind cited; the smallest if runs ever disagreed, so order cannot matter.
     private var pitfallRules: [PitfallKind: Rule] = [:]
@@ -96,7 +96,7 @@ struct ExplorationTally: Sendable {
             insertFailures([Report.FailingRun(reference: run.reference, failedChecks: run.failedChecks,
                                               unexpected: run.unexpected.map(\.unexpectedText), schedule: run.schedule)])
         }
-        shown.add(rows: run.rowSlots, rowValues: run.rowValues, values: run.shownValues)
+        shown.add(run.rows, count: .one)
         for entry in run.classes {
             noteClass(Report.ClassKey(session: entry.session, shown: entry.shown), runs: .one, agreeing: entry.agreeing...entry.agreeing)
             for device in entry.outliers { outliers[ExploredRun.Slot(device: device, session: entry.session), default: .zero] += .one }
@@ -228,19 +228,7 @@ struct ExplorationTally: Sendable {
         let deviceRank = Dictionary(template.devices.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
         let sessionRank = Dictionary(template.sessions.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first,
             _ in first })
-        // Each slot's ranks are looked up once, not at every comparison of the sort.
-        let ranked = shown.allSlots.map { (slot: $0, device: deviceRank[$0.device] ?? Int.max, session: sessionRank[$0.session] ?? Int.max) }
-        let slots = ranked.sorted { a, b in
-            if a.device != b.device { return a.device < b.device }
-            if a.slot.device != b.slot.device { return a.slot.device < b.slot.device }
-            if a.session != b.session { return a.session < b.session }
-            return a.slot.session < b.slot.session
-        }.map(\.slot)
-        report.outcomes = slots.map { slot in
-            let counts = shown.counts(of: slot).map { Report.OutcomeCount(shown: $0.shown, runs: $0.runs) }
-                .sorted { $0.runs != $1.runs ? $0.runs > $1.runs : $0.shown < $1.shown }
-            return Report.OutcomeTally(device: slot.device, session: slot.session, counts: counts)
-        }
+        report.outcomes = shown.tallies(deviceRank: deviceRank, sessionRank: sessionRank)
         report.pitfalls = pitfallRuns.keys.sorted().map {
             Report.PitfallTally(kind: $0, rule: pitfallRules[$0] ?? $0.rule, runs: pitfallRuns[$0] ?? .zero)
         }

@@ -31,12 +31,9 @@ struct ExploredRun: Sendable {
     var failedChecks: [Int]
     var quiet: Bool
     /// In device order, then session order (the scenario's sessions first, others by name).
-    var shown: [(slot: Slot, shown: ExplorationReport.Shown)]
-    /// The same rows as slots and numbers: row `i` showed `shownValues[rowValues[i]]`, each
-    /// distinct thing a session's devices showed listed once.
-    var rowSlots: [Slot]
-    var rowValues: [Int32]
-    var shownValues: [ExplorationReport.Shown]
+    var shown: [(slot: Slot, shown: ExplorationReport.Shown)] { rows.list }
+    /// The same rows, a few numbers each: what the tally counts.
+    var rows: OutcomeRows
     /// Distinct kinds, sorted, each with the rule its first report cited.
     var pitfalls: [(kind: PitfallKind, rule: Rule)]
     /// Distinct, in the order they happened.
@@ -85,42 +82,37 @@ struct ExploredRun: Sendable {
             let streams = RandomStreams(seed: outcome.seed)
             for person in outcome.scenario.people { keys[AppIdentity.accountID(streams, person: person.key)] = "<account:\(person.key)>" }
         }
+        var rows = OutcomeRows(capacity: outcome.devices.count * sessions.count)
+        let named = Set(sessions)
+        let numbers = sessions.map { rows.session($0) }
         var contactNames: [String: String] = [:]
         for person in outcome.scenario.people where contactNames[person.key] == nil { contactNames[person.key] = person.contactName }
-        // What a device shows for a session depends only on the live bubble's message (its
-        // state, or the record its state points to): each message's row is made once per
-        // session and shared by every device that shows it.
-        var outcomes = SessionOutcomes(sessions)
-        var rows: [(slot: Slot, shown: ExplorationReport.Shown)] = []
-        rows.reserveCapacity(outcome.devices.count * max(1, sessions.count))
-        var rowClasses: [(session: Int, shown: Int)] = []
-        rowClasses.reserveCapacity(rows.capacity)
+        // What a device shows for a session depends only on its live bubble's message (its
+        // state, or the record that state points to): each is made once per session and
+        // message, by session number, then message number + 1 (0: no bubble).
+        var made: [[ExplorationReport.Shown?]] = []
         for (position, device) in outcome.devices.enumerated() {
+            rows.startDevice(device.name)
             let table = device.sessionTable
-            var extra: [String] = []
-            for position in 0..<table.count where !outcomes.isNamed(table.name(at: position)) {
-                extra.append(table.name(at: position))
-            }
-            for session in sessions + extra.sorted() {
-                let (index, shown) = outcomes.row(session, message: states.liveMessage(session, device: position)) {
-                    let seen = states.shown(session, on: device)
-                    return ExplorationReport.Shown(from: seen?.sender, fromName: seen.map { contactNames[$0.sender] ?? $0.sender },
-                                                   state: Self.canonical(seen?.state ?? StateMap(), names: names, keys: keys))
+            let extra = (0..<table.count).map(table.name(at:)).filter { !named.contains($0) }.sorted()
+            for (session, number) in zip(sessions, numbers) + extra.map({ ($0, rows.session($0)) }) {
+                let row = Int(number), slot = (states.liveMessage(session, device: position) ?? -1) + 1
+                if row >= made.count { made.append(contentsOf: repeatElement([], count: row + 1 - made.count)) }
+                if slot >= made[row].count { made[row].append(contentsOf: repeatElement(nil, count: slot + 1 - made[row].count)) }
+                if let known = made[row][slot] {
+                    rows.append(session: number, known)
+                    continue
                 }
-                rows.append((Slot(device: device.name, session: session), outcomes.sessions[index].shown[shown]))
-                rowClasses.append((index, shown))
+                let seen = states.shown(session, on: device)
+                let shown = ExplorationReport.Shown(
+                    from: seen?.sender, fromName: seen.map { contactNames[$0.sender] ?? $0.sender },
+                    state: Self.canonical(seen?.state ?? StateMap(), names: names, keys: keys))
+                made[row][slot] = shown
+                rows.append(session: number, shown)
             }
         }
-        shown = rows
-        classes = outcomes.classes(rows: rows, rowClasses: rowClasses)
-        rowSlots = rows.map(\.slot)
-        var offsets: [Int] = []
-        shownValues = []
-        for session in outcomes.sessions {
-            offsets.append(shownValues.count)
-            shownValues += session.shown
-        }
-        rowValues = rowClasses.map { Int32(offsets[$0.session] + $0.shown) }
+        self.rows = rows
+        classes = rows.classes
         var kinds: [(kind: PitfallKind, rule: Rule)] = []
         var kindsSeen: Set<PitfallKind> = []
         for pitfall in report.pitfalls where kindsSeen.insert(pitfall.kind).inserted {
@@ -138,103 +130,6 @@ struct ExploredRun: Sendable {
             StepFailureKey(step: $0.failure.attributedStep, device: $0.failure.device, code: $0.failure.code.name)
         }
         for (key, failure) in zip(unexpected, report.unexpectedFailures) { unexpectedLines[key] = failure.line }
-    }
-
-    /// The distinct things each session's devices show in one run, found as the rows are
-    /// made: a row costs an array read when its message was seen before, a hash of what is
-    /// shown only for a new message.
-    struct SessionOutcomes {
-        struct Session {
-            var name: String
-            /// Distinct things shown, in the order first seen, and how many rows showed each.
-            var shown: [ExplorationReport.Shown] = []
-            var counts: [Int] = []
-            /// By message number + 1 (0: no bubble): the index in `shown`, or -1.
-            var byMessage: [Int32] = []
-            var byShown: [ExplorationReport.Shown: Int] = [:]
-        }
-
-        private(set) var sessions: [Session]
-        private var indexByName: [String: Int] = [:]
-        /// How many sessions the scenario's steps name: the first ones.
-        private let named: Int
-
-        init(_ named: [String]) {
-            sessions = named.map { Session(name: $0) }
-            self.named = named.count
-            for (index, name) in named.enumerated() where indexByName[name] == nil { indexByName[name] = index }
-        }
-
-        /// Whether the scenario's steps name the session (every device gets a row for it).
-        func isNamed(_ name: String) -> Bool { indexByName[name].map { $0 < named } ?? false }
-
-        /// The session's index and the index of what the row shows; `make` runs once per
-        /// session and message.
-        mutating func row(_ session: String, message: Int?, make: () -> ExplorationReport.Shown) -> (Int, Int) {
-            let index: Int
-            if let known = indexByName[session] {
-                index = known
-            } else {
-                index = sessions.count
-                indexByName[session] = index
-                sessions.append(Session(name: session))
-            }
-            let slot = (message ?? -1) + 1
-            if slot >= 0, slot < sessions[index].byMessage.count, sessions[index].byMessage[slot] >= 0 {
-                let shown = Int(sessions[index].byMessage[slot])
-                sessions[index].counts[shown] += 1
-                return (index, shown)
-            }
-            let value = make()
-            let shown: Int
-            if let known = sessions[index].byShown[value] {
-                shown = known
-            } else {
-                shown = sessions[index].shown.count
-                sessions[index].shown.append(value)
-                sessions[index].counts.append(0)
-                sessions[index].byShown[value] = shown
-            }
-            sessions[index].counts[shown] += 1
-            if slot >= 0 {
-                if slot >= sessions[index].byMessage.count {
-                    sessions[index].byMessage.append(contentsOf: repeatElement(-1, count: slot + 1 - sessions[index].byMessage.count))
-                }
-                sessions[index].byMessage[slot] = Int32(shown)
-            }
-            return (index, shown)
-        }
-
-        /// Each session's class, in the order the rows first show it: the distinct things
-        /// shown, sorted; how many devices showed the most common one (ties: the first in
-        /// `Shown`'s order); the devices that showed something else, in row order.
-        func classes(rows: [(slot: Slot, shown: ExplorationReport.Shown)], rowClasses: [(session: Int, shown: Int)]) -> [SessionClass] {
-            var order: [Int] = []
-            var position = [Int](repeating: -1, count: sessions.count)
-            for row in rowClasses where position[row.session] < 0 {
-                position[row.session] = order.count
-                order.append(row.session)
-            }
-            var majority = [Int](repeating: -1, count: sessions.count)
-            var result: [SessionClass] = order.map { index in
-                let session = sessions[index]
-                var most = -1
-                for candidate in session.shown.indices {
-                    guard most >= 0 else { most = candidate; continue }
-                    if session.counts[candidate] > session.counts[most]
-                        || (session.counts[candidate] == session.counts[most] && session.shown[candidate] < session.shown[most]) {
-                        most = candidate
-                    }
-                }
-                majority[index] = most
-                return SessionClass(session: session.name, shown: session.shown.sorted(), agreeing: most >= 0 ? session.counts[most] : 0,
-                                    outliers: [])
-            }
-            for (row, entry) in zip(rows, rowClasses) where entry.shown != majority[entry.session] {
-                result[position[entry.session]].outliers.append(row.slot.device)
-            }
-            return result
-        }
     }
 
     /// `state` with every participant UUID in it written as whose identifier it is on

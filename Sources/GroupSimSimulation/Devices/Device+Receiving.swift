@@ -126,8 +126,7 @@ extension Device {
     /// Reports each UUID in the message URL that this installation never minted: one it
     /// minted before a reinstall is stale (M2); any other is foreign (M4).
     mutating func inspectIdentifiers(in envelope: Envelope, conversation: String) {
-        guard let url = envelope.url, url.utf8.count >= 36 else { return }
-        for id in ParticipantID.occurrences(in: url) where identifiers.person(for: id, in: conversation) == nil {
+        for id in envelope.identifiersInURL where identifiers.person(for: id, in: conversation) == nil {
             if let old = retired.last(where: { $0.person(for: id) != nil }) {
                 sighting(.staleIdentifier, message: envelope.id,
                          "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; it minted that identifier for "

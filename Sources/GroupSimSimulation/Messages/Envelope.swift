@@ -51,6 +51,9 @@ package final class Envelope: Sendable {
     /// every delivery, where taking the message out would copy all of its fields.
     let url: String?
     let summaryText: String?
+    /// The participant identifiers written in the URL, in order, found once when the
+    /// message is sent: every receiver whose app reads it looks for them (M2, M4).
+    let identifiersInURL: [ParticipantID]
 
     package init(id: Int, conversation: String, senderDevice: String, senderPerson: String, sentAt: VirtualTime, content: Content,
          senderMap: IdentifierMap, provenance: Provenance, change: Change?, senderInstall: String? = nil, senderPosition: Int = -1,
@@ -74,12 +77,14 @@ package final class Envelope: Sendable {
             state = StateMap(url: message.url)
             url = message.url
             summaryText = message.summaryText
+            identifiersInURL = message.url.map(ParticipantID.occurrences) ?? []
         } else {
             sessionName = nil
             self.sessionNumber = -1
             state = StateMap()
             url = nil
             summaryText = nil
+            identifiersInURL = []
         }
     }
 

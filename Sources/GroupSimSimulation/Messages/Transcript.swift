@@ -39,7 +39,32 @@ package struct Transcript: Sendable {
         public var leftSummary: Bool
     }
 
-    private var slots: [Entry?] = []
+    /// One place in the transcript, 16 bytes: the message (shared by every device's
+    /// transcript, not copied), what the place shows, and for a plain line its text's
+    /// place in `plainTexts`. A summary line's text is the message's own summary text.
+    private struct Slot {
+        enum Kind: UInt8 { case removed, bubble, summary, text, sticker, plain }
+
+        var envelope: Envelope
+        var kind: Kind
+        var plainText: Int32 = -1
+
+        init(_ entry: Entry, plainText: Int32 = -1) {
+            envelope = entry.envelope
+            self.plainText = plainText
+            kind = switch entry {
+            case .bubble: .bubble
+            case .summary: .summary
+            case .text: .text
+            case .sticker: .sticker
+            case .plain: .plain
+            }
+        }
+    }
+
+    private var slots: [Slot] = []
+    /// The texts of plain lines (M26), which few transcripts have.
+    private var plainTexts: [String] = []
     private var tombstones = 0
     /// The slot of each numbered session's live bubble, by `Envelope.sessionNumber` (-1:
     /// none): the path every delivered copy takes reads an array, not a hash of the name.
@@ -62,19 +87,19 @@ package struct Transcript: Sendable {
     package mutating func addBubble(_ envelope: Envelope, number: Int, nilSummary: Options.NilSummary) -> Collapse? {
         var collapse: Collapse?
         if let session = envelope.sessionName, let index = replaceLive(session, number: number, with: slots.count),
-           slots.indices.contains(index), case .bubble(let old)? = slots[index] {
-            let summary = old.summaryText
-            if summary != nil || nilSummary == .defaultText {
+           slots.indices.contains(index), slots[index].kind == .bubble {
+            let old = slots[index].envelope
+            if old.summaryText != nil || nilSummary == .defaultText {
                 if number >= 0 { summariesByNumber[number] += 1 } else { summariesByName[session, default: 0] += 1 }
-                slots[index] = .summary(old, text: summary)
+                slots[index].kind = .summary
                 collapse = Collapse(replaced: old, leftSummary: true)
             } else {
-                slots[index] = nil
+                slots[index].kind = .removed
                 tombstones += 1
                 collapse = Collapse(replaced: old, leftSummary: false)
             }
         }
-        slots.append(.bubble(envelope))
+        slots.append(Slot(.bubble(envelope)))
         compactIfSparse()
         return collapse
     }
@@ -102,13 +127,30 @@ package struct Transcript: Sendable {
         } else {
             index = live[session]
         }
-        guard let index, slots.indices.contains(index), case .bubble(let envelope)? = slots[index] else { return nil }
-        return envelope
+        guard let index, slots.indices.contains(index), slots[index].kind == .bubble else { return nil }
+        return slots[index].envelope
     }
 
     /// Adds a non-session entry at the bottom.
     public mutating func append(_ entry: Entry) {
-        slots.append(entry)
+        if case .plain(_, let text) = entry {
+            slots.append(Slot(entry, plainText: Int32(plainTexts.count)))
+            plainTexts.append(text)
+        } else {
+            slots.append(Slot(entry))
+        }
+    }
+
+    /// The entry a kept slot shows; nil for a removed one.
+    private func entry(_ slot: Slot) -> Entry? {
+        switch slot.kind {
+        case .removed: nil
+        case .bubble: .bubble(slot.envelope)
+        case .summary: .summary(slot.envelope, text: slot.envelope.summaryText)
+        case .text: .text(slot.envelope)
+        case .sticker: .sticker(slot.envelope)
+        case .plain: .plain(slot.envelope, text: plainTexts.indices.contains(Int(slot.plainText)) ? plainTexts[Int(slot.plainText)] : "")
+        }
     }
 
     /// One session's live bubble and how many summary lines the session left.
@@ -123,14 +165,12 @@ package struct Transcript: Sendable {
         found.reserveCapacity(live.count + liveByNumber.count)
         for number in liveByNumber.indices where liveByNumber[number] >= 0 {
             let slot = Int(liveByNumber[number])
-            if case .bubble(let envelope)? = slots[slot] {
-                found.append((slot, Live(envelope: envelope, summaryCount: Int(summariesByNumber[number]))))
+            if slots[slot].kind == .bubble {
+                found.append((slot, Live(envelope: slots[slot].envelope, summaryCount: Int(summariesByNumber[number]))))
             }
         }
-        for (session, slot) in live {
-            if case .bubble(let envelope)? = slots[slot] {
-                found.append((slot, Live(envelope: envelope, summaryCount: summariesByName[session] ?? 0)))
-            }
+        for (session, slot) in live where slots[slot].kind == .bubble {
+            found.append((slot, Live(envelope: slots[slot].envelope, summaryCount: summariesByName[session] ?? 0)))
         }
         // Slots are distinct, so the order does not depend on the dictionary's.
         found.sort { $0.slot < $1.slot }
@@ -138,7 +178,7 @@ package struct Transcript: Sendable {
     }
 
     /// Every entry still in the transcript, oldest first, before M14's drawing limit.
-    public var entries: [Entry] { slots.compactMap { $0 } }
+    public var entries: [Entry] { slots.compactMap(entry) }
 
     /// The entries as drawn: of each session's summary lines only the last `summaryLines`
     /// are shown above the live bubble (M14).
@@ -146,12 +186,12 @@ package struct Transcript: Sendable {
         var remaining: [String: Int] = [:]
         var shown: [Bool] = Array(repeating: true, count: slots.count)
         for index in slots.indices.reversed() {
-            guard case .summary(let envelope, _)? = slots[index], let session = envelope.sessionName else { continue }
+            guard slots[index].kind == .summary, let session = slots[index].envelope.sessionName else { continue }
             let left = remaining[session, default: summaryLines]
             shown[index] = left > 0
             remaining[session] = left - 1
         }
-        return slots.indices.compactMap { shown[$0] ? slots[$0] : nil }
+        return slots.indices.compactMap { shown[$0] ? entry(slots[$0]) : nil }
     }
 
     private mutating func compactIfSparse() {
@@ -159,11 +199,11 @@ package struct Transcript: Sendable {
         // Where each kept slot moves to; the live positions are moved, not hashed again.
         var moved = [Int](repeating: -1, count: slots.count)
         var kept = 0
-        for index in slots.indices where slots[index] != nil {
+        for index in slots.indices where slots[index].kind != .removed {
             moved[index] = kept
             kept += 1
         }
-        slots.removeAll { $0 == nil }
+        slots.removeAll { $0.kind == .removed }
         tombstones = 0
         live = live.mapValues { moved[$0] }
         for number in liveByNumber.indices where liveByNumber[number] >= 0 {

@@ -1,0 +1,176 @@
+import GroupSimCore
+
+/// Per device and session, in how many runs each thing was shown: the counts behind the
+/// outcome distribution, kept small for groups with many devices and sessions.
+///
+/// A group of 1,000 devices and 10,000 sessions has 10 million rows. A row is two small
+/// numbers (its device's and its session's, names kept once), the number of the thing it
+/// showed (each distinct `Shown` kept once) and that thing's count: about 28 bytes. Only
+/// a row that came out differently in different runs keeps a table of its outcomes.
+///
+/// The runs of one scenario add their rows in the same order, so a run's row is matched by
+/// position first, and found by its names only where the order differs.
+struct OutcomeCounts: Sendable {
+    typealias Shown = ExplorationReport.Shown
+
+    private var deviceNames: [String] = []
+    private var deviceNumbers: [String: Int32] = [:]
+    private var sessionNames: [String] = []
+    private var sessionNumbers: [String: Int32] = [:]
+    /// Per row: its device's and its session's number.
+    private var rowDevice: [Int32] = []
+    private var rowSession: [Int32] = []
+    /// The rows by device and session number, made the first time a row is not where
+    /// position says (runs that add rows in another order, merged tallies).
+    private var rowIndex: [Int64: Int32]?
+    /// Every distinct thing shown, once.
+    private var values: [Shown] = []
+    private var valueNumbers: [Shown: Int32] = [:]
+    /// Per row: the number of the one thing shown and its count; -1 once the row showed
+    /// more than one thing, whose counts are then in `several`.
+    private var single: [Int32] = []
+    private var singleCount: [ExactCount] = []
+    private var several: [Int32: [Int32: ExactCount]] = [:]
+
+    var isEmpty: Bool { rowDevice.isEmpty }
+
+    /// Counts a run's rows, `count` runs each. The run's devices, sessions and values are
+    /// given this table's numbers once each; each row then costs a few integer compares.
+    mutating func add(_ rows: OutcomeRows, count: ExactCount) {
+        let devices = rows.devices.map { Self.intern($0, names: &deviceNames, numbers: &deviceNumbers) }
+        let sessions = rows.sessions.map { Self.intern($0, names: &sessionNames, numbers: &sessionNumbers) }
+        let valueMap = rows.values.map { Self.intern($0, values: &values, numbers: &valueNumbers) }
+        // A run's rows are distinct, but for a repeat: into an empty table they go in order, with no look-up.
+        let fresh = rowDevice.isEmpty && !rows.repeats
+        if fresh {
+            rowIndex = nil
+            rowDevice.reserveCapacity(rows.count)
+            rowSession.reserveCapacity(rows.count)
+            single.reserveCapacity(rows.count)
+            singleCount.reserveCapacity(rows.count)
+        }
+        for position in 0..<rows.count {
+            let device = devices[Int(rows.rowDevice[position])], session = sessions[Int(rows.rowSession[position])]
+            let index: Int
+            if position < rowDevice.count, rowDevice[position] == device, rowSession[position] == session {
+                index = position
+            } else {
+                index = fresh ? appendRow(device: device, session: session) : row(device: device, session: session)
+            }
+            add(valueMap[Int(rows.rowValue[position])], count, at: index)
+        }
+    }
+
+    /// Counts `count` runs that showed `value` at `slot`.
+    mutating func add(_ slot: ExploredRun.Slot, _ value: Shown, _ count: ExactCount) {
+        let device = Self.intern(slot.device, names: &deviceNames, numbers: &deviceNumbers)
+        let session = Self.intern(slot.session, names: &sessionNames, numbers: &sessionNumbers)
+        add(Self.intern(value, values: &values, numbers: &valueNumbers), count, at: row(device: device, session: session))
+    }
+
+    /// Adds another table's counts.
+    mutating func merge(_ other: OutcomeCounts) {
+        if isEmpty {
+            self = other
+            return
+        }
+        for index in other.rowDevice.indices {
+            let slot = ExploredRun.Slot(device: other.deviceNames[Int(other.rowDevice[index])],
+                                        session: other.sessionNames[Int(other.rowSession[index])])
+            for (value, count) in other.counts(at: index) { add(slot, value, count) }
+        }
+    }
+
+    /// The outcome distribution's rows, ordered by the devices' and the sessions' ranks
+    /// (a name without a rank after those with one, by name); each row's counts most
+    /// frequent first, ties by `Shown`'s order.
+    func tallies(deviceRank: [String: Int], sessionRank: [String: Int]) -> [ExplorationReport.OutcomeTally] {
+        // Names are ranked once, and the rows sorted by one integer each.
+        func order(_ names: [String], _ rank: [String: Int]) -> [Int64] {
+            let sorted = names.indices.sorted { a, b in
+                let left = rank[names[a]] ?? Int.max, right = rank[names[b]] ?? Int.max
+                return left != right ? left < right : names[a] < names[b]
+            }
+            var position = [Int64](repeating: 0, count: names.count)
+            for (place, index) in sorted.enumerated() { position[index] = Int64(place) }
+            return position
+        }
+        let devicePlace = order(deviceNames, deviceRank), sessionPlace = order(sessionNames, sessionRank)
+        let keys = rowDevice.indices.map { devicePlace[Int(rowDevice[$0])] << 32 | sessionPlace[Int(rowSession[$0])] }
+        return keys.indices.sorted { keys[$0] < keys[$1] }.map { index in
+            let device = deviceNames[Int(rowDevice[index])], session = sessionNames[Int(rowSession[index])]
+            if single[index] >= 0 {
+                let only = ExplorationReport.OutcomeCount(shown: values[Int(single[index])], runs: singleCount[index])
+                return ExplorationReport.OutcomeTally(device: device, session: session, only: only)
+            }
+            let counts = counts(at: index).map { ExplorationReport.OutcomeCount(shown: $0.shown, runs: $0.runs) }
+                .sorted { $0.runs != $1.runs ? $0.runs > $1.runs : $0.shown < $1.shown }
+            return ExplorationReport.OutcomeTally(device: device, session: session, counts: counts)
+        }
+    }
+
+    /// What row `index` showed, in how many runs each.
+    func counts(at index: Int) -> [(shown: Shown, runs: ExactCount)] {
+        if single[index] >= 0 { return [(values[Int(single[index])], singleCount[index])] }
+        return (several[Int32(index)] ?? [:]).map { (values[Int($0.key)], $0.value) }
+    }
+
+    /// Counts `count` runs that showed value `number` at row `index`.
+    private mutating func add(_ number: Int32, _ count: ExactCount, at index: Int) {
+        let current = single[index]
+        if current == number {
+            singleCount[index] += count
+            return
+        }
+        if current == -2 {
+            single[index] = number
+            singleCount[index] = count
+        } else if current >= 0 {
+            several[Int32(index)] = [current: singleCount[index], number: count]
+            single[index] = -1
+            singleCount[index] = .zero
+        } else {
+            several[Int32(index), default: [:]][number, default: .zero] += count
+        }
+    }
+
+    /// The row of a device and session, added (empty, -2) when new.
+    private mutating func row(device: Int32, session: Int32) -> Int {
+        let key = Int64(device) << 32 | Int64(session)
+        if rowIndex == nil {
+            var index: [Int64: Int32] = [:]
+            index.reserveCapacity(rowDevice.count)
+            for row in rowDevice.indices { index[Int64(rowDevice[row]) << 32 | Int64(rowSession[row])] = Int32(row) }
+            rowIndex = index
+        }
+        if let known = rowIndex?[key] { return Int(known) }
+        let index = appendRow(device: device, session: session)
+        rowIndex?[key] = Int32(index)
+        return index
+    }
+
+    /// A new row, showing nothing yet (-2); the caller keeps `rowIndex` up to date.
+    private mutating func appendRow(device: Int32, session: Int32) -> Int {
+        rowDevice.append(device)
+        rowSession.append(session)
+        single.append(-2)
+        singleCount.append(.zero)
+        return rowDevice.count - 1
+    }
+
+    private static func intern(_ name: String, names: inout [String], numbers: inout [String: Int32]) -> Int32 {
+        if let known = numbers[name] { return known }
+        let number = Int32(names.count)
+        names.append(name)
+        numbers[name] = number
+        return number
+    }
+
+    private static func intern(_ value: Shown, values: inout [Shown], numbers: inout [Shown: Int32]) -> Int32 {
+        if let known = numbers[value] { return known }
+        let number = Int32(values.count)
+        values.append(value)
+        numbers[value] = number
+        return number
+    }
+}
