@@ -88,27 +88,29 @@ struct ExploredRun: Sendable {
         var contactNames: [String: String] = [:]
         for person in outcome.scenario.people where contactNames[person.key] == nil { contactNames[person.key] = person.contactName }
         // What a device shows for a session depends only on its live bubble's message (its
-        // state, or the record that state points to): each is made once per session and
-        // message, by session number, then message number + 1 (0: no bubble).
-        var made: [[ExplorationReport.Shown?]] = []
+        // state, or the record that state points to): each is made and numbered once per
+        // session and message, by session number, then message number + 1 (0: no bubble).
+        var made: [[Int32]] = []
+        func addRow(_ session: String, _ number: Int32, device: DeviceSnapshot, position: Int) {
+            let row = Int(number), slot = (states.liveMessage(session, device: position) ?? -1) + 1
+            if row >= made.count { made.append(contentsOf: repeatElement([], count: row + 1 - made.count)) }
+            if slot >= made[row].count { made[row].append(contentsOf: repeatElement(-1, count: slot + 1 - made[row].count)) }
+            if made[row][slot] < 0 {
+                let seen = states.shown(session, on: device)
+                made[row][slot] = rows.number(of: ExplorationReport.Shown(
+                    from: seen?.sender, fromName: seen.map { contactNames[$0.sender] ?? $0.sender },
+                    state: Self.canonical(seen?.state ?? StateMap(), names: names, keys: keys)))
+            }
+            rows.append(session: number, number: made[row][slot])
+        }
         for (position, device) in outcome.devices.enumerated() {
             rows.startDevice(device.name)
+            for (session, number) in zip(sessions, numbers) { addRow(session, number, device: device, position: position) }
             let table = device.sessionTable
-            let extra = (0..<table.count).map(table.name(at:)).filter { !named.contains($0) }.sorted()
-            for (session, number) in zip(sessions, numbers) + extra.map({ ($0, rows.session($0)) }) {
-                let row = Int(number), slot = (states.liveMessage(session, device: position) ?? -1) + 1
-                if row >= made.count { made.append(contentsOf: repeatElement([], count: row + 1 - made.count)) }
-                if slot >= made[row].count { made[row].append(contentsOf: repeatElement(nil, count: slot + 1 - made[row].count)) }
-                if let known = made[row][slot] {
-                    rows.append(session: number, known)
-                    continue
-                }
-                let seen = states.shown(session, on: device)
-                let shown = ExplorationReport.Shown(
-                    from: seen?.sender, fromName: seen.map { contactNames[$0.sender] ?? $0.sender },
-                    state: Self.canonical(seen?.state ?? StateMap(), names: names, keys: keys))
-                made[row][slot] = shown
-                rows.append(session: number, shown)
+            // Sessions no step names, by name: the few an app named itself.
+            guard (0..<table.count).contains(where: { !named.contains(table.name(at: $0)) }) else { continue }
+            for session in (0..<table.count).map(table.name(at:)).filter({ !named.contains($0) }).sorted() {
+                addRow(session, rows.session(session), device: device, position: position)
             }
         }
         self.rows = rows

@@ -50,16 +50,20 @@ struct OutcomeRows: Sendable {
     /// A row of the latest device: `session` (a number from `session(_:)`) shows `value`.
     mutating func append(session: Int32, _ value: Shown) {
         let last = lastValue[Int(session)]
-        let number: Int32
-        if last >= 0, values[Int(last)] == value {
-            number = last
-        } else if let known = valueNumbers[value] {
-            number = known
-        } else {
-            number = Int32(values.count)
-            values.append(value)
-            valueNumbers[value] = number
-        }
+        append(session: session, number: last >= 0 && values[Int(last)] == value ? last : number(of: value))
+    }
+
+    /// The number of `value`, given the first time it is shown.
+    mutating func number(of value: Shown) -> Int32 {
+        if let known = valueNumbers[value] { return known }
+        let number = Int32(values.count)
+        values.append(value)
+        valueNumbers[value] = number
+        return number
+    }
+
+    /// A row of the latest device: `session` shows the value numbered `number` (from `number(of:)`).
+    mutating func append(session: Int32, number: Int32) {
         lastValue[Int(session)] = number
         let device = Int32(devices.count - 1)
         if lastDevice[Int(session)] == device { repeats = true }
