@@ -238,6 +238,7 @@ public actor Simulation {
         let pending = queue.pending
         let firstOnLink = scenario.network.fifo ? oldestCopyPerLink(pending) : [:]
         var candidates: [(sequence: UInt64, candidate: ScheduleCandidate)] = []
+        var waiting: [ScheduleCandidate] = []
         for entry in pending {
             let window = windows[entry.sequence] ?? TimeWindow(earliest: entry.time.nanoseconds, latest: entry.time.nanoseconds)
             let earliest = VirtualTime(nanoseconds: window.earliest), latest = VirtualTime(nanoseconds: window.latest)
@@ -248,10 +249,13 @@ public actor Simulation {
                                                                       deviceNumber: deviceIndex[step.device])))
             case .deliver(let envelope, let receiver):
                 // FIFO links: only the oldest copy in flight on its link may arrive next.
-                if let link = link(of: envelope, to: receiver), let oldest = firstOnLink[link], oldest != envelope.id { continue }
-                candidates.append((entry.sequence, ScheduleCandidate(kind: .delivery, device: scenario.devices[receiver].name,
-                                                                      message: envelope.id, step: nil, time: entry.time,
-                                                                      earliest: earliest, latest: latest, deviceNumber: receiver)))
+                let copy = ScheduleCandidate(kind: .delivery, device: scenario.devices[receiver].name, message: envelope.id, step: nil,
+                                             time: entry.time, earliest: earliest, latest: latest, deviceNumber: receiver)
+                if let link = link(of: envelope, to: receiver), let oldest = firstOnLink[link], oldest != envelope.id {
+                    waiting.append(copy)
+                    continue
+                }
+                candidates.append((entry.sequence, copy))
             case .cloudArrive(let request):
                 candidates.append((entry.sequence, ScheduleCandidate(kind: .cloudRequest, device: request.device, message: nil, step: nil,
                                                                       time: entry.time, earliest: earliest, latest: latest,
@@ -264,7 +268,7 @@ public actor Simulation {
             }
         }
         guard !candidates.isEmpty else { return nil }
-        let choice = chooser.choose(among: candidates.map(\.candidate))
+        let choice = chooser.choose(among: candidates.map(\.candidate), waiting: waiting)
         controller = chooser
         let index = candidates.indices.contains(choice) ? choice : 0
         return queue.remove(sequence: candidates[index].sequence)
