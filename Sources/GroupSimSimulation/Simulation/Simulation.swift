@@ -301,7 +301,8 @@ public actor Simulation {
         for copy in copies {
             let window = windows[copy.sequence] ?? TimeWindow(earliest: copy.time, latest: copy.time)
             let candidate = ScheduleCandidate(kind: .delivery, device: scenario.devices[device].name, message: copy.envelope.id, step: nil,
-                                              time: VirtualTime(nanoseconds: copy.time), earliest: VirtualTime(nanoseconds: window.earliest),
+                                              time: VirtualTime(nanoseconds: copy.time),
+                                              earliest: VirtualTime(nanoseconds: window.earliest),
                                               latest: VirtualTime(nanoseconds: window.latest), deviceNumber: device)
             if let link = link(of: copy.envelope, to: device), let first = oldest[link], first != copy.envelope.id {
                 waiting.append(candidate)
