@@ -239,6 +239,10 @@ public actor Simulation {
     /// The controller's choice among the enabled events, removed from the queue.
     private func chosenEvent() -> EventQueue<Event>.Entry? {
         guard var chooser = controller else { return queue.next() }
+        // Taken out while it chooses, so that what it records is not shared with this
+        // property and grows in place instead of being copied at every event.
+        controller = nil
+        defer { controller = chooser }
         if chooser.takesLowestDeviceFirst, let device = copiesTo.firstIndex(where: { !$0.isEmpty }) {
             return chosenCopy(of: device, by: &chooser)
         }
@@ -276,7 +280,6 @@ public actor Simulation {
         }
         guard !candidates.isEmpty else { return nil }
         let choice = chooser.choose(among: candidates.map(\.candidate), waiting: waiting)
-        controller = chooser
         let index = candidates.indices.contains(choice) ? choice : 0
         let entry = queue.remove(sequence: candidates[index].sequence)
         if let entry, case .deliver(_, let receiver) = entry.payload { copiesTo[receiver].removeAll { $0.sequence == entry.sequence } }
@@ -312,7 +315,6 @@ public actor Simulation {
             }
         }
         let choice = chooser.choose(among: candidates, waiting: waiting)
-        controller = chooser
         guard let sequence = sequences.indices.contains(choice) ? sequences[choice] : sequences.first else { return nil }
         copiesTo[device].removeAll { $0.sequence == sequence }
         return queue.remove(sequence: sequence)
