@@ -222,14 +222,8 @@ struct OrderRecorder: ScheduleController {
 
     mutating func choose(among candidates: [ScheduleCandidate]) -> Int { choose(among: candidates, waiting: []) }
 
-    /// Once in the tail, only copies to devices counted apart are left, and nothing they
-    /// do adds an event (the built-in app acts on nothing it receives, M23): the tail
-    /// takes the lowest device's copies first (`chooseInTail`), and needs no others.
-    var takesLowestDeviceFirst: Bool { tailStart != nil }
-
     mutating func choose(among candidates: [ScheduleCandidate], waiting: [ScheduleCandidate]) -> Int {
         learnNewEvents(candidates + waiting)
-        if tailStart != nil { return chooseInTail(candidates) }
         let deferred = deferredCopies(candidates)
         if let deferred, deferred.allSatisfy({ $0 }) { return chooseInTail(candidates) }
         var allowed = Self.allowed(candidates, ignoring: deferred)

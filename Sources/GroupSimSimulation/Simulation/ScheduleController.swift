@@ -14,17 +14,9 @@ package protocol ScheduleController: Sendable {
     /// network, those behind an older copy on their link (deliveries, in queue order).
     /// By default they are ignored.
     mutating func choose(among candidates: [ScheduleCandidate], waiting: [ScheduleCandidate]) -> Int
-
-    /// True once only copies are left to arrive, and the controller takes the next one
-    /// among those of the lowest-numbered device that has any, whatever the others: the
-    /// simulation then offers just that device's copies (in the same order), so that a
-    /// choice costs the same however many copies are in flight. False by default.
-    var takesLowestDeviceFirst: Bool { get }
 }
 
 extension ScheduleController {
-    package var takesLowestDeviceFirst: Bool { false }
-
     package mutating func choose(among candidates: [ScheduleCandidate], waiting: [ScheduleCandidate]) -> Int {
         choose(among: candidates)
     }

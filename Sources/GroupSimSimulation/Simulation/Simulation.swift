@@ -53,10 +53,6 @@ public actor Simulation {
     /// and the window of the event being run, which the events it causes inherit.
     private var windows: [UInt64: TimeWindow] = [:]
     private var cause = TimeWindow(earliest: 0, latest: 0)
-    /// Under a schedule controller: per receiving device, its copies in the queue, in
-    /// (time, sequence) order, for offering one device's copies without a scan
-    /// (`ScheduleController.takesLowestDeviceFirst`).
-    private var copiesTo: [[(time: Int64, sequence: UInt64, envelope: Envelope)]] = []
     private var nextPlannedStep = 0
     private var firstStepSequence: UInt64 = 0
     private var devices: [Device] = []
@@ -239,13 +235,6 @@ public actor Simulation {
     /// The controller's choice among the enabled events, removed from the queue.
     private func chosenEvent() -> EventQueue<Event>.Entry? {
         guard var chooser = controller else { return queue.next() }
-        // Taken out while it chooses, so that what it records is not shared with this
-        // property and grows in place instead of being copied at every event.
-        controller = nil
-        defer { controller = chooser }
-        if chooser.takesLowestDeviceFirst, let device = copiesTo.firstIndex(where: { !$0.isEmpty }) {
-            return chosenCopy(of: device, by: &chooser)
-        }
         let pending = queue.pending
         let firstOnLink = scenario.network.fifo ? oldestCopyPerLink(pending) : [:]
         var candidates: [(sequence: UInt64, candidate: ScheduleCandidate)] = []
@@ -280,44 +269,9 @@ public actor Simulation {
         }
         guard !candidates.isEmpty else { return nil }
         let choice = chooser.choose(among: candidates.map(\.candidate), waiting: waiting)
+        controller = chooser
         let index = candidates.indices.contains(choice) ? choice : 0
-        let entry = queue.remove(sequence: candidates[index].sequence)
-        if let entry, case .deliver(_, let receiver) = entry.payload { copiesTo[receiver].removeAll { $0.sequence == entry.sequence } }
-        return entry
-    }
-
-    /// `chosenEvent` once the controller takes the lowest device's copies first: only the
-    /// copies to `device` are offered, as `chosenEvent` would list them (on a FIFO network,
-    /// each link's oldest), so the cost depends on that device's copies alone.
-    private func chosenCopy(of device: Int, by chooser: inout any ScheduleController) -> EventQueue<Event>.Entry? {
-        let copies = copiesTo[device]
-        var oldest: [Int: Int] = [:]
-        if scenario.network.fifo {
-            for copy in copies {
-                guard let link = link(of: copy.envelope, to: device) else { continue }
-                oldest[link] = min(oldest[link] ?? copy.envelope.id, copy.envelope.id)
-            }
-        }
-        var candidates: [ScheduleCandidate] = []
-        var sequences: [UInt64] = []
-        var waiting: [ScheduleCandidate] = []
-        for copy in copies {
-            let window = windows[copy.sequence] ?? TimeWindow(earliest: copy.time, latest: copy.time)
-            let candidate = ScheduleCandidate(kind: .delivery, device: scenario.devices[device].name, message: copy.envelope.id, step: nil,
-                                              time: VirtualTime(nanoseconds: copy.time),
-                                              earliest: VirtualTime(nanoseconds: window.earliest),
-                                              latest: VirtualTime(nanoseconds: window.latest), deviceNumber: device)
-            if let link = link(of: copy.envelope, to: device), let first = oldest[link], first != copy.envelope.id {
-                waiting.append(candidate)
-            } else {
-                candidates.append(candidate)
-                sequences.append(copy.sequence)
-            }
-        }
-        let choice = chooser.choose(among: candidates, waiting: waiting)
-        guard let sequence = sequences.indices.contains(choice) ? sequences[choice] : sequences.first else { return nil }
-        copiesTo[device].removeAll { $0.sequence == sequence }
-        return queue.remove(sequence: sequence)
+        return queue.remove(sequence: candidates[index].sequence)
     }
 
     /// The link a copy travels on: sender and receiver as one index.
@@ -340,7 +294,6 @@ public actor Simulation {
     private func build() {
         let factory = apps.factory(for: scenario.app)
         devices = scenario.devices.map { Device(spec: $0, world: world, makeApp: factory, tracing: recordTrace) }
-        if exploring { copiesTo = Array(repeating: [], count: scenario.devices.count) }
         schedule(scenario.timeline, streams: world.streams)
     }
 
@@ -505,11 +458,6 @@ public actor Simulation {
     private func enqueue(_ event: Event, after delay: VirtualDuration, earliest: Int64? = nil, latest: Int64? = nil) {
         let sequence = queue.schedule(event, at: context.now + delay)
         guard exploring else { return }
-        if case .deliver(let envelope, let receiver) = event {
-            let time = (context.now + delay).nanoseconds
-            let place = copiesTo[receiver].lastIndex { ($0.time, $0.sequence) < (time, sequence) }.map { $0 + 1 } ?? 0
-            copiesTo[receiver].insert((time, sequence, envelope), at: place)
-        }
         let low = earliest ?? delay.nanoseconds
         windows[sequence] = cause.shifted(by: low, spread: max(0, (latest ?? delay.nanoseconds) - low))
     }
