@@ -27,7 +27,9 @@ import GroupSimSimulation
 /// and belong to every entity. Copies held for an offline device arrive, once it is
 /// back, in the order they were sent (M30), so only the oldest of them is allowed; and
 /// the order in which they were held cannot matter, so a held copy belongs to the
-/// device's held store, an entity whose events all commute.
+/// device's held store, an entity whose events all commute. The order in which they were
+/// sent does matter, though sends on different devices commute: a prefix's key carries it
+/// (`Option.heldOrder`) while the device can still see it.
 struct OrderRecorder: ScheduleController {
     /// One event the run could take at a decision point.
     struct Option: Sendable, Hashable {
@@ -52,6 +54,9 @@ struct OrderRecorder: ScheduleController {
         /// The decision after which it could first run (the event that made it, released
         /// it on a FIFO link, or let it run); -1 when it could from the start.
         var since = -1
+        /// After it runs, the send order of the copies that decides what a device whose
+        /// connectivity changes will show (`OrderKey.heldOrder`); 0 when none does.
+        var heldOrder: UInt64 = 0
         var isStep: Bool { kind == .step }
         /// The same event in every run that reaches it: its name and entity.
         var identity: UInt64 { SplitMix64.mix(StableHash.fnv1a64(label) ^ UInt64(truncatingIfNeeded: entities.first ?? -1)) }
@@ -126,6 +131,8 @@ struct OrderRecorder: ScheduleController {
     /// Step number -> (device, goes offline) for the steps that switch a device's
     /// connectivity (`offline`, `online`: M30).
     private let connectivitySteps: [Int: (device: Int, offline: Bool)]
+    /// The devices that have such steps, in device order.
+    private let switching: [Int]
     private var offline: [Bool]
     /// Per device, the message ids of copies that reached it while offline and have not
     /// been delivered since (M30).
@@ -201,6 +208,7 @@ struct OrderRecorder: ScheduleController {
             }
         }
         connectivitySteps = connectivity
+        switching = Set(connectivity.values.map(\.device)).sorted()
         offline = Array(repeating: false, count: scenario.devices.count)
         held = Array(repeating: [], count: scenario.devices.count)
         globalSteps = global
@@ -212,8 +220,10 @@ struct OrderRecorder: ScheduleController {
         pendingAnswers = Array(repeating: [], count: scenario.devices.count)
     }
 
-    mutating func choose(among candidates: [ScheduleCandidate]) -> Int {
-        learnNewEvents(candidates)
+    mutating func choose(among candidates: [ScheduleCandidate]) -> Int { choose(among: candidates, waiting: []) }
+
+    mutating func choose(among candidates: [ScheduleCandidate], waiting: [ScheduleCandidate]) -> Int {
+        learnNewEvents(candidates + waiting)
         let deferred = deferredCopies(candidates)
         if let deferred, deferred.allSatisfy({ $0 }) { return chooseInTail(candidates) }
         var allowed = Self.allowed(candidates, ignoring: deferred)
@@ -260,6 +270,7 @@ struct OrderRecorder: ScheduleController {
             }
             guard allowed[position] else { continue }
             var named = option
+            if !switching.isEmpty { named.heldOrder = heldOrder(after: candidate, among: candidates, waiting: waiting) }
             let identity = option.identity
             if let since = firstPending[identity] {
                 named.since = since
@@ -472,6 +483,48 @@ struct OrderRecorder: ScheduleController {
         }
     }
 
+    /// M30 makes the send order of copies matter across devices: a device that comes back
+    /// online gets what it held in send order, so two orders that swap two sends on
+    /// different devices (equal per-entity sequences) can still differ in what it shows.
+    /// So that a prefix's key (`OrderKey.heldOrder`) decides everything that can follow
+    /// it, this hashes, after `candidate` runs, per device whose connectivity changes, the
+    /// names in send order of the copies whose order it may still see: while a switch of
+    /// its connectivity is pending, every copy to it in flight or held; after its last
+    /// switch, online, the held copies not yet delivered again; offline for good, none.
+    /// The copies a device receives when nothing is left pending decide nothing, so a
+    /// whole order's key has 0 here and orders are still counted by their sequences.
+    private func heldOrder(after candidate: ScheduleCandidate, among candidates: [ScheduleCandidate],
+                           waiting: [ScheduleCandidate]) -> UInt64 {
+        var hash: UInt64 = 0
+        let ran = candidate.kind == .step ? candidate.step : nil
+        for device in switching {
+            var isOffline = offline[device]
+            if let ran, let change = connectivitySteps[ran], change.device == device { isOffline = change.offline }
+            let switchPending = connectivitySteps.contains { step, change in
+                change.device == device && step != ran && stepRunIndex[step] == nil && change.offline != isOffline
+            }
+            // A copy delivered now to a device online leaves; offline, it is held.
+            let delivered = candidate.kind == .delivery && number(candidate) == device && !offline[device] ? candidate.message : nil
+            var messages: [Int]
+            if switchPending {
+                messages = held[device]
+                for copy in candidates + waiting where copy.kind == .delivery && number(copy) == device {
+                    if let message = copy.message, !messages.contains(message) { messages.append(message) }
+                }
+            } else {
+                messages = isOffline ? [] : held[device]
+            }
+            messages.removeAll { $0 == delivered }
+            guard !messages.isEmpty else { continue }
+            var sequence = SplitMix64.mix(UInt64(truncatingIfNeeded: device) &+ 0x9E37_79B9_7F4A_7C15)
+            for message in messages.sorted() {
+                sequence = SplitMix64.mix(sequence ^ StableHash.fnv1a64(messageLabels[message] ?? "m\(message)"))
+            }
+            hash = hash &+ sequence
+        }
+        return hash
+    }
+
     /// Names new message ids after the device whose event ran last, and counts new
     /// cloud requests (in issue order, which is their order in the list).
     private mutating func learnNewEvents(_ candidates: [ScheduleCandidate]) {
@@ -544,9 +597,13 @@ struct OrderRecorder: ScheduleController {
 /// except that the requests that left it as it was (reads) between two that changed it
 /// are taken in any order: the store answers each of them the same either way. Equal
 /// keys mean equal sequences up to those swaps (up to a 2^-64 chance of a hash collision
-/// per pair of sequences).
+/// per pair of sequences). A prefix's key also holds the send order that a device whose
+/// connectivity changes may still see (`OrderRecorder.Option.heldOrder`, M30), so that
+/// equal keys leave the same orders to follow; a whole order's has none.
 struct OrderKey: Sendable, Hashable {
     private(set) var entities: [UInt64]
+    /// After the last event folded in, its `Option.heldOrder`.
+    private(set) var heldOrder: UInt64 = 0
     /// The store's reads since its last write, as an order-free sum.
     private var reads: UInt64 = 0
     /// The cloud store's entity number.
@@ -564,6 +621,7 @@ struct OrderKey: Sendable, Hashable {
     /// The key after `option` ran: its name folded into each of its entities' hashes.
     func extended(with option: OrderRecorder.Option) -> OrderKey {
         var next = self
+        next.heldOrder = option.heldOrder
         let code = SplitMix64.mix(StableHash.fnv1a64(option.label))
         for entity in option.entities where next.entities.indices.contains(entity) {
             if entity >= firstSet {

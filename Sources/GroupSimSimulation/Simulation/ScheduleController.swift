@@ -9,6 +9,17 @@ import GroupSimCore
 /// the plain run. An index out of range is taken as 0.
 package protocol ScheduleController: Sendable {
     mutating func choose(among candidates: [ScheduleCandidate]) -> Int
+
+    /// The same, also told the copies in flight that may not arrive next: on a FIFO
+    /// network, those behind an older copy on their link (deliveries, in queue order).
+    /// By default they are ignored.
+    mutating func choose(among candidates: [ScheduleCandidate], waiting: [ScheduleCandidate]) -> Int
+}
+
+extension ScheduleController {
+    package mutating func choose(among candidates: [ScheduleCandidate], waiting: [ScheduleCandidate]) -> Int {
+        choose(among: candidates)
+    }
 }
 
 /// One event that could run next.

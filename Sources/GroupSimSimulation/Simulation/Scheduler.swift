@@ -157,6 +157,7 @@ struct Scheduler {
         let pending = queue.pending
         let firstOnLink = scenario.network.fifo ? Self.oldestCopyPerLink(pending, tables: tables) : [:]
         var candidates: [(sequence: UInt64, candidate: ScheduleCandidate)] = []
+        var waiting: [ScheduleCandidate] = []
         for entry in pending {
             let window = windows[entry.sequence] ?? TimeWindow(earliest: entry.time.nanoseconds, latest: entry.time.nanoseconds)
             let earliest = VirtualTime(nanoseconds: window.earliest), latest = VirtualTime(nanoseconds: window.latest)
@@ -166,11 +167,15 @@ struct Scheduler {
                                                                       time: entry.time, earliest: earliest, latest: latest,
                                                                       deviceNumber: deviceIndex[step.device])))
             case .deliver(let envelope, let receiver):
-                // FIFO links: only the oldest copy in flight on its link may arrive next.
-                if let link = tables.link(of: envelope, to: receiver), let oldest = firstOnLink[link], oldest != envelope.id { continue }
-                candidates.append((entry.sequence, ScheduleCandidate(kind: .delivery, device: scenario.devices[receiver].name,
-                                                                      message: envelope.id, step: nil, time: entry.time,
-                                                                      earliest: earliest, latest: latest, deviceNumber: receiver)))
+                // FIFO links: only the oldest copy in flight on its link may arrive next; the
+                // others are told to the controller as waiting.
+                let copy = ScheduleCandidate(kind: .delivery, device: scenario.devices[receiver].name, message: envelope.id, step: nil,
+                                             time: entry.time, earliest: earliest, latest: latest, deviceNumber: receiver)
+                if let link = tables.link(of: envelope, to: receiver), let oldest = firstOnLink[link], oldest != envelope.id {
+                    waiting.append(copy)
+                    continue
+                }
+                candidates.append((entry.sequence, copy))
             case .cloudArrive(let request):
                 candidates.append((entry.sequence, ScheduleCandidate(kind: .cloudRequest, device: request.device, message: nil, step: nil,
                                                                       time: entry.time, earliest: earliest, latest: latest,
@@ -183,7 +188,7 @@ struct Scheduler {
             }
         }
         guard !candidates.isEmpty else { return nil }
-        let choice = chooser.choose(among: candidates.map(\.candidate))
+        let choice = chooser.choose(among: candidates.map(\.candidate), waiting: waiting)
         let index = candidates.indices.contains(choice) ? choice : 0
         return queue.remove(sequence: candidates[index].sequence)
     }

@@ -342,8 +342,13 @@ enum BruteForceCase: Sendable {
 /// Every interleaving of the allowed events, without pruning: the reference the pruned
 /// search is compared with. Exponential; for small scenarios only.
 enum BruteForce {
-    static func orders(_ scenario: Scenario) async throws -> (orders: Int, classes: Set<ExplorationReport.ClassKey>, interleavings: Int) {
-        var finals: Set<OrderKey> = []
+    /// The distinct orders (by their `OrderKey`), the outcome classes, the interleavings
+    /// simulated, per check the orders that fail it, and the interleavings whose failed
+    /// checks differ from an earlier one of the same order (equivalent orders must not).
+    static func orders(_ scenario: Scenario) async throws
+        -> (orders: Int, classes: Set<ExplorationReport.ClassKey>, interleavings: Int, failing: [Int], mismatches: Int) {
+        var finals: [OrderKey: [Int]] = [:]
+        var mismatches = 0
         var outcomes: Set<ExplorationReport.ClassKey> = []
         var interleavings = 0
         var pending: [[Int]] = [[]]
@@ -363,10 +368,12 @@ enum BruteForce {
                 }
                 key = key.extended(with: decision.options[decision.chosen])
             }
-            finals.insert(key)
             let run = ExploredRun(reference: .init(run: 0, seed: scenario.seed), report: RunReport(outcome: outcome), sessions: sessions)
+            if let known = finals[key], known != run.failedChecks { mismatches += 1 }
+            finals[key] = finals[key] ?? run.failedChecks
             for entry in run.classes { outcomes.insert(.init(session: entry.session, shown: entry.shown)) }
         }
-        return (finals.count, outcomes, interleavings)
+        let failing = scenario.checks.indices.map { check in finals.values.filter { $0.contains(check) }.count }
+        return (finals.count, outcomes, interleavings, failing, mismatches)
     }
 }
