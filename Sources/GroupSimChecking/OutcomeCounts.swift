@@ -37,9 +37,9 @@ struct OutcomeCounts: Sendable {
     /// Counts a run's rows, `count` runs each. The run's devices, sessions and values are
     /// given this table's numbers once each; each row then costs a few integer compares.
     mutating func add(_ rows: OutcomeRows, count: ExactCount) {
-        let devices = rows.devices.map { Self.intern($0, names: &deviceNames, numbers: &deviceNumbers) }
-        let sessions = rows.sessions.map { Self.intern($0, names: &sessionNames, numbers: &sessionNumbers) }
-        let valueMap = rows.values.map { Self.intern($0, values: &values, numbers: &valueNumbers) }
+        let devices = rows.devices.map { Self.intern($0, &deviceNames, numbers: &deviceNumbers) }
+        let sessions = rows.sessions.map { Self.intern($0, &sessionNames, numbers: &sessionNumbers) }
+        let valueMap = rows.values.map { Self.intern($0, &values, numbers: &valueNumbers) }
         // A run's rows are distinct, but for a repeat: into an empty table they go in order, with no look-up.
         let fresh = rowDevice.isEmpty && !rows.repeats
         if fresh {
@@ -63,9 +63,9 @@ struct OutcomeCounts: Sendable {
 
     /// Counts `count` runs that showed `value` at `slot`.
     mutating func add(_ slot: ExploredRun.Slot, _ value: Shown, _ count: ExactCount) {
-        let device = Self.intern(slot.device, names: &deviceNames, numbers: &deviceNumbers)
-        let session = Self.intern(slot.session, names: &sessionNames, numbers: &sessionNumbers)
-        add(Self.intern(value, values: &values, numbers: &valueNumbers), count, at: row(device: device, session: session))
+        let device = Self.intern(slot.device, &deviceNames, numbers: &deviceNumbers)
+        let session = Self.intern(slot.session, &sessionNames, numbers: &sessionNumbers)
+        add(Self.intern(value, &values, numbers: &valueNumbers), count, at: row(device: device, session: session))
     }
 
     /// Adds another table's counts.
@@ -158,19 +158,12 @@ struct OutcomeCounts: Sendable {
         return rowDevice.count - 1
     }
 
-    private static func intern(_ name: String, names: inout [String], numbers: inout [String: Int32]) -> Int32 {
-        if let known = numbers[name] { return known }
-        let number = Int32(names.count)
-        names.append(name)
-        numbers[name] = number
-        return number
-    }
-
-    private static func intern(_ value: Shown, values: inout [Shown], numbers: inout [Shown: Int32]) -> Int32 {
-        if let known = numbers[value] { return known }
-        let number = Int32(values.count)
-        values.append(value)
-        numbers[value] = number
+    /// The number of `key` in `keys`, appended the first time it comes.
+    private static func intern<Key: Hashable>(_ key: Key, _ keys: inout [Key], numbers: inout [Key: Int32]) -> Int32 {
+        if let known = numbers[key] { return known }
+        let number = Int32(keys.count)
+        keys.append(key)
+        numbers[key] = number
         return number
     }
 }
