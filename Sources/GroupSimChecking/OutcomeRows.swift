@@ -4,9 +4,8 @@ import GroupSimCore
 /// then session order; three small numbers per row.
 ///
 /// A run of 1,000 devices and 10,000 sessions has 10 million rows. Device and session
-/// names are kept once each, and so is each distinct `Shown`: the devices of a session
-/// mostly show the same thing, so a row compares its value with the one its session's
-/// previous row showed before it hashes anything.
+/// names are kept once each, and so is each distinct `Shown` (`number(of:)`): the caller
+/// numbers a thing shown once and appends rows by number, hashing nothing per row.
 struct OutcomeRows: Sendable {
     typealias Shown = ExplorationReport.Shown
 
@@ -15,8 +14,6 @@ struct OutcomeRows: Sendable {
     private var sessionNumbers: [String: Int32] = [:]
     private(set) var values: [Shown] = []
     private var valueNumbers: [Shown: Int32] = [:]
-    /// Per session: the value its latest row showed (-1: none yet).
-    private var lastValue: [Int32] = []
     /// Per session: the device of its latest row (-1: none yet).
     private var lastDevice: [Int32] = []
     /// Whether a device has two rows of one session (one shown in two conversations).
@@ -42,15 +39,8 @@ struct OutcomeRows: Sendable {
         let number = Int32(sessions.count)
         sessions.append(name)
         sessionNumbers[name] = number
-        lastValue.append(-1)
         lastDevice.append(-1)
         return number
-    }
-
-    /// A row of the latest device: `session` (a number from `session(_:)`) shows `value`.
-    mutating func append(session: Int32, _ value: Shown) {
-        let last = lastValue[Int(session)]
-        append(session: session, number: last >= 0 && values[Int(last)] == value ? last : number(of: value))
     }
 
     /// The number of `value`, given the first time it is shown.
@@ -62,9 +52,9 @@ struct OutcomeRows: Sendable {
         return number
     }
 
-    /// A row of the latest device: `session` shows the value numbered `number` (from `number(of:)`).
+    /// A row of the latest device: `session` (from `session(_:)`) shows the value numbered
+    /// `number` (from `number(of:)`).
     mutating func append(session: Int32, number: Int32) {
-        lastValue[Int(session)] = number
         let device = Int32(devices.count - 1)
         if lastDevice[Int(session)] == device { repeats = true }
         lastDevice[Int(session)] = device

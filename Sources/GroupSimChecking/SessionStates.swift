@@ -148,10 +148,7 @@ final class SessionStates: Sendable {
         // By message number + 1 (0: no bubble): the index in `distinct` + 1, or 0 before it is worked out.
         var known: [Int] = [0]
         for device in devices {
-            var slot = 0
-            if let index, positions.indices.contains(device), index < positions[device].count, positions[device][index] >= 0 {
-                slot = max(0, outcome.devices[device].sessionTable.message(at: Int(positions[device][index])) + 1)
-            }
+            let slot = max(0, (liveMessage(session, device: device) ?? -1) + 1)
             if slot >= known.count { known.append(contentsOf: repeatElement(0, count: slot + 1 - known.count)) }
             if known[slot] == 0 {
                 result.distinct.append(slot == 0 ? nil : index.flatMap { shown(session: $0, device: device) })

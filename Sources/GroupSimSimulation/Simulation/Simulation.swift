@@ -207,7 +207,7 @@ public actor Simulation {
                 recorder.record(TraceEvent(time: context.now, subject: world.devices[receiver].name, kind: .held(message: envelope.id)))
             } else {
                 recorder.copiesDelivered += 1
-                step(receiver) { $0.receive(envelope, into: &$1) }
+                callDevice(receiver) { $0.receive(envelope, into: &$1) }
             }
         case .cloudArrive(let request):
             guard let receiver = world.deviceIndex[request.device] else { return true }
@@ -219,7 +219,7 @@ public actor Simulation {
                                        payload: .cloud(operation: request.operation, record: response.record)))
             scheduler.enqueue(.cloudAnswer(response, to: receiver), at: context.now, after: scenario.app.cloudLatency)
         case .cloudAnswer(let response, let receiver):
-            step(receiver) { $0.receive(response, into: &$1) }
+            callDevice(receiver) { $0.receive(response, into: &$1) }
         }
         return true
     }
@@ -295,7 +295,7 @@ public actor Simulation {
         case .send, .reply, .insert, .pressSend, .cancel, .open, .tap, .close, .text, .sticker, .reinstall:
             // The device carries these out; the network and the member list carry out the others.
             let isNew = step.action.compose.map { world.usedSessions.insert($0.session).inserted } ?? false
-            self.step(index) { $0.perform(step, conversation: conversation, sessionIsNew: isNew, into: &$1) }
+            callDevice(index) { $0.perform(step, conversation: conversation, sessionIsNew: isNew, into: &$1) }
         }
     }
 
@@ -303,7 +303,7 @@ public actor Simulation {
 
     /// Makes one call into device `index` with the run's buffer and context, then takes
     /// the context back, acts on what the device asked for and empties the buffer.
-    private func step(_ index: Int, _ call: (inout Device, inout DeviceOutput) -> Void) {
+    private func callDevice(_ index: Int, _ call: (inout Device, inout DeviceOutput) -> Void) {
         world.call(index, context: &context, output: &output, call)
         // Most calls (deliveries with the trace off) ask for nothing more.
         guard !output.isEmpty else { return }
