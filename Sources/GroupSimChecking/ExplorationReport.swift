@@ -143,40 +143,112 @@ public struct ExplorationReport: Sendable, Hashable {
     }
 
     /// The outcomes of one session on one device, most frequent first (ties: by `Shown`).
+    ///
+    /// A report of a large group has a row per device and session: 10 million rows at
+    /// 1,000 devices. A row built by exploration keeps its device, its session and, when it
+    /// has one outcome (most rows), the thing shown as numbers into one table that every
+    /// row of the report shares (`OutcomeNames`): 40 bytes a row instead of 88, read back
+    /// as values. Rows compare and hash by those values, never by the table.
     public struct OutcomeTally: Sendable, Hashable {
-        public var device: String
-        public var session: String
+        private var names: OutcomeNames
+        private var deviceNumber: Int32
+        private var sessionNumber: Int32
+        private var storage: Counts
+
+        private enum Counts: Sendable {
+            /// One outcome: the number of the thing shown in `names.values`, and its runs.
+            case one(Int32, ExactCount)
+            case many([OutcomeCount])
+        }
+
+        public var device: String {
+            get { names.devices[Int(deviceNumber)] }
+            set { (names, deviceNumber) = names.adding(device: newValue) }
+        }
+
+        public var session: String {
+            get { names.sessions[Int(sessionNumber)] }
+            set { (names, sessionNumber) = names.adding(session: newValue) }
+        }
+
         public var counts: [OutcomeCount] {
             get {
                 switch storage {
-                case .one(let count): [count]
+                case .one(let value, let runs): [OutcomeCount(shown: names.values[Int(value)], runs: runs)]
                 case .many(let counts): counts
                 }
             }
-            set { storage = Counts(newValue) }
-        }
-        /// A report of a large group has a row per device and session, and most rows have
-        /// one outcome: that one is kept in the row, not in an array of its own.
-        private var storage: Counts
-
-        private enum Counts: Sendable, Hashable {
-            case one(OutcomeCount)
-            case many([OutcomeCount])
-
-            init(_ counts: [OutcomeCount]) { self = counts.count == 1 ? .one(counts[0]) : .many(counts) }
+            set { storage = .many(newValue) }
         }
 
+        /// A row with a table of its own; exploration's rows share one (`init(names:...)`).
         init(device: String, session: String, counts: [OutcomeCount]) {
-            self.device = device
-            self.session = session
-            storage = Counts(counts)
+            names = OutcomeNames(devices: [device], sessions: [session], values: [])
+            deviceNumber = 0
+            sessionNumber = 0
+            storage = .many(counts)
         }
 
-        /// A row with one outcome.
-        init(device: String, session: String, only count: OutcomeCount) {
-            self.device = device
-            self.session = session
-            storage = .one(count)
+        /// A row whose device, session and (for one outcome) thing shown are numbers in `names`.
+        init(names: OutcomeNames, device: Int32, session: Int32, value: Int32, runs: ExactCount) {
+            self.names = names
+            deviceNumber = device
+            sessionNumber = session
+            storage = .one(value, runs)
+        }
+
+        init(names: OutcomeNames, device: Int32, session: Int32, counts: [OutcomeCount]) {
+            self.names = names
+            deviceNumber = device
+            sessionNumber = session
+            storage = .many(counts)
+        }
+
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            guard lhs.device == rhs.device, lhs.session == rhs.session else { return false }
+            if case .one(let left, let leftRuns) = lhs.storage, case .one(let right, let rightRuns) = rhs.storage {
+                return leftRuns == rightRuns && lhs.names.values[Int(left)] == rhs.names.values[Int(right)]
+            }
+            return lhs.counts == rhs.counts
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(device)
+            hasher.combine(session)
+            switch storage {
+            case .one(let value, let runs):
+                hasher.combine(1)
+                hasher.combine(names.values[Int(value)])
+                hasher.combine(runs)
+            case .many(let counts):
+                hasher.combine(counts.count)
+                for count in counts {
+                    hasher.combine(count.shown)
+                    hasher.combine(count.runs)
+                }
+            }
+        }
+    }
+
+    /// The names and things shown that a report's outcome rows refer to by number; never
+    /// changed once made (a row given a new name gets a table of its own).
+    final class OutcomeNames: Sendable {
+        let devices: [String]
+        let sessions: [String]
+        let values: [Shown]
+
+        init(devices: [String], sessions: [String], values: [Shown]) {
+            self.devices = devices
+            self.sessions = sessions
+            self.values = values
+        }
+
+        func adding(device: String) -> (OutcomeNames, Int32) {
+            (OutcomeNames(devices: devices + [device], sessions: sessions, values: values), Int32(devices.count))
+        }
+
+        func adding(session: String) -> (OutcomeNames, Int32) {
+            (OutcomeNames(devices: devices, sessions: sessions + [session], values: values), Int32(sessions.count))
         }
     }
 

@@ -97,15 +97,16 @@ struct OutcomeCounts: Sendable {
         }
         let devicePlace = order(deviceNames, deviceRank), sessionPlace = order(sessionNames, sessionRank)
         let keys = rowDevice.indices.map { devicePlace[Int(rowDevice[$0])] << 32 | sessionPlace[Int(rowSession[$0])] }
+        // Every row refers to one table of the names and things shown instead of holding copies.
+        let names = ExplorationReport.OutcomeNames(devices: deviceNames, sessions: sessionNames, values: values)
         return keys.indices.sorted { keys[$0] < keys[$1] }.map { index in
-            let device = deviceNames[Int(rowDevice[index])], session = sessionNames[Int(rowSession[index])]
             if single[index] >= 0 {
-                let only = ExplorationReport.OutcomeCount(shown: values[Int(single[index])], runs: singleCount[index])
-                return ExplorationReport.OutcomeTally(device: device, session: session, only: only)
+                return ExplorationReport.OutcomeTally(names: names, device: rowDevice[index], session: rowSession[index],
+                                                      value: single[index], runs: singleCount[index])
             }
             let counts = counts(at: index).map { ExplorationReport.OutcomeCount(shown: $0.shown, runs: $0.runs) }
                 .sorted { $0.runs != $1.runs ? $0.runs > $1.runs : $0.shown < $1.shown }
-            return ExplorationReport.OutcomeTally(device: device, session: session, counts: counts)
+            return ExplorationReport.OutcomeTally(names: names, device: rowDevice[index], session: rowSession[index], counts: counts)
         }
     }
 
