@@ -88,20 +88,29 @@ struct ExploredRun: Sendable {
         var contactNames: [String: String] = [:]
         for person in outcome.scenario.people where contactNames[person.key] == nil { contactNames[person.key] = person.contactName }
         // What a device shows for a session depends only on its live bubble's message (its
-        // state, or the record that state points to): each is made and numbered once per
-        // session and message, by session number, then message number + 1 (0: no bubble).
-        var made: [[Int32]] = []
+        // state, or the record that state points to), and a message belongs to one session:
+        // each thing shown is made and numbered once per message, found by the message's
+        // run-wide number, and once for "no bubble". The table grows with the messages, not
+        // with sessions times messages.
+        var byMessage: [Int32] = []
+        var noBubble: Int32 = -1
+        func make(_ session: String, device: DeviceSnapshot) -> Int32 {
+            let seen = states.shown(session, on: device)
+            return rows.number(of: ExplorationReport.Shown(
+                from: seen?.sender, fromName: seen.map { contactNames[$0.sender] ?? $0.sender },
+                state: Self.canonical(seen?.state ?? StateMap(), names: names, keys: keys)))
+        }
         func addRow(_ session: String, _ number: Int32, device: DeviceSnapshot, position: Int) {
-            let row = Int(number), slot = (states.liveMessage(session, device: position) ?? -1) + 1
-            if row >= made.count { made.append(contentsOf: repeatElement([], count: row + 1 - made.count)) }
-            if slot >= made[row].count { made[row].append(contentsOf: repeatElement(-1, count: slot + 1 - made[row].count)) }
-            if made[row][slot] < 0 {
-                let seen = states.shown(session, on: device)
-                made[row][slot] = rows.number(of: ExplorationReport.Shown(
-                    from: seen?.sender, fromName: seen.map { contactNames[$0.sender] ?? $0.sender },
-                    state: Self.canonical(seen?.state ?? StateMap(), names: names, keys: keys)))
+            let value: Int32
+            if let message = states.liveMessage(session, device: position), message >= 0 {
+                if message >= byMessage.count { byMessage.append(contentsOf: repeatElement(-1, count: message + 1 - byMessage.count)) }
+                if byMessage[message] < 0 { byMessage[message] = make(session, device: device) }
+                value = byMessage[message]
+            } else {
+                if noBubble < 0 { noBubble = make(session, device: device) }
+                value = noBubble
             }
-            rows.append(session: number, number: made[row][slot])
+            rows.append(session: number, number: value)
         }
         for (position, device) in outcome.devices.enumerated() {
             rows.startDevice(device.name)

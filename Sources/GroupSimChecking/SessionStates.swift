@@ -145,16 +145,27 @@ final class SessionStates: Sendable {
         var result = ByMessage(of: [], distinct: [])
         result.of.reserveCapacity(devices.count)
         let index = indexBySession[session]
-        // By message number + 1 (0: no bubble): the index in `distinct` + 1, or 0 before it is worked out.
-        var known: [Int] = [0]
+        // By message number + 1 (0: no bubble): the index in `distinct`. The few distinct
+        // messages of a session are searched in a short list, and found by hash past 16: a
+        // table by message number would cost every session the run's whole message count.
+        var known: [(slot: Int, index: Int)] = []
+        var table: [Int: Int]?
         for device in devices {
             let slot = max(0, (liveMessage(session, device: device) ?? -1) + 1)
-            if slot >= known.count { known.append(contentsOf: repeatElement(0, count: slot + 1 - known.count)) }
-            if known[slot] == 0 {
-                result.distinct.append(slot == 0 ? nil : index.flatMap { shown(session: $0, device: device) })
-                known[slot] = result.distinct.count
+            let found = table.map { $0[slot] } ?? known.first { $0.slot == slot }?.index
+            if let found {
+                result.of.append(found)
+                continue
             }
-            result.of.append(known[slot] - 1)
+            result.distinct.append(slot == 0 ? nil : index.flatMap { shown(session: $0, device: device) })
+            let added = result.distinct.count - 1
+            if table != nil {
+                table?[slot] = added
+            } else {
+                known.append((slot, added))
+                if known.count > 16 { table = Dictionary(uniqueKeysWithValues: known.map { ($0.slot, $0.index) }) }
+            }
+            result.of.append(added)
         }
         return result
     }
