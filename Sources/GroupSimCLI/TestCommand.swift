@@ -120,7 +120,9 @@ struct TestCommand: Subcommand {
             var result = ScenarioTestResult(path: path, scenario: scenario.name, seed: seed ?? scenario.seed, report: report)
             if let runs {
                 let workers = ScenarioInput.workers(ProcessInfo.processInfo.activeProcessorCount, for: scenario, budget: budget).count
-                result.exploration = try await Explorer(scenario: scenario, apps: apps, workers: workers).explore(runs: runs, seed: seed)
+                var explorer = Explorer(scenario: scenario, apps: apps, workers: workers)
+                explorer.scenarioIsValidated = true
+                result.exploration = try await explorer.explore(runs: runs, seed: seed)
             }
             return result
         } catch let error as ScenarioErrors {

@@ -23,6 +23,11 @@ public struct Explorer: Sendable {
     public var apps: AppRegistry
     /// How many runs go on at once (at least 1).
     public var workers: Int
+    /// True when the caller has just read `scenario` from a file (`ScenarioParser`, with
+    /// the same registered apps), which checks everything `Scenario.validate` does: the
+    /// command line sets it, so a large scenario is not written out and read again before
+    /// every exploration.
+    package var scenarioIsValidated = false
 
     /// The default refusal threshold of `exhaustive(limit:)`: distinct delivery orders.
     public static let defaultExhaustiveLimit = 100_000
@@ -175,6 +180,7 @@ public struct Explorer: Sendable {
 
     /// Refuses an invalid scenario, exactly as its file would be refused.
     func validateScenario() throws(ExplorationError) {
+        guard !scenarioIsValidated else { return }
         do {
             try scenario.validate(registeredApps: apps.names)
         } catch {
