@@ -60,9 +60,12 @@ package enum CheckEvaluator {
         switch check {
         case .latest(let deviceName, let session, let from, let written, let caption):
             let data = accountKeys(written, outcome)
-            // The live bubble's sender and state need no drawing; its caption does.
-            if !explained, caption == nil, let device = outcome.device(deviceName), let shown = states.shown(session, on: device) {
-                return ((from == nil || from == shown.sender) && shown.state.contains(data), "")
+            // The live bubble's sender and state need no drawing; its caption alone does,
+            // and only when the rest held.
+            if !explained, let device = outcome.device(deviceName), let shown = states.shown(session, on: device) {
+                let passed = (from == nil || from == shown.sender) && shown.state.contains(data)
+                guard passed, let caption else { return (passed, "") }
+                return (device.caption(ofSession: session) == .some(caption), "")
             }
             guard let device = outcome.device(deviceName), let view = device.session(session),
                   let shown = states.shown(session, on: device) else {

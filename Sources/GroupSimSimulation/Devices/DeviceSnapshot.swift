@@ -223,6 +223,10 @@ public struct DeviceSnapshot: Sendable {
     /// What tapping `name`'s bubble would show here; nil when no bubble of it is shown.
     public func session(_ name: String) -> SessionView? { fields.sessions.view(of: name) }
 
+    /// `session(name)?.caption` without drawing the rest of the view (its summary lines):
+    /// `.some(nil)` for a live bubble with no caption, nil for no bubble of the session.
+    package func caption(ofSession name: String) -> String?? { fields.sessions.caption(of: name) }
+
     /// The sessions shown here, without drawing their views: what `SessionStates` reads.
     package var sessionTable: SessionTable { fields.sessions }
 

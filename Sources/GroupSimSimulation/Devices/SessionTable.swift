@@ -123,21 +123,7 @@ package final class SessionTable: @unchecked Sendable {
     /// The view of the session's first live bubble here, or nil: a look-up, not a scan.
     func view(of session: String) -> SessionView? {
         guard let lock else { return givenPositions[session].flatMap { given?[$0] } }
-        let position: Int? = {
-            lock.lock()
-            defer { lock.unlock() }
-            if positions == nil {
-                var index: [String: Int] = [:]
-                index.reserveCapacity(count)
-                for position in 0..<count {
-                    let name = name(at: position)
-                    if index[name] == nil { index[name] = position }
-                }
-                positions = index
-            }
-            return positions?[session]
-        }()
-        guard let position else { return nil }
+        guard let position = position(of: session) else { return nil }
         lock.lock()
         let drawn = drawnOnes[position]
         lock.unlock()
@@ -148,6 +134,32 @@ package final class SessionTable: @unchecked Sendable {
         defer { lock.unlock() }
         if drawnOnes[position] == nil { drawnOnes[position] = view }
         return drawnOnes[position] ?? view
+    }
+
+    /// The caption of the session's first live bubble as drawn here (M5): `.some(nil)` for
+    /// a bubble with no caption, nil when the device shows no bubble of the session. Draws
+    /// the caption alone, not the conversation's summary lines that a whole view holds.
+    package func caption(of session: String) -> String?? {
+        guard lock != nil else { return givenPositions[session].flatMap { given?[$0] }.map(\.caption) }
+        guard let position = position(of: session) else { return nil }
+        let envelope = lives[position].envelope
+        return .some(envelope.message?.layout.caption.map { drawer?.drawTokens($0, minted: envelope.senderMap) ?? $0 })
+    }
+
+    /// The position of the session's first live bubble; the index by name is made at the first question.
+    private func position(of session: String) -> Int? {
+        lock?.lock()
+        defer { lock?.unlock() }
+        if positions == nil {
+            var index: [String: Int] = [:]
+            index.reserveCapacity(count)
+            for position in 0..<count {
+                let name = name(at: position)
+                if index[name] == nil { index[name] = position }
+            }
+            positions = index
+        }
+        return positions?[session]
     }
 
     /// The view at `position`, drawn.

@@ -59,4 +59,20 @@ import GroupSimTesting
         for check in rerun.checks { #expect(check.passed, "\(check.text): \(check.detail)") }
         #expect(Set(printed.values.joined()).isSubset(of: Set(AppCallback.names)))
     }
+
+    /// Exploration judges checks without their words (a `latest` check reads the caption
+    /// alone, and only when sender and state held); over many seeds its verdicts are the
+    /// explained ones, captions included. A failure names the seed to replay.
+    @Test(arguments: ["pickles-race.yaml", "lessons/identifiers-broken.yaml", "lessons/reinstall-broken.yaml", "platforms.yaml"])
+    func quickVerdictsAreTheExplainedOnes(_ file: String) async throws {
+        let path = ScenarioFiles.root.appendingPathComponent("Scenarios").appendingPathComponent(file).path
+        let scenario = try ScenarioParser.load(path: path)
+        for run in 0..<60 {
+            let seed = Explorer.seed(forRun: run, base: scenario.seed)
+            let outcome = try await Simulation(scenario: scenario, seed: seed).run()
+            let explained = RunReport(outcome: outcome).checks.map(\.passed)
+            let quick = RunReport(outcome: outcome, explainingPitfalls: false).checks.map(\.passed)
+            #expect(quick == explained, "\(file) seed \(seed): \(quick) against \(explained)")
+        }
+    }
 }
