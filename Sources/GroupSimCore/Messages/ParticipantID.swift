@@ -51,17 +51,22 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// Uppercase, as `UUID().uuidString` prints it: `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`.
     public var uuidString: String {
-        // Written byte by byte: minted identifiers are printed on every token and URL.
-        var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 36)
-        var index = 0
-        for nibble in 0..<32 {
-            if index == 8 || index == 13 || index == 18 || index == 23 { index += 1 }
-            let word = nibble < 16 ? high : low
-            let value = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (nibble % 16))) & 0xF
-            bytes[index] = value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
-            index += 1
+        // Written byte by byte into the string's own storage: minted identifiers are
+        // printed on every token and URL.
+        String(unsafeUninitializedCapacity: 36) { bytes in
+            var index = 0
+            for nibble in 0..<32 {
+                if index == 8 || index == 13 || index == 18 || index == 23 {
+                    bytes[index] = UInt8(ascii: "-")
+                    index += 1
+                }
+                let word = nibble < 16 ? high : low
+                let value = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (nibble % 16))) & 0xF
+                bytes[index] = value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
+                index += 1
+            }
+            return 36
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The first block only, for compact printing: `E621E1F8`.

@@ -13,13 +13,16 @@ public final class AppEnvironment {
     public let installation: Int
     /// The installation's key-value storage (what `UserDefaults` is on iOS).
     public let storage: LocalStorage
-    private var generator: SplitMix64
+    /// Made at the first token: most apps draw none, and a run makes an environment for
+    /// every device.
+    private var generator: SplitMix64?
+    private let streams: RandomStreams
 
     init(device: String, installation: Int, streams: RandomStreams) {
         self.device = device
         self.installation = installation
+        self.streams = streams
         storage = LocalStorage()
-        generator = streams.stream(.tokens, device, String(installation))
     }
 
     /// A fresh token of 16 lowercase hex digits, drawn from the seed for this device and
@@ -27,7 +30,9 @@ public final class AppEnvironment {
     /// that runs stay reproducible. It has no dashes, so GroupSim never mistakes it for a
     /// participant identifier (M4).
     public func makeToken() -> String {
-        let value = generator.next()
+        var stream = generator ?? streams.stream(.tokens, device, String(installation))
+        let value = stream.next()
+        generator = stream
         let hex = String(value, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }

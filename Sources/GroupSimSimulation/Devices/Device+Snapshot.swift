@@ -10,7 +10,9 @@ extension Device {
         // The transcripts are shared with the device, not copied: transcripts and session
         // views are drawn from them when a report reads them; checks and exploration read
         // only the live bubbles.
-        let shown = world.conversations.map { (conversation: $0.name, transcript: transcripts[$0.name] ?? Transcript()) }
+        let shown = world.conversations.enumerated().map { position, conversation in
+            (conversation: conversation.name, transcript: transcripts.scenarioTranscript(at: position, named: conversation.name))
+        }
         let sessions = SessionTable(conversations: shown.map(\.conversation), transcripts: shown.map(\.transcript), drawer: drawer,
                                     summaryLines: world.options.summaryLines)
         var snapshot = DeviceSnapshot(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
@@ -18,7 +20,7 @@ extension Device {
                                       transcripts: DrawnTranscripts(drawer: drawer, transcripts: shown,
                                           summaryLines: world.options.summaryLines),
                                       sessions: sessions,
-                                      drafts: world.conversations.compactMap { conversation in
+                                      drafts: drafts.isEmpty ? [] : world.conversations.compactMap { conversation in
                                           drafts[conversation.name]?.message.map { DeviceSnapshot.Draft(conversation: conversation.name,
                                               message: $0) }
                                       })

@@ -96,13 +96,20 @@ extension Device {
         var result = ""
         var index = text.startIndex
         while index < text.endIndex {
-            let character = text[index]
-            guard character == "$" else {
-                result.append(character)
-                index = text.index(after: index)
+            // The text up to the next `$` is copied in one piece (`$` is one byte, never part
+            // of another character's UTF-8), not character by character.
+            guard let dollar = text.utf8[index...].firstIndex(of: UInt8(ascii: "$")) else {
+                result += text[index...]
+                break
+            }
+            result += text[index..<dollar]
+            let nameStart = text.index(after: dollar)
+            // A `$` with a combining mark after it is another character: copied as it is.
+            guard text[dollar] == "$" else {
+                result += text[dollar..<nameStart]
+                index = nameStart
                 continue
             }
-            let nameStart = text.index(after: index)
             let nameEnd = text[nameStart...].firstIndex { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") } ?? text.endIndex
             let word = String(text[nameStart..<nameEnd])
             let person = word == "me" ? spec.person : word

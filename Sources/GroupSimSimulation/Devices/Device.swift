@@ -215,6 +215,12 @@ struct Transcripts {
         return others[conversation]
     }
 
+    /// The transcript of the scenario's conversation at `position`, named `conversation`:
+    /// read by position, without hashing the name.
+    func scenarioTranscript(at position: Int, named conversation: String) -> Transcript {
+        known.indices.contains(position) ? known[position] : self[conversation] ?? Transcript()
+    }
+
     /// The conversation's transcript to change; `number` is its position in the scenario
     /// (-1 when not known), the same conversation as `conversation`.
     subscript(number: Int, conversation: String) -> Transcript {

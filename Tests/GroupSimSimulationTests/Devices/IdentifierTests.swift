@@ -156,4 +156,19 @@ import GroupSimTesting
         #expect(senders(perDevice)[0] == senders(perDevice)[1])
         #expect(senders(strict)[0] != senders(strict)[1])
     }
+
+    /// M5: `$me` and `$person` in a caption become tokens and are drawn as contact names;
+    /// every other character is kept as written: a `$` before no one, before digits, at
+    /// the end, and one that carries a combining mark (another character), with text
+    /// outside ASCII around them.
+    @Test func m5TokensAmongOtherText() async throws {
+        let text = "$me owes $bob $5 for the café $\u{301}x $"
+        let report = try await Fixture.run(Fixture.group + """
+            steps:
+              - { at: 0ms, device: alice-phone, send: { session: poll, caption: "\(text)", data: { q: topping } } }
+
+            """)
+        let carol = try #require(report.outcome.device("carol-phone")?.session("poll"))
+        #expect(carol.caption == "Alice owes Bob $5 for the café $\u{301}x $")
+    }
 }
