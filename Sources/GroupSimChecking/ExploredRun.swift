@@ -85,6 +85,8 @@ struct ExploredRun: Sendable {
         var rows = OutcomeRows(capacity: outcome.devices.count * sessions.count)
         let named = Set(sessions)
         let numbers = sessions.map { rows.session($0) }
+        // Each session's index in `states`, found by name once per run, not once per device.
+        let indices = sessions.map(states.sessionIndex)
         var contactNames: [String: String] = [:]
         for person in outcome.scenario.people where contactNames[person.key] == nil { contactNames[person.key] = person.contactName }
         // What a device shows for a session depends only on its live bubble's message (its
@@ -100,9 +102,9 @@ struct ExploredRun: Sendable {
                 from: seen?.sender, fromName: seen.map { contactNames[$0.sender] ?? $0.sender },
                 state: Self.canonical(seen?.state ?? StateMap(), names: names, keys: keys)))
         }
-        func addRow(_ session: String, _ number: Int32, device: DeviceSnapshot, position: Int) {
+        func addRow(_ session: String, _ number: Int32, index: Int?, device: DeviceSnapshot, position: Int) {
             let value: Int32
-            if let message = states.liveMessage(session, device: position), message >= 0 {
+            if let index, let message = states.liveMessage(session: index, device: position), message >= 0 {
                 if message >= byMessage.count { byMessage.append(contentsOf: repeatElement(-1, count: message + 1 - byMessage.count)) }
                 if byMessage[message] < 0 { byMessage[message] = make(session, device: device) }
                 value = byMessage[message]
@@ -114,12 +116,14 @@ struct ExploredRun: Sendable {
         }
         for (position, device) in outcome.devices.enumerated() {
             rows.startDevice(device.name)
-            for (session, number) in zip(sessions, numbers) { addRow(session, number, device: device, position: position) }
+            for (place, session) in sessions.enumerated() {
+                addRow(session, numbers[place], index: indices[place], device: device, position: position)
+            }
             let table = device.sessionTable
             // Sessions no step names, by name: the few an app named itself.
             guard (0..<table.count).contains(where: { !named.contains(table.name(at: $0)) }) else { continue }
             for session in (0..<table.count).map(table.name(at:)).filter({ !named.contains($0) }).sorted() {
-                addRow(session, rows.session(session), device: device, position: position)
+                addRow(session, rows.session(session), index: states.sessionIndex(session), device: device, position: position)
             }
         }
         self.rows = rows

@@ -127,8 +127,13 @@ final class SessionStates: Sendable {
     /// The message of the live bubble `outcome.devices[device]` shows for the session, if any:
     /// what it shows depends on nothing else, so a reader can work that out once per message.
     func liveMessage(_ session: String, device: Int) -> Int? {
-        guard let index = indexBySession[session], positions.indices.contains(device), index < positions[device].count,
-              positions[device][index] >= 0 else { return nil }
+        indexBySession[session].flatMap { liveMessage(session: $0, device: device) }
+    }
+
+    /// `liveMessage(_:device:)` with the session by its index in `sessions`: a caller that
+    /// asks about every device of a session finds the session's name once.
+    func liveMessage(session index: Int, device: Int) -> Int? {
+        guard positions.indices.contains(device), index < positions[device].count, positions[device][index] >= 0 else { return nil }
         return outcome.devices[device].sessionTable.message(at: Int(positions[device][index]))
     }
 
@@ -151,7 +156,7 @@ final class SessionStates: Sendable {
         var known: [(slot: Int, index: Int)] = []
         var table: [Int: Int]?
         for device in devices {
-            let slot = max(0, (liveMessage(session, device: device) ?? -1) + 1)
+            let slot = max(0, (index.flatMap { liveMessage(session: $0, device: device) } ?? -1) + 1)
             let found = table.map { $0[slot] } ?? known.first { $0.slot == slot }?.index
             if let found {
                 result.of.append(found)

@@ -40,6 +40,7 @@ package final class SessionTable: @unchecked Sendable {
     /// The live bubbles of `transcripts` (one per conversation, in `conversations` order).
     convenience init(conversations: [String], transcripts: [Transcript], drawer: TranscriptDrawer, summaryLines: Int) {
         var lives: [Live] = []
+        lives.reserveCapacity(transcripts.reduce(0) { $0 + $1.liveCount })
         for (index, transcript) in transcripts.enumerated() {
             for live in transcript.liveBubbles() {
                 lives.append(Live(envelope: live.envelope, conversation: Int32(truncatingIfNeeded: index),

@@ -160,6 +160,9 @@ package struct Transcript: Sendable {
     }
 
     /// Every session's live bubble, in transcript order (the order of their entries).
+    /// How many sessions have a live entry here: at least as many as `liveBubbles()` returns.
+    package var liveCount: Int { liveByNumber.reduce(0) { $1 >= 0 ? $0 + 1 : $0 } + live.count }
+
     package func liveBubbles() -> [Live] {
         var found: [(slot: Int, live: Live)] = []
         found.reserveCapacity(live.count + liveByNumber.count)
