@@ -23,9 +23,10 @@ final class SessionStates: Sendable {
     let sessions: [String]
     private let indexBySession: [String: Int]
     /// Per device, per session (by index in `sessions`): the position of the session's
-    /// first live bubble in the device's `SessionTable`, or -1. Filled from the sessions'
-    /// numbers in the run, so most of the sessions a device shows cost no hash.
-    private let positions: [[Int32]]
+    /// first live bubble in the device's `SessionTable`, or -1, at `device * sessions.count
+    /// + session` in one array (one allocation per run, not one per device). Filled from
+    /// the sessions' numbers in the run, so most of the sessions a device shows cost no hash.
+    private let positions: [Int32]
 
     init(outcome: RunOutcome) {
         self.outcome = outcome
@@ -50,11 +51,14 @@ final class SessionStates: Sendable {
         // session, not one per device that shows it.
         var byNumber: [Int32] = []
         var conversations: [Int: String] = [:]
-        var found: [[Int32]] = []
-        found.reserveCapacity(outcome.devices.count)
+        // Every device's sessions as indices, in table order, device after device (one
+        // array, not one per device): the sessions are all known after this pass, so the
+        // positions then go into one array too.
+        var shownIndices: [Int32] = []
+        var starts: [Int] = [0]
+        starts.reserveCapacity(outcome.devices.count + 1)
         for device in outcome.devices {
             let table = device.sessionTable
-            var row: [Int32] = []
             for position in 0..<table.count {
                 let number = table.number(at: position)
                 let session: Int
@@ -67,14 +71,24 @@ final class SessionStates: Sendable {
                         byNumber[number] = Int32(session)
                     }
                 }
-                if session >= row.count { row.append(contentsOf: repeatElement(-1, count: session + 1 - row.count)) }
-                // A session shown in two conversations answers with its first bubble, as a scan would.
-                guard row[session] < 0 else { continue }
-                row[session] = Int32(position)
-                // The first device, in the scenario's order, that shows the session decides.
-                if conversations[session] == nil { conversations[session] = table.conversation(at: position) }
+                shownIndices.append(Int32(session))
             }
-            found.append(row)
+            starts.append(shownIndices.count)
+        }
+        let width = names.count
+        var found = [Int32](repeating: -1, count: outcome.devices.count * width)
+        for device in outcome.devices.indices {
+            for place in starts[device]..<starts[device + 1] {
+                let session = Int(shownIndices[place]), position = place - starts[device]
+                let slot = device * width + session
+                // A session shown in two conversations answers with its first bubble, as a scan would.
+                guard found[slot] < 0 else { continue }
+                found[slot] = Int32(position)
+                // The first device, in the scenario's order, that shows the session decides.
+                if conversations[session] == nil {
+                    conversations[session] = outcome.devices[device].sessionTable.conversation(at: position)
+                }
+            }
         }
         positions = found
         conversationBySession = conversations
@@ -117,10 +131,10 @@ final class SessionStates: Sendable {
 
     /// `shown(_:on:)` by position: `session` indexes `sessions`, `device` `outcome.devices`.
     func shown(session: Int, device: Int) -> Shown? {
-        guard positions.indices.contains(device), sessions.indices.contains(session) else { return nil }
-        let row = positions[device]
-        guard session < row.count, row[session] >= 0 else { return nil }
-        let bubble = outcome.devices[device].sessionTable.bubble(at: Int(row[session]))
+        guard outcome.devices.indices.contains(device), sessions.indices.contains(session) else { return nil }
+        let position = positions[device * sessions.count + session]
+        guard position >= 0 else { return nil }
+        let bubble = outcome.devices[device].sessionTable.bubble(at: Int(position))
         return shown(sessions[session], state: bubble.state, provenance: bubble.provenance, message: bubble.message, sender: bubble.sender)
     }
 
@@ -133,8 +147,9 @@ final class SessionStates: Sendable {
     /// `liveMessage(_:device:)` with the session by its index in `sessions`: a caller that
     /// asks about every device of a session finds the session's name once.
     func liveMessage(session index: Int, device: Int) -> Int? {
-        guard positions.indices.contains(device), index < positions[device].count, positions[device][index] >= 0 else { return nil }
-        return outcome.devices[device].sessionTable.message(at: Int(positions[device][index]))
+        guard outcome.devices.indices.contains(device), sessions.indices.contains(index) else { return nil }
+        let position = positions[device * sessions.count + index]
+        return position < 0 ? nil : outcome.devices[device].sessionTable.message(at: Int(position))
     }
 
     /// What `devices` (indices into `outcome.devices`) show for the session, worked out once
