@@ -13,15 +13,15 @@ extension Device {
             fail(.unknown, why)
             return false
         }
-        if app != nil, activeConversation != conversation { resign() }
-        if app == nil {
+        if isRunning, activeConversation != conversation { resign() }
+        if !isRunning {
             guard let makeApp else {
                 fail(.unknown, "no app is registered under the scenario's app name")
                 return false
             }
             var made = makeApp(world.app)
             made.didLaunch(in: environment)
-            app = made
+            setApp(made)
             activeConversation = conversation
             style = requested
             selected = selecting
@@ -31,7 +31,7 @@ extension Device {
         } else if style != requested {
             transition(to: requested)
         }
-        return app != nil
+        return isRunning
     }
 
     /// Taps the session's live bubble: opens the app expanded with it selected when not
@@ -47,7 +47,7 @@ extension Device {
             clickWithoutApp(live)
             return false
         }
-        guard app != nil, activeConversation == conversation else {
+        guard isRunning, activeConversation == conversation else {
             return openApp(in: conversation, style: .expanded, selecting: live)
         }
         let message = view(of: live, sender: senderIdentifier(of: live))
@@ -63,7 +63,7 @@ extension Device {
             style = .expanded
             callback(.didTransition) { app, view in app.didTransition(to: .expanded, conversation: view) }
         }
-        return app != nil
+        return isRunning
     }
 
     /// A click on a bubble where the extension cannot run: macOS opens an http or https
@@ -91,7 +91,7 @@ extension Device {
     mutating func resign() {
         callback(.willResignActive) { app, view in app.willResignActive(view) }
         callback(.didResignActive) { app, view in app.didResignActive(view) }
-        app = nil
+        setApp(nil)
         activeConversation = nil
         selected = nil
         composing = nil
@@ -104,7 +104,7 @@ extension Device {
 
     /// Every style change calls willTransition then didTransition (M24).
     mutating func transition(to newStyle: PresentationStyle) {
-        guard app != nil, newStyle != style else { return }
+        guard isRunning, newStyle != style else { return }
         callback(.willTransition) { app, view in app.willTransition(to: newStyle, conversation: view) }
         style = newStyle
         callback(.didTransition) { app, view in app.didTransition(to: newStyle, conversation: view) }
@@ -116,7 +116,7 @@ extension Device {
     /// compares) and calls the app, then carries out what it asked for. Does nothing when
     /// the app is not running (M19-M24).
     mutating func callback(_ name: AppCallback, _ call: (inout any MessagesApp, Conversation) -> [AppAction]) {
-        guard app != nil else { return }
+        guard isRunning else { return }
         callbacks.append(name)
         trace(.callback(name))
         let box = conversationViewBox()
@@ -128,6 +128,7 @@ extension Device {
     mutating func appActions(_ call: (inout any MessagesApp) -> [AppAction]) -> [AppAction] {
         // Moved out, not copied, and held only here during the call, so that a mutating
         // call does not copy the app's box either.
+        // `isRunning` stays true: nothing of the device runs while the app holds the call.
         guard var instance = app.take() else { return [] }
         let actions = call(&instance)
         app = instance
@@ -149,7 +150,7 @@ extension Device {
         }
         var sendAfterDismissing: String?
         for (index, action) in actions.enumerated() {
-            guard app != nil, let conversation = activeConversation else {
+            guard isRunning, let conversation = activeConversation else {
                 // The app dismissed itself earlier in this list: it is no longer visible.
                 if action.isDirectSend { fail(.sendWhileNotVisible, "direct send after the app was dismissed: it is not visible (M18)") }
                 continue
@@ -169,7 +170,7 @@ extension Device {
 
     /// Tells the app one action's result and carries out what it asks for in turn.
     private mutating func report(_ action: AppAction, error: MessageErrorCode?) {
-        guard app != nil else { return }
+        guard isRunning else { return }
         let box = conversationViewBox()
         perform(appActions { $0.didComplete(action, error: error, conversation: box.view) })
     }
@@ -273,7 +274,7 @@ extension Device {
     /// error code a completion handler gets, nil when the send started.
     @discardableResult
     mutating func directSend(_ content: Envelope.Content, in conversation: String) -> MessageErrorCode? {
-        guard app != nil, style != .transcript else {
+        guard isRunning, style != .transcript else {
             fail(.sendWhileNotVisible, "direct send while the app is not visible (M18)")
             return .sendWhileNotVisible
         }

@@ -36,7 +36,7 @@ extension Device {
                tracing, let session = envelope.sessionName {
                 trace(.collapsed(session: session, replaced: collapse.replaced.id, summary: collapse.leftSummary))
             }
-            if app != nil, activeConversation == conversation, style != .transcript, envelope.senderDevice != spec.name {
+            if isRunning, activeConversation == conversation, style != .transcript, envelope.senderDevice != spec.name {
                 let received = view(of: envelope, sender: senderIdentifier(of: envelope))
                 inspectIdentifiers(in: envelope, conversation: conversation)
                 callback(.didReceive) { app, view in app.didReceive(received, conversation: view) }

@@ -33,7 +33,7 @@ extension Device {
         case .cancel:
             cancelDraft(in: conversation)
         case .close:
-            guard app != nil else {
+            guard isRunning else {
                 fail(.unknown, "the app is not running on \(name), so there is nothing to close (M22)")
                 return
             }
@@ -266,7 +266,7 @@ extension Device {
     /// Uninstall and reinstall: the app dies without callbacks and the device mints a
     /// whole new identifier set; other devices keep theirs (M2).
     mutating func reinstall() {
-        app = nil
+        setApp(nil)
         activeConversation = nil
         selected = nil
         interactionAvailable = false

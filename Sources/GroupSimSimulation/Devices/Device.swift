@@ -35,7 +35,17 @@ package struct Device {
     var transcripts: Transcripts
 
     // The extension (M19-M24).
-    package var app: (any MessagesApp)?
+    /// Set only with `isRunning` beside it.
+    package internal(set) var app: (any MessagesApp)?
+    /// Whether the extension is running (`app != nil`), kept beside `app`: comparing the
+    /// optional existential with nil copies the app's box, which every delivered copy paid.
+    private(set) var isRunning = false
+
+    /// Starts or ends the extension.
+    mutating func setApp(_ instance: (any MessagesApp)?) {
+        isRunning = instance != nil
+        app = instance
+    }
     var style: PresentationStyle = .compact { didSet { lastView = nil } }
     var activeConversation: String? { didSet { lastView = nil } }
     var selected: Envelope? { didSet { lastView = nil } }
