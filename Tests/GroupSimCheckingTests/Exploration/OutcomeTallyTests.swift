@@ -1,0 +1,46 @@
+import Testing
+@testable import GroupSimChecking
+import GroupSimSimulation
+import GroupSimCore
+import GroupSimScenario
+
+/// A report's outcome rows keep numbers into one shared table, but read, change, compare
+/// and hash as the values they stand for.
+@Suite struct OutcomeTallyTests {
+    typealias Report = ExplorationReport
+
+    static let bob = Report.Shown(from: "bob", fromName: "Bob", state: StateMap([Scenario.DataEntry("bob", "tomatoes")]))
+    static let carol = Report.Shown(from: "carol", fromName: "Carol", state: StateMap([Scenario.DataEntry("carol", "pickles")]))
+    static let names = Report.OutcomeNames(devices: ["alice-phone", "bob-phone"], sessions: ["poll", "lunch"], values: [bob, carol])
+
+    @Test func aSharedRowReadsAsItsValues() {
+        let row = Report.OutcomeTally(names: Self.names, device: 1, session: 0, value: 1, runs: 7)
+        #expect(row.device == "bob-phone" && row.session == "poll")
+        #expect(row.counts == [Report.OutcomeCount(shown: Self.carol, runs: 7)])
+    }
+
+    /// A row made from a shared table equals, and hashes as, the same row with a table of
+    /// its own (as the JSON reader makes them); another count or thing shown differs.
+    @Test func rowsCompareByValue() {
+        let shared = Report.OutcomeTally(names: Self.names, device: 0, session: 1, value: 0, runs: 3)
+        let own = Report.OutcomeTally(device: "alice-phone", session: "lunch", counts: [.init(shown: Self.bob, runs: 3)])
+        #expect(shared == own)
+        #expect(Set([shared, own]).count == 1)
+        #expect(shared != Report.OutcomeTally(names: Self.names, device: 0, session: 1, value: 0, runs: 4))
+        #expect(shared != Report.OutcomeTally(names: Self.names, device: 0, session: 1, value: 1, runs: 3))
+        #expect(shared != Report.OutcomeTally(names: Self.names, device: 1, session: 1, value: 0, runs: 3))
+    }
+
+    /// Changing a row gives it the new values without touching the table other rows share.
+    @Test func changingARowLeavesTheOthers() {
+        let other = Report.OutcomeTally(names: Self.names, device: 0, session: 0, value: 0, runs: 2)
+        var row = other
+        row.device = "carol-phone"
+        row.session = "dinner"
+        row.counts[0].runs = 5
+        #expect(row.device == "carol-phone" && row.session == "dinner")
+        #expect(row.counts == [Report.OutcomeCount(shown: Self.bob, runs: 5)])
+        #expect(other.device == "alice-phone" && other.session == "poll" && other.counts[0].runs == 2)
+        #expect(Self.names.devices == ["alice-phone", "bob-phone"] && Self.names.sessions == ["poll", "lunch"])
+    }
+}
