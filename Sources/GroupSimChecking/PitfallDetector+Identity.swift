@@ -86,13 +86,21 @@ extension PitfallDetector {
         let conversation = states.conversation(of: session)
         var unattributed: [(key: String, owner: KeyOwner, value: String, devices: [String])] = []
         var doubled: [(person: String, keys: [(key: String, owner: KeyOwner, value: String)], devices: [String])] = []
-        guard let sessionIndex = states.sessionIndex(session) else { return [] }
-        for index in states.appDeviceIndices(for: session) {
-            guard let shown = states.shown(session: sessionIndex, device: index) else { continue }
+        guard states.sessionIndex(session) != nil else { return [] }
+        // Whose each key is depends only on the state shown, so it is worked out once per
+        // live bubble's message; a device whose state has no such key is passed over, and
+        // only whether it can attribute a key is asked per device.
+        let devices = states.appDeviceIndices(for: session)
+        let shownOn = states.byMessage(session: session, devices: devices)
+        let owned: [[(entry: Scenario.DataEntry, owner: KeyOwner)]] = shownOn.distinct.map { shown in
+            (shown?.state.entries ?? []).compactMap { entry in keys.owner(of: entry.key).map { (entry, $0) } }
+        }
+        for (place, index) in devices.enumerated() {
+            let entries = owned[shownOn.of[place]]
+            guard !entries.isEmpty else { continue }
             let device = states.outcome.devices[index]
             var byPerson: [(person: String, keys: [(key: String, owner: KeyOwner, value: String)])] = []
-            for entry in shown.state.entries {
-                guard let owner = keys.owner(of: entry.key) else { continue }
+            for (entry, owner) in entries {
                 if !keys.attributable(owner, key: entry.key, on: device, conversation: conversation) {
                     if let index = unattributed.firstIndex(where: { $0.key == entry.key }) {
                         unattributed[index].devices.append(device.name)
