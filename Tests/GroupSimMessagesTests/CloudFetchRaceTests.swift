@@ -104,6 +104,20 @@ final class SundaeCloudController: MSMessagesAppViewController, ComposeRequestHa
         try await Self.compareWithReference(try Self.scenario(racers: 2), atLeast: 600)
     }
 
+    /// The first run's bound (100,800 for these 606 orders) decides nothing for a search
+    /// by races: it is refused once it has found more orders than the limit.
+    @Test func theSearchIsRefusedByTheOrdersItFinds() async throws {
+        let explorer = Explorer(scenario: try Self.scenario(racers: 2), apps: Self.apps())
+        await #expect(throws: ExplorationError.tooManyOrders(scenario: "sundae-cloud-race", estimate: 101, limit: 100)) {
+            try await explorer.exhaustive(limit: 100)
+        }
+        guard case .exhaustive(_, let estimate, _) = try await explorer.exhaustive(limit: 606).mode else {
+            Issue.record("not an exhaustive report")
+            return
+        }
+        #expect(estimate == 606)
+    }
+
     /// The race search against branching at every alternative: the same orders, classes
     /// and failures, at most 1.2 schedules per order, an estimate within 2x of the count.
     static func compareWithReference(_ scenario: Scenario, atLeast least: Int) async throws {
