@@ -26,15 +26,15 @@ extension Explorer {
     /// `distinctOutcomes` the number of distinct things the devices ended up showing, and
     /// each failing order's `schedule` lists its events.
     ///
-    /// - Parameter limit: refuse a search that goes past its first 2,000 schedules (or
-    ///   `limit`, when lower) when the bound from its first run is larger: per interval
-    ///   between steps and per device (and the store), the number of orders of the events
-    ///   it saw there, keeping each chain of cloud requests or answers in order (a
-    ///   multinomial); their product. A search that ends sooner reports the orders it
-    ///   found as its estimate; one that goes on, the bound. The search stops after
-    ///   simulating `limit * 20` schedules.
-    /// - Throws: `ExplorationError.tooManyOrders` (with the bound), `.searchTooLong`, or
-    ///   `.invalidScenario` (`Scenario.validate`).
+    /// - Parameter limit: refuse a search whose bound from its first run is larger: per
+    ///   interval between steps and per device (and the store), the number of orders of
+    ///   the events it saw there, keeping each chain of cloud requests or answers in order
+    ///   (a multinomial); their product, which is then the estimate. A search by races (a
+    ///   registered app) is not refused by that bound, which can be far too high, but
+    ///   once it has found more than `limit` orders; its estimate is the orders it found.
+    ///   The search stops after simulating `limit * 20` schedules.
+    /// - Throws: `ExplorationError.tooManyOrders` (with the bound, or the orders found),
+    ///   `.searchTooLong`, or `.invalidScenario` (`Scenario.validate`).
     /// - Complexity: about one simulation per distinct order for a registered app; more for
     ///   the built-in app and a factored dependent part (they branch at every alternative).
     ///
@@ -82,7 +82,7 @@ extension Explorer {
             if case .connectivity = $0.action.kind.built.independence { true } else { false }
         }
         var search = OrderSearch(root: root, everyAlternative: everyAlternative || scenario.app.name == nil || switching)
-        var budget = SearchBudget(scenario: scenario.name, limit: limit, probing: !search.everyAlternative, schedules: schedules)
+        var budget = SearchBudget(scenario: scenario.name, limit: limit, counting: !search.everyAlternative, schedules: schedules)
         var tally = ExplorationTally(checks: scenario.checks.count)
         var orders = 0
 
@@ -103,8 +103,9 @@ extension Explorer {
             tally.add(ExploredRun(reference: .init(run: orders, seed: seed), report: RunReport(outcome: run.outcome),
                                   sessions: sessions, schedule: schedule))
             orders += 1
+            try budget.found(orders: orders)
         }
-        budget.finish(orders: orders)
+        budget.finish(orders: orders, complete: !interrupted)
         let template = Self.template(for: scenario, mode: .exhaustive(seed: seed, estimate: budget.estimate, simulated: budget.simulated))
         var report = tally.report(template)
         report.interrupted = interrupted
@@ -116,61 +117,57 @@ extension Explorer {
     }
 
     /// What an exhaustive search may spend: it stops after simulating 20 times `limit`
-    /// schedules, and refuses when the bound from its first run (`Explorer.estimate`) is
-    /// over `limit`: up front, or for a search by races (`probing`) only once it has gone
-    /// past `probe` schedules (and `limit`); a search by races that ends sooner is
-    /// answered, its estimate the orders it found. Otherwise the estimate is the bound.
+    /// schedules. Branching at every alternative, it refuses up front when the bound from
+    /// its first run (`Explorer.estimate`) is over `limit`, and that bound is its
+    /// estimate. By races (`counting`), that bound can be off by orders of magnitude (every
+    /// fetch on arrival multiplies it: 100,800 for 606 orders of 2 phones racing a cloud
+    /// controller, 5 x 10^13 with 3 phones), so it decides nothing: the search refuses once
+    /// it has found more than `limit` orders, and one that ends gives the orders it found
+    /// as its estimate (the bound stays the estimate of one interrupted).
     struct SearchBudget {
-        /// The schedules simulated before a search is measured against its bound.
-        static let probe = 2_000
         let scenario: String
         let limit: Int
         private(set) var simulated = 0
-        /// The estimate of orders to enumerate: the orders found by a search that ended
-        /// within the probe, else the first run's bound.
+        /// The estimate of orders to enumerate: the first run's bound, or the orders found
+        /// by a search by races that ended.
         private(set) var estimate = 0
-        private var bound: Double?
-        private var decided = false
-        private let probing: Bool
+        private let counting: Bool
         /// The most schedules it may simulate.
         private let most: Int
 
-        init(scenario: String, limit: Int, probing: Bool = false, schedules: Int? = nil) {
+        init(scenario: String, limit: Int, counting: Bool = false, schedules: Int? = nil) {
             self.scenario = scenario
             self.limit = limit
-            self.probing = probing
+            self.counting = counting
             most = schedules ?? max(limit, 1) &* 20
         }
 
-        /// Counts one more schedule, or throws `.searchTooLong` past the budget, or
-        /// `.tooManyOrders` once the probe is spent and the bound is over `limit`.
+        /// Counts one more schedule, or throws `.searchTooLong` past the budget.
         mutating func spend() throws(ExplorationError) {
-            if !decided, let bound, simulated >= min(max(limit, 1), Self.probe) {
-                decided = true
-                guard bound <= Double(limit) else { throw .tooManyOrders(scenario: scenario, estimate: bound, limit: limit) }
-                estimate = Int(bound)
-            }
             simulated += 1
             guard simulated <= most else { throw .searchTooLong(scenario: scenario, simulated: simulated - 1, limit: most) }
         }
 
-        /// After the first schedule: the bound from its decisions; without probing, the
-        /// estimate, or `.tooManyOrders`.
+        /// After the first schedule: the bound from its decisions, the estimate; unless
+        /// counting, `.tooManyOrders` when it is over `limit`.
         mutating func estimateOnce(_ decisions: [OrderRecorder.Decision], entities: Int) throws(ExplorationError) {
             guard simulated == 1 else { return }
             let bound = Explorer.estimate(decisions, entities: entities)
-            self.bound = bound
-            guard !probing else { return }
-            decided = true
-            guard bound <= Double(limit) else { throw .tooManyOrders(scenario: scenario, estimate: bound, limit: limit) }
-            estimate = Int(bound)
+            estimate = bound < 9.0e18 ? Int(bound) : Int.max
+            guard !counting, bound > Double(limit) else { return }
+            throw .tooManyOrders(scenario: scenario, estimate: bound, limit: limit)
         }
 
-        /// The search ended: within the probe, the orders it found are the estimate.
-        mutating func finish(orders: Int) {
-            guard !decided else { return }
-            decided = true
-            estimate = orders
+        /// Counting: `.tooManyOrders` once the orders found are over `limit`.
+        func found(orders: Int) throws(ExplorationError) {
+            guard counting, orders > limit else { return }
+            throw .tooManyOrders(scenario: scenario, estimate: Double(orders), limit: limit)
+        }
+
+        /// The search ended (`complete`: not interrupted): counting, the orders it found
+        /// are the estimate.
+        mutating func finish(orders: Int, complete: Bool = true) {
+            if counting, complete { estimate = orders }
         }
     }
 

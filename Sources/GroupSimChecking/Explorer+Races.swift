@@ -13,14 +13,29 @@ extension Explorer {
     /// Whether two events of a run may not be swapped: they share a device or the store
     /// (a copy held for a device counting as the device's; a `join` or `leave` is every
     /// device's), unless both are requests that leave the store as it is. A step and an
-    /// event never swap: which steps may run depends on the events in flight (a copy that
-    /// certainly arrives first holds a step back), so their order is explored as time allows.
+    /// event of different devices swap like two events: when both may run, running one
+    /// never holds the other back (what an event makes happens no sooner than it), and
+    /// the events each adds have the same windows either way. Which steps and events may
+    /// run at all depends on the windows (`blocks`), which order them without a race.
     static func dependent(_ a: OrderRecorder.Option, _ b: OrderRecorder.Option, store: Int) -> Bool {
-        if a.isStep != b.isStep { return true }
         func owner(_ entity: Int) -> Int { entity > store ? entity - store - 1 : entity }
         let shared = a.entities.map(owner).filter { b.entities.map(owner).contains($0) }
         guard !shared.isEmpty else { return false }
         return !(shared.allSatisfy { $0 == store } && a.leavesStore && b.leavesStore)
+    }
+
+    /// Whether `a`, while pending, holds `b` back whatever ran (`OrderRecorder.allowed`):
+    /// an event that certainly arrives before a step, a step that certainly comes before
+    /// an event, or a step that certainly comes before another (by window, then number).
+    /// What `a` makes happens no sooner than `a`, so in every order `a` runs before `b`:
+    /// the two never race.
+    static func blocks(_ a: OrderRecorder.Option, _ b: OrderRecorder.Option) -> Bool {
+        switch (a.isStep, b.isStep) {
+        case (false, true): a.latest < b.earliest
+        case (true, false): a.latest <= b.earliest
+        case (true, true): (a.latest, a.stepNumber) < (b.earliest, b.stepNumber)
+        case (false, false): false
+        }
     }
 }
 
@@ -160,11 +175,19 @@ struct OrderSearch {
         var guides: [[Int]: [UInt64]] = [:]
         for later in events.indices {
             // The pending ones arrive in any order among themselves (factoring counts those).
-            var direct = events.indices.prefix(min(later, taken.count)).filter {
-                Explorer.dependent(events[$0], events[later], store: store)
+            // Held after what made it, let it run or holds it back by its window: no race
+            // there; a race with each earlier event it does not commute with otherwise.
+            let event = events[later]
+            var direct: [Int] = []
+            var racing: [Int] = []
+            for earlier in events.indices.prefix(min(later, taken.count)) {
+                if earlier == event.since || earlier == event.madeBy || Explorer.blocks(events[earlier], event) {
+                    direct.append(earlier)
+                } else if Explorer.dependent(events[earlier], event, store: store) {
+                    direct.append(earlier)
+                    racing.append(earlier)
+                }
             }
-            let racing = direct
-            if events[later].since >= 0, events[later].since < later { direct.append(events[later].since) }
             var through = EventSet(count: events.count)
             var closure = EventSet(count: events.count)
             for other in direct {

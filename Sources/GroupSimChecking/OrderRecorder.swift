@@ -54,12 +54,23 @@ struct OrderRecorder: ScheduleController {
         /// The decision after which it could first run (the event that made it, released
         /// it on a FIFO link, or let it run); -1 when it could from the start.
         var since = -1
+        /// The decision whose event made it (after which it was first pending, allowed or
+        /// not); -1 for a step, pending from the start.
+        var madeBy = -1
+        /// The earliest instant it could happen at (nanoseconds).
+        var earliest: Int64 = 0
+        /// A step's number (-1 for an event): steps of equal windows keep file order.
+        var stepNumber = -1
         /// After it runs, the send order of the copies that decides what a device whose
         /// connectivity changes will show (`OrderKey.heldOrder`); 0 when none does.
         var heldOrder: UInt64 = 0
         var isStep: Bool { kind == .step }
         /// The same event in every run that reaches it: its name and entity.
-        var identity: UInt64 { SplitMix64.mix(StableHash.fnv1a64(label) ^ UInt64(truncatingIfNeeded: entities.first ?? -1)) }
+        var identity: UInt64 { Self.identity(label: label, entity: entities.first ?? -1) }
+
+        static func identity(label: String, entity: Int) -> UInt64 {
+            SplitMix64.mix(StableHash.fnv1a64(label) ^ UInt64(truncatingIfNeeded: entity))
+        }
     }
 
     /// One decision: the allowed events and which one ran.
@@ -163,6 +174,8 @@ struct OrderRecorder: ScheduleController {
     private var messageLabels: [Int: String] = [:]
     /// Each event's `Option.since`, by `Option.identity`.
     private var firstPending: [UInt64: Int] = [:]
+    /// Each event's `Option.madeBy`, by `Option.identity`.
+    private var firstSeen: [UInt64: Int] = [:]
     private var sent: [Int]
     /// The device of the last event that ran: the sender of any new message id.
     private var lastDevice: Int?
@@ -224,6 +237,14 @@ struct OrderRecorder: ScheduleController {
 
     mutating func choose(among candidates: [ScheduleCandidate], waiting: [ScheduleCandidate]) -> Int {
         learnNewEvents(candidates + waiting)
+        // A copy waiting behind an older one on its FIFO link was made by the event that sent it.
+        for copy in waiting where copy.kind == .delivery {
+            guard let device = number(copy), let message = copy.message else { continue }
+            let name = messageLabels[message] ?? "m\(message)"
+            let identity = offline[device] ? Option.identity(label: "h" + name, entity: cloud + 1 + device)
+                : Option.identity(label: "d" + name, entity: device)
+            if firstSeen[identity] == nil { firstSeen[identity] = decisions.count - 1 }
+        }
         let deferred = deferredCopies(candidates)
         if let deferred, deferred.allSatisfy({ $0 }) { return chooseInTail(candidates) }
         var allowed = Self.allowed(candidates, ignoring: deferred)
@@ -268,10 +289,14 @@ struct OrderRecorder: ScheduleController {
                 option = Option(entities: [device], label: "a\(ordinal)", text: "the store's answer \(ordinal + 1) to \(candidate.device)",
                                 chain: "a", kind: .cloudAnswer, latest: candidate.latest.nanoseconds, position: position)
             }
+            let identity = option.identity
+            if firstSeen[identity] == nil { firstSeen[identity] = decisions.count - 1 }
             guard allowed[position] else { continue }
             var named = option
+            named.earliest = candidate.earliest.nanoseconds
+            named.madeBy = firstSeen[identity] ?? -1
+            if candidate.kind == .step { named.stepNumber = candidate.step ?? 0 }
             if !switching.isEmpty { named.heldOrder = heldOrder(after: candidate, among: candidates, waiting: waiting) }
-            let identity = option.identity
             if let since = firstPending[identity] {
                 named.since = since
             } else {

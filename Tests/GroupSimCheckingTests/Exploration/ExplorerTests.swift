@@ -377,3 +377,33 @@ enum BruteForce {
         return (finals.count, outcomes, interleavings, failing, mismatches)
     }
 }
+
+/// The race search's dependence between a run's events (`Explorer.dependent`, `Explorer.blocks`).
+@Suite struct RaceDependenceTests {
+    /// A step and an event of different devices commute unless one holds the other back
+    /// by its window, which orders them without a race.
+    @Test func stepsAndEventsOfDifferentDevicesCommute() {
+        func option(_ kind: ScheduleCandidate.Kind, device: Int, earliest: Int64, latest: Int64, step: Int = -1) -> OrderRecorder.Option {
+            var option = OrderRecorder.Option(entities: [device], label: "e", text: "e", chain: "e", kind: kind, latest: latest, position: 0)
+            option.earliest = earliest
+            option.stepNumber = step
+            return option
+        }
+        let pick = option(.step, device: 1, earliest: 3_000, latest: 4_999, step: 2)
+        let inFlight = option(.delivery, device: 2, earliest: 3_300, latest: 5_699)
+        #expect(!Explorer.dependent(pick, inFlight, store: 3))
+        #expect(!Explorer.blocks(pick, inFlight) && !Explorer.blocks(inFlight, pick))
+        // The same device: a race.
+        #expect(Explorer.dependent(pick, option(.cloudAnswer, device: 1, earliest: 3_500, latest: 5_500), store: 3))
+        // A copy that arrives before the step whatever the draws; a step certainly before an event.
+        let early = option(.delivery, device: 2, earliest: 300, latest: 1_000)
+        #expect(Explorer.blocks(early, pick) && !Explorer.blocks(pick, early))
+        let late = option(.cloudRequest, device: 3, earliest: 4_999, latest: 5_249)
+        #expect(Explorer.blocks(pick, late) && !Explorer.blocks(late, pick))
+        // Steps: by window, then number.
+        let other = option(.step, device: 2, earliest: 3_000, latest: 4_999, step: 3)
+        #expect(!Explorer.blocks(pick, other) && !Explorer.blocks(other, pick))
+        let first = option(.step, device: 2, earliest: 0, latest: 0, step: 1)
+        #expect(Explorer.blocks(first, pick) && !Explorer.blocks(pick, first))
+    }
+}
