@@ -30,7 +30,7 @@ struct ExploreCommand: Subcommand {
     static let seed = Option.seed("the base seed")
     static let exhaustive = Option.flag("exhaustive", "every distinct delivery order instead of random runs")
     static let limit = Option.integer("limit", in: 1...100_000_000, default: ScenarioBudget.grouped(Explorer.defaultExhaustiveLimit),
-                                      "with --exhaustive: refuse above N estimated orders to enumerate", placement: .inside("exhaustive"))
+                                      "with --exhaustive: refuse above N orders to enumerate (estimated; found, for an app registered from Swift)", placement: .inside("exhaustive"))
     static let noFactor = Option.flag("no-factor", """
         with --exhaustive: enumerate every order, without factoring (the slow oracle the factored counts are tested against)
         """, placement: .inside("exhaustive"))
@@ -70,7 +70,9 @@ struct ExploreCommand: Subcommand {
     on different devices, or cloud reads that no write separates, count as one order
     (they cannot change what any device shows); every
     failing order is listed, event by event. It refuses, with the estimated count, a
-    scenario with more distinct orders than --limit.
+    scenario with more distinct orders than --limit; for an app registered from Swift,
+    whose first run's estimate can be far above its orders, it refuses once the search
+    has found more than --limit orders.
 
     Exhaustive exploration factors: once no later step can read what a device shows and
     its copies make nothing happen, the orders in which that device receives them are
