@@ -143,8 +143,12 @@ package final class SessionTable: @unchecked Sendable {
     package func caption(of session: String) -> String?? {
         guard lock != nil else { return givenPositions[session].flatMap { given?[$0] }.map(\.caption) }
         guard let position = position(of: session) else { return nil }
-        let envelope = lives[position].envelope
-        return .some(envelope.message?.layout.caption.map { drawer?.drawTokens($0, minted: envelope.senderMap) ?? $0 })
+        return .some(Self.caption(of: lives[position].envelope, drawer: drawer))
+    }
+
+    /// A live bubble's caption with its `$UUID` tokens drawn as this device's contact names (M5).
+    private static func caption(of envelope: Envelope, drawer: TranscriptDrawer?) -> String? {
+        envelope.message?.layout.caption.map { drawer?.drawTokens($0, minted: envelope.senderMap) ?? $0 }
     }
 
     /// The position of the session's first live bubble; the index by name is made at the first question.
@@ -178,7 +182,7 @@ package final class SessionTable: @unchecked Sendable {
         return SessionView(
             session: session, conversation: conversations[Int(live.conversation)], message: envelope.id,
             senderPerson: envelope.senderPerson,
-            caption: envelope.message?.layout.caption.map { drawer?.drawTokens($0, minted: envelope.senderMap) ?? $0 },
+            caption: caption(of: envelope, drawer: drawer),
             urlState: envelope.state, summaries: summaries[session] ?? [],
             summaryCount: Int(live.summaryCount), provenance: envelope.provenance)
     }
