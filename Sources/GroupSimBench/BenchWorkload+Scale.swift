@@ -124,14 +124,8 @@ extension BenchWorkload {
     /// workload: the scenario is checked here, before any timing, as `explore` checks a
     /// file when it reads it. Throws as `explore` does, for a scenario that is not valid.
     package static func explorer(for scenario: Scenario, apps: AppRegistry) throws(ExplorationError) -> Explorer {
-        var explorer = Explorer(scenario: scenario, apps: apps, workers: 1)
-        do {
-            try scenario.validate(registeredApps: apps.names)
-        } catch {
-            throw .invalidScenario(error)
-        }
-        explorer.scenarioIsValidated = true
-        return explorer
+        try Explorer(scenario: scenario, apps: apps, workers: 1).validateScenario()
+        return Explorer(validated: scenario, apps: apps, workers: 1)
     }
 
     /// Runs a generated workload as `groupsim explore FILE --runs 1 --workers 1` does: one

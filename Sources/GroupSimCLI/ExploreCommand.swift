@@ -148,9 +148,7 @@ struct ExploreCommand: Subcommand {
         // The budget covers the runs in flight together, not one run.
         let (fitting, workersNote) = ScenarioInput.workers(exhaustive ? workers : min(workers, runs), for: scenario,
                                                            budget: try ScenarioInput.budget(parsed))
-        var reading = Explorer(scenario: scenario, apps: apps, workers: fitting)
-        reading.scenarioIsValidated = true
-        let explorer = reading
+        let explorer = Explorer(validated: scenario, apps: apps, workers: fitting)
         // The first SIGINT or SIGTERM cancels the exploration, which stops starting runs
         // and reports the runs before it; the exit status then says which signal it was.
         let shardToRun = shard

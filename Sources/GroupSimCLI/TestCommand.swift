@@ -120,9 +120,7 @@ struct TestCommand: Subcommand {
             var result = ScenarioTestResult(path: path, scenario: scenario.name, seed: seed ?? scenario.seed, report: report)
             if let runs {
                 let workers = ScenarioInput.workers(ProcessInfo.processInfo.activeProcessorCount, for: scenario, budget: budget).count
-                var explorer = Explorer(scenario: scenario, apps: apps, workers: workers)
-                explorer.scenarioIsValidated = true
-                result.exploration = try await explorer.explore(runs: runs, seed: seed)
+                result.exploration = try await Explorer(validated: scenario, apps: apps, workers: workers).explore(runs: runs, seed: seed)
             }
             return result
         } catch let error as ScenarioErrors {

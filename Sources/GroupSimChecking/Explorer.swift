@@ -27,7 +27,7 @@ public struct Explorer: Sendable {
     /// the same registered apps), which checks everything `Scenario.validate` does: the
     /// command line sets it, so a large scenario is not written out and read again before
     /// every exploration.
-    package var scenarioIsValidated = false
+    package private(set) var scenarioIsValidated = false
 
     /// The default refusal threshold of `exhaustive(limit:)`: distinct delivery orders.
     public static let defaultExhaustiveLimit = 100_000
@@ -36,6 +36,13 @@ public struct Explorer: Sendable {
         self.scenario = scenario
         self.apps = apps
         self.workers = max(1, workers)
+    }
+
+    /// An explorer of a scenario the caller has just read from its file with the same
+    /// registered apps (`scenarioIsValidated`).
+    package init(validated scenario: Scenario, apps: AppRegistry, workers: Int) {
+        self.init(scenario: scenario, apps: apps, workers: workers)
+        scenarioIsValidated = true
     }
 
     /// The seed of run `run` of an exploration from `base`: a draw from the `.exploration`
@@ -179,7 +186,7 @@ public struct Explorer: Sendable {
     }
 
     /// Refuses an invalid scenario, exactly as its file would be refused.
-    func validateScenario() throws(ExplorationError) {
+    package func validateScenario() throws(ExplorationError) {
         guard !scenarioIsValidated else { return }
         do {
             try scenario.validate(registeredApps: apps.names)
