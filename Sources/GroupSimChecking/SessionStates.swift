@@ -172,8 +172,7 @@ final class SessionStates: Sendable {
         var table: [Int: Int]?
         for device in devices {
             let slot = max(0, (index.flatMap { liveMessage(session: $0, device: device) } ?? -1) + 1)
-            let found = table.map { $0[slot] } ?? known.first { $0.slot == slot }?.index
-            if let found {
+            if let found = table != nil ? table?[slot] : known.first(where: { $0.slot == slot })?.index {
                 result.of.append(found)
                 continue
             }
