@@ -240,9 +240,8 @@ struct OrderRecorder: ScheduleController {
         // A copy waiting behind an older one on its FIFO link was made by the event that sent it.
         for copy in waiting where copy.kind == .delivery {
             guard let device = number(copy), let message = copy.message else { continue }
-            let name = messageLabels[message] ?? "m\(message)"
-            let identity = offline[device] ? Option.identity(label: "h" + name, entity: cloud + 1 + device)
-                : Option.identity(label: "d" + name, entity: device)
+            let copyName = deliveryName(message: message, to: device)
+            let identity = Option.identity(label: copyName.label, entity: copyName.entity)
             if firstSeen[identity] == nil { firstSeen[identity] = decisions.count - 1 }
         }
         let deferred = deferredCopies(candidates)
@@ -269,12 +268,10 @@ struct OrderRecorder: ScheduleController {
                                 chain: "step", kind: .step, latest: candidate.latest.nanoseconds, position: position)
             case .delivery:
                 let message = candidate.message ?? 0
-                let name = messageLabels[message] ?? "m\(message)"
-                option = offline[device]
-                    ? Option(entities: [cloud + 1 + device], label: "h" + name, text: "m\(message) held for \(candidate.device)",
-                             chain: "h" + name, kind: .delivery, latest: candidate.latest.nanoseconds, position: position)
-                    : Option(entities: [device], label: "d" + name, text: "m\(message) to \(candidate.device)",
-                             chain: "d" + name, kind: .delivery, latest: candidate.latest.nanoseconds, position: position)
+                let copyName = deliveryName(message: message, to: device)
+                option = Option(entities: [copyName.entity], label: copyName.label,
+                                text: offline[device] ? "m\(message) held for \(candidate.device)" : "m\(message) to \(candidate.device)",
+                                chain: copyName.label, kind: .delivery, latest: candidate.latest.nanoseconds, position: position)
             case .cloudRequest:
                 let ordinal = pendingRequests[device].indices.contains(requestSeen[device])
                     ? pendingRequests[device][requestSeen[device]] : -1
@@ -453,6 +450,13 @@ struct OrderRecorder: ScheduleController {
               options.allSatisfy({ $0.kind == .delivery && $0.latest < firstStep }) else { return options }
         let device = options.map { $0.entities.first ?? 0 }.min() ?? first.entities.first ?? 0
         return options.filter { $0.entities.first == device }
+    }
+
+    /// A copy of `message` to `device` as an option names it: held for the device while it
+    /// is offline (its own entity after the store's), else delivered.
+    private func deliveryName(message: Int, to device: Int) -> (label: String, entity: Int) {
+        let name = messageLabels[message] ?? "m\(message)"
+        return offline[device] ? ("h" + name, cloud + 1 + device) : ("d" + name, device)
     }
 
     /// The candidate's device by position, without a name look-up where the simulation
