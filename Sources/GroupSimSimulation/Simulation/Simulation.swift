@@ -47,13 +47,9 @@ public actor Simulation {
         case finished(Result<RunOutcome, ScenarioErrors>)
     }
 
-    private var world: World
-    private var scheduler: Scheduler
-    private var recorder: Recorder
-    /// The clock and the run's message and change counters, lent to each device call.
-    private var context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
-    /// The one buffer every device call adds its effects to; emptied after each call.
-    private var output = DeviceOutput(context: DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1))
+    /// The world, scheduler and recorder, stepped one event at a time: a value, so that
+    /// the loop inside it reaches them without the actor's per-access exclusivity checks.
+    private var engine: Engine
 
     /// - Parameters:
     ///   - seed: overrides the scenario's seed (`--seed`).
@@ -92,14 +88,13 @@ public actor Simulation {
         self.seed = seed ?? scenario.seed
         self.apps = apps
         // Sticker files are read with the tables, before the simulation is made: never while it runs.
-        world = World(tables: tables, seed: seed ?? scenario.seed)
-        scheduler = Scheduler(controller: controller)
-        recorder = Recorder(keepsTrace: recordTrace)
+        engine = Engine(world: World(tables: tables, seed: seed ?? scenario.seed), scheduler: Scheduler(controller: controller),
+                        recorder: Recorder(keepsTrace: recordTrace), seed: seed ?? scenario.seed)
     }
 
     /// The schedule controller as it stands after `run()`: exploration reads back what it
     /// recorded (controllers are values, so the run's copy is the only one that saw it).
-    package var scheduleController: (any ScheduleController)? { scheduler.controller }
+    package var scheduleController: (any ScheduleController)? { engine.scheduler.controller }
 
     /// Runs the scenario to quiescence (no message or cloud request in flight).
     ///
@@ -130,8 +125,8 @@ public actor Simulation {
             do throws(ScenarioErrors) {
                 try start()
                 progress = .running(waiting: [])
-                while runNextEvent() {}
-                result = .success(outcome())
+                engine.runToEnd()
+                result = .success(engine.outcome())
             } catch {
                 result = .failure(error)
             }
@@ -153,7 +148,7 @@ public actor Simulation {
         switch progress {
         case .notStarted, .started:
             try start()
-            return runNextEvent()
+            return engine.runNextEvent()
         case .running, .finished:
             return false
         }
@@ -170,169 +165,19 @@ public actor Simulation {
             return 0
         case .notStarted, .started:
             try start()
-            var ran = 0
-            while let next = scheduler.nextTime, next <= time, runNextEvent() { ran += 1 }
-            context.now = max(context.now, time)
-            return ran
+            return engine.advance(to: time)
         }
     }
 
     /// The run's clock: the time of the last event run (or the instant `advance(to:)` reached).
-    public var now: VirtualTime { context.now }
+    public var now: VirtualTime { engine.context.now }
 
     /// Checks the scenario (unless the caller did) and builds the world, once.
     private func start() throws(ScenarioErrors) {
         guard case .notStarted = progress else { return }
         if !validated { try scenario.validate(registeredApps: apps.names) }
-        world.makeDevices(app: apps.factory(for: scenario.app), tracing: recorder.keepsTrace)
-        scheduler.plan(scenario, streams: world.facts.streams)
+        engine.start(app: apps.factory(for: scenario.app))
         progress = .started
-    }
-
-    /// Runs one event; false when none is left or the event limit is reached.
-    private func runNextEvent() -> Bool {
-        guard recorder.eventCount <= Self.eventLimit, let entry = scheduler.next(tables: world.facts.tables, cloud: world.cloud) else {
-            return false
-        }
-        recorder.eventCount += 1
-        // One event past the limit is taken, not run: the run ends there, reported as not quiet.
-        guard recorder.eventCount <= Self.eventLimit else { return false }
-        context.now = max(context.now, entry.time)
-        switch entry.payload {
-        case .step(let step, let conversation):
-            perform(step, conversation: conversation)
-        case .deliver(let envelope, let receiver):
-            if world.network.offline[receiver] {
-                world.network.held[receiver].append(envelope)
-                recorder.record(TraceEvent(time: context.now, subject: world.devices[receiver].name, kind: .held(message: envelope.id)))
-            } else {
-                recorder.copiesDelivered += 1
-                callDevice(receiver) { $0.receive(envelope, into: &$1) }
-            }
-        case .cloudArrive(let request):
-            guard let receiver = world.deviceIndex[request.device] else { return true }
-            let response = world.cloud.handle(request)
-            if response.record.conflict { recorder.cloudConflicts += 1 }
-            recorder.record(TraceEvent(time: context.now, subject: "cloud",
-                                       kind: .cloudHandled(.init(request.operation, conflict: response.record.conflict), key: request.key,
-                                                           device: request.device, version: response.record.version),
-                                       payload: .cloud(operation: request.operation, record: response.record)))
-            scheduler.enqueue(.cloudAnswer(response, to: receiver), at: context.now, after: scenario.app.cloudLatency)
-        case .cloudAnswer(let response, let receiver):
-            callDevice(receiver) { $0.receive(response, into: &$1) }
-        }
-        return true
-    }
-
-    /// What the run left: every device's state, the trace, failures and counters.
-    private func outcome() -> RunOutcome {
-        let snapshots = world.devices.indices.map { index in
-            var snapshot = world.devices[index].snapshot()
-            snapshot.runIndex = index
-            return snapshot
-        }
-        let records = world.cloud.contents().map { key, entry in
-            CloudEntry(key: key, state: entry.state, version: entry.version, provenance: entry.provenance)
-        }
-        let quiet = recorder.eventCount <= Self.eventLimit
-        var outcome = RunOutcome(scenario: scenario, seed: seed, trace: recorder.trace, devices: snapshots, failures: recorder.failures,
-                                 sightings: recorder.sightings, changes: recorder.changes, cloud: records, endTime: context.now,
-                                 eventCount: min(recorder.eventCount, Self.eventLimit), copiesDelivered: recorder.copiesDelivered,
-                                 heldAtEnd: world.network.held.map(\.count).reduce(0, +), quiet: quiet,
-                                 members: scenario.conversations.map {
-                                     RunOutcome.ConversationMembers(conversation: $0.name, members: world.members[$0.name] ?? [])
-                                 })
-        outcome.cloudConflicts = recorder.cloudConflicts
-        return outcome
-    }
-
-    // MARK: - Steps the network and membership own
-
-    /// Traces the start of a step the simulation carries out itself; devices trace their own.
-    private func recordStep(_ step: Step, on subject: String) {
-        recorder.record(TraceEvent(time: context.now, subject: subject, kind: .step(number: step.number, action: step.action)))
-    }
-
-    private func perform(_ step: Step, conversation: String) {
-        guard let index = world.deviceIndex[step.device] else { return }
-        let subject = world.devices[index].name
-        switch step.action {
-        case .offline:
-            recordStep(step, on: subject)
-            world.network.setOffline(index, true)
-            recorder.record(TraceEvent(time: context.now, subject: subject, kind: .offline))
-        case .online:
-            recordStep(step, on: subject)
-            world.network.setOffline(index, false)
-            recorder.record(TraceEvent(time: context.now, subject: subject, kind: .online))
-            // Held copies arrive in their original (send) order when the device is back (M30).
-            let held = world.network.held[index].sorted { $0.id < $1.id }
-            world.network.held[index] = []
-            for envelope in held { scheduler.enqueue(.deliver(envelope, to: index), at: context.now, after: .zero) }
-            let waiting = world.network.outbox[index]
-            world.network.outbox[index] = []
-            for envelope in waiting { fanOut(envelope, from: index) }
-        case .join(let person), .leave(let person):
-            recordStep(step, on: subject)
-            var list = world.members[conversation] ?? []
-            let owner = scenario.devices[index].person
-            guard list.contains(owner) else {
-                // Only a member changes the membership; a removed one no longer can (M6).
-                recorder.record(TraceEvent(time: context.now, subject: subject, kind: .failed(step: step.number, code: .notMember)))
-                recorder.fail(StepFailure(step: step.number, device: subject, time: context.now, code: .notMember,
-                                          reason: "\(subject) belongs to \(owner), who is not a member of conversation \(conversation) "
-                                              + "now (M6)"))
-                return
-            }
-            if case .join = step.action {
-                if !list.contains(person) { list.append(person) }
-                recorder.record(TraceEvent(time: context.now, subject: subject, kind: .joined(person: person)))
-            } else {
-                list.removeAll { $0 == person }
-                recorder.record(TraceEvent(time: context.now, subject: subject, kind: .left(person: person)))
-            }
-            world.setMembers(list, of: conversation)
-        case .send, .reply, .insert, .pressSend, .cancel, .open, .tap, .close, .text, .sticker, .reinstall:
-            // The device carries these out; the network and the member list carry out the others.
-            let isNew = step.action.compose.map { world.usedSessions.insert($0.session).inserted } ?? false
-            callDevice(index) { $0.perform(step, conversation: conversation, sessionIsNew: isNew, into: &$1) }
-        }
-    }
-
-    // MARK: - Acting on what a device asked for
-
-    /// Makes one call into device `index` with the run's buffer and context, then takes
-    /// the context back, acts on what the device asked for and empties the buffer.
-    private func callDevice(_ index: Int, _ call: (inout Device, inout DeviceOutput) -> Void) {
-        world.call(index, context: &context, output: &output, call)
-        // Most calls (deliveries with the trace off) ask for nothing more.
-        guard !output.isEmpty else { return }
-        apply(output)
-        output.removeAll()
-    }
-
-    private func apply(_ output: DeviceOutput) {
-        recorder.keep(output)
-        for envelope in output.outgoing {
-            guard let sender = world.deviceIndex[envelope.senderDevice] else { continue }
-            if world.network.offline[sender] {
-                world.network.outbox[sender].append(envelope)
-                recorder.record(TraceEvent(time: context.now, subject: envelope.senderDevice, kind: .queued(message: envelope.id)))
-            } else {
-                fanOut(envelope, from: sender)
-            }
-        }
-        for request in output.cloudRequests {
-            scheduler.enqueue(.cloudArrive(request), at: context.now, after: scenario.app.cloudLatency)
-        }
-    }
-
-    /// Sends a copy to every other device of every member, the sender's own other devices
-    /// included, each with its own delay (M30), in send order per link with `network.fifo`.
-    private func fanOut(_ envelope: Envelope, from sender: Int) {
-        for receiver in world.memberDevices(of: envelope.conversation) where receiver != sender {
-            scheduler.deliver(envelope, from: sender, to: receiver, at: context.now, network: &world.network)
-        }
     }
 }
 

@@ -1,0 +1,197 @@
+import GroupSimCore
+import GroupSimScenario
+
+/// One run's moving parts, stepped one event at a time: the `World` events change, the
+/// `Scheduler` that picks the next event, the `Recorder` that keeps what happened, and the
+/// clock with the run's counters, lent to each device call.
+///
+/// A value the `Simulation` actor owns: the event loop runs inside it as a mutating
+/// method, so that reaching the world or the queue on every event is a static access,
+/// not the dynamic exclusivity check each access to an actor's stored property makes.
+struct Engine {
+    typealias Event = Simulation.Event
+
+    var world: World
+    var scheduler: Scheduler
+    var recorder: Recorder
+    let seed: UInt64
+    /// The clock and the run's message and change counters, lent to each device call.
+    private(set) var context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
+    /// The one buffer every device call adds its effects to; emptied after each call.
+    private var output = DeviceOutput(context: DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1))
+
+    init(world: World, scheduler: Scheduler, recorder: Recorder, seed: UInt64) {
+        self.world = world
+        self.scheduler = scheduler
+        self.recorder = recorder
+        self.seed = seed
+    }
+
+    var scenario: Scenario { world.scenario }
+
+    /// Builds the devices with the app `factory` makes and plans the steps.
+    mutating func start(app factory: AppRegistry.Factory?) {
+        world.makeDevices(app: factory, tracing: recorder.keepsTrace)
+        scheduler.plan(scenario, streams: world.facts.streams)
+    }
+
+    /// Runs events until none is left or the event limit is reached.
+    mutating func runToEnd() {
+        while runNextEvent() {}
+    }
+
+    /// Runs every event due at or before `time`, then moves the clock to `time` if it is
+    /// behind; returns how many events ran.
+    mutating func advance(to time: VirtualTime) -> Int {
+        var ran = 0
+        while let next = scheduler.nextTime, next <= time, runNextEvent() { ran += 1 }
+        context.now = max(context.now, time)
+        return ran
+    }
+
+    /// Runs one event; false when none is left or the event limit is reached.
+    mutating func runNextEvent() -> Bool {
+        guard recorder.eventCount <= Simulation.eventLimit, let entry = scheduler.next(tables: world.facts.tables, cloud: world.cloud) else {
+            return false
+        }
+        recorder.eventCount += 1
+        // One event past the limit is taken, not run: the run ends there, reported as not quiet.
+        guard recorder.eventCount <= Simulation.eventLimit else { return false }
+        context.now = max(context.now, entry.time)
+        switch entry.payload {
+        case .step(let step, let conversation):
+            perform(step, conversation: conversation)
+        case .deliver(let envelope, let receiver):
+            if world.network.offline[receiver] {
+                world.network.held[receiver].append(envelope)
+                recorder.record(TraceEvent(time: context.now, subject: world.devices[receiver].name, kind: .held(message: envelope.id)))
+            } else {
+                recorder.copiesDelivered += 1
+                callDevice(receiver) { $0.receive(envelope, into: &$1) }
+            }
+        case .cloudArrive(let request):
+            guard let receiver = world.deviceIndex[request.device] else { return true }
+            let response = world.cloud.handle(request)
+            if response.record.conflict { recorder.cloudConflicts += 1 }
+            recorder.record(TraceEvent(time: context.now, subject: "cloud",
+                                       kind: .cloudHandled(.init(request.operation, conflict: response.record.conflict), key: request.key,
+                                                           device: request.device, version: response.record.version),
+                                       payload: .cloud(operation: request.operation, record: response.record)))
+            scheduler.enqueue(.cloudAnswer(response, to: receiver), at: context.now, after: scenario.app.cloudLatency)
+        case .cloudAnswer(let response, let receiver):
+            callDevice(receiver) { $0.receive(response, into: &$1) }
+        }
+        return true
+    }
+
+    /// What the run left: every device's state, the trace, failures and counters.
+    func outcome() -> RunOutcome {
+        let snapshots = world.devices.indices.map { index in
+            var snapshot = world.devices[index].snapshot()
+            snapshot.runIndex = index
+            return snapshot
+        }
+        let records = world.cloud.contents().map { key, entry in
+            CloudEntry(key: key, state: entry.state, version: entry.version, provenance: entry.provenance)
+        }
+        let quiet = recorder.eventCount <= Simulation.eventLimit
+        var outcome = RunOutcome(scenario: scenario, seed: seed, trace: recorder.trace, devices: snapshots, failures: recorder.failures,
+                                 sightings: recorder.sightings, changes: recorder.changes, cloud: records, endTime: context.now,
+                                 eventCount: min(recorder.eventCount, Simulation.eventLimit), copiesDelivered: recorder.copiesDelivered,
+                                 heldAtEnd: world.network.held.map(\.count).reduce(0, +), quiet: quiet,
+                                 members: scenario.conversations.map {
+                                     RunOutcome.ConversationMembers(conversation: $0.name, members: world.members[$0.name] ?? [])
+                                 })
+        outcome.cloudConflicts = recorder.cloudConflicts
+        return outcome
+    }
+
+    // MARK: - Steps the network and membership own
+
+    /// Traces the start of a step the simulation carries out itself; devices trace their own.
+    private mutating func recordStep(_ step: Step, on subject: String) {
+        recorder.record(TraceEvent(time: context.now, subject: subject, kind: .step(number: step.number, action: step.action)))
+    }
+
+    private mutating func perform(_ step: Step, conversation: String) {
+        guard let index = world.deviceIndex[step.device] else { return }
+        let subject = world.devices[index].name
+        switch step.action {
+        case .offline:
+            recordStep(step, on: subject)
+            world.network.setOffline(index, true)
+            recorder.record(TraceEvent(time: context.now, subject: subject, kind: .offline))
+        case .online:
+            recordStep(step, on: subject)
+            world.network.setOffline(index, false)
+            recorder.record(TraceEvent(time: context.now, subject: subject, kind: .online))
+            // Held copies arrive in their original (send) order when the device is back (M30).
+            let held = world.network.held[index].sorted { $0.id < $1.id }
+            world.network.held[index] = []
+            for envelope in held { scheduler.enqueue(.deliver(envelope, to: index), at: context.now, after: .zero) }
+            let waiting = world.network.outbox[index]
+            world.network.outbox[index] = []
+            for envelope in waiting { fanOut(envelope, from: index) }
+        case .join(let person), .leave(let person):
+            recordStep(step, on: subject)
+            var list = world.members[conversation] ?? []
+            let owner = scenario.devices[index].person
+            guard list.contains(owner) else {
+                // Only a member changes the membership; a removed one no longer can (M6).
+                recorder.record(TraceEvent(time: context.now, subject: subject, kind: .failed(step: step.number, code: .notMember)))
+                recorder.fail(StepFailure(step: step.number, device: subject, time: context.now, code: .notMember,
+                                          reason: "\(subject) belongs to \(owner), who is not a member of conversation \(conversation) "
+                                              + "now (M6)"))
+                return
+            }
+            if case .join = step.action {
+                if !list.contains(person) { list.append(person) }
+                recorder.record(TraceEvent(time: context.now, subject: subject, kind: .joined(person: person)))
+            } else {
+                list.removeAll { $0 == person }
+                recorder.record(TraceEvent(time: context.now, subject: subject, kind: .left(person: person)))
+            }
+            world.setMembers(list, of: conversation)
+        case .send, .reply, .insert, .pressSend, .cancel, .open, .tap, .close, .text, .sticker, .reinstall:
+            // The device carries these out; the network and the member list carry out the others.
+            let isNew = step.action.compose.map { world.usedSessions.insert($0.session).inserted } ?? false
+            callDevice(index) { $0.perform(step, conversation: conversation, sessionIsNew: isNew, into: &$1) }
+        }
+    }
+
+    // MARK: - Acting on what a device asked for
+
+    /// Makes one call into device `index` with the run's buffer and context, then takes
+    /// the context back, acts on what the device asked for and empties the buffer.
+    private mutating func callDevice(_ index: Int, _ call: (inout Device, inout DeviceOutput) -> Void) {
+        world.call(index, context: &context, output: &output, call)
+        // Most calls (deliveries with the trace off) ask for nothing more.
+        guard !output.isEmpty else { return }
+        apply(output)
+        output.removeAll()
+    }
+
+    private mutating func apply(_ output: DeviceOutput) {
+        recorder.keep(output)
+        for envelope in output.outgoing {
+            guard let sender = world.deviceIndex[envelope.senderDevice] else { continue }
+            if world.network.offline[sender] {
+                world.network.outbox[sender].append(envelope)
+                recorder.record(TraceEvent(time: context.now, subject: envelope.senderDevice, kind: .queued(message: envelope.id)))
+            } else {
+                fanOut(envelope, from: sender)
+            }
+        }
+        for request in output.cloudRequests {
+            scheduler.enqueue(.cloudArrive(request), at: context.now, after: scenario.app.cloudLatency)
+        }
+    }
+
+    /// Sends a copy to every other device of every member, the sender's own other devices
+    /// included, each with its own delay (M30), in send order per link with `network.fifo`.
+    private mutating func fanOut(_ envelope: Envelope, from sender: Int) {
+        for receiver in world.memberDevices(of: envelope.conversation) where receiver != sender {
+            scheduler.deliver(envelope, from: sender, to: receiver, at: context.now, network: &world.network)
+        }
+    }
+}
