@@ -10,8 +10,10 @@ package final class WorldFacts: Sendable {
 
     var people: [Person] { tables.scenario.people }
     var conversations: [ConversationSpec] { tables.scenario.conversations }
-    var options: Options { tables.scenario.options }
-    var app: AppSpec { tables.scenario.app }
+    /// Kept apart from the scenario, read on every delivered copy: reaching them through
+    /// `tables.scenario` copied (and retained) more of the scenario than the one field.
+    let options: Options
+    let app: AppSpec
     /// The folder of the scenario file, for files it names by a relative path (stickers).
     var scenarioDirectory: String { tables.scenarioDirectory }
     /// Each sticker file the steps name, read and checked before the run starts, so that
@@ -32,6 +34,8 @@ package final class WorldFacts: Sendable {
     package init(tables: ScenarioTables, seed: UInt64) {
         self.tables = tables
         streams = RandomStreams(seed: seed)
+        options = tables.scenario.options
+        app = tables.scenario.app
     }
 
     /// The device installation that minted `id`, and for whom: identifiers are minted from

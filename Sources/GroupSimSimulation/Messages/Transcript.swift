@@ -200,13 +200,16 @@ package struct Transcript: Sendable {
     private mutating func compactIfSparse() {
         guard tombstones > 64, tombstones * 2 > slots.count else { return }
         // Where each kept slot moves to; the live positions are moved, not hashed again.
+        // Kept slots are swapped down in place (a swap moves references without counting
+        // them), and the removed ones, now at the end, are dropped at once.
         var moved = [Int](repeating: -1, count: slots.count)
         var kept = 0
         for index in slots.indices where slots[index].kind != .removed {
             moved[index] = kept
+            if kept != index { slots.swapAt(kept, index) }
             kept += 1
         }
-        slots.removeAll { $0.kind == .removed }
+        slots.removeLast(slots.count - kept)
         tombstones = 0
         live = live.mapValues { moved[$0] }
         for number in liveByNumber.indices where liveByNumber[number] >= 0 {
