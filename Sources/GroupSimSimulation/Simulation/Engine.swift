@@ -67,7 +67,12 @@ struct Engine {
                 recorder.record(TraceEvent(time: context.now, subject: world.devices[receiver].name, kind: .held(message: envelope.id)))
             } else {
                 recorder.copiesDelivered += 1
-                callDevice(receiver) { $0.receive(envelope, into: &$1) }
+                // The call every copy makes, written out: a closure would capture (and
+                // retain) the envelope once more.
+                output.context = context
+                world.devices[receiver].receive(envelope, into: &output)
+                context = output.context
+                if !output.isEmpty { applyAndEmptyOutput() }
             }
         case .cloudArrive(let request):
             guard let receiver = world.deviceIndex[request.device] else { return true }
@@ -166,7 +171,10 @@ struct Engine {
     private mutating func callDevice(_ index: Int, _ call: (inout Device, inout DeviceOutput) -> Void) {
         world.call(index, context: &context, output: &output, call)
         // Most calls (deliveries with the trace off) ask for nothing more.
-        guard !output.isEmpty else { return }
+        if !output.isEmpty { applyAndEmptyOutput() }
+    }
+
+    private mutating func applyAndEmptyOutput() {
         apply(output)
         output.removeAll()
     }

@@ -115,10 +115,10 @@ package struct EventQueue<Payload> {
 
     /// The key's entry, freeing its slot.
     mutating func take(_ key: Key) -> Entry? {
-        let entry = entry(key)
-        payloads[key.slot] = nil
         freeSlots.append(key.slot)
-        return entry
+        // Moved out of its slot, not copied and then cleared: no reference is counted.
+        guard let payload = payloads[key.slot].take() else { return nil }
+        return Entry(time: VirtualTime(nanoseconds: key.time), sequence: key.sequence, payload: payload)
     }
 
     static func precedes(_ a: Key, _ b: Key) -> Bool {
