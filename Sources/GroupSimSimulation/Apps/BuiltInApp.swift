@@ -55,6 +55,9 @@ package struct BuiltInApp: MessagesApp {
         return []
     }
 
+    /// Only `selection: newest` keeps what didReceive hands it.
+    public var wantsReceivedMessages: Bool { selection == .newest }
+
     public mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] {
         switch mode {
         case .message:

@@ -45,6 +45,11 @@ public protocol MessagesApp {
     mutating func didComplete(_ action: AppAction, error: MessageErrorCode?, conversation: Conversation) -> [AppAction]
     /// Whether the device should call `didComplete` (false by default: it costs a call per action).
     var wantsActionResults: Bool { get }
+    /// Whether the device should hand this app the messages that arrive while it runs
+    /// (`didReceive`; true by default). An app whose `didReceive` changes nothing and asks
+    /// for nothing may say false: the call is still recorded and traced, but the message
+    /// is not built for it, which every copy delivered to a running app would pay.
+    var wantsReceivedMessages: Bool { get }
     /// The app was created on a device: `environment` is that device's installation
     /// (storage, tokens), the same object for every activation until a reinstall.
     mutating func didLaunch(in environment: AppEnvironment)
@@ -67,6 +72,7 @@ extension MessagesApp {
     public mutating func didStore(_ record: AppAction.CloudRecord, conversation: Conversation) -> [AppAction] { [] }
     public mutating func didComplete(_ action: AppAction, error: MessageErrorCode?, conversation: Conversation) -> [AppAction] { [] }
     public var wantsActionResults: Bool { false }
+    public var wantsReceivedMessages: Bool { true }
     public mutating func didLaunch(in environment: AppEnvironment) {}
 }
 

@@ -117,10 +117,15 @@ extension Device {
     /// the app is not running (M19-M24).
     mutating func callback(_ name: AppCallback, _ call: (inout any MessagesApp, Conversation) -> [AppAction]) {
         guard isRunning else { return }
-        callbacks.append(name)
-        trace(.callback(name))
+        recordCallback(name)
         let box = conversationViewBox()
         perform(appActions { call(&$0, box.view) })
+    }
+
+    /// Notes a call to the running app in its list and the trace.
+    mutating func recordCallback(_ name: AppCallback) {
+        callbacks.append(name)
+        trace(.callback(name))
     }
 
     /// Calls into the app with the instance held outside `self`, so that actions it
@@ -131,7 +136,8 @@ extension Device {
         // `isRunning` stays true: nothing of the device runs while the app holds the call.
         guard var instance = app.take() else { return [] }
         let actions = call(&instance)
-        app = instance
+        // An app may change its mind as its state changes.
+        setApp(instance)
         return actions
     }
 

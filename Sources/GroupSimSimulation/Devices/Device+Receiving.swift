@@ -37,9 +37,14 @@ extension Device {
                 trace(.collapsed(session: session, replaced: collapse.replaced.id, summary: collapse.leftSummary))
             }
             if isRunning, activeConversation == conversation, style != .transcript, envelope.senderDevice != spec.name {
-                let received = view(of: envelope, sender: senderIdentifier(of: envelope))
                 inspectIdentifiers(in: envelope, conversation: conversation)
-                callback(.didReceive) { app, view in app.didReceive(received, conversation: view) }
+                if appWantsReceivedMessages {
+                    let received = view(of: envelope, sender: senderIdentifier(of: envelope))
+                    callback(.didReceive) { app, view in app.didReceive(received, conversation: view) }
+                } else {
+                    // The app keeps nothing from it: the call is recorded, not made.
+                    recordCallback(.didReceive)
+                }
             }
         case .text:
             transcripts[place, conversation].append(.text(envelope))

@@ -40,10 +40,13 @@ package struct Device {
     /// Whether the extension is running (`app != nil`), kept beside `app`: comparing the
     /// optional existential with nil copies the app's box, which every delivered copy paid.
     private(set) var isRunning = false
+    /// The running app's `wantsReceivedMessages`, kept beside it for the same reason.
+    private(set) var appWantsReceivedMessages = false
 
     /// Starts or ends the extension.
     mutating func setApp(_ instance: (any MessagesApp)?) {
         isRunning = instance != nil
+        appWantsReceivedMessages = instance?.wantsReceivedMessages ?? false
         app = instance
     }
     var style: PresentationStyle = .compact { didSet { lastView = nil } }
