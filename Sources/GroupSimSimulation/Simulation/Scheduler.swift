@@ -28,12 +28,12 @@ struct Scheduler {
 
     init(controller: (any ScheduleController)?) {
         strategy = controller.map { .controlled($0) } ?? .timeOrdered
+        isControlled = controller != nil
     }
 
-    var isControlled: Bool {
-        if case .controlled = strategy { return true }
-        return false
-    }
+    /// Whether a controller picks the events, kept beside `strategy`: matching the enum
+    /// copies the controller's box, which every scheduled copy paid.
+    let isControlled: Bool
 
     /// The controller as it stands now (controllers are values: the run's copy is the one that saw it).
     var controller: (any ScheduleController)? {
@@ -133,11 +133,7 @@ struct Scheduler {
     /// Takes the tables and the cloud store rather than the whole world: passing the world
     /// by value would copy it for every event.
     mutating func next(tables: ScenarioTables, cloud: CloudStore) -> EventQueue<Simulation.Event>.Entry? {
-        guard case .controlled(var chooser) = strategy else {
-            let entry = queue.next()
-            if let entry, case .step = entry.payload { scheduleNextStep() }
-            return entry
-        }
+        guard isControlled, case .controlled(var chooser) = strategy else { return nextByTime() }
         // The chooser is the only copy while it records its choice: what it keeps is not copied.
         strategy = .timeOrdered
         let entry = chosenEvent(by: &chooser, tables: tables, cloud: cloud)
@@ -146,6 +142,13 @@ struct Scheduler {
             cause = windows.removeValue(forKey: entry.sequence) ?? TimeWindow(earliest: entry.time.nanoseconds,
                                                                              latest: entry.time.nanoseconds)
         }
+        return entry
+    }
+
+    /// The earliest event, removed from the queue (the time-ordered strategy).
+    mutating func nextByTime() -> EventQueue<Simulation.Event>.Entry? {
+        let entry = queue.next()
+        if let entry, case .step = entry.payload { scheduleNextStep() }
         return entry
     }
 
