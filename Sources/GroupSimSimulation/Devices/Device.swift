@@ -21,7 +21,19 @@ package struct Device {
     // Identifiers (M1, M2, M6).
     var identifiers: IdentifierMap { didSet { lastView = nil } }
     var retired: [IdentifierMap] = []
-    var members: [String: [String]] { didSet { lastView = nil } }
+    var members: [String: [String]] {
+        didSet {
+            lastView = nil
+            memberOf = Self.conversations(of: spec.person, in: members)
+        }
+    }
+    /// The conversations the owner is a member of now, worked out when `members` changes:
+    /// every step asks, and looking through a member list compares names.
+    private(set) var memberOf: Set<String> = []
+
+    static func conversations(of person: String, in members: [String: [String]]) -> Set<String> {
+        Set(members.lazy.filter { $0.value.contains(person) }.map(\.key))
+    }
     var remoteOrderCache: [String: [ParticipantID]] = [:] { didSet { lastView = nil } }
     /// `localIdentifier(in:)`'s last answer and the map it came from.
     var lastLocalIdentifier: (map: IdentifierMap, conversation: String, id: ParticipantID)?
@@ -96,6 +108,7 @@ package struct Device {
         self.makeApp = makeApp
         self.identifiers = world.mintIdentifiers(device: spec.name, generation: 0)
         self.members = world.tables.initialMembers
+        self.memberOf = Self.conversations(of: spec.person, in: world.tables.initialMembers)
         self.environment = AppEnvironment(device: spec.name, installation: 0, streams: world.streams)
         self.transcripts = Transcripts(numbers: world.conversationNumbers)
     }
@@ -162,7 +175,7 @@ package struct Device {
 
     /// Whether the device's owner is a member of `conversation` now (M6).
     func isMember(of conversation: String) -> Bool {
-        members[conversation]?.contains(spec.person) ?? false
+        memberOf.contains(conversation)
     }
 
     /// What the device shows and holds now, for checks and reports.
