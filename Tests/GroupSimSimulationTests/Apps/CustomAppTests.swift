@@ -135,4 +135,52 @@ struct TallyApp: MessagesApp {
         // Only the direct sends that were allowed left a bubble.
         #expect(report.lines("alice-phone") == ["bubble m1", "bubble m2"])
     }
+
+    /// An app that says it keeps nothing from didReceive (`wantsReceivedMessages` false)
+    /// is not called with arriving messages, but the calls it would have had are still in
+    /// its device's callbacks and trace, and the run's transcripts and digest are those of
+    /// the same app that is called.
+    @Test func anAppThatKeepsNothingFromDidReceiveIsNotHandedMessages() async throws {
+        struct Quiet: MessagesApp {
+            let inner: TallyApp
+            var wantsReceivedMessages: Bool { false }
+            mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] {
+                var tally = inner
+                return tally.userDidCompose(request, conversation: conversation)
+            }
+            mutating func didReceive(_ message: Message, conversation: Conversation) -> [AppAction] {
+                inner.log.received.append("called")
+                return []
+            }
+        }
+        let text = """
+        name: quiet
+        app: { name: tally }
+        people:
+          alice: [alice-phone]
+          bob: [bob-phone, bob-ipad]
+        steps:
+          - { at: 0ms, device: alice-phone, send: { session: tally } }
+          - { at: 200ms, device: bob-ipad, reply: { session: tally } }
+          - { at: 400ms, device: bob-phone, reply: { session: tally } }
+
+        """
+        let heard = TallyApp.Log()
+        var calling = AppRegistry()
+        calling.register("tally") { _ in TallyApp(log: heard) }
+        let quietLog = TallyApp.Log()
+        var quiet = AppRegistry()
+        quiet.register("tally") { _ in Quiet(inner: TallyApp(log: quietLog)) }
+
+        let called = try await Fixture.run(text, apps: calling)
+        let notCalled = try await Fixture.run(text, apps: quiet)
+        #expect(heard.received == ["count 2", "count 3", "count 3"])
+        #expect(quietLog.received.isEmpty)
+        for device in ["alice-phone", "bob-phone", "bob-ipad"] {
+            #expect(notCalled.outcome.device(device)?.callbacks == called.outcome.device(device)?.callbacks, "\(device)")
+            #expect(notCalled.lines(device) == called.lines(device), "\(device)")
+        }
+        #expect(notCalled.outcome.device("alice-phone")?.callbacks.filter { $0 == .didReceive }.count == 2)
+        #expect(notCalled.digest == called.digest)
+    }
 }
