@@ -219,7 +219,7 @@ extension Device {
         let envelope = Envelope(id: id, conversation: conversation, senderDevice: spec.name, senderPerson: spec.person,
                                 sentAt: now, content: content, senderMap: identifiers, provenance: provenance, change: change,
                                 senderInstall: install, senderPosition: position, sessionNumber: sessionNumber,
-                                conversationNumber: world.conversationNumbers[conversation] ?? -1)
+                                conversationNumber: world.conversationNumbers[conversation] ?? -1, senderDeviceNumber: deviceNumber)
         switch content {
         case _ where !tracing:
             break

@@ -16,6 +16,8 @@ package struct Device {
     let world: WorldFacts
     /// The owner's position in the scenario's people (-1 if not listed).
     let position: Int
+    /// This device's position in the scenario's devices (-1 if not listed).
+    let deviceNumber: Int
     let makeApp: AppRegistry.Factory?
 
     // Identifiers (M1, M2, M6).
@@ -105,6 +107,7 @@ package struct Device {
         self.tracing = tracing
         self.world = world
         self.position = world.personIndex[spec.person] ?? -1
+        self.deviceNumber = world.tables.deviceIndex[spec.name] ?? -1
         self.makeApp = makeApp
         self.identifiers = world.mintIdentifiers(device: spec.name, generation: 0)
         self.members = world.tables.initialMembers

@@ -44,6 +44,9 @@ package final class Envelope: Sendable {
     /// The sender's position in the scenario's people (-1 when unknown), so a receiver
     /// finds the sender's identifier without hashing the name.
     let senderPosition: Int
+    /// The sending device's position in the scenario's devices (-1 when unknown): the
+    /// link a copy travels on, asked for every pending copy under a schedule controller.
+    package let senderDeviceNumber: Int
     /// The app's state in the message URL (M12), parsed once when the message is sent and
     /// shared by every copy and every device that draws it; empty for a message with no URL.
     package let state: StateMap
@@ -58,7 +61,7 @@ package final class Envelope: Sendable {
     package init(id: Int, conversation: String, senderDevice: String, senderPerson: String, sentAt: VirtualTime, content: Content,
          senderMap: IdentifierMap, provenance: Provenance, change: Change?, senderInstall: String? = nil, senderPosition: Int = -1,
              sessionNumber: Int = -1,
-         conversationNumber: Int = -1) {
+         conversationNumber: Int = -1, senderDeviceNumber: Int = -1) {
         self.id = id
         self.conversation = conversation
         self.senderDevice = senderDevice
@@ -70,6 +73,7 @@ package final class Envelope: Sendable {
         self.change = change
         self.senderInstall = senderInstall
         self.senderPosition = senderPosition
+        self.senderDeviceNumber = senderDeviceNumber
         self.conversationNumber = conversationNumber
         if case .app(let message) = content {
             sessionName = message.session?.name

@@ -32,7 +32,7 @@ struct Engine {
     /// Builds the devices with the app `factory` makes and plans the steps.
     mutating func start(app factory: AppRegistry.Factory?) {
         world.makeDevices(app: factory, tracing: recorder.keepsTrace)
-        scheduler.plan(scenario, streams: world.facts.streams)
+        scheduler.plan(scenario, streams: world.facts.streams, deviceIndex: world.deviceIndex)
     }
 
     /// Runs events until none is left or the event limit is reached.
@@ -184,7 +184,8 @@ struct Engine {
     private mutating func apply(_ output: DeviceOutput) {
         recorder.keep(output)
         for envelope in output.outgoing {
-            guard let sender = world.deviceIndex[envelope.senderDevice] else { continue }
+            guard let sender = envelope.senderDeviceNumber >= 0 ? envelope.senderDeviceNumber : world.deviceIndex[envelope.senderDevice]
+            else { continue }
             if world.network.offline[sender] {
                 world.network.outbox[sender].append(envelope)
                 recorder.record(TraceEvent(time: context.now, subject: envelope.senderDevice, kind: .queued(message: envelope.id)))

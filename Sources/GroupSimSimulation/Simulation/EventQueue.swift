@@ -28,6 +28,12 @@ package struct EventQueue<Payload> {
     }
 
     var heap: [Key] = []
+    /// With `keepsOrder`: every pending key, earliest first, kept as keys come and go, so
+    /// that a caller who looks at every pending event for each event (schedule
+    /// exploration) does not sort them each time.
+    private(set) var ordered: [Key] = []
+    /// Whether `ordered` is kept (set before anything is scheduled).
+    public var keepsOrder = false
     /// Payloads by slot; nil in a free slot.
     var payloads: [Payload?] = []
     var freeSlots: [Int] = []
@@ -75,8 +81,28 @@ package struct EventQueue<Payload> {
             slot = payloads.count
             payloads.append(payload)
         }
-        heap.append(Key(time: time.nanoseconds, sequence: sequence, slot: slot))
+        let key = Key(time: time.nanoseconds, sequence: sequence, slot: slot)
+        heap.append(key)
         siftUp(heap.count - 1)
+        if keepsOrder { ordered.insert(key, at: orderedPosition(of: key)) }
+    }
+
+    /// The first position in `ordered` whose key does not precede `key`.
+    private func orderedPosition(of key: Key) -> Int {
+        var low = 0
+        var high = ordered.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Self.precedes(ordered[middle], key) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Forgets `key` in `ordered`, if kept.
+    private mutating func forgetOrdered(_ key: Key) {
+        guard keepsOrder else { return }
+        let position = orderedPosition(of: key)
+        if position < ordered.count, ordered[position].sequence == key.sequence { ordered.remove(at: position) }
     }
 
     /// Removes and returns the earliest event (ties: the one scheduled first).
@@ -87,6 +113,7 @@ package struct EventQueue<Payload> {
             heap[0] = last
             siftDown(0)
         }
+        forgetOrdered(top)
         return take(top)
     }
 
@@ -94,6 +121,7 @@ package struct EventQueue<Payload> {
     public mutating func remove(sequence: UInt64) -> Entry? {
         guard let index = heap.firstIndex(where: { $0.sequence == sequence }) else { return nil }
         let key = heap[index]
+        forgetOrdered(key)
         let last = heap.removeLast()
         if index < heap.count {
             heap[index] = last
@@ -103,8 +131,9 @@ package struct EventQueue<Payload> {
         return take(key)
     }
 
-    /// Every pending event, earliest first, without removing them. O(n log n).
-    public var pending: [Entry] { heap.sorted(by: Self.precedes).compactMap(entry) }
+    /// Every pending event, earliest first, without removing them. O(n) with
+    /// `keepsOrder`, else O(n log n).
+    public var pending: [Entry] { (keepsOrder ? ordered : heap.sorted(by: Self.precedes)).compactMap(entry) }
 
     // MARK: - The heap
 

@@ -141,7 +141,8 @@ package final class ScenarioTables: Sendable {
 
     /// The link a copy travels on: sender and receiver as one index.
     func link(of envelope: Envelope, to receiver: Int) -> Int? {
-        deviceIndex[envelope.senderDevice].map { $0 * scenario.devices.count + receiver }
+        let sender = envelope.senderDeviceNumber >= 0 ? envelope.senderDeviceNumber : deviceIndex[envelope.senderDevice]
+        return sender.map { $0 * scenario.devices.count + receiver }
     }
 
     /// The slot of `conversation`'s identifiers in a per-conversation `IdentifierMap`.

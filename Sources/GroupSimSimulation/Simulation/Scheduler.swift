@@ -25,10 +25,14 @@ struct Scheduler {
     /// of the event being run.
     private var windows: [UInt64: TimeWindow] = [:]
     private var cause = TimeWindow(earliest: 0, latest: 0)
+    /// Under a controller: each step's device position, by step number.
+    private var stepDevices: [Int?] = []
 
     init(controller: (any ScheduleController)?) {
         strategy = controller.map { .controlled($0) } ?? .timeOrdered
         isControlled = controller != nil
+        // A controller is offered every pending event in order, for every event.
+        queue.keepsOrder = isControlled
     }
 
     /// Whether a controller picks the events, kept beside `strategy`: matching the enum
@@ -50,7 +54,7 @@ struct Scheduler {
     /// seeded offset in [0, within), one stream per race. Steps at the same instant run in
     /// file order. Under a controller every step waits in the queue from the start, with
     /// its window: its time, or for a race's step the whole race window.
-    mutating func plan(_ scenario: Scenario, streams: RandomStreams) {
+    mutating func plan(_ scenario: Scenario, streams: RandomStreams, deviceIndex: [String: Int]) {
         var timed: [(time: VirtualTime, step: Step, window: TimeWindow)] = []
         var raceNumber = 0
         for item in scenario.timeline {
@@ -78,6 +82,13 @@ struct Scheduler {
         guard isControlled else {
             scheduleNextStep()
             return
+        }
+        // Each step's device by step number, so that offering a step to the controller
+        // does not hash the device's name for every event.
+        for planned in plannedSteps {
+            guard case .step(let step, _) = planned.event, step.number >= 0 else { continue }
+            if step.number >= stepDevices.count { stepDevices.append(contentsOf: repeatElement(nil, count: step.number + 1 - stepDevices.count)) }
+            stepDevices[step.number] = deviceIndex[step.device]
         }
         // Exploration may run any pending step whose window allows it: all wait in the queue.
         for (index, planned) in plannedSteps.enumerated() {
@@ -168,7 +179,8 @@ struct Scheduler {
             case .step(let step, _):
                 candidates.append((entry.sequence, ScheduleCandidate(kind: .step, device: step.device, message: nil, step: step.number,
                                                                       time: entry.time, earliest: earliest, latest: latest,
-                                                                      deviceNumber: deviceIndex[step.device])))
+                                                                      deviceNumber: stepDevices.indices.contains(step.number)
+                                                                          ? stepDevices[step.number] : deviceIndex[step.device])))
             case .deliver(let envelope, let receiver):
                 // FIFO links: only the oldest copy in flight on its link may arrive next; the
                 // others are told to the controller as waiting.
