@@ -27,6 +27,10 @@ struct Scheduler {
     private var cause = TimeWindow(earliest: 0, latest: 0)
     /// Under a controller: each step's device position, by step number.
     private var stepDevices: [Int?] = []
+    /// The lists `chosenEvent` fills for each event, kept for their storage.
+    private var offered: [ScheduleCandidate] = []
+    private var offeredSequences: [UInt64] = []
+    private var waitingCopies: [ScheduleCandidate] = []
 
     init(controller: (any ScheduleController)?) {
         strategy = controller.map { .controlled($0) } ?? .timeOrdered
@@ -170,42 +174,53 @@ struct Scheduler {
         let deviceIndex = tables.deviceIndex
         let pending = queue.pending
         let firstOnLink = scenario.network.fifo ? Self.oldestCopyPerLink(pending, tables: tables) : [:]
-        var candidates: [(sequence: UInt64, candidate: ScheduleCandidate)] = []
-        var waiting: [ScheduleCandidate] = []
+        // The lists are kept between events and emptied, not made anew for each one.
+        var candidates = offered, sequences = offeredSequences, waiting = waitingCopies
+        offered = []
+        offeredSequences = []
+        waitingCopies = []
+        candidates.removeAll(keepingCapacity: true)
+        sequences.removeAll(keepingCapacity: true)
+        waiting.removeAll(keepingCapacity: true)
+        defer {
+            offered = candidates
+            offeredSequences = sequences
+            waitingCopies = waiting
+        }
         for entry in pending {
             let window = windows[entry.sequence] ?? TimeWindow(earliest: entry.time.nanoseconds, latest: entry.time.nanoseconds)
             let earliest = VirtualTime(nanoseconds: window.earliest), latest = VirtualTime(nanoseconds: window.latest)
+            let candidate: ScheduleCandidate
             switch entry.payload {
             case .step(let step, _):
-                candidates.append((entry.sequence, ScheduleCandidate(kind: .step, device: step.device, message: nil, step: step.number,
-                                                                      time: entry.time, earliest: earliest, latest: latest,
-                                                                      deviceNumber: stepDevices.indices.contains(step.number)
-                                                                          ? stepDevices[step.number] : deviceIndex[step.device])))
+                let device = stepDevices.indices.contains(step.number) ? stepDevices[step.number] : deviceIndex[step.device]
+                candidate = ScheduleCandidate(kind: .step, device: step.device, message: nil, step: step.number, time: entry.time,
+                                              earliest: earliest, latest: latest, deviceNumber: device)
             case .deliver(let envelope, let receiver):
+                candidate = ScheduleCandidate(kind: .delivery, device: scenario.devices[receiver].name, message: envelope.id, step: nil,
+                                              time: entry.time, earliest: earliest, latest: latest, deviceNumber: receiver)
                 // FIFO links: only the oldest copy in flight on its link may arrive next; the
                 // others are told to the controller as waiting.
-                let copy = ScheduleCandidate(kind: .delivery, device: scenario.devices[receiver].name, message: envelope.id, step: nil,
-                                             time: entry.time, earliest: earliest, latest: latest, deviceNumber: receiver)
                 if let link = tables.link(of: envelope, to: receiver), let oldest = firstOnLink[link], oldest != envelope.id {
-                    waiting.append(copy)
+                    waiting.append(candidate)
                     continue
                 }
-                candidates.append((entry.sequence, copy))
             case .cloudArrive(let request):
-                candidates.append((entry.sequence, ScheduleCandidate(kind: .cloudRequest, device: request.device, message: nil, step: nil,
-                                                                      time: entry.time, earliest: earliest, latest: latest,
-                                                                      deviceNumber: deviceIndex[request.device],
-                                                                      leavesStore: !cloud.changes(by: request))))
+                candidate = ScheduleCandidate(kind: .cloudRequest, device: request.device, message: nil, step: nil, time: entry.time,
+                                              earliest: earliest, latest: latest, deviceNumber: deviceIndex[request.device],
+                                              leavesStore: !cloud.changes(by: request))
             case .cloudAnswer(let response, _):
-                candidates.append((entry.sequence, ScheduleCandidate(kind: .cloudAnswer, device: response.request.device, message: nil,
-                                                                      step: nil, time: entry.time, earliest: earliest, latest: latest,
-                                                                      deviceNumber: deviceIndex[response.request.device])))
+                candidate = ScheduleCandidate(kind: .cloudAnswer, device: response.request.device, message: nil, step: nil,
+                                              time: entry.time, earliest: earliest, latest: latest,
+                                              deviceNumber: deviceIndex[response.request.device])
             }
+            candidates.append(candidate)
+            sequences.append(entry.sequence)
         }
         guard !candidates.isEmpty else { return nil }
-        let choice = chooser.choose(among: candidates.map(\.candidate), waiting: waiting)
+        let choice = chooser.choose(among: candidates, waiting: waiting)
         let index = candidates.indices.contains(choice) ? choice : 0
-        return queue.remove(sequence: candidates[index].sequence)
+        return queue.remove(sequence: sequences[index])
     }
 
     /// Per link, the id of the oldest copy in flight on it (message ids grow in send order).
