@@ -29,7 +29,11 @@ struct OutcomeCounts: Sendable {
     /// Per row: the number of the one thing shown and its count; -1 once the row showed
     /// more than one thing, whose counts are then in `several`.
     private var single: [Int32] = []
-    private var singleCount: [ExactCount] = []
+    /// In eight bytes a row, not an `ExactCount`'s sixteen: a count past `UInt64.max - 1`
+    /// (an exhaustive search's, say 10^196 orders) is `inLarge` here and kept in `largeCounts`.
+    private var singleCount: [UInt64] = []
+    private var largeCounts: [Int32: ExactCount] = [:]
+    private static let inLarge = UInt64.max
     private var several: [Int32: [Int32: ExactCount]] = [:]
 
     var isEmpty: Bool { rowDevice.isEmpty }
@@ -42,6 +46,21 @@ struct OutcomeCounts: Sendable {
         let valueMap = rows.values.map { Self.intern($0, &values, numbers: &valueNumbers) }
         // A run's rows are distinct, but for a repeat: into an empty table they go in order, with no look-up.
         let fresh = rowDevice.isEmpty && !rows.repeats
+        if fresh, Self.isIdentity(devices), Self.isIdentity(sessions), Self.isIdentity(valueMap) {
+            // The first rows, numbered as this table numbers them: its columns are the
+            // run's own arrays, shared rather than copied (a 1,000-device run has 10 million rows).
+            rowIndex = nil
+            rowDevice = rows.rowDevice
+            rowSession = rows.rowSession
+            single = rows.rowValue
+            if let small = count.uint64, small != Self.inLarge {
+                singleCount = Array(repeating: small, count: rows.count)
+            } else {
+                singleCount = Array(repeating: Self.inLarge, count: rows.count)
+                for index in 0..<rows.count { largeCounts[Int32(index)] = count }
+            }
+            return
+        }
         if fresh {
             rowIndex = nil
             rowDevice.reserveCapacity(rows.count)
@@ -102,7 +121,7 @@ struct OutcomeCounts: Sendable {
         return keys.indices.sorted { keys[$0] < keys[$1] }.map { index in
             if single[index] >= 0 {
                 return ExplorationReport.OutcomeTally(names: names, device: rowDevice[index], session: rowSession[index],
-                                                      value: single[index], runs: singleCount[index])
+                                                      value: single[index], runs: singleCountValue(at: index))
             }
             let counts = counts(at: index).map { ExplorationReport.OutcomeCount(shown: $0.shown, runs: $0.runs) }
                 .sorted { $0.runs != $1.runs ? $0.runs > $1.runs : $0.shown < $1.shown }
@@ -112,7 +131,7 @@ struct OutcomeCounts: Sendable {
 
     /// What row `index` showed, in how many runs each.
     func counts(at index: Int) -> [(shown: Shown, runs: ExactCount)] {
-        if single[index] >= 0 { return [(values[Int(single[index])], singleCount[index])] }
+        if single[index] >= 0 { return [(values[Int(single[index])], singleCountValue(at: index))] }
         return (several[Int32(index)] ?? [:]).map { (values[Int($0.key)], $0.value) }
     }
 
@@ -120,18 +139,42 @@ struct OutcomeCounts: Sendable {
     private mutating func add(_ number: Int32, _ count: ExactCount, at index: Int) {
         let current = single[index]
         if current == number {
-            singleCount[index] += count
+            let small = singleCount[index]
+            if small != Self.inLarge, let added = count.uint64 {
+                let (sum, overflow) = small.addingReportingOverflow(added)
+                if !overflow, sum != Self.inLarge {
+                    singleCount[index] = sum
+                    return
+                }
+            }
+            setSingleCount(singleCountValue(at: index) + count, at: index)
             return
         }
         if current == -2 {
             single[index] = number
-            singleCount[index] = count
+            setSingleCount(count, at: index)
         } else if current >= 0 {
-            several[Int32(index)] = [current: singleCount[index], number: count]
+            several[Int32(index)] = [current: singleCountValue(at: index), number: count]
             single[index] = -1
-            singleCount[index] = .zero
+            setSingleCount(.zero, at: index)
         } else {
             several[Int32(index), default: [:]][number, default: .zero] += count
+        }
+    }
+
+    /// The count of row `index`'s one thing shown.
+    private func singleCountValue(at index: Int) -> ExactCount {
+        let small = singleCount[index]
+        return small == Self.inLarge ? largeCounts[Int32(index)] ?? .zero : ExactCount(small)
+    }
+
+    private mutating func setSingleCount(_ count: ExactCount, at index: Int) {
+        if let small = count.uint64, small != Self.inLarge {
+            singleCount[index] = small
+            if !largeCounts.isEmpty { largeCounts[Int32(index)] = nil }
+        } else {
+            singleCount[index] = Self.inLarge
+            largeCounts[Int32(index)] = count
         }
     }
 
@@ -155,8 +198,13 @@ struct OutcomeCounts: Sendable {
         rowDevice.append(device)
         rowSession.append(session)
         single.append(-2)
-        singleCount.append(.zero)
+        singleCount.append(0)
         return rowDevice.count - 1
+    }
+
+    /// Whether `numbers` is 0, 1, 2...: a run's names numbered alike here.
+    private static func isIdentity(_ numbers: [Int32]) -> Bool {
+        numbers.indices.allSatisfy { numbers[$0] == Int32($0) }
     }
 
     /// The number of `key` in `keys`, appended the first time it comes.

@@ -58,6 +58,12 @@ public struct ExactCount: Sendable, Hashable, Comparable, CustomStringConvertibl
         return Int(value)
     }
 
+    /// The value as a `UInt64`, or nil when it is larger than `UInt64.max`.
+    public var uint64: UInt64? {
+        guard case .small(let value) = storage else { return nil }
+        return value
+    }
+
     /// The value as an `Int`, `Int.max` when larger: for sizes and loops, never for a count
     /// that is printed.
     public var clampedInt: Int { int ?? Int.max }
