@@ -113,7 +113,10 @@ package struct Device {
         self.members = world.tables.initialMembers
         self.memberOf = Self.conversations(of: spec.person, in: world.tables.initialMembers)
         self.environment = AppEnvironment(device: spec.name, installation: 0, streams: world.streams)
-        self.transcripts = Transcripts(numbers: world.conversationNumbers)
+        // With one conversation its transcript holds every numbered session; with several,
+        // each holds some, and its table stays as long as the highest it holds.
+        self.transcripts = Transcripts(numbers: world.conversationNumbers,
+                                       sessions: world.conversations.count == 1 ? world.sessionNumbers.count : 0)
     }
 
     /// The key-value storage of the app's current installation on this device.
@@ -232,10 +235,13 @@ struct Transcripts {
     private var known: [Transcript]
     private var others: [String: Transcript] = [:]
 
-    /// `numbers`: each conversation of the scenario and its position.
-    init(numbers: [String: Int]) {
+    /// `numbers`: each conversation of the scenario and its position; `sessions`: how
+    /// many sessions the run numbers, which each transcript's live table is made to hold.
+    init(numbers: [String: Int], sessions: Int = 0) {
         self.numbers = numbers
-        known = Array(repeating: Transcript(), count: numbers.values.max().map { $0 + 1 } ?? 0)
+        var empty = Transcript()
+        empty.sessionCapacity = sessions
+        known = Array(repeating: empty, count: numbers.values.max().map { $0 + 1 } ?? 0)
     }
 
     /// The conversation's transcript; nil for one that is not the scenario's and has none.

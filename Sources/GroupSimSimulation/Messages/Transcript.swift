@@ -69,8 +69,12 @@ package struct Transcript: Sendable {
     /// The slot of each numbered session's live bubble, by `Envelope.sessionNumber` (-1:
     /// none): the path every delivered copy takes reads an array, not a hash of the name.
     private var liveByNumber: [Int32] = []
-    /// The summary lines each numbered session left (M10), counted as they are left.
+    /// The summary lines each numbered session left (M10), counted as they are left; as
+    /// long as the highest numbered session that left one, not as `liveByNumber`.
     private var summariesByNumber: [Int32] = []
+    /// How many numbered sessions the run has, if known: `liveByNumber` is made that long
+    /// the first time it grows, instead of doubling its way there.
+    package var sessionCapacity = 0
     /// The same two for sessions without a number (named by an app, not by a step).
     private var live: [String: Int] = [:]
     private var summariesByName: [String: Int] = [:]
@@ -90,7 +94,14 @@ package struct Transcript: Sendable {
            slots.indices.contains(index), slots[index].kind == .bubble {
             let old = slots[index].envelope
             if old.summaryText != nil || nilSummary == .defaultText {
-                if number >= 0 { summariesByNumber[number] += 1 } else { summariesByName[session, default: 0] += 1 }
+                if number >= 0 {
+                    if number >= summariesByNumber.count {
+                        summariesByNumber.append(contentsOf: repeatElement(0, count: number + 1 - summariesByNumber.count))
+                    }
+                    summariesByNumber[number] += 1
+                } else {
+                    summariesByName[session, default: 0] += 1
+                }
                 slots[index].kind = .summary
                 collapse = Collapse(replaced: old, leftSummary: true)
             } else {
@@ -108,8 +119,8 @@ package struct Transcript: Sendable {
     private mutating func replaceLive(_ session: String, number: Int, with slot: Int) -> Int? {
         guard number >= 0 else { return live.updateValue(slot, forKey: session) }
         if number >= liveByNumber.count {
+            if liveByNumber.isEmpty { liveByNumber.reserveCapacity(max(number + 1, sessionCapacity)) }
             liveByNumber.append(contentsOf: repeatElement(-1, count: number + 1 - liveByNumber.count))
-            summariesByNumber.append(contentsOf: repeatElement(0, count: number + 1 - summariesByNumber.count))
         }
         let previous = liveByNumber[number]
         liveByNumber[number] = Int32(truncatingIfNeeded: slot)
@@ -169,7 +180,8 @@ package struct Transcript: Sendable {
         for number in liveByNumber.indices where liveByNumber[number] >= 0 {
             let slot = Int(liveByNumber[number])
             if slots[slot].kind == .bubble {
-                found.append((slot, Live(envelope: slots[slot].envelope, summaryCount: Int(summariesByNumber[number]))))
+                let summaries = number < summariesByNumber.count ? Int(summariesByNumber[number]) : 0
+                found.append((slot, Live(envelope: slots[slot].envelope, summaryCount: summaries)))
             }
         }
         for (session, slot) in live where slots[slot].kind == .bubble {
