@@ -43,4 +43,29 @@ import GroupSimScenario
         #expect(other.device == "alice-phone" && other.session == "poll" && other.counts[0].runs == 2)
         #expect(Self.names.devices == ["alice-phone", "bob-phone"] && Self.names.sessions == ["poll", "lunch"])
     }
+
+    /// The tally keeps a row's count in eight bytes until it passes `UInt64.max`, then
+    /// exactly in a side table: the sums stay exact on both sides of that line, for a row
+    /// that showed one thing and for one that showed two.
+    @Test func countsStayExactPastSixtyFourBits() {
+        let nearMax = ExactCount(UInt64.max - 1)
+        var counts = OutcomeCounts()
+        let poll = ExploredRun.Slot(device: "alice-phone", session: "poll")
+        let lunch = ExploredRun.Slot(device: "bob-phone", session: "lunch")
+        counts.add(poll, Self.bob, nearMax)
+        counts.add(poll, Self.bob, 1)
+        #expect(counts.counts(at: 0).map(\.runs) == [ExactCount(UInt64.max)])
+        counts.add(poll, Self.bob, 5)
+        let past = ExactCount(UInt64.max) + 5
+        #expect(counts.counts(at: 0).map(\.runs) == [past])
+        counts.add(lunch, Self.carol, 3)
+        counts.add(lunch, Self.carol, nearMax)
+        counts.add(lunch, Self.bob, 2)
+        let lunchCounts = Dictionary(uniqueKeysWithValues: counts.counts(at: 1).map { ($0.shown, $0.runs) })
+        #expect(lunchCounts == [Self.carol: nearMax + 3, Self.bob: 2])
+        let rows = counts.tallies(deviceRank: ["alice-phone": 0, "bob-phone": 1], sessionRank: ["poll": 0, "lunch": 1])
+        #expect(rows.map(\.counts) == [[Report.OutcomeCount(shown: Self.bob, runs: past)],
+                                        [Report.OutcomeCount(shown: Self.carol, runs: nearMax + 3),
+                                         Report.OutcomeCount(shown: Self.bob, runs: 2)]])
+    }
 }
