@@ -111,7 +111,7 @@ package struct Device {
         self.makeApp = makeApp
         self.identifiers = world.mintIdentifiers(device: spec.name, generation: 0)
         self.members = world.tables.initialMembers
-        self.memberOf = Self.conversations(of: spec.person, in: world.tables.initialMembers)
+        self.memberOf = world.tables.initialConversations[spec.person] ?? []
         self.environment = AppEnvironment(device: spec.name, installation: 0, streams: world.streams)
         // With one conversation its transcript holds every numbered session; with several,
         // each holds some, and its table stays as long as the highest it holds.

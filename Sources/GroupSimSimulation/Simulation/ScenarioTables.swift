@@ -34,6 +34,8 @@ package final class ScenarioTables: Sendable {
     /// The devices of each conversation's starting members, by position: in member order
     /// and each person's device order, as a run fans a message out until someone joins or leaves.
     let initialMemberDevices: [String: [Int]]
+    /// Each person's conversations at the start, for every device of theirs to begin with.
+    let initialConversations: [String: Set<String>]
     /// Whether identifiers are minted per conversation (M6) rather than per device.
     let perConversation: Bool
     /// The identifiers' stream keys, by device position, then installation, then
@@ -93,6 +95,11 @@ package final class ScenarioTables: Sendable {
         let members = Dictionary(scenario.conversations.map { ($0.name, $0.members) }, uniquingKeysWith: { first, _ in first })
         initialMembers = members
         initialMemberDevices = members.mapValues { people in Self.devices(of: people, in: scenario, deviceIndex: deviceIndex) }
+        var conversationsOf: [String: Set<String>] = [:]
+        for (conversation, people) in members {
+            for person in people { conversationsOf[person, default: []].insert(conversation) }
+        }
+        initialConversations = conversationsOf
         perConversation = scenario.options.identifiers == .perConversation
         let slots = perConversation ? scenario.conversations.map(\.name) : [""]
         identifierSlots = slots
