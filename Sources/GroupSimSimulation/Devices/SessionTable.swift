@@ -11,15 +11,11 @@ import GroupSimScenario
 /// Checks, pitfalls and exploration read the live bubbles through `SessionStates`, which
 /// asks for them by position, so a run with many devices and sessions never draws a view.
 package final class SessionTable: @unchecked Sendable {
-    /// 16 bytes: a device shows up to one per session of the run.
-    private struct Live {
-        var envelope: Envelope
-        var conversation: Int32
-        var summaryCount: Int32
-    }
-
-    /// The live bubbles; empty for a table made from views.
-    private let lives: [Live]
+    /// The live bubbles, as places in their conversation's transcript (8 bytes: a device
+    /// shows up to one per session of the run); empty for a table made from views.
+    private let lives: [Transcript.LiveSlot]
+    /// Where each conversation's bubbles end in `lives` (they come conversation by conversation).
+    private let conversationEnds: [Int]
     private let conversations: [String]
     /// Per conversation, the transcript the bubbles came from (for drawing summary lines).
     private let transcripts: [Transcript]
@@ -39,20 +35,22 @@ package final class SessionTable: @unchecked Sendable {
 
     /// The live bubbles of `transcripts` (one per conversation, in `conversations` order).
     convenience init(conversations: [String], transcripts: [Transcript], drawer: TranscriptDrawer, summaryLines: Int) {
-        var lives: [Live] = []
+        var lives: [Transcript.LiveSlot] = []
+        var ends: [Int] = []
         lives.reserveCapacity(transcripts.reduce(0) { $0 + $1.liveCount })
-        for (index, transcript) in transcripts.enumerated() {
-            for live in transcript.liveBubbles() {
-                lives.append(Live(envelope: live.envelope, conversation: Int32(truncatingIfNeeded: index),
-                                  summaryCount: Int32(clamping: live.summaryCount)))
-            }
+        for transcript in transcripts {
+            lives.append(contentsOf: transcript.liveSlots())
+            ends.append(lives.count)
         }
-        self.init(lives: lives, conversations: conversations, transcripts: transcripts, drawer: drawer, summaryLines: summaryLines)
+        self.init(lives: lives, ends: ends, conversations: conversations, transcripts: transcripts, drawer: drawer,
+                  summaryLines: summaryLines)
     }
 
     /// A table drawn on use.
-    private init(lives: [Live], conversations: [String], transcripts: [Transcript], drawer: TranscriptDrawer, summaryLines: Int) {
+    private init(lives: [Transcript.LiveSlot], ends: [Int], conversations: [String], transcripts: [Transcript], drawer: TranscriptDrawer,
+                 summaryLines: Int) {
         self.lives = lives
+        conversationEnds = ends
         self.conversations = conversations
         self.transcripts = transcripts
         self.drawer = drawer
@@ -65,6 +63,7 @@ package final class SessionTable: @unchecked Sendable {
     /// A table of views already drawn.
     init(views: [SessionView]) {
         lives = []
+        conversationEnds = []
         conversations = []
         transcripts = []
         drawer = nil
@@ -82,24 +81,24 @@ package final class SessionTable: @unchecked Sendable {
     /// The session at `position`.
     package func name(at position: Int) -> String {
         if let given { return given[position].session }
-        return lives[position].envelope.sessionName ?? ""
+        return envelope(at: position).sessionName ?? ""
     }
 
     /// The session's number in the run (`Envelope.sessionNumber`); -1 when it has none.
     package func number(at position: Int) -> Int {
-        given == nil ? lives[position].envelope.sessionNumber : -1
+        given == nil ? envelope(at: position).sessionNumber : -1
     }
 
     /// The conversation the session at `position` is shown in.
     package func conversation(at position: Int) -> String {
         if let given { return given[position].conversation }
-        return conversations[Int(lives[position].conversation)]
+        return conversations[conversationIndex(at: position)]
     }
 
     /// The message of the live bubble at `position`.
     package func message(at position: Int) -> Int {
         if let given { return given[position].message }
-        return lives[position].envelope.id
+        return envelope(at: position).id
     }
 
     /// What the live bubble at `position` holds: its URL's state, the changes that state
@@ -109,7 +108,7 @@ package final class SessionTable: @unchecked Sendable {
             let view = given[position]
             return (view.urlState, view.provenance, view.message, view.senderPerson)
         }
-        let envelope = lives[position].envelope
+        let envelope = envelope(at: position)
         return (envelope.state, envelope.provenance, envelope.id, envelope.senderPerson)
     }
 
@@ -143,7 +142,7 @@ package final class SessionTable: @unchecked Sendable {
     package func caption(of session: String) -> String?? {
         guard lock != nil else { return givenPositions[session].flatMap { given?[$0] }.map(\.caption) }
         guard let position = position(of: session) else { return nil }
-        return .some(Self.caption(of: lives[position].envelope, drawer: drawer))
+        return .some(Self.caption(of: envelope(at: position), drawer: drawer))
     }
 
     /// A live bubble's caption with its `$UUID` tokens drawn as this device's contact names (M5).
@@ -167,24 +166,34 @@ package final class SessionTable: @unchecked Sendable {
         return positions?[session]
     }
 
-    /// The view at `position`, drawn.
-    private func draw(_ position: Int) -> SessionView {
-        let live = lives[position]
-        return Self.draw(live, conversations: conversations, drawer: drawer,
-                         summaries: summaries(in: Int(live.conversation)))
+    /// The position in `conversations` (and `transcripts`) of the bubble at `position`.
+    private func conversationIndex(at position: Int) -> Int {
+        var low = 0
+        var high = conversationEnds.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if conversationEnds[middle] > position { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 
-    /// A live bubble's view: its caption and summary lines as this device draws them (M5, M14).
-    private static func draw(_ live: Live, conversations: [String], drawer: TranscriptDrawer?,
-                             summaries: [String: [String]]) -> SessionView {
-        let envelope = live.envelope
+    /// The message of the live bubble at `position`.
+    private func envelope(at position: Int) -> Envelope {
+        transcripts[conversationIndex(at: position)].envelope(atSlot: lives[position].slot)
+    }
+
+    /// The view at `position`, drawn: its caption and summary lines as this device draws
+    /// them (M5, M14).
+    private func draw(_ position: Int) -> SessionView {
+        let conversation = conversationIndex(at: position)
+        let envelope = transcripts[conversation].envelope(atSlot: lives[position].slot)
         let session = envelope.sessionName ?? ""
         return SessionView(
-            session: session, conversation: conversations[Int(live.conversation)], message: envelope.id,
+            session: session, conversation: conversations[conversation], message: envelope.id,
             senderPerson: envelope.senderPerson,
-            caption: caption(of: envelope, drawer: drawer),
-            urlState: envelope.state, summaries: summaries[session] ?? [],
-            summaryCount: Int(live.summaryCount), provenance: envelope.provenance)
+            caption: Self.caption(of: envelope, drawer: drawer),
+            urlState: envelope.state, summaries: summaries(in: conversation)[session] ?? [],
+            summaryCount: Int(lives[position].summaryCount), provenance: envelope.provenance)
     }
 
     /// The summary lines M14 draws in the conversation, by session, oldest first; drawn once.

@@ -164,33 +164,36 @@ package struct Transcript: Sendable {
         }
     }
 
-    /// One session's live bubble and how many summary lines the session left.
-    package struct Live: Sendable {
-        package var envelope: Envelope
-        package var summaryCount: Int
+    /// How many sessions have a live entry here: at least as many as `liveSlots()` returns.
+    package var liveCount: Int { liveByNumber.reduce(0) { $1 >= 0 ? $0 + 1 : $0 } + live.count }
+
+    /// One session's live bubble, as its place here and how many summary lines the
+    /// session left (M10): eight bytes, where a snapshot would otherwise keep the message.
+    package struct LiveSlot: Sendable {
+        package var slot: Int32
+        package var summaryCount: Int32
     }
 
     /// Every session's live bubble, in transcript order (the order of their entries).
-    /// How many sessions have a live entry here: at least as many as `liveBubbles()` returns.
-    package var liveCount: Int { liveByNumber.reduce(0) { $1 >= 0 ? $0 + 1 : $0 } + live.count }
-
-    package func liveBubbles() -> [Live] {
-        var found: [(slot: Int, live: Live)] = []
+    package func liveSlots() -> [LiveSlot] {
+        var found: [LiveSlot] = []
         found.reserveCapacity(live.count + liveByNumber.count)
         for number in liveByNumber.indices where liveByNumber[number] >= 0 {
-            let slot = Int(liveByNumber[number])
-            if slots[slot].kind == .bubble {
-                let summaries = number < summariesByNumber.count ? Int(summariesByNumber[number]) : 0
-                found.append((slot, Live(envelope: slots[slot].envelope, summaryCount: summaries)))
-            }
+            let slot = liveByNumber[number]
+            guard slots[Int(slot)].kind == .bubble else { continue }
+            let summaries = number < summariesByNumber.count ? summariesByNumber[number] : 0
+            found.append(LiveSlot(slot: slot, summaryCount: summaries))
         }
         for (session, slot) in live where slots[slot].kind == .bubble {
-            found.append((slot, Live(envelope: slots[slot].envelope, summaryCount: summariesByName[session] ?? 0)))
+            found.append(LiveSlot(slot: Int32(truncatingIfNeeded: slot), summaryCount: Int32(clamping: summariesByName[session] ?? 0)))
         }
         // Slots are distinct, so the order does not depend on the dictionary's.
         found.sort { $0.slot < $1.slot }
-        return found.map(\.live)
+        return found
     }
+
+    /// The message at place `slot` (from `liveSlots()`).
+    package func envelope(atSlot slot: Int32) -> Envelope { slots[Int(slot)].envelope }
 
     /// Every entry still in the transcript, oldest first, before M14's drawing limit.
     public var entries: [Entry] { slots.compactMap(entry) }
