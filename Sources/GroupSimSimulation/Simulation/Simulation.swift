@@ -4,10 +4,11 @@ import GroupSimScenario
 /// One run of a scenario with one seed: builds the world, runs the event loop on virtual
 /// time until nothing is in flight, and returns what happened.
 ///
-/// Three parts, each a value this actor owns: the `World` (devices, network, cloud store,
-/// members) that events change, the `Scheduler` that holds the pending events and picks
-/// the next one (by the clock, or by a schedule controller), and the `Recorder` that keeps
-/// the trace, failures and counters. The loop pops events in (time, sequence) order
+/// Three parts, held together in one value this actor owns (the `Engine`, in which the
+/// event loop runs): the `World` (devices, network, cloud store, members) that events
+/// change, the `Scheduler` that holds the pending events and picks the next one (by the
+/// clock, or by a schedule controller), and the `Recorder` that keeps the trace,
+/// failures and counters. The loop pops events in (time, sequence) order
 /// (determinism rule 3, README) and hands each to the one value it concerns, a device or
 /// the cloud store, stepped in place with no await per event. Only one of them runs at
 /// any moment, so the same seed always gives the same trace.
