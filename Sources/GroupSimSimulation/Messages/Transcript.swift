@@ -73,7 +73,8 @@ package struct Transcript: Sendable {
     /// long as the highest numbered session that left one, not as `liveByNumber`.
     private var summariesByNumber: [Int32] = []
     /// How many numbered sessions the run has, if known: `liveByNumber` is made that long
-    /// the first time it grows, instead of doubling its way there.
+    /// the first time it grows, and `slots` that roomy at the first bubble, instead of
+    /// doubling their way there.
     package var sessionCapacity = 0
     /// The same two for sessions without a number (named by an app, not by a step).
     private var live: [String: Int] = [:]
@@ -110,6 +111,9 @@ package struct Transcript: Sendable {
                 collapse = Collapse(replaced: old, leftSummary: false)
             }
         }
+        // With one conversation every numbered session has a place here: made room for at
+        // once, instead of doubling (and copying) its way there.
+        if slots.isEmpty, sessionCapacity > 0 { slots.reserveCapacity(sessionCapacity) }
         slots.append(Slot(.bubble(envelope)))
         compactIfSparse()
         return collapse
