@@ -23,19 +23,10 @@ package struct Device {
     // Identifiers (M1, M2, M6).
     var identifiers: IdentifierMap { didSet { lastView = nil } }
     var retired: [IdentifierMap] = []
-    var members: [String: [String]] {
-        didSet {
-            lastView = nil
-            memberOf = Self.conversations(of: spec.person, in: members)
-        }
-    }
-    /// The conversations the owner is a member of now, worked out when `members` changes:
+    var members: [String: [String]] { didSet { lastView = nil } }
+    /// The conversations the owner is a member of now, kept with `members` (`updateMembers`):
     /// every step asks, and looking through a member list compares names.
-    private(set) var memberOf: Set<String> = []
-
-    static func conversations(of person: String, in members: [String: [String]]) -> Set<String> {
-        Set(members.lazy.filter { $0.value.contains(person) }.map(\.key))
-    }
+    private(set) var memberOf: Set<String>
     var remoteOrderCache: [String: [ParticipantID]] = [:] { didSet { lastView = nil } }
     /// `localIdentifier(in:)`'s last answer and the map it came from.
     var lastLocalIdentifier: (map: IdentifierMap, conversation: String, id: ParticipantID)?
@@ -176,6 +167,7 @@ package struct Device {
     /// The members of `conversation` changed (M6: the list changes while the extension runs).
     mutating func updateMembers(_ newMembers: [String], of conversation: String) {
         members[conversation] = newMembers
+        if newMembers.contains(spec.person) { memberOf.insert(conversation) } else { memberOf.remove(conversation) }
         remoteOrderCache[conversation] = nil
     }
 
