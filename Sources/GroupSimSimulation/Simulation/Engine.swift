@@ -184,8 +184,7 @@ struct Engine {
     private mutating func apply(_ output: DeviceOutput) {
         recorder.keep(output)
         for envelope in output.outgoing {
-            guard let sender = envelope.senderDeviceNumber >= 0 ? envelope.senderDeviceNumber : world.deviceIndex[envelope.senderDevice]
-            else { continue }
+            guard let sender = world.facts.tables.sender(of: envelope) else { continue }
             if world.network.offline[sender] {
                 world.network.outbox[sender].append(envelope)
                 recorder.record(TraceEvent(time: context.now, subject: envelope.senderDevice, kind: .queued(message: envelope.id)))

@@ -148,8 +148,13 @@ package final class ScenarioTables: Sendable {
 
     /// The link a copy travels on: sender and receiver as one index.
     func link(of envelope: Envelope, to receiver: Int) -> Int? {
-        let sender = envelope.senderDeviceNumber >= 0 ? envelope.senderDeviceNumber : deviceIndex[envelope.senderDevice]
-        return sender.map { $0 * scenario.devices.count + receiver }
+        sender(of: envelope).map { $0 * scenario.devices.count + receiver }
+    }
+
+    /// The sending device's position: the one the message carries, else (a message made
+    /// outside a device, by a test harness) looked up by name.
+    func sender(of envelope: Envelope) -> Int? {
+        envelope.senderDeviceNumber >= 0 ? envelope.senderDeviceNumber : deviceIndex[envelope.senderDevice]
     }
 
     /// The slot of `conversation`'s identifiers in a per-conversation `IdentifierMap`.
