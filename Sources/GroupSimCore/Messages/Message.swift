@@ -25,8 +25,8 @@ public struct Message: Sendable, Hashable {
                 summaryText: String? = nil, accessibilityLabel: String? = nil, shouldExpire: Bool = false,
                 senderParticipantIdentifier: ParticipantID? = nil, isPending: Bool = false, error: MessageErrorCode? = nil) {
         self.id = id
-        self.shared = Shared(session: session, url: url, layout: layout, summaryText: summaryText,
-                             accessibilityLabel: accessibilityLabel)
+        self.shared = Shared(Fields(session: session, url: url, layout: layout, summaryText: summaryText,
+                                    accessibilityLabel: accessibilityLabel))
         self.shouldExpire = shouldExpire
         self.senderParticipantIdentifier = senderParticipantIdentifier
         self.isPending = isPending
@@ -34,29 +34,29 @@ public struct Message: Sendable, Hashable {
     }
 
     public var session: Session? {
-        get { shared.session }
+        get { shared.fields.session }
         set { shared = shared.with { $0.session = newValue } }
     }
 
     /// The app's state, usually as query items. Only no scheme, http, https or data (M8).
     public var url: String? {
-        get { shared.url }
+        get { shared.fields.url }
         set { shared = shared.with { $0.url = newValue } }
     }
 
     public var layout: TemplateLayout {
-        get { shared.layout }
+        get { shared.fields.layout }
         set { shared = shared.with { $0.layout = newValue } }
     }
 
     /// Shown as a summary line when a newer message of the session replaces this one (M10).
     public var summaryText: String? {
-        get { shared.summaryText }
+        get { shared.fields.summaryText }
         set { shared = shared.with { $0.summaryText = newValue } }
     }
 
     public var accessibilityLabel: String? {
-        get { shared.accessibilityLabel }
+        get { shared.fields.accessibilityLabel }
         set { shared = shared.with { $0.accessibilityLabel = newValue } }
     }
 
@@ -81,17 +81,7 @@ public struct Message: Sendable, Hashable {
     private final class Shared: Sendable {
         let fields: Fields
 
-        init(session: Session?, url: String?, layout: TemplateLayout, summaryText: String?, accessibilityLabel: String?) {
-            fields = Fields(session: session, url: url, layout: layout, summaryText: summaryText, accessibilityLabel: accessibilityLabel)
-        }
-
         init(_ fields: Fields) { self.fields = fields }
-
-        var session: Session? { fields.session }
-        var url: String? { fields.url }
-        var layout: TemplateLayout { fields.layout }
-        var summaryText: String? { fields.summaryText }
-        var accessibilityLabel: String? { fields.accessibilityLabel }
 
         /// A new box with `change` made to a copy of these fields.
         func with(_ change: (inout Fields) -> Void) -> Shared {
