@@ -53,12 +53,8 @@ struct OutcomeCounts: Sendable {
             rowDevice = rows.rowDevice
             rowSession = rows.rowSession
             single = rows.rowValue
-            if let small = count.uint64, small != Self.inLarge {
-                singleCount = Array(repeating: small, count: rows.count)
-            } else {
-                singleCount = Array(repeating: Self.inLarge, count: rows.count)
-                for index in 0..<rows.count { largeCounts[Int32(index)] = count }
-            }
+            singleCount = Array(repeating: 0, count: rows.count)
+            for index in 0..<rows.count { setSingleCount(count, at: index) }
             return
         }
         if fresh {
@@ -139,14 +135,6 @@ struct OutcomeCounts: Sendable {
     private mutating func add(_ number: Int32, _ count: ExactCount, at index: Int) {
         let current = single[index]
         if current == number {
-            let small = singleCount[index]
-            if small != Self.inLarge, let added = count.uint64 {
-                let (sum, overflow) = small.addingReportingOverflow(added)
-                if !overflow, sum != Self.inLarge {
-                    singleCount[index] = sum
-                    return
-                }
-            }
             setSingleCount(singleCountValue(at: index) + count, at: index)
             return
         }
