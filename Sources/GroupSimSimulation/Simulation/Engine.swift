@@ -61,8 +61,8 @@ struct Engine {
         guard recorder.eventCount <= Simulation.eventLimit else { return false }
         context.now = max(context.now, entry.time)
         switch entry.payload {
-        case .step(let step, let conversation):
-            perform(step, conversation: conversation)
+        case .step(let step, let conversation, let device):
+            if let device { perform(step, conversation: conversation, on: device) }
         case .deliver(let envelope, let receiver):
             if world.network.offline[receiver] {
                 world.network.held[receiver].append(envelope)
@@ -120,8 +120,7 @@ struct Engine {
         recorder.record(TraceEvent(time: context.now, subject: subject, kind: .step(number: step.number, action: step.action)))
     }
 
-    private mutating func perform(_ step: Step, conversation: String) {
-        guard let index = world.deviceIndex[step.device] else { return }
+    private mutating func perform(_ step: Step, conversation: String, on index: Int) {
         let subject = world.devices[index].name
         switch step.action {
         case .offline:

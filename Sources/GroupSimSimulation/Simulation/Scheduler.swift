@@ -25,8 +25,6 @@ struct Scheduler {
     /// of the event being run.
     private var windows: [UInt64: TimeWindow] = [:]
     private var cause = TimeWindow(earliest: 0, latest: 0)
-    /// Under a controller: each step's device position, by step number.
-    private var stepDevices: [Int?] = []
     /// The lists `chosenEvent` fills for each event, kept for their storage.
     private var offered: [ScheduleCandidate] = []
     private var offeredSequences: [UInt64] = []
@@ -80,19 +78,13 @@ struct Scheduler {
         let fallback = scenario.conversations.first?.name ?? ConversationSpec.defaultName
         for entry in timed.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }) {
             let step = entry.element.step
-            plannedSteps.append((entry.element.time, .step(step, conversation: step.conversation ?? fallback), entry.element.window))
+            plannedSteps.append((entry.element.time, .step(step, conversation: step.conversation ?? fallback, device: deviceIndex[step.device]),
+                                 entry.element.window))
         }
         firstStepSequence = queue.reserveSequences(plannedSteps.count)
         guard isControlled else {
             scheduleNextStep()
             return
-        }
-        // Each step's device by step number, so that offering a step to the controller
-        // does not hash the device's name for every event.
-        for planned in plannedSteps {
-            guard case .step(let step, _) = planned.event, step.number >= 0 else { continue }
-            if step.number >= stepDevices.count { stepDevices.append(contentsOf: repeatElement(nil, count: step.number + 1 - stepDevices.count)) }
-            stepDevices[step.number] = deviceIndex[step.device]
         }
         // Exploration may run any pending step whose window allows it: all wait in the queue.
         for (index, planned) in plannedSteps.enumerated() {
@@ -192,8 +184,7 @@ struct Scheduler {
             let earliest = VirtualTime(nanoseconds: window.earliest), latest = VirtualTime(nanoseconds: window.latest)
             let candidate: ScheduleCandidate
             switch entry.payload {
-            case .step(let step, _):
-                let device = stepDevices.indices.contains(step.number) ? stepDevices[step.number] : deviceIndex[step.device]
+            case .step(let step, _, let device):
                 candidate = ScheduleCandidate(kind: .step, device: step.device, message: nil, step: step.number, time: entry.time,
                                               earliest: earliest, latest: latest, deviceNumber: device)
             case .deliver(let envelope, let receiver):

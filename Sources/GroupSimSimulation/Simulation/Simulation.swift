@@ -23,7 +23,8 @@ public actor Simulation {
     /// The large cases are boxed so that an event, copied in and out of the queue, is as
     /// small as a delivery: the copy every message fans out into.
     enum Event: Sendable {
-        indirect case step(Step, conversation: String)
+        /// `device`: the step's device's position in the scenario's devices (nil: none has its name).
+        indirect case step(Step, conversation: String, device: Int?)
         case deliver(Envelope, to: Int)
         indirect case cloudArrive(CloudRequest)
         indirect case cloudAnswer(CloudResponse, to: Int)
