@@ -27,12 +27,13 @@ package struct EventQueue<Payload> {
 
     }
 
+    /// The pending keys as a heap; with `keepsOrder`, empty.
     var heap: [Key] = []
-    /// With `keepsOrder`: every pending key, earliest first, kept as keys come and go, so
-    /// that a caller who looks at every pending event for each event (schedule
+    /// With `keepsOrder`: the pending keys in order, earliest first, in place of the heap,
+    /// so that a caller who looks at every pending event for each event (schedule
     /// exploration) does not sort them each time.
     private(set) var ordered: [Key] = []
-    /// Whether `ordered` is kept (set before anything is scheduled).
+    /// Whether the keys are kept in order instead of in a heap (set before anything is scheduled).
     public var keepsOrder = false
     /// Payloads by slot; nil in a free slot.
     var payloads: [Payload?] = []
@@ -41,10 +42,10 @@ package struct EventQueue<Payload> {
 
     public init() {}
 
-    public var isEmpty: Bool { heap.isEmpty }
-    /// When the earliest pending event is due.
-    public var peekTime: VirtualTime? { heap.first.map { VirtualTime(nanoseconds: $0.time) } }
-    public var count: Int { heap.count }
+    public var isEmpty: Bool { keepsOrder ? ordered.isEmpty : heap.isEmpty }
+    /// When the earliest pending event is due (a heap's first key is its earliest too).
+    public var peekTime: VirtualTime? { (keepsOrder ? ordered.first : heap.first).map { VirtualTime(nanoseconds: $0.time) } }
+    public var count: Int { keepsOrder ? ordered.count : heap.count }
 
     /// Schedules `payload` at `time`; returns its sequence number.
     @discardableResult
@@ -82,9 +83,12 @@ package struct EventQueue<Payload> {
             payloads.append(payload)
         }
         let key = Key(time: time.nanoseconds, sequence: sequence, slot: slot)
-        heap.append(key)
-        siftUp(heap.count - 1)
-        if keepsOrder { ordered.insert(key, at: orderedPosition(of: key)) }
+        if keepsOrder {
+            ordered.insert(key, at: orderedPosition(of: key))
+        } else {
+            heap.append(key)
+            siftUp(heap.count - 1)
+        }
     }
 
     /// The first position in `ordered` whose key does not precede `key`.
@@ -98,30 +102,27 @@ package struct EventQueue<Payload> {
         return low
     }
 
-    /// Forgets `key` in `ordered`, if kept.
-    private mutating func forgetOrdered(_ key: Key) {
-        guard keepsOrder else { return }
-        let position = orderedPosition(of: key)
-        if position < ordered.count, ordered[position].sequence == key.sequence { ordered.remove(at: position) }
-    }
 
     /// Removes and returns the earliest event (ties: the one scheduled first).
     public mutating func next() -> Entry? {
+        if keepsOrder { return ordered.isEmpty ? nil : take(ordered.removeFirst()) }
         guard let top = heap.first else { return nil }
         let last = heap.removeLast()
         if !heap.isEmpty {
             heap[0] = last
             siftDown(0)
         }
-        forgetOrdered(top)
         return take(top)
     }
 
     /// Removes and returns the event with sequence number `sequence`, if pending. O(n).
     public mutating func remove(sequence: UInt64) -> Entry? {
+        if keepsOrder {
+            guard let index = ordered.firstIndex(where: { $0.sequence == sequence }) else { return nil }
+            return take(ordered.remove(at: index))
+        }
         guard let index = heap.firstIndex(where: { $0.sequence == sequence }) else { return nil }
         let key = heap[index]
-        forgetOrdered(key)
         let last = heap.removeLast()
         if index < heap.count {
             heap[index] = last

@@ -61,4 +61,34 @@ import Testing
         #expect(queue.next()?.payload == "late")
         #expect(queue.isEmpty)
     }
+
+    /// A queue that keeps its keys in order (for a schedule controller) gives the same
+    /// pops, removals and pending lists as the heap, over many seeded mixes of scheduling,
+    /// taking the earliest and removing by sequence number.
+    @Test func anOrderedQueueActsAsTheHeap() {
+        for seed in UInt64(1)...200 {
+            var generator = SplitMix64(seed: seed)
+            var heap = EventQueue<Int>()
+            var ordered = EventQueue<Int>()
+            ordered.keepsOrder = true
+            var scheduled: [UInt64] = []
+            for step in 0..<120 {
+                switch generator.next(below: 4) {
+                case 0, 1:
+                    let time = VirtualTime(nanoseconds: Int64(generator.next(below: 30)))
+                    scheduled.append(heap.schedule(step, at: time))
+                    ordered.schedule(step, at: time)
+                case 2:
+                    let a = heap.next(), b = ordered.next()
+                    #expect(a?.sequence == b?.sequence && a?.time == b?.time && a?.payload == b?.payload, "seed \(seed)")
+                default:
+                    guard !scheduled.isEmpty else { continue }
+                    let sequence = scheduled[Int(generator.next(below: UInt64(scheduled.count)))]
+                    #expect(heap.remove(sequence: sequence)?.payload == ordered.remove(sequence: sequence)?.payload, "seed \(seed)")
+                }
+                #expect(heap.count == ordered.count && heap.peekTime == ordered.peekTime, "seed \(seed)")
+                #expect(heap.pending.map(\.sequence) == ordered.pending.map(\.sequence), "seed \(seed)")
+            }
+        }
+    }
 }
