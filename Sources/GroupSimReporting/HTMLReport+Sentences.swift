@@ -56,12 +56,11 @@ extension HTMLReport {
         case .cancelled:
             return ("\(who) removes the draft on \(device).", "M17")
         case .failed(let step, let code, let origin):
-            var reason = ""
-            if case .failure(let text)? = event.payload { reason = ": " + text }
+            var reason = "", rule: Rule?
+            if case .failure(let text, let cited)? = event.payload { (reason, rule) = (": " + text, cited) }
             let failing = step == nil && origin == nil ? "An app action"
                 : "S" + RunOutcome.StepFailure.stepText(step: step, origin: origin, failedAt: event.time).dropFirst()
-            return ("\(failing) fails on \(device) with \(code.name)\(reason).",
-                    RuleReference.rules(in: reason).first.map(Rule.init(rawValue:)))
+            return ("\(failing) fails on \(device) with \(code.name)\(reason).", rule)
         case .reinstalled:
             return ("\(device) reinstalls the app: a whole new set of identifiers; the old ones mean nothing now.", "M2")
         case .joined(let person):

@@ -64,6 +64,7 @@ package enum JSONReport {
                     ("code", .string(failure.code.name)),
                     ("number", .int(failure.code.rawValue)),
                     ("reason", .string(failure.reason)),
+                    ("rule", failure.rule.map { .string($0.rawValue) } ?? .null),
                 ])
             })),
             ("devices", .array(outcome.devices.map(device))),

@@ -10,13 +10,13 @@ extension Device {
         guard spec.runsApp else {
             let why = spec.hasApp ? "\(spec.platform.rawValue) devices cannot run the extension (M25, M26)" : "the app is not installed "
                 + "on \(name) (M27)"
-            fail(.unknown, why)
+            fail(.unknown, why, rule: spec.hasApp ? "M25" : "M27")
             return false
         }
         if isRunning, activeConversation != conversation { resign() }
         if !isRunning {
             guard let makeApp else {
-                fail(.unknown, "no app is registered under the scenario's app name")
+                fail(.unknown, "no app is registered under the scenario's app name", rule: nil)
                 return false
             }
             var made = makeApp(world.app)
@@ -40,7 +40,7 @@ extension Device {
     /// expanded only selects (M24).
     mutating func tapBubble(of session: String, in conversation: String) -> Bool {
         guard let live = transcripts[conversation]?.liveBubble(session: session, number: world.sessionNumber(session)) else {
-            fail(.noBubble, "no bubble of session \(session) on \(name)")
+            fail(.noBubble, "no bubble of session \(session) on \(name)", rule: nil)
             return false
         }
         guard spec.runsApp else {
@@ -76,14 +76,14 @@ extension Device {
             if let url, MessageURL.isWeb(url) {
                 trace(.note(.openedInBrowser(url: url)))
             } else {
-                fail(.unknown, "a click on macOS opens only http or https URLs in the browser (M25); this bubble's URL is \(url ?? "nil")")
+                fail(.unknown, "a click on macOS opens only http or https URLs in the browser (M25); this bubble's URL is \(url ?? "nil")", rule: "M25")
             }
         case .watchos:
-            fail(.unknown, "watchOS draws the bubble and hands replies off to the iPhone (M25); act on the person's iPhone")
+            fail(.unknown, "watchOS draws the bubble and hands replies off to the iPhone (M25); act on the person's iPhone", rule: "M25")
         case .ios9:
-            fail(.unknown, "iOS 9 received plain messages, not a bubble (M26)")
+            fail(.unknown, "iOS 9 received plain messages, not a bubble (M26)", rule: "M26")
         case .ios:
-            fail(.unknown, "the app is not installed on \(name): the bubble is only drawn from its layout (M27)")
+            fail(.unknown, "the app is not installed on \(name): the bubble is only drawn from its layout (M27)", rule: "M27")
         }
     }
 
@@ -150,7 +150,7 @@ extension Device {
         defer { actionDepth -= 1 }
         let reporting = app?.wantsActionResults ?? false
         guard actionDepth <= 16 else {
-            fail(.unknown, "the app kept asking for actions from its own callbacks; stopped after 16 levels")
+            fail(.unknown, "the app kept asking for actions from its own callbacks; stopped after 16 levels", rule: nil)
             if reporting { for action in actions { report(action, error: .unknown) } }
             return
         }
@@ -158,7 +158,7 @@ extension Device {
         for (index, action) in actions.enumerated() {
             guard isRunning, let conversation = activeConversation else {
                 // The app dismissed itself earlier in this list: it is no longer visible.
-                if action.isDirectSend { fail(.sendWhileNotVisible, "direct send after the app was dismissed: it is not visible (M18)") }
+                if action.isDirectSend { fail(.sendWhileNotVisible, "direct send after the app was dismissed: it is not visible (M18)", rule: "M18") }
                 continue
             }
             let error = carryOut(action, in: conversation)
@@ -200,7 +200,7 @@ extension Device {
             return stageContent(.text("[attachment \(name)]"), in: conversation)
         case .requestPresentationStyle(let requested):
             if requested == .transcript {
-                fail(.unknown, "the app asked for the transcript style, which cannot be requested (M19)")
+                fail(.unknown, "the app asked for the transcript style, which cannot be requested (M19)", rule: "M19")
                 return .unknown
             }
             transition(to: requested)
@@ -240,7 +240,7 @@ extension Device {
                     + "scheme are kept (M8)")
                 message.url = nil
             } else if url.count > MessageURL.maximumLength {
-                fail(.urlExceedsMaxSize, "the URL has \(url.count) characters; the limit is \(MessageURL.maximumLength) (M8)")
+                fail(.urlExceedsMaxSize, "the URL has \(url.count) characters; the limit is \(MessageURL.maximumLength) (M8)", rule: "M8")
                 return nil
             }
         }
@@ -281,18 +281,18 @@ extension Device {
     @discardableResult
     mutating func directSend(_ content: Envelope.Content, in conversation: String) -> MessageErrorCode? {
         guard isRunning, style != .transcript else {
-            fail(.sendWhileNotVisible, "direct send while the app is not visible (M18)")
+            fail(.sendWhileNotVisible, "direct send while the app is not visible (M18)", rule: "M18")
             return .sendWhileNotVisible
         }
         guard interactionAvailable, let last = lastInteraction else {
-            fail(.sendWithoutRecentInteraction, "direct send without a recent user interaction (M18)")
+            fail(.sendWithoutRecentInteraction, "direct send without a recent user interaction (M18)", rule: "M18")
             return .sendWithoutRecentInteraction
         }
         let window = world.options.recentInteraction
         guard now - last <= window else {
             fail(.sendWithoutRecentInteraction,
                  "direct send \(now - last) after the user's last interaction with the extension at \(last); "
-                     + "it counts as recent for \(window) (options.recent-interaction, M18)")
+                     + "it counts as recent for \(window) (options.recent-interaction, M18)", rule: "M18")
             return .sendWithoutRecentInteraction
         }
         interactionAvailable = false

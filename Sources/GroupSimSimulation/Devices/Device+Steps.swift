@@ -15,7 +15,7 @@ extension Device {
             if spec.platform == .macos {
                 fail(.unknown, "a Mac does not run the iMessage extension, so it cannot reply in session \(compose.session) (M25): "
                     + "only iOS creates interactive messages, and a click on a bubble on macOS opens its http or https URL in the browser; "
-                    + "reply from one of the person's iOS devices")
+                    + "reply from one of the person's iOS devices", rule: "M25")
                 return
             }
             guard tapBubble(of: compose.session, in: conversation) else { return }
@@ -24,7 +24,7 @@ extension Device {
             _ = tapBubble(of: session, in: conversation)
         case .open(let requested):
             guard requested != .transcript else {
-                fail(.unknown, "the transcript style cannot be requested (M19)")
+                fail(.unknown, "the transcript style cannot be requested (M19)", rule: "M19")
                 return
             }
             _ = openApp(in: conversation, style: requested, selecting: nil)
@@ -34,7 +34,7 @@ extension Device {
             cancelDraft(in: conversation)
         case .close:
             guard isRunning else {
-                fail(.unknown, "the app is not running on \(name), so there is nothing to close (M22)")
+                fail(.unknown, "the app is not running on \(name), so there is nothing to close (M22)", rule: "M22")
                 return
             }
             resign()
@@ -166,7 +166,7 @@ extension Device {
     /// hears of it only when it runs in that conversation.
     mutating func pressSend(in conversation: String) {
         guard let staged = drafts[conversation] else {
-            fail(.noDraft, "there is no staged message to send in conversation \(conversation) on \(name) (M16)")
+            fail(.noDraft, "there is no staged message to send in conversation \(conversation) on \(name) (M16)", rule: "M16")
             return
         }
         drafts[conversation] = nil
@@ -186,7 +186,7 @@ extension Device {
     /// only when it runs in that conversation.
     mutating func cancelDraft(in conversation: String) {
         guard let staged = drafts[conversation] else {
-            fail(.noDraft, "there is no staged message to cancel in conversation \(conversation) on \(name) (M17)")
+            fail(.noDraft, "there is no staged message to cancel in conversation \(conversation) on \(name) (M17)", rule: "M17")
             return
         }
         drafts[conversation] = nil
@@ -200,7 +200,7 @@ extension Device {
     mutating func commit(_ content: Envelope.Content, in conversation: String, change pending: PendingChange?, base: Provenance) {
         guard isMember(of: conversation) else {
             // An app's own send after its user was removed (M6): nothing leaves.
-            fail(.notMember, "\(name) belongs to \(spec.person), who is not a member of conversation \(conversation) now (M6)")
+            fail(.notMember, "\(name) belongs to \(spec.person), who is not a member of conversation \(conversation) now (M6)", rule: "M6")
             return
         }
         let id = effects.context.nextMessageID
@@ -259,7 +259,7 @@ extension Device {
         case .success(let sticker):
             commit(.sticker(sticker), in: conversation, change: nil, base: Provenance())
         case .failure(let code):
-            fail(code, "the sticker was refused (M28, M29)")
+            fail(code, "the sticker was refused (M28, M29)", rule: "M28")
         }
     }
 

@@ -125,7 +125,7 @@ package struct Device {
         trace(.step(number: step.number, action: step.action))
         if Self.postsTo(step.action), !isMember(of: conversation) {
             // A removed member's devices no longer take part: nothing they do reaches the group (M6).
-            fail(.notMember, "\(name) belongs to \(spec.person), who is not a member of conversation \(conversation) now (M6)")
+            fail(.notMember, "\(name) belongs to \(spec.person), who is not a member of conversation \(conversation) now (M6)", rule: "M6")
             return
         }
         if Self.interactsWithExtension(step.action) {
@@ -206,10 +206,13 @@ package struct Device {
         effects.events.append(TraceEvent(time: effects.context.now, subject: spec.name, kind: kind, payload: payload))
     }
 
-    mutating func fail(_ code: MessageErrorCode, _ reason: String) {
+    /// Fails the running step (or the app's action) with `code`, saying why; `rule` is the
+    /// rule of docs/behaviour.md the failure follows from, which the reason cites too.
+    mutating func fail(_ code: MessageErrorCode, _ reason: String, rule: Rule?) {
         let later = currentStep == nil ? origin : nil
-        trace(.failed(step: currentStep, code: code, origin: later), .failure(reason: reason))
-        effects.failures.append(StepFailure(step: currentStep, device: spec.name, time: now, code: code, reason: reason, origin: later))
+        trace(.failed(step: currentStep, code: code, origin: later), .failure(reason: reason, rule: rule))
+        effects.failures.append(StepFailure(step: currentStep, device: spec.name, time: now, code: code, reason: reason, rule: rule,
+                                            origin: later))
     }
 
     mutating func sighting(_ kind: PitfallKind, message: Int?, _ detail: String, mintedOn: String? = nil) {

@@ -59,6 +59,9 @@ extension RunOutcome {
     public var time: VirtualTime
     public var code: MessageErrorCode
     public var reason: String
+    /// The rule of docs/behaviour.md the failure follows from (the one `reason` cites
+    /// first), nil when it follows from none (`noBubble`, an app's runaway actions).
+    public var rule: Rule?
     /// For a failure after its step ended: the step it follows from and the round trips
     /// between (`attributedStep`); nil when `step` is set or no step set it off.
     public var origin: Origin?

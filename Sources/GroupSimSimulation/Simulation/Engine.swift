@@ -147,7 +147,7 @@ struct Engine {
                 recorder.record(TraceEvent(time: context.now, subject: subject, kind: .failed(step: step.number, code: .notMember)))
                 recorder.fail(StepFailure(step: step.number, device: subject, time: context.now, code: .notMember,
                                           reason: "\(subject) belongs to \(owner), who is not a member of conversation \(conversation) "
-                                              + "now (M6)"))
+                                              + "now (M6)", rule: "M6"))
                 return
             }
             if case .join = step.action {

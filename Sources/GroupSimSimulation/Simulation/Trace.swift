@@ -67,8 +67,8 @@ extension Simulation.Trace {
             /// A cloud request as the app made it (`record` nil), or the store's record as it
             /// answered: content, version and whether a conditional write was refused (M13).
             case cloud(operation: CloudRequest.Operation?, record: CloudRecord?)
-            /// Why a step or app action failed.
-            case failure(reason: String)
+            /// Why a step or app action failed, and the rule it follows from (`StepFailure.rule`).
+            case failure(reason: String, rule: Rule?)
             /// What a plain text message or a sticker says.
             case text(String)
         }
@@ -112,7 +112,8 @@ extension Simulation.Trace {
                 } else {
                     encoder.string("-")
                 }
-            case .failure(let reason):
+            case .failure(let reason, _):
+                // The rule is not encoded: the reason cites it, and digests stay as they were.
                 encoder.string("failure")
                 encoder.string(reason)
             case .text(let text):
