@@ -256,7 +256,8 @@ private enum Wire {
                 scenario: scenario, file: file, fingerprint: fingerprint, toolVersion: groupsimVersion, mode: mode,
                 shard: shard.map { .init(count: $0.count.value, indices: $0.indices.map(\.value)) },
                 devices: devices, sessions: sessions, runs: runs.value, failedRuns: failedRuns.value, stoppedRuns: stoppedRuns.value,
-                checks: checks.map(\.tally), unexpectedFailures: (unexpectedFailures ?? []).map(\.tally), outcomes: outcomes.map(\.tally),
+                checks: checks.map(\.tally), unexpectedFailures: (unexpectedFailures ?? []).map(\.tally),
+                outcomes: .init(outcomes.map(\.tally)),
                 pitfalls: pitfalls.map { .init(kind: $0.kind.value, rule: Rule(rawValue: $0.rule), runs: $0.runs.value) },
                 stepFailures: stepFailures.map { .init(step: $0.step?.value, device: $0.device, code: $0.code, runs: $0.runs.value) },
                 failures: failures.map(\.failing))

@@ -348,7 +348,7 @@ public struct ExplorationReport: Sendable, Hashable {
     /// device and code; `line` is the step's.
     public var unexpectedFailures: [CheckTally] = []
     /// By device (scenario order), then session (scenario order, others by name).
-    public var outcomes: [OutcomeTally]
+    public var outcomes: OutcomeTallies
     /// In `PitfallKind` order.
     public var pitfalls: [PitfallTally]
     /// By step, device and code.

@@ -31,7 +31,13 @@ struct OutcomeCounts: Sendable {
     private var single: [Int32] = []
     /// In eight bytes a row, not an `ExactCount`'s sixteen: a count past `UInt64.max - 1`
     /// (an exhaustive search's, say 10^196 orders) is `inLarge` here and kept in `largeCounts`.
+    /// Empty while every row that showed one thing has the same count, `uniform`: runs of
+    /// one scenario add their rows in the same order, and most rows show the same thing in
+    /// every run, so a group's 10 million rows need no count of their own until one differs.
     private var singleCount: [UInt64] = []
+    /// The count of every row that showed one thing, while `singleCount` is empty.
+    private var uniform: ExactCount = .zero
+    private var isUniform: Bool { singleCount.isEmpty }
     private var largeCounts: [Int32: ExactCount] = [:]
     private static let inLarge = UInt64.max
     private var several: [Int32: [Int32: ExactCount]] = [:]
@@ -53,10 +59,15 @@ struct OutcomeCounts: Sendable {
             rowDevice = rows.rowDevice
             rowSession = rows.rowSession
             single = rows.rowValue
-            singleCount = Array(repeating: 0, count: rows.count)
-            for index in 0..<rows.count { setSingleCount(count, at: index) }
+            singleCount = []
+            largeCounts = [:]
+            uniform = count
             return
         }
+        if isUniform, !fresh, !rows.repeats, addInPlace(rows, devices: devices, sessions: sessions, values: valueMap, count: count) {
+            return
+        }
+        makeCountsOwn()
         if fresh {
             rowIndex = nil
             rowDevice.reserveCapacity(rows.count)
@@ -76,8 +87,41 @@ struct OutcomeCounts: Sendable {
         }
     }
 
+    /// A run whose rows are this table's rows in the same order, counted while the rows
+    /// that show what they showed before keep the one count they share (`uniform`); false,
+    /// with nothing changed, when a row is not where position says.
+    private mutating func addInPlace(_ rows: OutcomeRows, devices: [Int32], sessions: [Int32], values valueMap: [Int32],
+                                     count: ExactCount) -> Bool {
+        guard rows.count == rowDevice.count else { return false }
+        for position in 0..<rows.count
+        where rowDevice[position] != devices[Int(rows.rowDevice[position])] || rowSession[position] != sessions[Int(rows.rowSession[position])] {
+            return false
+        }
+        for position in 0..<rows.count {
+            let number = valueMap[Int(rows.rowValue[position])], current = single[position]
+            if current == number { continue }
+            if current >= 0 {
+                several[Int32(position)] = [current: uniform, number: count]
+                single[position] = -1
+            } else {
+                several[Int32(position), default: [:]][number, default: .zero] += count
+            }
+        }
+        uniform += count
+        return true
+    }
+
+    /// Gives every row a count of its own (`singleCount`), from `uniform`.
+    private mutating func makeCountsOwn() {
+        guard isUniform, !single.isEmpty else { return }
+        let shared = uniform
+        singleCount = Array(repeating: 0, count: single.count)
+        for index in single.indices { setSingleCount(shared, at: index) }
+    }
+
     /// Counts `count` runs that showed `value` at `slot`.
     mutating func add(_ slot: ExploredRun.Slot, _ value: Shown, _ count: ExactCount) {
+        makeCountsOwn()
         let device = Self.intern(slot.device, &deviceNames, numbers: &deviceNumbers)
         let session = Self.intern(slot.session, &sessionNames, numbers: &sessionNumbers)
         add(Self.intern(value, &values, numbers: &valueNumbers), count, at: row(device: device, session: session))
@@ -98,9 +142,10 @@ struct OutcomeCounts: Sendable {
 
     /// The outcome distribution's rows, ordered by the devices' and the sessions' ranks
     /// (a name without a rank after those with one, by name); each row's counts most
-    /// frequent first, ties by `Shown`'s order.
-    func tallies(deviceRank: [String: Int], sessionRank: [String: Int]) -> [ExplorationReport.OutcomeTally] {
-        // Names are ranked once, and the rows sorted by one integer each.
+    /// frequent first, ties by `Shown`'s order. The rows are read from this table as they
+    /// are asked for, not copied: a 1,000-device group has 10 million of them.
+    func tallies(deviceRank: [String: Int], sessionRank: [String: Int]) -> ExplorationReport.OutcomeTallies {
+        // Names are ranked once, and the rows put in order by one integer each.
         func order(_ names: [String], _ rank: [String: Int]) -> [Int64] {
             let sorted = names.indices.sorted { a, b in
                 let left = rank[names[a]] ?? Int.max, right = rank[names[b]] ?? Int.max
@@ -111,18 +156,28 @@ struct OutcomeCounts: Sendable {
             return position
         }
         let devicePlace = order(deviceNames, deviceRank), sessionPlace = order(sessionNames, sessionRank)
-        let keys = rowDevice.indices.map { devicePlace[Int(rowDevice[$0])] << 32 | sessionPlace[Int(rowSession[$0])] }
+        func key(_ row: Int) -> Int64 { devicePlace[Int(rowDevice[row])] << 32 | sessionPlace[Int(rowSession[row])] }
         // Every row refers to one table of the names and things shown instead of holding copies.
         let names = ExplorationReport.OutcomeNames(devices: deviceNames, sessions: sessionNames, values: values)
-        return keys.indices.sorted { keys[$0] < keys[$1] }.map { index in
-            if single[index] >= 0 {
-                return ExplorationReport.OutcomeTally(names: names, device: rowDevice[index], session: rowSession[index],
-                                                      value: single[index], runs: singleCountValue(at: index))
-            }
-            let counts = counts(at: index).map { ExplorationReport.OutcomeCount(shown: $0.shown, runs: $0.runs) }
-                .sorted { $0.runs != $1.runs ? $0.runs > $1.runs : $0.shown < $1.shown }
-            return ExplorationReport.OutcomeTally(names: names, device: rowDevice[index], session: rowSession[index], counts: counts)
+        // Runs add their rows device by device in the scenario's order, so most tables are in order already.
+        let inOrder = rowDevice.indices.dropFirst().allSatisfy { key($0 - 1) < key($0) }
+        let rows = inOrder ? nil : rowDevice.indices.map(Int32.init).sorted { key(Int($0)) < key(Int($1)) }
+        return ExplorationReport.OutcomeTallies(counts: self, names: names, order: rows)
+    }
+
+    /// How many rows the table has.
+    var rowCount: Int { rowDevice.count }
+
+    /// Row `index` as a report's row, its names and thing shown as numbers into `names`
+    /// (made from this table by `tallies`).
+    func tally(at index: Int, names: ExplorationReport.OutcomeNames) -> ExplorationReport.OutcomeTally {
+        if single[index] >= 0 {
+            return ExplorationReport.OutcomeTally(names: names, device: rowDevice[index], session: rowSession[index],
+                                                  value: single[index], runs: singleCountValue(at: index))
         }
+        let counts = counts(at: index).map { ExplorationReport.OutcomeCount(shown: $0.shown, runs: $0.runs) }
+            .sorted { $0.runs != $1.runs ? $0.runs > $1.runs : $0.shown < $1.shown }
+        return ExplorationReport.OutcomeTally(names: names, device: rowDevice[index], session: rowSession[index], counts: counts)
     }
 
     /// What row `index` showed, in how many runs each.
@@ -152,6 +207,7 @@ struct OutcomeCounts: Sendable {
 
     /// The count of row `index`'s one thing shown.
     private func singleCountValue(at index: Int) -> ExactCount {
+        if isUniform { return uniform }
         let small = singleCount[index]
         return small == Self.inLarge ? largeCounts[Int32(index)] ?? .zero : ExactCount(small)
     }

@@ -126,11 +126,11 @@ import GroupSimTesting
                     report.checks[check].failedRuns = .zero
                     report.checks[check].firstFailure = nil
                 }
-                report.outcomes = report.outcomes.map { row in
+                report.outcomes = .init(report.outcomes.map { row in
                     var row = row
                     row.counts = [ExplorationReport.OutcomeCount(shown: row.counts[0].shown, runs: runs)]
                     return row
-                }
+                })
                 report.classes = report.classes.map { entry in
                     var entry = entry
                     entry.runs = runs
@@ -142,11 +142,11 @@ import GroupSimTesting
             if index == 0 { scale(&zero) } else { scale(&one) }
         }
         // The same outcome in both shards, so that its counts add up to Int.max.
-        one.outcomes = zero.outcomes.map { row in
+        one.outcomes = .init(zero.outcomes.map { row in
             var row = row
             row.counts[0].runs = ExactCount(Int.max / 2)
             return row
-        }
+        })
         one.classes = zero.classes.map { entry in
             var entry = entry
             entry.runs = ExactCount(Int.max / 2)

@@ -68,4 +68,52 @@ import GroupSimScenario
                                         [Report.OutcomeCount(shown: Self.carol, runs: nearMax + 3),
                                          Report.OutcomeCount(shown: Self.bob, runs: 2)]])
     }
+
+    /// Runs of three devices and two sessions, each row showing bob's or carol's vote as
+    /// the seed draws it; some runs list their rows in another order. Counted as runs add
+    /// them (rows that keep showing one thing share one count until one differs) and one
+    /// row at a time, the tallies are the same, in the ranks' order either way.
+    @Test(arguments: 0..<40)
+    func runsCountedTogetherEqualRowsCountedOneByOne(seed: Int) {
+        var random = SplitMix64(seed: UInt64(seed))
+        let devices = ["alice-phone", "bob-phone", "carol-phone"], sessions = ["poll", "lunch"]
+        var together = OutcomeCounts(), apart = OutcomeCounts()
+        let steady = random.next() % 2 == 0
+        for _ in 0..<(1 + Int(random.next() % 6)) {
+            var rows = OutcomeRows()
+            let reversed = random.next() % 5 == 0
+            let count = ExactCount(1 + random.next() % 3)
+            for device in reversed ? devices.reversed() : devices {
+                rows.startDevice(device)
+                for session in sessions {
+                    let shown = steady || random.next() % 4 != 0 ? Self.bob : Self.carol
+                    rows.append(session: rows.session(session), number: rows.number(of: shown))
+                    apart.add(ExploredRun.Slot(device: device, session: session), shown, count)
+                }
+            }
+            together.add(rows, count: count)
+        }
+        let deviceRank = ["alice-phone": 2, "bob-phone": 1, "carol-phone": 0], sessionRank = ["poll": 0, "lunch": 1]
+        let one = together.tallies(deviceRank: deviceRank, sessionRank: sessionRank)
+        let other = apart.tallies(deviceRank: deviceRank, sessionRank: sessionRank)
+        #expect(one == other, "seed \(seed)")
+        #expect(one.map(\.device) == ["carol-phone", "carol-phone", "bob-phone", "bob-phone", "alice-phone", "alice-phone"],
+                "seed \(seed)")
+        #expect(Array(one) == Array(other) && one.hashValue == other.hashValue, "seed \(seed)")
+    }
+
+    /// The rows a report reads from the tally's table change like an array's: the changed
+    /// row takes its new value, the others keep theirs, and the report compares equal to
+    /// the same rows held as values.
+    @Test func changingARowOfATallysReport() {
+        var counts = OutcomeCounts()
+        counts.add(ExploredRun.Slot(device: "alice-phone", session: "poll"), Self.bob, 2)
+        counts.add(ExploredRun.Slot(device: "bob-phone", session: "poll"), Self.carol, 2)
+        var rows = counts.tallies(deviceRank: ["alice-phone": 0, "bob-phone": 1], sessionRank: ["poll": 0])
+        let before = Array(rows)
+        #expect(rows == Report.OutcomeTallies(before) && rows.count == 2)
+        rows[1].counts[0].runs = 9
+        #expect(rows[0] == before[0] && rows[1].counts == [Report.OutcomeCount(shown: Self.carol, runs: 9)])
+        #expect(rows != Report.OutcomeTallies(before))
+    }
 }
