@@ -106,4 +106,18 @@ import GroupSimTesting
         #expect(differences.isEmpty, "seed \(seed): \(differences.joined(separator: "; "))")
         #expect(plain.runs == ExactCount(orders) && plain.checks.first?.failedRuns == ExactCount(failingLatest), "seed \(seed)")
     }
+
+    /// Why `p1-phone`'s reply in seed 84 fails with `noBubble` in every order, though the
+    /// network alone would bring it the poll at 52 ms, before it goes offline at 100 ms:
+    /// under `cloud-merge` the send waits for the store's fetch and write (two round trips
+    /// of 27 ms each way), so m1 leaves at 108 ms and is held; nothing of the session has
+    /// reached `p1-phone` when it replies (M13, M30).
+    @Test func theCloudRoundTripsMakeTheFirstCopyArriveWhileOffline() async throws {
+        let report = try await Fixture.scenario(Self.seed84Cut(state: "cloud-merge")).run()
+        let sent = report.outcome.trace.events.first { if case .sent(message: 1, _, _) = $0.kind { true } else { false } }
+        #expect(sent?.time == VirtualTime(nanoseconds: 108_000_000) && sent?.subject == "p0-phone")
+        #expect(report.outcome.trace.events.contains { $0.subject == "p1-phone" && $0.kind == .held(message: 1) })
+        let failures = report.outcome.failures.map { "\($0.step.map(String.init) ?? "-") \($0.device) \($0.code.name)" }
+        #expect(failures == ["4 p1-phone noBubble"])
+    }
 }
