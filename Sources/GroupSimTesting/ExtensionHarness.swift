@@ -95,7 +95,7 @@ public actor ExtensionHarness {
                                 senderMap: world.facts.mintIdentifiers(device: sender, generation: 0), provenance: Provenance(),
                                 change: nil, senderPosition: world.facts.personIndex[person] ?? -1)
         context.nextMessageID += 1
-        collect { $0.receive(envelope, into: &$1) }
+        collect { $0.receive(envelope) }
     }
 
     /// Moves virtual time on.
@@ -112,7 +112,7 @@ public actor ExtensionHarness {
             context.now = context.now + scenario.app.cloudLatency
             let response = world.cloud.handle(request)
             context.now = context.now + scenario.app.cloudLatency
-            collect { $0.receive(response, into: &$1) }
+            collect { $0.receive(response) }
         }
     }
 
@@ -183,12 +183,12 @@ public actor ExtensionHarness {
         let isNew = action.compose.map { world.usedSessions.insert($0.session).inserted } ?? false
         let step = Step(number: stepNumber, time: context.now, device: device, action: action)
         let conversation = scenario.conversations[0].name
-        collect { $0.perform(step, conversation: conversation, sessionIsNew: isNew, into: &$1) }
+        collect { $0.perform(step, conversation: conversation, sessionIsNew: isNew) }
     }
 
     /// Makes one call into the device and takes in what it did.
-    private func collect(_ call: (inout Device, inout DeviceOutput) -> Void) {
-        var output = DeviceOutput(context: context)
+    private func collect(_ call: (inout DeviceCall) -> Void) {
+        var output = DeviceOutput()
         world.call(0, context: &context, output: &output, call)
         let callbacks = driven.callbacks
         effects.callbacks += callbacks.dropFirst(callbacksSeen)

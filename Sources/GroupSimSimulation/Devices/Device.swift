@@ -4,10 +4,11 @@ import GroupSimScenario
 /// One simulated device: its own identifiers, transcripts and extension (M1, M19).
 ///
 /// A device is a value-type state machine that the `Simulation` actor owns and steps in
-/// place (determinism rule 5, README): each entry point takes one input (a step, a
-/// delivered copy, a cloud answer) with a `DeviceContext`, and returns a `DeviceOutput`
-/// of everything it wants done (copies to send, cloud requests, trace events, failures,
-/// sightings). It never awaits, schedules or reads a file itself.
+/// place (determinism rule 5, README). At rest it is its state alone; each input (a step,
+/// a delivered copy, a cloud answer) is handled by a `DeviceCall`, which pairs the device
+/// with the instant, the run's counters and the buffer for what it wants done (copies to
+/// send, cloud requests, trace events, failures, sightings) for the length of the call.
+/// It never awaits, schedules or reads a file itself.
 package struct Device {
     let spec: DeviceSpec
     var name: String { spec.name }
@@ -85,11 +86,6 @@ package struct Device {
     /// This installation's storage and tokens, handed to every app instance (M2, M22).
     var environment: AppEnvironment
 
-    /// The effects of the one input being handled, in the buffer its caller lent for the
-    /// call: swapped in when the call begins and back out when it ends, so between calls
-    /// the device holds no output, and a caller reuses one buffer for a whole run.
-    var effects = DeviceOutput(context: DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1))
-
     /// Whether `trace` keeps events: false when the run keeps no trace (benchmarks).
     let tracing: Bool
 
@@ -113,57 +109,6 @@ package struct Device {
     /// The key-value storage of the app's current installation on this device.
     package func storageContents() -> [DataEntry] { environment.storage.contents }
 
-    // MARK: - Entry points called by the scheduler
-
-    /// Runs one user action (docs/scenario-format.md, "Steps"), adding its effects to `output`.
-    package mutating func perform(_ step: Step, conversation: String, sessionIsNew: Bool, into output: inout DeviceOutput) {
-        begin(&output)
-        defer { finish(&output) }
-        currentStep = step.number
-        origin = RunOutcome.StepFailure.Origin(step: step.number, stepTime: now)
-        self.sessionIsNew = sessionIsNew
-        trace(.step(number: step.number, action: step.action))
-        if Self.postsTo(step.action), !isMember(of: conversation) {
-            // A removed member's devices no longer take part: nothing they do reaches the group (M6).
-            fail(.notMember, "\(name) belongs to \(spec.person), who is not a member of conversation \(conversation) now (M6)", rule: "M6")
-            return
-        }
-        if Self.interactsWithExtension(step.action) {
-            interactionAvailable = true
-            lastInteraction = now
-        }
-        performAction(step, conversation: conversation)
-    }
-
-    /// A copy of a message reaches this device (M11, M23); its effects go to `output`.
-    package mutating func receive(_ envelope: Envelope, into output: inout DeviceOutput) {
-        begin(&output)
-        defer { finish(&output) }
-        if tracing { trace(.delivered(message: envelope.id, from: envelope.senderDevice)) }
-        add(envelope)
-    }
-
-    /// The cloud store answered one of this device's requests (M13); effects go to `output`.
-    package mutating func receive(_ response: CloudResponse, into output: inout DeviceOutput) {
-        begin(&output)
-        defer { finish(&output) }
-        let record = response.record
-        switch response.request.operation {
-        case .fetch:
-            origin = response.request.origin?.then(.cloudFetch)
-            trace(.cloudAnswer(.fetched, key: record.key, version: record.version), .cloud(operation: nil, record: record))
-            readProvenance[record.key] = response.provenance
-            callback(.didFetch) { app, conversation in app.didFetch(record, conversation: conversation) }
-        case .store:
-            origin = response.request.origin?.then(.cloudStore)
-            trace(.cloudAnswer(record.conflict ? .conflict : .stored, key: record.key, version: record.version),
-                  .cloud(operation: nil, record: record))
-            readProvenance[record.key] = response.provenance
-            if !record.conflict, let change = response.request.change, composing?.allocated?.id == change.id { composing = nil }
-            callback(.didStore) { app, conversation in app.didStore(record, conversation: conversation) }
-        }
-    }
-
     /// The members of `conversation` changed (M6: the list changes while the extension runs).
     mutating func updateMembers(_ newMembers: [String], of conversation: String) {
         members[conversation] = newMembers
@@ -179,46 +124,19 @@ package struct Device {
     /// What the device shows and holds now, for checks and reports.
     package func snapshot() -> DeviceSnapshot { makeSnapshot() }
 
-    // MARK: - Plumbing
-
-    /// Takes the caller's buffer for the call (its context says the instant and the counters).
-    private mutating func begin(_ output: inout DeviceOutput) {
-        swap(&effects, &output)
-        actionDepth = 0
-        // A failure belongs to the running step only while that step runs; what the app
-        // does on a cloud answer later follows from the step its request came from
-        // (`origin`), what it does on a delivered copy from none.
-        currentStep = nil
-        origin = nil
+    /// Whether the action acts in the conversation (opens the app there, stages, sends or
+    /// taps), which a person who is no longer a member cannot do (M6). Closing the app,
+    /// reinstalling and the network are the device's own business.
+    static func postsTo(_ action: Action) -> Bool {
+        action.kind.built.postsToConversation
     }
 
-    /// Hands the buffer back, with the call's effects added.
-    private mutating func finish(_ output: inout DeviceOutput) {
-        swap(&effects, &output)
-    }
-
-    var now: VirtualTime { effects.context.now }
-
-    /// Adds an event to the call's effects (nothing with the trace off: callers on the
-    /// paths every copy takes ask `tracing` first, so as not to build the event's fields).
-    mutating func trace(_ kind: TraceEvent.Kind, _ payload: TraceEvent.Payload? = nil) {
-        guard tracing else { return }
-        effects.events.append(TraceEvent(time: effects.context.now, subject: spec.name, kind: kind, payload: payload))
-    }
-
-    /// Fails the running step (or the app's action) with `code`, saying why; `rule` is the
-    /// rule of docs/behaviour.md the failure follows from, which the reason cites too.
-    mutating func fail(_ code: MessageErrorCode, _ reason: String, rule: Rule?) {
-        let later = currentStep == nil ? origin : nil
-        trace(.failed(step: currentStep, code: code, origin: later), .failure(reason: reason, rule: rule))
-        effects.failures.append(StepFailure(step: currentStep, device: spec.name, time: now, code: code, reason: reason, rule: rule,
-                                            origin: later))
-    }
-
-    mutating func sighting(_ kind: PitfallKind, message: Int?, _ detail: String, mintedOn: String? = nil) {
-        trace(.pitfall(kind, detail: detail))
-        effects.sightings.append(PitfallSighting(kind: kind, device: spec.name, time: now, message: message, detail: detail,
-            mintedOn: mintedOn))
+    /// Whether the action is a touch in the extension's own view, the interaction a direct
+    /// send needs (M18): the user composing in it (`send`, `reply`, `insert`). Opening it
+    /// from the drawer, tapping a bubble in the transcript, Send and cancel in the input
+    /// field, texts and stickers are touches in Messages, not in the extension.
+    static func interactsWithExtension(_ action: Action) -> Bool {
+        action.kind.built.interactsWithExtension
     }
 }
 

@@ -21,9 +21,8 @@ package struct DeviceContext: Sendable {
 
 /// What a device wants done after one call: events to trace, messages to fan out, cloud
 /// requests to carry, and the failures, changes and pitfalls it saw. The caller owns the
-/// buffer and lends it to each call (`Device.perform`, `Device.receive`), then acts on it.
+/// buffer and lends it to each call (`DeviceCall`), then acts on it.
 package struct DeviceOutput: Sendable {
-    package var context: DeviceContext
     var events: [TraceEvent] = []
     package var outgoing: [Envelope] = []
     var changes: [Change] = []
@@ -31,7 +30,7 @@ package struct DeviceOutput: Sendable {
     var sightings: [PitfallSighting] = []
     package var cloudRequests: [CloudRequest] = []
 
-    package init(context: DeviceContext) { self.context = context }
+    package init() {}
 
     /// Whether the call asked for nothing beyond moving the context on (most deliveries).
     var isEmpty: Bool {

@@ -18,7 +18,7 @@ struct Engine {
     /// The clock and the run's message and change counters, lent to each device call.
     private(set) var context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
     /// The one buffer every device call adds its effects to; emptied after each call.
-    private var output = DeviceOutput(context: DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1))
+    private var output = DeviceOutput()
 
     init(world: World, scheduler: Scheduler, recorder: Recorder, seed: UInt64) {
         self.world = world
@@ -69,12 +69,7 @@ struct Engine {
                 recorder.record(TraceEvent(time: context.now, subject: world.devices[receiver].name, kind: .held(message: envelope.id)))
             } else {
                 recorder.copiesDelivered += 1
-                // The call every copy makes, written out: a closure would capture (and
-                // retain) the envelope once more.
-                output.context = context
-                world.devices[receiver].receive(envelope, into: &output)
-                context = output.context
-                if !output.isEmpty { applyAndEmptyOutput() }
+                callDevice(receiver) { $0.receive(envelope) }
             }
         case .cloudArrive(let request):
             guard let receiver = world.deviceIndex[request.device] else { return true }
@@ -86,7 +81,7 @@ struct Engine {
                                        payload: .cloud(operation: request.operation, record: response.record)))
             scheduler.enqueue(.cloudAnswer(response, to: receiver), at: context.now, after: scenario.app.cloudLatency)
         case .cloudAnswer(let response, let receiver):
-            callDevice(receiver) { $0.receive(response, into: &$1) }
+            callDevice(receiver) { $0.receive(response) }
         }
         return true
     }
@@ -161,7 +156,7 @@ struct Engine {
         case .send, .reply, .insert, .pressSend, .cancel, .open, .tap, .close, .text, .sticker, .reinstall:
             // The device carries these out; the network and the member list carry out the others.
             let isNew = step.action.compose.map { world.usedSessions.insert($0.session).inserted } ?? false
-            callDevice(index) { $0.perform(step, conversation: conversation, sessionIsNew: isNew, into: &$1) }
+            callDevice(index) { $0.perform(step, conversation: conversation, sessionIsNew: isNew) }
         }
     }
 
@@ -169,7 +164,7 @@ struct Engine {
 
     /// Makes one call into device `index` with the run's buffer and context, then takes
     /// the context back, acts on what the device asked for and empties the buffer.
-    private mutating func callDevice(_ index: Int, _ call: (inout Device, inout DeviceOutput) -> Void) {
+    private mutating func callDevice(_ index: Int, _ call: (inout DeviceCall) -> Void) {
         world.call(index, context: &context, output: &output, call)
         // Most calls (deliveries with the trace off) ask for nothing more.
         if !output.isEmpty { applyAndEmptyOutput() }

@@ -1,37 +1,37 @@
 import GroupSimCore
 import GroupSimScenario
 
-extension Device {
+extension DeviceCall {
     // MARK: - Opening, tapping, closing (M19-M24)
 
     /// Opens the app from the drawer in `style` (M20), or changes style if it is already
     /// open here (M24). Returns false, with the step failed, where the app cannot run.
     mutating func openApp(in conversation: String, style requested: PresentationStyle, selecting: Envelope?) -> Bool {
-        guard spec.runsApp else {
-            let why = spec.hasApp ? "\(spec.platform.rawValue) devices cannot run the extension (M25, M26)" : "the app is not installed "
-                + "on \(name) (M27)"
-            fail(.unknown, why, rule: spec.hasApp ? "M25" : "M27")
+        guard device.spec.runsApp else {
+            let why = device.spec.hasApp ? "\(device.spec.platform.rawValue) devices cannot run the extension (M25, M26)" : "the app is not installed "
+                + "on \(device.name) (M27)"
+            fail(.unknown, why, rule: device.spec.hasApp ? "M25" : "M27")
             return false
         }
-        if isRunning, activeConversation != conversation { resign() }
-        if !isRunning {
-            guard let makeApp else {
+        if device.isRunning, device.activeConversation != conversation { resign() }
+        if !device.isRunning {
+            guard let makeApp = device.makeApp else {
                 fail(.unknown, "no app is registered under the scenario's app name", rule: nil)
                 return false
             }
-            var made = makeApp(world.app)
-            made.didLaunch(in: environment)
-            setApp(made)
-            activeConversation = conversation
-            style = requested
-            selected = selecting
+            var made = makeApp(device.world.app)
+            made.didLaunch(in: device.environment)
+            device.setApp(made)
+            device.activeConversation = conversation
+            device.style = requested
+            device.selected = selecting
             if let selecting { noteRead(selecting, in: conversation) }
             callback(.willBecomeActive) { app, view in app.willBecomeActive(view) }
             callback(.didBecomeActive) { app, view in app.didBecomeActive(view) }
-        } else if style != requested {
+        } else if device.style != requested {
             transition(to: requested)
         }
-        return isRunning
+        return device.isRunning
     }
 
     /// Taps the session's live bubble: opens the app expanded with it selected when not
@@ -39,31 +39,31 @@ extension Device {
     /// willTransition/didTransition pair only when the style changes: a tap while already
     /// expanded only selects (M24).
     mutating func tapBubble(of session: String, in conversation: String) -> Bool {
-        guard let live = transcripts[conversation]?.liveBubble(session: session, number: world.sessionNumber(session)) else {
-            fail(.noBubble, "no bubble of session \(session) on \(name)", rule: nil)
+        guard let live = device.transcripts[conversation]?.liveBubble(session: session, number: device.world.sessionNumber(session)) else {
+            fail(.noBubble, "no bubble of session \(session) on \(device.name)", rule: nil)
             return false
         }
-        guard spec.runsApp else {
+        guard device.spec.runsApp else {
             clickWithoutApp(live)
             return false
         }
-        guard isRunning, activeConversation == conversation else {
+        guard device.isRunning, device.activeConversation == conversation else {
             return openApp(in: conversation, style: .expanded, selecting: live)
         }
         let message = view(of: live, sender: senderIdentifier(of: live))
-        let changesStyle = style != .expanded
+        let changesStyle = device.style != .expanded
         if changesStyle {
             callback(.willTransition) { app, view in app.willTransition(to: .expanded, conversation: view) }
         }
         callback(.willSelect) { app, view in app.willSelect(message, conversation: view) }
-        selected = live
+        device.selected = live
         noteRead(live, in: conversation)
         callback(.didSelect) { app, view in app.didSelect(message, conversation: view) }
         if changesStyle {
-            style = .expanded
+            device.style = .expanded
             callback(.didTransition) { app, view in app.didTransition(to: .expanded, conversation: view) }
         }
-        return isRunning
+        return device.isRunning
     }
 
     /// A click on a bubble where the extension cannot run: macOS opens an http or https
@@ -71,7 +71,7 @@ extension Device {
     /// without the app only draws the layout (M27).
     mutating func clickWithoutApp(_ envelope: Envelope) {
         let url = envelope.message?.url
-        switch spec.platform {
+        switch device.spec.platform {
         case .macos:
             if let url, MessageURL.isWeb(url) {
                 trace(.note(.openedInBrowser(url: url)))
@@ -83,7 +83,7 @@ extension Device {
         case .ios9:
             fail(.unknown, "iOS 9 received plain messages, not a bubble (M26)", rule: "M26")
         case .ios:
-            fail(.unknown, "the app is not installed on \(name): the bubble is only drawn from its layout (M27)", rule: "M27")
+            fail(.unknown, "the app is not installed on \(device.name): the bubble is only drawn from its layout (M27)", rule: "M27")
         }
     }
 
@@ -91,22 +91,22 @@ extension Device {
     mutating func resign() {
         callback(.willResignActive) { app, view in app.willResignActive(view) }
         callback(.didResignActive) { app, view in app.didResignActive(view) }
-        setApp(nil)
-        activeConversation = nil
-        selected = nil
-        composing = nil
-        sendWhenStaged = false
-        readProvenance = [:]
+        device.setApp(nil)
+        device.activeConversation = nil
+        device.selected = nil
+        device.composing = nil
+        device.sendWhenStaged = false
+        device.readProvenance = [:]
         // A new process: an interaction with the closed one does not count (M18).
-        interactionAvailable = false
-        lastInteraction = nil
+        device.interactionAvailable = false
+        device.lastInteraction = nil
     }
 
     /// Every style change calls willTransition then didTransition (M24).
     mutating func transition(to newStyle: PresentationStyle) {
-        guard isRunning, newStyle != style else { return }
+        guard device.isRunning, newStyle != device.style else { return }
         callback(.willTransition) { app, view in app.willTransition(to: newStyle, conversation: view) }
-        style = newStyle
+        device.style = newStyle
         callback(.didTransition) { app, view in app.didTransition(to: newStyle, conversation: view) }
     }
 
@@ -116,7 +116,7 @@ extension Device {
     /// compares) and calls the app, then carries out what it asked for. Does nothing when
     /// the app is not running (M19-M24).
     mutating func callback(_ name: AppCallback, _ call: (inout any MessagesApp, Conversation) -> [AppAction]) {
-        guard isRunning else { return }
+        guard device.isRunning else { return }
         recordCallback(name)
         let box = conversationViewBox()
         perform(appActions { call(&$0, box.view) })
@@ -124,7 +124,7 @@ extension Device {
 
     /// Notes a call to the running app in its list and the trace.
     mutating func recordCallback(_ name: AppCallback) {
-        callbacks.append(name)
+        device.callbacks.append(name)
         trace(.callback(name))
     }
 
@@ -134,10 +134,10 @@ extension Device {
         // Moved out, not copied, and held only here during the call, so that a mutating
         // call does not copy the app's box either.
         // `isRunning` stays true: nothing of the device runs while the app holds the call.
-        guard var instance = app.take() else { return [] }
+        guard var instance = device.app.take() else { return [] }
         let actions = call(&instance)
         // An app may change its mind as its state changes.
-        setApp(instance)
+        device.setApp(instance)
         return actions
     }
 
@@ -146,28 +146,28 @@ extension Device {
     /// after a fixed depth, with a failure, instead of looping.
     mutating func perform(_ actions: [AppAction]) {
         guard !actions.isEmpty else { return }
-        actionDepth += 1
-        defer { actionDepth -= 1 }
-        let reporting = app?.wantsActionResults ?? false
-        guard actionDepth <= 16 else {
+        device.actionDepth += 1
+        defer { device.actionDepth -= 1 }
+        let reporting = device.app?.wantsActionResults ?? false
+        guard device.actionDepth <= 16 else {
             fail(.unknown, "the app kept asking for actions from its own callbacks; stopped after 16 levels", rule: nil)
             if reporting { for action in actions { report(action, error: .unknown) } }
             return
         }
         var sendAfterDismissing: String?
         for (index, action) in actions.enumerated() {
-            guard isRunning, let conversation = activeConversation else {
+            guard device.isRunning, let conversation = device.activeConversation else {
                 // The app dismissed itself earlier in this list: it is no longer visible.
                 if action.isDirectSend { fail(.sendWhileNotVisible, "direct send after the app was dismissed: it is not visible (M18)", rule: "M18") }
                 continue
             }
             let error = carryOut(action, in: conversation)
             if reporting { report(action, error: error) }
-            if action.stagesDraft, error == nil, sendWhenStaged {
+            if action.stagesDraft, error == nil, device.sendWhenStaged {
                 // The step said the user taps Send once the app has staged its message. An
                 // app that dismisses itself in the same call is gone by then: Messages
                 // sends the draft without it, and it hears nothing (M22).
-                sendWhenStaged = false
+                device.sendWhenStaged = false
                 if actions[(index + 1)...].contains(.dismiss) { sendAfterDismissing = conversation } else { pressSend(in: conversation) }
             }
         }
@@ -176,7 +176,7 @@ extension Device {
 
     /// Tells the app one action's result and carries out what it asks for in turn.
     private mutating func report(_ action: AppAction, error: MessageErrorCode?) {
-        guard isRunning else { return }
+        guard device.isRunning else { return }
         let box = conversationViewBox()
         perform(appActions { $0.didComplete(action, error: error, conversation: box.view) })
     }
@@ -208,21 +208,21 @@ extension Device {
             resign()
         case .fetch(let key):
             trace(.cloudRequest(.fetch, key: key), .cloud(operation: .fetch, record: nil))
-            effects.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .fetch,
-                                                  provenance: Provenance(), change: nil, origin: origin))
+            effects.cloudRequests.append(CloudRequest(device: device.name, conversation: conversation, key: key, operation: .fetch,
+                                                  provenance: Provenance(), change: nil, origin: device.origin))
         case .store(let key, let write):
             // The write carries the user's current change, whatever record the app names.
             var change: Change?
-            if var pending = composing {
+            if var pending = device.composing {
                 let made = pending.allocated ?? allocateChange(pending)
                 pending.allocated = made
-                composing = pending
+                device.composing = pending
                 change = made
             }
             trace(.cloudRequest(.store, key: key), .cloud(operation: .store(write), record: nil))
-            effects.cloudRequests.append(CloudRequest(device: name, conversation: conversation, key: key, operation: .store(write),
-                                                  provenance: readProvenance[key] ?? Provenance(), change: change,
-                                                  origin: origin))
+            effects.cloudRequests.append(CloudRequest(device: device.name, conversation: conversation, key: key, operation: .store(write),
+                                                  provenance: device.readProvenance[key] ?? Provenance(), change: change,
+                                                  origin: device.origin))
         }
         return nil
     }
@@ -236,7 +236,7 @@ extension Device {
         if let url = message.url {
             if !MessageURL.isAccepted(url) {
                 trace(.droppedURL(url: url))
-                sighting(.droppedURL, message: nil, "the url setter silently dropped \(url) on \(name): only http, https, data or no "
+                sighting(.droppedURL, message: nil, "the url setter silently dropped \(url) on \(device.name): only http, https, data or no "
                     + "scheme are kept (M8)")
                 message.url = nil
             } else if url.count > MessageURL.maximumLength {
@@ -253,24 +253,24 @@ extension Device {
     @discardableResult
     mutating func stage(_ message: Message, in conversation: String) -> MessageErrorCode? {
         guard var message = checkedURL(message) else {
-            sendWhenStaged = false
+            device.sendWhenStaged = false
             return .urlExceedsMaxSize
         }
         message.isPending = true
         message.id = nil
         checkStaleSelection(message)
         transition(to: .compact)
-        let change = composing?.session == message.session?.name ? composing : nil
-        if change != nil { composing = nil }
-        drafts[conversation] = Draft(content: .app(message), conversation: conversation, change: change, base: base(of: message))
-        if tracing { trace(.staged(session: message.session?.name), .message(message)) }
+        let change = device.composing?.session == message.session?.name ? device.composing : nil
+        if change != nil { device.composing = nil }
+        device.drafts[conversation] = Draft(content: .app(message), conversation: conversation, change: change, base: base(of: message))
+        if device.tracing { trace(.staged(session: message.session?.name), .message(message)) }
         return nil
     }
 
     /// Stages text, a sticker or an attachment line in the conversation's input field (M16).
     mutating func stageContent(_ content: Envelope.Content, in conversation: String) -> MessageErrorCode? {
         transition(to: .compact)
-        drafts[conversation] = Draft(content: content, conversation: conversation, change: nil, base: Provenance())
+        device.drafts[conversation] = Draft(content: content, conversation: conversation, change: nil, base: Provenance())
         trace(.staged(session: nil))
         return nil
     }
@@ -280,22 +280,22 @@ extension Device {
     /// error code a completion handler gets, nil when the send started.
     @discardableResult
     mutating func directSend(_ content: Envelope.Content, in conversation: String) -> MessageErrorCode? {
-        guard isRunning, style != .transcript else {
+        guard device.isRunning, device.style != .transcript else {
             fail(.sendWhileNotVisible, "direct send while the app is not visible (M18)", rule: "M18")
             return .sendWhileNotVisible
         }
-        guard interactionAvailable, let last = lastInteraction else {
+        guard device.interactionAvailable, let last = device.lastInteraction else {
             fail(.sendWithoutRecentInteraction, "direct send without a recent user interaction (M18)", rule: "M18")
             return .sendWithoutRecentInteraction
         }
-        let window = world.options.recentInteraction
+        let window = device.world.options.recentInteraction
         guard now - last <= window else {
             fail(.sendWithoutRecentInteraction,
                  "direct send \(now - last) after the user's last interaction with the extension at \(last); "
                      + "it counts as recent for \(window) (options.recent-interaction, M18)", rule: "M18")
             return .sendWithoutRecentInteraction
         }
-        interactionAvailable = false
+        device.interactionAvailable = false
         guard case .app(let unchecked) = content else {
             commit(content, in: conversation, change: nil, base: Provenance())
             return nil
@@ -303,8 +303,8 @@ extension Device {
         guard var message = checkedURL(unchecked) else { return .urlExceedsMaxSize }
         checkStaleSelection(message)
         message.isPending = false
-        let change = composing?.session == message.session?.name ? composing : nil
-        if change != nil { composing = nil }
+        let change = device.composing?.session == message.session?.name ? device.composing : nil
+        if change != nil { device.composing = nil }
         let base = base(of: message)
         let sending = message
         callback(.didStartSending) { app, view in app.didStartSending(sending, conversation: view) }
@@ -317,9 +317,9 @@ extension Device {
     /// on a newer bubble didReceive handed it, M23).
     func base(of message: Message) -> Provenance {
         guard let session = message.session?.name else { return Provenance() }
-        var base = readProvenance[session] ?? Provenance()
-        if world.app.state == .message, let conversation = activeConversation,
-           let live = transcripts[conversation]?.liveBubble(session: session, number: world.sessionNumber(session)), builtOn(live,
+        var base = device.readProvenance[session] ?? Provenance()
+        if device.world.app.state == .message, let conversation = device.activeConversation,
+           let live = device.transcripts[conversation]?.liveBubble(session: session, number: device.world.sessionNumber(session)), builtOn(live,
                message) {
             base = base.union(live.provenance)
         }
@@ -338,13 +338,13 @@ extension Device {
     /// Not when the message already holds the live bubble's whole state: the app built on
     /// the newer bubble (`app.selection: newest`), so the selection undid nothing.
     mutating func checkStaleSelection(_ message: Message) {
-        guard world.app.state == .message,
-              let session = message.session, let chosen = selected, chosen.message?.session == session,
-              let conversation = activeConversation,
-              let live = transcripts[conversation]?.liveBubble(session: session.name, number: world.sessionNumber(session.name)),
+        guard device.world.app.state == .message,
+              let session = message.session, let chosen = device.selected, chosen.message?.session == session,
+              let conversation = device.activeConversation,
+              let live = device.transcripts[conversation]?.liveBubble(session: session.name, number: device.world.sessionNumber(session.name)),
                   live.id != chosen.id,
               !builtOn(live, message) else { return }
         sighting(.staleSelection, message: chosen.id,
-                 "\(name) built on m\(chosen.id), its selectedMessage, but the live bubble of \(session.name) is already m\(live.id) (M15)")
+                 "\(device.name) built on m\(chosen.id), its selectedMessage, but the live bubble of \(session.name) is already m\(live.id) (M15)")
     }
 }

@@ -1,7 +1,7 @@
 import GroupSimCore
 import GroupSimScenario
 
-extension Device {
+extension DeviceCall {
     /// Carries out one user action (docs/scenario-format.md, "Steps"; rules cited per case).
     mutating func performAction(_ step: Step, conversation: String) {
         switch step.action {
@@ -12,7 +12,7 @@ extension Device {
             guard openApp(in: conversation, style: .compact, selecting: nil) else { return }
             userComposes(compose, kind: .insert, in: conversation, sendNow: false)
         case .reply(let compose):
-            if spec.platform == .macos {
+            if device.spec.platform == .macos {
                 fail(.unknown, "a Mac does not run the iMessage extension, so it cannot reply in session \(compose.session) (M25): "
                     + "only iOS creates interactive messages, and a click on a bubble on macOS opens its http or https URL in the browser; "
                     + "reply from one of the person's iOS devices", rule: "M25")
@@ -33,8 +33,8 @@ extension Device {
         case .cancel:
             cancelDraft(in: conversation)
         case .close:
-            guard isRunning else {
-                fail(.unknown, "the app is not running on \(name), so there is nothing to close (M22)", rule: "M22")
+            guard device.isRunning else {
+                fail(.unknown, "the app is not running on \(device.name), so there is nothing to close (M22)", rule: "M22")
                 return
             }
             resign()
@@ -50,21 +50,6 @@ extension Device {
         }
     }
 
-    /// Whether the action acts in the conversation (opens the app there, stages, sends or
-    /// taps), which a person who is no longer a member cannot do (M6). Closing the app,
-    /// reinstalling and the network are the device's own business.
-    static func postsTo(_ action: Action) -> Bool {
-        action.kind.built.postsToConversation
-    }
-
-    /// Whether the action is a touch in the extension's own view, the interaction a direct
-    /// send needs (M18): the user composing in it (`send`, `reply`, `insert`). Opening it
-    /// from the drawer, tapping a bubble in the transcript, Send and cancel in the input
-    /// field, texts and stickers are touches in Messages, not in the extension.
-    static func interactsWithExtension(_ action: Action) -> Bool {
-        action.kind.built.interactsWithExtension
-    }
-
     // MARK: - Composing
 
     /// Hands the user's compose intent to the app, with `$` tokens resolved on this device.
@@ -74,17 +59,17 @@ extension Device {
             DataEntry(resolveTokens($0.key, in: conversation, raw: true), resolveTokens($0.value, in: conversation, raw: true))
         }
         let request = ComposeRequest(
-            kind: kind, session: session, isNewSession: sessionIsNew, data: data,
+            kind: kind, session: session, isNewSession: device.sessionIsNew, data: data,
             caption: compose.caption.map { resolveTokens($0, in: conversation, raw: false) },
             subcaption: compose.subcaption.map { resolveTokens($0, in: conversation, raw: false) },
             summary: compose.summary.map { resolveTokens($0, in: conversation, raw: false) },
             url: compose.url, direct: compose.direct)
-        composing = data.isEmpty ? nil : PendingChange(step: currentStep, session: compose.session, entries: data)
-        if world.app.state == .message, selected?.message?.session != session {
+        device.composing = data.isEmpty ? nil : PendingChange(step: device.currentStep, session: compose.session, entries: data)
+        if device.world.app.state == .message, device.selected?.message?.session != session {
             // Nothing of this session is selected: the app builds on an empty state.
-            readProvenance[compose.session] = Provenance()
+            device.readProvenance[compose.session] = Provenance()
         }
-        sendWhenStaged = sendNow
+        device.sendWhenStaged = sendNow
         callback(.userDidCompose) { app, view in app.userDidCompose(request, conversation: view) }
     }
 
@@ -112,8 +97,8 @@ extension Device {
             }
             let nameEnd = text[nameStart...].firstIndex { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") } ?? text.endIndex
             let word = String(text[nameStart..<nameEnd])
-            let person = word == "me" ? spec.person : word
-            if !word.isEmpty, let id = identifiers.id(for: person, in: conversation) {
+            let person = word == "me" ? device.spec.person : word
+            if !word.isEmpty, let id = device.identifiers.id(for: person, in: conversation) {
                 result += raw ? identityKey(for: person, id: id) : "$" + id.uuidString
             } else {
                 result += "$" + word
@@ -127,24 +112,24 @@ extension Device {
     /// identifier (M4), the install id (this installation's own, or the one last learned
     /// for that identifier; the raw identifier while none is known), or the account id.
     mutating func identityKey(for person: String, id: ParticipantID) -> String {
-        switch world.app.identity {
+        switch device.world.app.identity {
         case .participantID:
             return id.uuidString
         case .account:
-            return AppIdentity.accountID(world.streams, person: person)
+            return AppIdentity.accountID(device.world.streams, person: person)
         case .installID:
-            if person == spec.person { return ownInstallID() }
-            return localStorage[AppIdentity.installOfPrefix + id.uuidString] ?? id.uuidString
+            if person == device.spec.person { return ownInstallID() }
+            return device.localStorage[AppIdentity.installOfPrefix + id.uuidString] ?? id.uuidString
         }
     }
 
     /// This installation's install id, created the first time it is needed and kept in
     /// local storage until a reinstall (`app.identity: install-id`).
     mutating func ownInstallID() -> String {
-        if let id = localStorage[AppIdentity.installKey] { return id }
-        let id = AppIdentity.installID(world.streams, device: spec.name, generation: identifiers.generation)
-        localStorage[AppIdentity.installKey] = id
-        installIDs.append(id)
+        if let id = device.localStorage[AppIdentity.installKey] { return id }
+        let id = AppIdentity.installID(device.world.streams, device: device.spec.name, generation: device.identifiers.generation)
+        device.localStorage[AppIdentity.installKey] = id
+        device.installIDs.append(id)
         return id
     }
 
@@ -154,10 +139,10 @@ extension Device {
     /// it, as if the app read every bubble; a real extension sees only what didReceive
     /// hands it while open and the bubbles the user taps (M23, M15), so it learns later.
     mutating func learnInstall(of envelope: Envelope) {
-        guard let install = envelope.senderInstall, spec.runsApp else { return }
+        guard let install = envelope.senderInstall, device.spec.runsApp else { return }
         let sender = senderIdentifier(of: envelope)
-        localStorage[AppIdentity.learnedPrefix + install] = sender.uuidString
-        if envelope.senderDevice != spec.name { localStorage[AppIdentity.installOfPrefix + sender.uuidString] = install }
+        device.localStorage[AppIdentity.learnedPrefix + install] = sender.uuidString
+        if envelope.senderDevice != device.spec.name { device.localStorage[AppIdentity.installOfPrefix + sender.uuidString] = install }
     }
 
     // MARK: - Sending
@@ -165,18 +150,18 @@ extension Device {
     /// The user taps Send on the conversation's staged draft (M16, M17). The extension
     /// hears of it only when it runs in that conversation.
     mutating func pressSend(in conversation: String) {
-        guard let staged = drafts[conversation] else {
-            fail(.noDraft, "there is no staged message to send in conversation \(conversation) on \(name) (M16)", rule: "M16")
+        guard let staged = device.drafts[conversation] else {
+            fail(.noDraft, "there is no staged message to send in conversation \(conversation) on \(device.name) (M16)", rule: "M16")
             return
         }
-        drafts[conversation] = nil
+        device.drafts[conversation] = nil
         guard var sent = staged.message else {
             // Text, a sticker or an attachment: Messages sends it; the app is not told (M17).
             commit(staged.content, in: staged.conversation, change: nil, base: Provenance())
             return
         }
         sent.isPending = false
-        if activeConversation == conversation {
+        if device.activeConversation == conversation {
             callback(.didStartSending) { app, view in app.didStartSending(sent, conversation: view) }
         }
         commit(.app(sent), in: staged.conversation, change: staged.change, base: staged.base)
@@ -185,26 +170,25 @@ extension Device {
     /// The user removes the conversation's staged draft (M17); the extension hears of it
     /// only when it runs in that conversation.
     mutating func cancelDraft(in conversation: String) {
-        guard let staged = drafts[conversation] else {
-            fail(.noDraft, "there is no staged message to cancel in conversation \(conversation) on \(name) (M17)", rule: "M17")
+        guard let staged = device.drafts[conversation] else {
+            fail(.noDraft, "there is no staged message to cancel in conversation \(conversation) on \(device.name) (M17)", rule: "M17")
             return
         }
-        drafts[conversation] = nil
+        device.drafts[conversation] = nil
         trace(.cancelled)
-        guard let message = staged.message, activeConversation == conversation else { return }
+        guard let message = staged.message, device.activeConversation == conversation else { return }
         callback(.didCancelSending) { app, view in app.didCancelSending(message, conversation: view) }
     }
 
     /// A message leaves this device: numbered, added to its own transcript at once (M11),
     /// and handed to the network for fan-out (M30).
     mutating func commit(_ content: Envelope.Content, in conversation: String, change pending: PendingChange?, base: Provenance) {
-        guard isMember(of: conversation) else {
+        guard device.isMember(of: conversation) else {
             // An app's own send after its user was removed (M6): nothing leaves.
-            fail(.notMember, "\(name) belongs to \(spec.person), who is not a member of conversation \(conversation) now (M6)", rule: "M6")
+            fail(.notMember, "\(device.name) belongs to \(device.spec.person), who is not a member of conversation \(conversation) now (M6)", rule: "M6")
             return
         }
-        let id = effects.context.nextMessageID
-        effects.context.nextMessageID += 1
+        let id = takeMessageID()
         var provenance = base
         var change: Change?
         if let pending {
@@ -213,15 +197,15 @@ extension Device {
             change = made
         }
         var install: String?
-        if world.app.identity == .installID, case .app = content { install = ownInstallID() }
+        if device.world.app.identity == .installID, case .app = content { install = ownInstallID() }
         var sessionNumber = -1
-        if case .app(let message) = content, let session = message.session?.name { sessionNumber = world.sessionNumber(session) }
-        let envelope = Envelope(id: id, conversation: conversation, senderDevice: spec.name, senderPerson: spec.person,
-                                sentAt: now, content: content, senderMap: identifiers, provenance: provenance, change: change,
-                                senderInstall: install, senderPosition: position, sessionNumber: sessionNumber,
-                                conversationNumber: world.conversationNumbers[conversation] ?? -1, senderDeviceNumber: deviceNumber)
+        if case .app(let message) = content, let session = message.session?.name { sessionNumber = device.world.sessionNumber(session) }
+        let envelope = Envelope(id: id, conversation: conversation, senderDevice: device.spec.name, senderPerson: device.spec.person,
+                                sentAt: now, content: content, senderMap: device.identifiers, provenance: provenance, change: change,
+                                senderInstall: install, senderPosition: device.position, sessionNumber: sessionNumber,
+                                conversationNumber: device.world.conversationNumbers[conversation] ?? -1, senderDeviceNumber: device.deviceNumber)
         switch content {
-        case _ where !tracing:
+        case _ where !device.tracing:
             break
         case .app(let message):
             trace(.sent(message: id, session: message.session?.name, url: message.url), .message(message))
@@ -238,9 +222,8 @@ extension Device {
 
     /// Gives a pending change its number and records it.
     mutating func allocateChange(_ pending: PendingChange) -> Change {
-        let change = Change(id: effects.context.nextChangeID, step: pending.step, device: spec.name, person: spec.person,
+        let change = Change(id: takeChangeID(), step: pending.step, device: device.spec.name, person: device.spec.person,
                             session: pending.session, entries: pending.entries)
-        effects.context.nextChangeID += 1
         effects.changes.append(change)
         return change
     }
@@ -253,7 +236,7 @@ extension Device {
             result = Sticker.described(format: format, bytes: bytes, pixels: pixels, description: description)
         case .file:
             // Read and checked before the run, with the path taken from the scenario's folder.
-            result = world.stickerFiles[spec] ?? .failure(.fileNotFound)
+            result = device.world.stickerFiles[spec] ?? .failure(.fileNotFound)
         }
         switch result {
         case .success(let sticker):
@@ -266,19 +249,19 @@ extension Device {
     /// Uninstall and reinstall: the app dies without callbacks and the device mints a
     /// whole new identifier set; other devices keep theirs (M2).
     mutating func reinstall() {
-        setApp(nil)
-        activeConversation = nil
-        selected = nil
-        interactionAvailable = false
-        lastInteraction = nil
-        drafts = [:]
-        composing = nil
-        readProvenance = [:]
-        localStorage.removeAll()
-        retired.append(identifiers)
-        identifiers = world.mintIdentifiers(device: spec.name, generation: identifiers.generation + 1)
-        environment = AppEnvironment(device: spec.name, installation: identifiers.generation, streams: world.streams)
-        remoteOrderCache = [:]
-        trace(.reinstalled(local: localIdentifier(in: world.conversations.first?.name ?? "")))
+        device.setApp(nil)
+        device.activeConversation = nil
+        device.selected = nil
+        device.interactionAvailable = false
+        device.lastInteraction = nil
+        device.drafts = [:]
+        device.composing = nil
+        device.readProvenance = [:]
+        device.localStorage.removeAll()
+        device.retired.append(device.identifiers)
+        device.identifiers = device.world.mintIdentifiers(device: device.spec.name, generation: device.identifiers.generation + 1)
+        device.environment = AppEnvironment(device: device.spec.name, installation: device.identifiers.generation, streams: device.world.streams)
+        device.remoteOrderCache = [:]
+        trace(.reinstalled(local: localIdentifier(in: device.world.conversations.first?.name ?? "")))
     }
 }

@@ -1,7 +1,7 @@
 import GroupSimCore
 import GroupSimScenario
 
-extension Device {
+extension DeviceCall {
     // MARK: - Adding messages to the transcript (M10, M11, M23, M26)
 
     /// Adds a message (sent here or arrived) to this device's transcript of its
@@ -15,30 +15,30 @@ extension Device {
         // needed, not bound (a bound copy retains and releases each of its fields).
         switch envelope.content {
         case .app:
-            if spec.platform == .ios9 {
+            if device.spec.platform == .ios9 {
                 // Old systems get plain messages instead (M26): the layout's image, when it
                 // has one, then a web URL. No picture is made up for a layout without one.
                 let message = envelope.message ?? Message()
                 if let picture = fallbackPicture(of: message, from: envelope) {
-                    transcripts[place, conversation].append(.plain(envelope, text: picture))
+                    device.transcripts[place, conversation].append(.plain(envelope, text: picture))
                 }
                 if let url = message.url, MessageURL.isWeb(url) {
-                    transcripts[place, conversation].append(.plain(envelope, text: url))
+                    device.transcripts[place, conversation].append(.plain(envelope, text: url))
                 }
                 return
             }
             learnInstall(of: envelope)
             // The number the message carries, else the one the run gives its session's name
             // (a message made outside a device, by a test harness, carries none).
-            let number = envelope.sessionNumber >= 0 ? envelope.sessionNumber : envelope.sessionName.map(world.sessionNumber) ?? -1
-            if let collapse = transcripts[place, conversation].addBubble(envelope, number: number,
-                                                                                          nilSummary: world.options.nilSummary),
-               tracing, let session = envelope.sessionName {
+            let number = envelope.sessionNumber >= 0 ? envelope.sessionNumber : envelope.sessionName.map(device.world.sessionNumber) ?? -1
+            if let collapse = device.transcripts[place, conversation].addBubble(envelope, number: number,
+                                                                                          nilSummary: device.world.options.nilSummary),
+               device.tracing, let session = envelope.sessionName {
                 trace(.collapsed(session: session, replaced: collapse.replaced.id, summary: collapse.leftSummary))
             }
-            if isRunning, activeConversation == conversation, style != .transcript, envelope.senderDevice != spec.name {
+            if device.isRunning, device.activeConversation == conversation, device.style != .transcript, envelope.senderDevice != device.spec.name {
                 inspectIdentifiers(in: envelope, conversation: conversation)
-                if appWantsReceivedMessages {
+                if device.appWantsReceivedMessages {
                     let received = view(of: envelope, sender: senderIdentifier(of: envelope))
                     callback(.didReceive) { app, view in app.didReceive(received, conversation: view) }
                 } else {
@@ -47,9 +47,9 @@ extension Device {
                 }
             }
         case .text:
-            transcripts[place, conversation].append(.text(envelope))
+            device.transcripts[place, conversation].append(.text(envelope))
         case .sticker:
-            transcripts[place, conversation].append(.sticker(envelope))
+            device.transcripts[place, conversation].append(.sticker(envelope))
         }
     }
 
@@ -60,25 +60,25 @@ extension Device {
         let layout = message.layout
         guard let media = layout.media else { return nil }
         let captions = [layout.caption, layout.subcaption, layout.trailingCaption, layout.trailingSubcaption]
-            .compactMap { $0 }.map { drawTokens($0, minted: envelope.senderMap) }
+            .compactMap { $0 }.map { device.drawTokens($0, minted: envelope.senderMap) }
         guard !captions.isEmpty else { return "[picture of \(media)]" }
         return "[picture of \(media), captioned \"\(captions.joined(separator: " "))\"]"
     }
 
     /// The sender as this device identifies them: the local identifier for the owner's own
     /// messages, including those from the owner's other devices (M3), else the remote one.
-    func senderIdentifier(of envelope: Envelope) -> ParticipantID { drawer.senderIdentifier(of: envelope) }
+    func senderIdentifier(of envelope: Envelope) -> ParticipantID { device.drawer.senderIdentifier(of: envelope) }
 
     mutating func localIdentifier(in conversation: String) -> ParticipantID {
         // Asked on every callback: the last answer is kept while the map and conversation stay.
-        if let last = lastLocalIdentifier, last.map === identifiers, last.conversation == conversation { return last.id }
+        if let last = device.lastLocalIdentifier, last.map === device.identifiers, last.conversation == conversation { return last.id }
         let id = ownIdentifier(in: conversation)
-        lastLocalIdentifier = (identifiers, conversation, id)
+        device.lastLocalIdentifier = (device.identifiers, conversation, id)
         return id
     }
 
     /// The owner's identifier in `conversation`, looked up (`localIdentifier` keeps it).
-    func ownIdentifier(in conversation: String) -> ParticipantID { drawer.ownIdentifier(in: conversation) }
+    func ownIdentifier(in conversation: String) -> ParticipantID { device.drawer.ownIdentifier(in: conversation) }
 
     /// The message as this device's app sees it (M3, M17).
     func view(of envelope: Envelope, sender: ParticipantID) -> Message {
@@ -92,38 +92,38 @@ extension Device {
     /// `MSConversation` as the app sees it now (M1, M6, M15): the cached view, built when
     /// something it shows has changed.
     mutating func conversationViewBox() -> ConversationBox {
-        if let lastView { return lastView }
+        if let known = device.lastView { return known }
         let box = ConversationBox(makeConversationView())
-        lastView = box
+        device.lastView = box
         return box
     }
 
     private mutating func makeConversationView() -> Conversation {
-        let conversation = activeConversation ?? world.conversations.first?.name ?? ConversationSpec.defaultName
-        let selectedMessage = selected.map { view(of: $0, sender: senderIdentifier(of: $0)) }
+        let conversation = device.activeConversation ?? device.world.conversations.first?.name ?? ConversationSpec.defaultName
+        let selectedMessage = device.selected.map { view(of: $0, sender: senderIdentifier(of: $0)) }
         return Conversation(name: conversation, localParticipantIdentifier: localIdentifier(in: conversation),
                             remoteParticipantIdentifiers: remoteIdentifiers(in: conversation),
-                            selectedMessage: selectedMessage, draft: drafts[conversation]?.message, presentationStyle: style)
+                            selectedMessage: selectedMessage, draft: device.drafts[conversation]?.message, presentationStyle: device.style)
     }
 
     /// One identifier per other member, in a seeded order per device and installation (M6);
     /// none once the owner is no longer a member: the others are not their co-participants.
     mutating func remoteIdentifiers(in conversation: String) -> [ParticipantID] {
-        if let cached = remoteOrderCache[conversation] { return cached }
-        let others = isMember(of: conversation) ? (members[conversation] ?? []).filter { $0 != spec.person } : []
-        var ids = others.compactMap { identifiers.id(for: $0, in: conversation) }
-        var generator = world.streams.stream(.order, spec.name, String(identifiers.generation), conversation)
+        if let cached = device.remoteOrderCache[conversation] { return cached }
+        let others = device.isMember(of: conversation) ? (device.members[conversation] ?? []).filter { $0 != device.spec.person } : []
+        var ids = others.compactMap { device.identifiers.id(for: $0, in: conversation) }
+        var generator = device.world.streams.stream(.order, device.spec.name, String(device.identifiers.generation), conversation)
         ids.sort()
         ids.shuffle(using: &generator)
-        remoteOrderCache[conversation] = ids
+        device.remoteOrderCache[conversation] = ids
         return ids
     }
 
     /// The app read `envelope` (it was selected): remember what state it descends from and
     /// look for identifiers this device cannot resolve (M2, M4).
     mutating func noteRead(_ envelope: Envelope, in conversation: String) {
-        if let session = envelope.message?.session?.name, world.app.state == .message {
-            readProvenance[session] = envelope.provenance
+        if let session = envelope.message?.session?.name, device.world.app.state == .message {
+            device.readProvenance[session] = envelope.provenance
         }
         inspectIdentifiers(in: envelope, conversation: conversation)
     }
@@ -131,25 +131,25 @@ extension Device {
     /// Reports each UUID in the message URL that this installation never minted: one it
     /// minted before a reinstall is stale (M2); any other is foreign (M4).
     mutating func inspectIdentifiers(in envelope: Envelope, conversation: String) {
-        for id in envelope.identifiersInURL where identifiers.person(for: id, in: conversation) == nil {
-            if let old = retired.last(where: { $0.person(for: id) != nil }) {
+        for id in envelope.identifiersInURL where device.identifiers.person(for: id, in: conversation) == nil {
+            if let old = device.retired.last(where: { $0.person(for: id) != nil }) {
                 sighting(.staleIdentifier, message: envelope.id,
-                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; it minted that identifier for "
+                         "\(device.name) read \(id.uuidString) in m\(envelope.id)'s URL; it minted that identifier for "
                              + "\(old.person(for: id) ?? "someone") before its reinstall, and it means nothing now (M2)")
-            } else if let own = identifiers.person(for: id) {
+            } else if let own = device.identifiers.person(for: id) {
                 // Per-conversation mode: this device's own identifier, of another conversation (M6).
-                let other = identifiers.conversation(for: id) ?? ""
+                let other = device.identifiers.conversation(for: id) ?? ""
                 sighting(.foreignIdentifier, message: envelope.id,
-                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; \(name) itself minted it for \(own) in conversation "
+                         "\(device.name) read \(id.uuidString) in m\(envelope.id)'s URL; \(device.name) itself minted it for \(own) in conversation "
                              + "\(other), and identifiers are per conversation (M6), so it means nothing in \(conversation)",
-                         mintedOn: name)
+                         mintedOn: device.name)
             } else {
-                let minter = world.minter(of: id)
+                let minter = device.world.minter(of: id)
                 let origin = minter.map { "it was minted on \($0.device) (for \($0.person))" } ?? "no device of this run minted it"
                 let carrier = minter?.device == envelope.senderDevice ? "" : ", and \(envelope.senderDevice) passed it on"
-                let rule = world.options.identifiers == .perConversation ? "M4, M6" : "M4"
+                let rule = device.world.options.identifiers == .perConversation ? "M4, M6" : "M4"
                 sighting(.foreignIdentifier, message: envelope.id,
-                         "\(name) read \(id.uuidString) in m\(envelope.id)'s URL; \(origin)\(carrier), and it means nothing on \(name) "
+                         "\(device.name) read \(id.uuidString) in m\(envelope.id)'s URL; \(origin)\(carrier), and it means nothing on \(device.name) "
                              + "(\(rule))",
                          mintedOn: minter?.device)
             }
