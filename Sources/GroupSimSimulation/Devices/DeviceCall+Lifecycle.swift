@@ -9,7 +9,7 @@ extension DeviceCall {
     mutating func openApp(in conversation: String, style requested: PresentationStyle, selecting: Envelope?) -> Bool {
         guard device.spec.runsApp else {
             let why = device.spec.hasApp ? "\(device.spec.platform.rawValue) devices cannot run the extension (M25, M26)" : "the app is not installed "
-                + "on \(device.name) (M27)"
+                + "on \(device.spec.name) (M27)"
             fail(.unknown, why, rule: device.spec.hasApp ? "M25" : "M27")
             return false
         }
@@ -40,7 +40,7 @@ extension DeviceCall {
     /// expanded only selects (M24).
     mutating func tapBubble(of session: String, in conversation: String) -> Bool {
         guard let live = device.transcripts[conversation]?.liveBubble(session: session, number: device.world.sessionNumber(session)) else {
-            fail(.noBubble, "no bubble of session \(session) on \(device.name)", rule: nil)
+            fail(.noBubble, "no bubble of session \(session) on \(device.spec.name)", rule: nil)
             return false
         }
         guard device.spec.runsApp else {
@@ -63,7 +63,7 @@ extension DeviceCall {
             device.style = .expanded
             callback(.didTransition) { app, view in app.didTransition(to: .expanded, conversation: view) }
         }
-        return device.isRunning
+        return appIsRunning
     }
 
     /// A click on a bubble where the extension cannot run: macOS opens an http or https
@@ -83,7 +83,7 @@ extension DeviceCall {
         case .ios9:
             fail(.unknown, "iOS 9 received plain messages, not a bubble (M26)", rule: "M26")
         case .ios:
-            fail(.unknown, "the app is not installed on \(device.name): the bubble is only drawn from its layout (M27)", rule: "M27")
+            fail(.unknown, "the app is not installed on \(device.spec.name): the bubble is only drawn from its layout (M27)", rule: "M27")
         }
     }
 
@@ -208,7 +208,7 @@ extension DeviceCall {
             resign()
         case .fetch(let key):
             trace(.cloudRequest(.fetch, key: key), .cloud(operation: .fetch, record: nil))
-            effects.cloudRequests.append(CloudRequest(device: device.name, conversation: conversation, key: key, operation: .fetch,
+            effects.cloudRequests.append(CloudRequest(device: device.spec.name, conversation: conversation, key: key, operation: .fetch,
                                                   provenance: Provenance(), change: nil, origin: device.origin))
         case .store(let key, let write):
             // The write carries the user's current change, whatever record the app names.
@@ -220,7 +220,7 @@ extension DeviceCall {
                 change = made
             }
             trace(.cloudRequest(.store, key: key), .cloud(operation: .store(write), record: nil))
-            effects.cloudRequests.append(CloudRequest(device: device.name, conversation: conversation, key: key, operation: .store(write),
+            effects.cloudRequests.append(CloudRequest(device: device.spec.name, conversation: conversation, key: key, operation: .store(write),
                                                   provenance: device.readProvenance[key] ?? Provenance(), change: change,
                                                   origin: device.origin))
         }
@@ -236,7 +236,7 @@ extension DeviceCall {
         if let url = message.url {
             if !MessageURL.isAccepted(url) {
                 trace(.droppedURL(url: url))
-                sighting(.droppedURL, message: nil, "the url setter silently dropped \(url) on \(device.name): only http, https, data or no "
+                sighting(.droppedURL, message: nil, "the url setter silently dropped \(url) on \(device.spec.name): only http, https, data or no "
                     + "scheme are kept (M8)")
                 message.url = nil
             } else if url.count > MessageURL.maximumLength {
@@ -345,6 +345,6 @@ extension DeviceCall {
                   live.id != chosen.id,
               !builtOn(live, message) else { return }
         sighting(.staleSelection, message: chosen.id,
-                 "\(device.name) built on m\(chosen.id), its selectedMessage, but the live bubble of \(session.name) is already m\(live.id) (M15)")
+                 "\(device.spec.name) built on m\(chosen.id), its selectedMessage, but the live bubble of \(session.name) is already m\(live.id) (M15)")
     }
 }

@@ -60,14 +60,14 @@ extension DeviceCall {
         let layout = message.layout
         guard let media = layout.media else { return nil }
         let captions = [layout.caption, layout.subcaption, layout.trailingCaption, layout.trailingSubcaption]
-            .compactMap { $0 }.map { device.drawTokens($0, minted: envelope.senderMap) }
+            .compactMap { $0 }.map { drawer.drawTokens($0, minted: envelope.senderMap) }
         guard !captions.isEmpty else { return "[picture of \(media)]" }
         return "[picture of \(media), captioned \"\(captions.joined(separator: " "))\"]"
     }
 
     /// The sender as this device identifies them: the local identifier for the owner's own
     /// messages, including those from the owner's other devices (M3), else the remote one.
-    func senderIdentifier(of envelope: Envelope) -> ParticipantID { device.drawer.senderIdentifier(of: envelope) }
+    func senderIdentifier(of envelope: Envelope) -> ParticipantID { drawer.senderIdentifier(of: envelope) }
 
     mutating func localIdentifier(in conversation: String) -> ParticipantID {
         // Asked on every callback: the last answer is kept while the map and conversation stay.
@@ -78,7 +78,7 @@ extension DeviceCall {
     }
 
     /// The owner's identifier in `conversation`, looked up (`localIdentifier` keeps it).
-    func ownIdentifier(in conversation: String) -> ParticipantID { device.drawer.ownIdentifier(in: conversation) }
+    func ownIdentifier(in conversation: String) -> ParticipantID { drawer.ownIdentifier(in: conversation) }
 
     /// The message as this device's app sees it (M3, M17).
     func view(of envelope: Envelope, sender: ParticipantID) -> Message {
@@ -110,7 +110,7 @@ extension DeviceCall {
     /// none once the owner is no longer a member: the others are not their co-participants.
     mutating func remoteIdentifiers(in conversation: String) -> [ParticipantID] {
         if let cached = device.remoteOrderCache[conversation] { return cached }
-        let others = device.isMember(of: conversation) ? (device.members[conversation] ?? []).filter { $0 != device.spec.person } : []
+        let others = device.memberOf.contains(conversation) ? (device.members[conversation] ?? []).filter { $0 != device.spec.person } : []
         var ids = others.compactMap { device.identifiers.id(for: $0, in: conversation) }
         var generator = device.world.streams.stream(.order, device.spec.name, String(device.identifiers.generation), conversation)
         ids.sort()
@@ -134,22 +134,22 @@ extension DeviceCall {
         for id in envelope.identifiersInURL where device.identifiers.person(for: id, in: conversation) == nil {
             if let old = device.retired.last(where: { $0.person(for: id) != nil }) {
                 sighting(.staleIdentifier, message: envelope.id,
-                         "\(device.name) read \(id.uuidString) in m\(envelope.id)'s URL; it minted that identifier for "
+                         "\(device.spec.name) read \(id.uuidString) in m\(envelope.id)'s URL; it minted that identifier for "
                              + "\(old.person(for: id) ?? "someone") before its reinstall, and it means nothing now (M2)")
             } else if let own = device.identifiers.person(for: id) {
                 // Per-conversation mode: this device's own identifier, of another conversation (M6).
                 let other = device.identifiers.conversation(for: id) ?? ""
                 sighting(.foreignIdentifier, message: envelope.id,
-                         "\(device.name) read \(id.uuidString) in m\(envelope.id)'s URL; \(device.name) itself minted it for \(own) in conversation "
+                         "\(device.spec.name) read \(id.uuidString) in m\(envelope.id)'s URL; \(device.spec.name) itself minted it for \(own) in conversation "
                              + "\(other), and identifiers are per conversation (M6), so it means nothing in \(conversation)",
-                         mintedOn: device.name)
+                         mintedOn: device.spec.name)
             } else {
                 let minter = device.world.minter(of: id)
                 let origin = minter.map { "it was minted on \($0.device) (for \($0.person))" } ?? "no device of this run minted it"
                 let carrier = minter?.device == envelope.senderDevice ? "" : ", and \(envelope.senderDevice) passed it on"
                 let rule = device.world.options.identifiers == .perConversation ? "M4, M6" : "M4"
                 sighting(.foreignIdentifier, message: envelope.id,
-                         "\(device.name) read \(id.uuidString) in m\(envelope.id)'s URL; \(origin)\(carrier), and it means nothing on \(device.name) "
+                         "\(device.spec.name) read \(id.uuidString) in m\(envelope.id)'s URL; \(origin)\(carrier), and it means nothing on \(device.spec.name) "
                              + "(\(rule))",
                          mintedOn: minter?.device)
             }

@@ -34,7 +34,7 @@ extension DeviceCall {
             cancelDraft(in: conversation)
         case .close:
             guard device.isRunning else {
-                fail(.unknown, "the app is not running on \(device.name), so there is nothing to close (M22)", rule: "M22")
+                fail(.unknown, "the app is not running on \(device.spec.name), so there is nothing to close (M22)", rule: "M22")
                 return
             }
             resign()
@@ -119,16 +119,16 @@ extension DeviceCall {
             return AppIdentity.accountID(device.world.streams, person: person)
         case .installID:
             if person == device.spec.person { return ownInstallID() }
-            return device.localStorage[AppIdentity.installOfPrefix + id.uuidString] ?? id.uuidString
+            return device.environment.storage[AppIdentity.installOfPrefix + id.uuidString] ?? id.uuidString
         }
     }
 
     /// This installation's install id, created the first time it is needed and kept in
     /// local storage until a reinstall (`app.identity: install-id`).
     mutating func ownInstallID() -> String {
-        if let id = device.localStorage[AppIdentity.installKey] { return id }
+        if let id = device.environment.storage[AppIdentity.installKey] { return id }
         let id = AppIdentity.installID(device.world.streams, device: device.spec.name, generation: device.identifiers.generation)
-        device.localStorage[AppIdentity.installKey] = id
+        device.environment.storage[AppIdentity.installKey] = id
         device.installIDs.append(id)
         return id
     }
@@ -141,8 +141,8 @@ extension DeviceCall {
     mutating func learnInstall(of envelope: Envelope) {
         guard let install = envelope.senderInstall, device.spec.runsApp else { return }
         let sender = senderIdentifier(of: envelope)
-        device.localStorage[AppIdentity.learnedPrefix + install] = sender.uuidString
-        if envelope.senderDevice != device.spec.name { device.localStorage[AppIdentity.installOfPrefix + sender.uuidString] = install }
+        device.environment.storage[AppIdentity.learnedPrefix + install] = sender.uuidString
+        if envelope.senderDevice != device.spec.name { device.environment.storage[AppIdentity.installOfPrefix + sender.uuidString] = install }
     }
 
     // MARK: - Sending
@@ -151,7 +151,7 @@ extension DeviceCall {
     /// hears of it only when it runs in that conversation.
     mutating func pressSend(in conversation: String) {
         guard let staged = device.drafts[conversation] else {
-            fail(.noDraft, "there is no staged message to send in conversation \(conversation) on \(device.name) (M16)", rule: "M16")
+            fail(.noDraft, "there is no staged message to send in conversation \(conversation) on \(device.spec.name) (M16)", rule: "M16")
             return
         }
         device.drafts[conversation] = nil
@@ -171,7 +171,7 @@ extension DeviceCall {
     /// only when it runs in that conversation.
     mutating func cancelDraft(in conversation: String) {
         guard let staged = device.drafts[conversation] else {
-            fail(.noDraft, "there is no staged message to cancel in conversation \(conversation) on \(device.name) (M17)", rule: "M17")
+            fail(.noDraft, "there is no staged message to cancel in conversation \(conversation) on \(device.spec.name) (M17)", rule: "M17")
             return
         }
         device.drafts[conversation] = nil
@@ -183,9 +183,9 @@ extension DeviceCall {
     /// A message leaves this device: numbered, added to its own transcript at once (M11),
     /// and handed to the network for fan-out (M30).
     mutating func commit(_ content: Envelope.Content, in conversation: String, change pending: PendingChange?, base: Provenance) {
-        guard device.isMember(of: conversation) else {
+        guard device.memberOf.contains(conversation) else {
             // An app's own send after its user was removed (M6): nothing leaves.
-            fail(.notMember, "\(device.name) belongs to \(device.spec.person), who is not a member of conversation \(conversation) now (M6)", rule: "M6")
+            fail(.notMember, "\(device.spec.name) belongs to \(device.spec.person), who is not a member of conversation \(conversation) now (M6)", rule: "M6")
             return
         }
         let id = takeMessageID()
@@ -257,7 +257,7 @@ extension DeviceCall {
         device.drafts = [:]
         device.composing = nil
         device.readProvenance = [:]
-        device.localStorage.removeAll()
+        device.environment.storage.removeAll()
         device.retired.append(device.identifiers)
         device.identifiers = device.world.mintIdentifiers(device: device.spec.name, generation: device.identifiers.generation + 1)
         device.environment = AppEnvironment(device: device.spec.name, installation: device.identifiers.generation, streams: device.world.streams)

@@ -37,8 +37,19 @@ package struct DeviceCall: ~Copyable {
         nonmutating unsafeMutableAddress { effectsPlace }
     }
 
+    /// Whether the device's app is running, read from its place: read as
+    /// `device.isRunning` after a callback, the optimizer copied the whole device first.
+    var appIsRunning: Bool { devicePlace.pointee.isRunning }
+
     /// The instant of the call.
     var now: VirtualTime { context.now }
+
+    /// What drawing needs of the device as it stands now, built from its stored fields:
+    /// a method or computed property of `Device` called through the call's place would
+    /// copy the whole device first, as the place could change under the call.
+    var drawer: TranscriptDrawer {
+        TranscriptDrawer(world: device.world, identifiers: device.identifiers, person: device.spec.person, position: device.position)
+    }
 
     /// The number the next message sent gets, moved on.
     mutating func takeMessageID() -> Int {
@@ -61,9 +72,9 @@ package struct DeviceCall: ~Copyable {
         device.origin = RunOutcome.StepFailure.Origin(step: step.number, stepTime: now)
         device.sessionIsNew = sessionIsNew
         trace(.step(number: step.number, action: step.action))
-        if Device.postsTo(step.action), !device.isMember(of: conversation) {
+        if Device.postsTo(step.action), !device.memberOf.contains(conversation) {
             // A removed member's devices no longer take part: nothing they do reaches the group (M6).
-            fail(.notMember, "\(device.name) belongs to \(device.spec.person), who is not a member of conversation \(conversation) now (M6)",
+            fail(.notMember, "\(device.spec.name) belongs to \(device.spec.person), who is not a member of conversation \(conversation) now (M6)",
                  rule: "M6")
             return
         }
