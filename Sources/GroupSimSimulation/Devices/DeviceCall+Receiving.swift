@@ -34,7 +34,7 @@ extension DeviceCall {
             if let collapse = device.transcripts[place, conversation].addBubble(envelope, number: number,
                                                                                           nilSummary: device.world.options.nilSummary),
                device.tracing, let session = envelope.sessionName {
-                trace(.collapsed(session: session, replaced: collapse.replaced.id, summary: collapse.leftSummary))
+                trace(.collapsed(session: session, replaced: collapse.replaced, summary: collapse.leftSummary))
             }
             if device.isRunning, device.activeConversation == conversation, device.style != .transcript, envelope.senderDevice != device.spec.name {
                 inspectIdentifiers(in: envelope, conversation: conversation)

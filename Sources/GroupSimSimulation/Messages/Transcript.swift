@@ -35,23 +35,28 @@ package struct Transcript: Sendable {
 
     /// What happened to the previous live bubble when a new one of its session arrived.
     public struct Collapse: Sendable {
-        public var replaced: Envelope
+        /// The replaced bubble's message number (its run-wide `m` number): the number, not
+        /// the message, so that a collapse nobody traces holds no reference to count.
+        public var replaced: Int
         public var leftSummary: Bool
     }
 
     /// One place in the transcript, 16 bytes: the message (shared by every device's
-    /// transcript, not copied), what the place shows, and for a plain line its text's
-    /// place in `plainTexts`. A summary line's text is the message's own summary text.
+    /// transcript, not copied), what the place shows, and a number: for a plain line its
+    /// text's place in `plainTexts`, for a bubble its session's number (-1: none), which
+    /// compaction uses to move the session's live place. A summary line's text is the
+    /// message's own summary text.
     private struct Slot {
         enum Kind: UInt8 { case removed, bubble, summary, text, sticker, plain }
 
         var envelope: Envelope
         var kind: Kind
-        var plainText: Int32 = -1
+        var extra: Int32 = -1
+        var plainText: Int32 { extra }
 
-        init(_ entry: Entry, plainText: Int32 = -1) {
+        init(_ entry: Entry, extra: Int32 = -1) {
             envelope = entry.envelope
-            self.plainText = plainText
+            self.extra = extra
             kind = switch entry {
             case .bubble: .bubble
             case .summary: .summary
@@ -104,17 +109,17 @@ package struct Transcript: Sendable {
                     summariesByName[session, default: 0] += 1
                 }
                 slots[index].kind = .summary
-                collapse = Collapse(replaced: old, leftSummary: true)
+                collapse = Collapse(replaced: old.id, leftSummary: true)
             } else {
                 slots[index].kind = .removed
                 tombstones += 1
-                collapse = Collapse(replaced: old, leftSummary: false)
+                collapse = Collapse(replaced: old.id, leftSummary: false)
             }
         }
         // With one conversation every numbered session has a place here: made room for at
         // once, instead of doubling (and copying) its way there.
         if slots.isEmpty, sessionCapacity > 0 { slots.reserveCapacity(sessionCapacity) }
-        slots.append(Slot(.bubble(envelope)))
+        slots.append(Slot(.bubble(envelope), extra: Int32(truncatingIfNeeded: max(number, -1))))
         compactIfSparse()
         return collapse
     }
@@ -149,7 +154,7 @@ package struct Transcript: Sendable {
     /// Adds a non-session entry at the bottom.
     public mutating func append(_ entry: Entry) {
         if case .plain(_, let text) = entry {
-            slots.append(Slot(entry, plainText: Int32(plainTexts.count)))
+            slots.append(Slot(entry, extra: Int32(plainTexts.count)))
             plainTexts.append(text)
         } else {
             slots.append(Slot(entry))
@@ -218,21 +223,26 @@ package struct Transcript: Sendable {
 
     private mutating func compactIfSparse() {
         guard tombstones > 64, tombstones * 2 > slots.count else { return }
-        // Where each kept slot moves to; the live positions are moved, not hashed again.
         // Kept slots are swapped down in place (a swap moves references without counting
-        // them), and the removed ones, now at the end, are dropped at once.
-        var moved = [Int](repeating: -1, count: slots.count)
+        // them), and the removed ones, now at the end, are dropped at once. A bubble is
+        // its session's live place, so its session's entry moves with it: found by the
+        // number the slot keeps, or by name for a session without one.
         var kept = 0
         for index in slots.indices where slots[index].kind != .removed {
-            moved[index] = kept
-            if kept != index { slots.swapAt(kept, index) }
+            if kept != index {
+                if slots[index].kind == .bubble {
+                    let number = Int(slots[index].extra)
+                    if number >= 0, number < liveByNumber.count, liveByNumber[number] == Int32(truncatingIfNeeded: index) {
+                        liveByNumber[number] = Int32(truncatingIfNeeded: kept)
+                    } else if let session = slots[index].envelope.sessionName, live[session] == index {
+                        live[session] = kept
+                    }
+                }
+                slots.swapAt(kept, index)
+            }
             kept += 1
         }
         slots.removeLast(slots.count - kept)
         tombstones = 0
-        live = live.mapValues { moved[$0] }
-        for number in liveByNumber.indices where liveByNumber[number] >= 0 {
-            liveByNumber[number] = Int32(truncatingIfNeeded: moved[Int(liveByNumber[number])])
-        }
     }
 }

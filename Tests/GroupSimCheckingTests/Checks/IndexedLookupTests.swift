@@ -157,7 +157,10 @@ import GroupSimTesting
     /// each session's live position with it: over many seeds of interleaved sessions, the
     /// live bubble of every session is its last message and the entries are exactly the
     /// live bubbles and summary lines, in order.
-    @Test func compactionKeepsEverySessionsLiveBubble() {
+    /// Sessions found by name (a harness's messages) and by their number in the run (every
+    /// step's): compaction moves each session's live place with its bubble either way.
+    @Test(arguments: [false, true])
+    func compactionKeepsEverySessionsLiveBubble(numbered: Bool) {
         let map = WorldFacts(scenario: Self.busyScenario(), seed: 1).mintIdentifiers(device: "a", generation: 0)
         for seed in 1...20 {
             var generator = SplitMix64(seed: UInt64(seed))
@@ -166,7 +169,8 @@ import GroupSimTesting
             var expected: [(id: Int, summary: Bool)] = []
             var hasSummary: [Int: Bool] = [:]
             for id in 1...600 {
-                let session = "s\(generator.next(below: 7))"
+                let sessionNumber = Int(generator.next(below: 7))
+                let session = "s\(sessionNumber)"
                 let summary: String? = generator.next(below: 5) == 0 ? "x" : nil
                 hasSummary[id] = summary != nil
                 let message = Message(session: Session(name: session), url: "?n=\(id)", summaryText: summary)
@@ -176,13 +180,16 @@ import GroupSimTesting
                 if let old = last[session], let index = expected.firstIndex(where: { $0.id == old && !$0.summary }) {
                     if hasSummary[old] == true { expected[index].summary = true } else { expected.remove(at: index) }
                 }
-                _ = transcript.addBubble(envelope, nilSummary: .remove)
+                _ = numbered ? transcript.addBubble(envelope, number: sessionNumber, nilSummary: .remove)
+                    : transcript.addBubble(envelope, nilSummary: .remove)
                 expected.append((id, false))
                 last[session] = id
             }
             for (session, id) in last {
-                #expect(transcript.liveBubble(session: session)?.id == id, "seed \(seed): session \(session)")
+                let number = numbered ? Int(session.dropFirst()) ?? -1 : -1
+                #expect(transcript.liveBubble(session: session, number: number)?.id == id, "seed \(seed): session \(session)")
             }
+            #expect(transcript.liveSlots().map { transcript.envelope(atSlot: $0.slot).id } == last.values.sorted(), "seed \(seed)")
             let entries = transcript.entries.map { entry -> (Int, Bool) in
                 if case .summary = entry { return (entry.envelope.id, true) }
                 return (entry.envelope.id, false)
