@@ -109,6 +109,19 @@ package struct Device {
     /// The key-value storage of the app's current installation on this device.
     package func storageContents() -> [DataEntry] { environment.storage.contents }
 
+    /// The extension's process ends (closed, M22, or uninstalled, M2): the app, what it
+    /// had open and selected, what it was composing and had read are gone, and an
+    /// interaction with it no longer counts for a direct send (M18).
+    mutating func endAppProcess() {
+        setApp(nil)
+        activeConversation = nil
+        selected = nil
+        composing = nil
+        readProvenance = [:]
+        interactionAvailable = false
+        lastInteraction = nil
+    }
+
     /// The members of `conversation` changed (M6: the list changes while the extension runs).
     mutating func updateMembers(_ newMembers: [String], of conversation: String) {
         members[conversation] = newMembers

@@ -91,15 +91,8 @@ extension DeviceCall {
     mutating func resign() {
         callback(.willResignActive) { app, view in app.willResignActive(view) }
         callback(.didResignActive) { app, view in app.didResignActive(view) }
-        device.setApp(nil)
-        device.activeConversation = nil
-        device.selected = nil
-        device.composing = nil
+        device.endAppProcess()
         device.sendWhenStaged = false
-        device.readProvenance = [:]
-        // A new process: an interaction with the closed one does not count (M18).
-        device.interactionAvailable = false
-        device.lastInteraction = nil
     }
 
     /// Every style change calls willTransition then didTransition (M24).

@@ -249,14 +249,8 @@ extension DeviceCall {
     /// Uninstall and reinstall: the app dies without callbacks and the device mints a
     /// whole new identifier set; other devices keep theirs (M2).
     mutating func reinstall() {
-        device.setApp(nil)
-        device.activeConversation = nil
-        device.selected = nil
-        device.interactionAvailable = false
-        device.lastInteraction = nil
+        device.endAppProcess()
         device.drafts = [:]
-        device.composing = nil
-        device.readProvenance = [:]
         device.environment.storage.removeAll()
         device.retired.append(device.identifiers)
         device.identifiers = device.world.mintIdentifiers(device: device.spec.name, generation: device.identifiers.generation + 1)
