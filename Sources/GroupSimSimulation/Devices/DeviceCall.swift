@@ -45,8 +45,9 @@ package struct DeviceCall: ~Copyable {
     var now: VirtualTime { context.now }
 
     /// What drawing needs of the device as it stands now, built from its stored fields:
-    /// a method or computed property of `Device` called through the call's place would
-    /// copy the whole device first, as the place could change under the call.
+    /// a non-mutating method or computed property of `Device` called through the call's
+    /// place copies the whole device first (the place could change under the call); a
+    /// field, or a mutating method, is reached in place.
     var drawer: TranscriptDrawer {
         TranscriptDrawer(world: device.world, identifiers: device.identifiers, person: device.spec.person, position: device.position)
     }
