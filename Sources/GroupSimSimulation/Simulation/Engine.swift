@@ -32,7 +32,7 @@ struct Engine {
     /// Builds the devices with the app `factory` makes and plans the steps.
     mutating func start(app factory: AppRegistry.Factory?) {
         world.makeDevices(app: factory, tracing: recorder.keepsTrace)
-        scheduler.plan(scenario, streams: world.facts.streams, deviceIndex: world.deviceIndex)
+        scheduler.plan(world.facts.tables.steps, streams: world.facts.streams)
     }
 
     /// Runs events until none is left or the event limit is reached.

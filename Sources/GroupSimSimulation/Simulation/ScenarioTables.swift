@@ -50,6 +50,9 @@ package final class ScenarioTables: Sendable {
     let baseDelay: LinkDelay
     /// Each ordered pair's latency stream key, sender-major.
     let linkKeys: [UInt64]
+    /// The steps as the scheduler plans them: their events, windows and, without races,
+    /// their order.
+    let steps: StepPlan
 
     /// A link's delay: latency plus a draw in [0, jitter).
     struct LinkDelay: Sendable {
@@ -92,6 +95,7 @@ package final class ScenarioTables: Sendable {
         let deviceIndex = Dictionary(scenario.devices.enumerated().map { ($0.element.name, $0.offset) },
                                      uniquingKeysWith: { _, last in last })
         self.deviceIndex = deviceIndex
+        steps = StepPlan(scenario: scenario, deviceIndex: deviceIndex)
         let members = Dictionary(scenario.conversations.map { ($0.name, $0.members) }, uniquingKeysWith: { first, _ in first })
         initialMembers = members
         initialMemberDevices = members.mapValues { people in Self.devices(of: people, in: scenario, deviceIndex: deviceIndex) }

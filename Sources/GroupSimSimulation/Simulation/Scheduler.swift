@@ -16,9 +16,11 @@ struct Scheduler {
 
     private(set) var strategy: Strategy
     private var queue = EventQueue<Simulation.Event>()
-    /// Every step in the order it runs (time, then file order), each under the sequence
+    /// The scenario's steps (their events and windows, made once per scenario) and the
+    /// order this run takes them in (time, then file order), each under the sequence
     /// number reserved for it at the start.
-    private var plannedSteps: [(time: VirtualTime, event: Simulation.Event, window: TimeWindow)] = []
+    private var steps: StepPlan?
+    private var plannedSteps: [StepPlan.Planned] = []
     private var nextPlannedStep = 0
     private var firstStepSequence: UInt64 = 0
     /// Under a controller: each pending event's window by sequence number, and the window
@@ -56,31 +58,9 @@ struct Scheduler {
     /// seeded offset in [0, within), one stream per race. Steps at the same instant run in
     /// file order. Under a controller every step waits in the queue from the start, with
     /// its window: its time, or for a race's step the whole race window.
-    mutating func plan(_ scenario: Scenario, streams: RandomStreams, deviceIndex: [String: Int]) {
-        var timed: [(time: VirtualTime, step: Step, window: TimeWindow)] = []
-        var raceNumber = 0
-        for item in scenario.timeline {
-            switch item {
-            case .step(let step):
-                timed.append((step.time, step, TimeWindow(earliest: step.time.nanoseconds, latest: step.time.nanoseconds)))
-            case .race(let race):
-                raceNumber += 1
-                var generator = streams.stream(.race, String(raceNumber))
-                let within = UInt64(max(0, race.within.nanoseconds))
-                let window = TimeWindow(earliest: race.time.nanoseconds, latest: race.time.nanoseconds)
-                    .shifted(by: 0, spread: max(0, race.within.nanoseconds - 1))
-                for step in race.steps {
-                    let offset = Int64(clamping: generator.next(below: within))
-                    timed.append((race.time + VirtualDuration(nanoseconds: offset), step, window))
-                }
-            }
-        }
-        let fallback = scenario.conversations.first?.name ?? ConversationSpec.defaultName
-        for entry in timed.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }) {
-            let step = entry.element.step
-            plannedSteps.append((entry.element.time, .step(step, conversation: step.conversation ?? fallback, device: deviceIndex[step.device]),
-                                 entry.element.window))
-        }
+    mutating func plan(_ steps: StepPlan, streams: RandomStreams) {
+        self.steps = steps
+        plannedSteps = steps.order(streams: streams)
         firstStepSequence = queue.reserveSequences(plannedSteps.count)
         guard isControlled else {
             scheduleNextStep()
@@ -88,8 +68,9 @@ struct Scheduler {
         }
         // Exploration may run any pending step whose window allows it: all wait in the queue.
         for (index, planned) in plannedSteps.enumerated() {
-            queue.schedule(planned.event, at: planned.time, reserved: firstStepSequence + UInt64(index))
-            windows[firstStepSequence + UInt64(index)] = planned.window
+            let entry = steps.entries[planned.entry]
+            queue.schedule(entry.event, at: planned.time, reserved: firstStepSequence + UInt64(index))
+            windows[firstStepSequence + UInt64(index)] = entry.window
         }
         nextPlannedStep = plannedSteps.count
     }
@@ -98,9 +79,9 @@ struct Scheduler {
     /// The order is that of scheduling every step at the start (the pending steps were
     /// only ever offered earliest first), with one step in the heap instead of all.
     private mutating func scheduleNextStep() {
-        guard nextPlannedStep < plannedSteps.count else { return }
+        guard nextPlannedStep < plannedSteps.count, let steps else { return }
         let planned = plannedSteps[nextPlannedStep]
-        queue.schedule(planned.event, at: planned.time, reserved: firstStepSequence + UInt64(nextPlannedStep))
+        queue.schedule(steps.entries[planned.entry].event, at: planned.time, reserved: firstStepSequence + UInt64(nextPlannedStep))
         nextPlannedStep += 1
     }
 
