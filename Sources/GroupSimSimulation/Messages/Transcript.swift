@@ -227,20 +227,24 @@ package struct Transcript: Sendable {
         // them), and the removed ones, now at the end, are dropped at once. A bubble is
         // its session's live place, so its session's entry moves with it: found by the
         // number the slot keeps, or by name for a session without one.
+        // In the array's buffer: every swap through the array checked that it is unique (7%
+        // of bench (a)'s loop went to compaction).
         var kept = 0
-        for index in slots.indices where slots[index].kind != .removed {
-            if kept != index {
-                if slots[index].kind == .bubble {
-                    let number = Int(slots[index].extra)
-                    if number >= 0, number < liveByNumber.count, liveByNumber[number] == Int32(truncatingIfNeeded: index) {
-                        liveByNumber[number] = Int32(truncatingIfNeeded: kept)
-                    } else if let session = slots[index].envelope.sessionName, live[session] == index {
-                        live[session] = kept
+        slots.withUnsafeMutableBufferPointer { slots in
+            for index in slots.indices where slots[index].kind != .removed {
+                if kept != index {
+                    if slots[index].kind == .bubble {
+                        let number = Int(slots[index].extra)
+                        if number >= 0, number < liveByNumber.count, liveByNumber[number] == Int32(truncatingIfNeeded: index) {
+                            liveByNumber[number] = Int32(truncatingIfNeeded: kept)
+                        } else if let session = slots[index].envelope.sessionName, live[session] == index {
+                            live[session] = kept
+                        }
                     }
+                    slots.swapAt(kept, index)
                 }
-                slots.swapAt(kept, index)
+                kept += 1
             }
-            kept += 1
         }
         slots.removeLast(slots.count - kept)
         tombstones = 0
