@@ -98,8 +98,9 @@ package struct Transcript: Sendable {
         var collapse: Collapse?
         if let session = envelope.sessionName, let index = replaceLive(session, number: number, with: slots.count),
            slots.indices.contains(index), slots[index].kind == .bubble {
-            let old = slots[index].envelope
-            if old.summaryText != nil || nilSummary == .defaultText {
+            // Read in place: the message held out of its slot was retained and released on every collapse.
+            let (replaced, hasSummary) = slots.withUnsafeBufferPointer { ($0[index].envelope.id, $0[index].envelope.summaryText != nil) }
+            if hasSummary || nilSummary == .defaultText {
                 if number >= 0 {
                     if number >= summariesByNumber.count {
                         summariesByNumber.append(contentsOf: repeatElement(0, count: number + 1 - summariesByNumber.count))
@@ -109,11 +110,11 @@ package struct Transcript: Sendable {
                     summariesByName[session, default: 0] += 1
                 }
                 slots[index].kind = .summary
-                collapse = Collapse(replaced: old.id, leftSummary: true)
+                collapse = Collapse(replaced: replaced, leftSummary: true)
             } else {
                 slots[index].kind = .removed
                 tombstones += 1
-                collapse = Collapse(replaced: old.id, leftSummary: false)
+                collapse = Collapse(replaced: replaced, leftSummary: false)
             }
         }
         // With one conversation every numbered session has a place here: made room for at
