@@ -137,6 +137,12 @@ package struct Device {
     /// What the device shows and holds now, for checks and reports.
     package func snapshot() -> DeviceSnapshot { makeSnapshot() }
 
+    /// `snapshot()` for a caller that holds the device where it lies (the engine, at the
+    /// end of a run). It changes nothing; it is mutating so that the device is reached in
+    /// place: a non-mutating call on an element of the world's array copied the whole
+    /// device first (2.4% of a 96-device group's random exploration).
+    mutating func snapshotInPlace() -> DeviceSnapshot { makeSnapshot() }
+
     /// Whether the action acts in the conversation (opens the app there, stages, sends or
     /// taps), which a person who is no longer a member cannot do (M6). Closing the app,
     /// reinstalling and the network are the device's own business.

@@ -87,9 +87,9 @@ struct Engine {
     }
 
     /// What the run left: every device's state, the trace, failures and counters.
-    func outcome() -> RunOutcome {
+    mutating func outcome() -> RunOutcome {
         let snapshots = world.devices.indices.map { index in
-            var snapshot = world.devices[index].snapshot()
+            var snapshot = world.devices[index].snapshotInPlace()
             snapshot.runIndex = index
             return snapshot
         }
@@ -100,7 +100,7 @@ struct Engine {
         var outcome = RunOutcome(scenario: scenario, seed: seed, trace: recorder.trace, devices: snapshots, failures: recorder.failures,
                                  sightings: recorder.sightings, changes: recorder.changes, cloud: records, endTime: context.now,
                                  eventCount: min(recorder.eventCount, Simulation.eventLimit), copiesDelivered: recorder.copiesDelivered,
-                                 heldAtEnd: world.network.held.map(\.count).reduce(0, +), quiet: quiet,
+                                 heldAtEnd: world.network.held.reduce(0) { $0 + $1.count }, quiet: quiet,
                                  members: scenario.conversations.map {
                                      RunOutcome.ConversationMembers(conversation: $0.name, members: world.members[$0.name] ?? [])
                                  })
