@@ -24,7 +24,7 @@ extension Device {
                                           drafts[conversation.name]?.message.map { DeviceSnapshot.Draft(conversation: conversation.name,
                                               message: $0) }
                                       })
-        snapshot.localStorage = localStorage.dictionary
+        snapshot.localStorage = environment.storage.dictionary
         snapshot.installIDs = installIDs
         snapshot.identifierMaps = [identifiers] + retired.reversed()
         return snapshot
@@ -34,7 +34,4 @@ extension Device {
     var drawer: TranscriptDrawer {
         TranscriptDrawer(world: world, identifiers: identifiers, person: spec.person, position: position)
     }
-
-    /// Draws `$UUID` tokens as this device's contact names (M5); see `TranscriptDrawer`.
-    func drawTokens(_ text: String, minted map: IdentifierMap) -> String { drawer.drawTokens(text, minted: map) }
 }

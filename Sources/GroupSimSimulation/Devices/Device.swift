@@ -12,7 +12,6 @@ import GroupSimScenario
 package struct Device {
     let spec: DeviceSpec
     var name: String { spec.name }
-    var person: String { spec.person }
 
     let world: WorldFacts
     /// The owner's position in the scenario's people (-1 if not listed).
@@ -32,8 +31,6 @@ package struct Device {
     /// `localIdentifier(in:)`'s last answer and the map it came from.
     var lastLocalIdentifier: (map: IdentifierMap, conversation: String, id: ParticipantID)?
 
-    /// The installation's own storage, wiped by a reinstall (M2): the one its app gets.
-    var localStorage: LocalStorage { environment.storage }
     /// Every install id this device's installations created, oldest first.
     var installIDs: [String] = []
 
@@ -127,11 +124,6 @@ package struct Device {
         members[conversation] = newMembers
         if newMembers.contains(spec.person) { memberOf.insert(conversation) } else { memberOf.remove(conversation) }
         remoteOrderCache[conversation] = nil
-    }
-
-    /// Whether the device's owner is a member of `conversation` now (M6).
-    func isMember(of conversation: String) -> Bool {
-        memberOf.contains(conversation)
     }
 
     /// What the device shows and holds now, for checks and reports.

@@ -52,7 +52,6 @@ package struct Transcript: Sendable {
         var envelope: Envelope
         var kind: Kind
         var extra: Int32 = -1
-        var plainText: Int32 { extra }
 
         init(_ entry: Entry, extra: Int32 = -1) {
             envelope = entry.envelope
@@ -170,7 +169,7 @@ package struct Transcript: Sendable {
         case .summary: .summary(slot.envelope, text: slot.envelope.summaryText)
         case .text: .text(slot.envelope)
         case .sticker: .sticker(slot.envelope)
-        case .plain: .plain(slot.envelope, text: plainTexts.indices.contains(Int(slot.plainText)) ? plainTexts[Int(slot.plainText)] : "")
+        case .plain: .plain(slot.envelope, text: plainTexts.indices.contains(Int(slot.extra)) ? plainTexts[Int(slot.extra)] : "")
         }
     }
 
