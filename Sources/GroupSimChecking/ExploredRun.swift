@@ -105,7 +105,7 @@ struct ExploredRun: Sendable {
         func addRow(_ session: String, _ number: Int32, index: Int?, device: DeviceSnapshot, position: Int) {
             let value: Int32
             if let index, let message = states.liveMessage(session: index, device: position), message >= 0 {
-                if message >= byMessage.count { byMessage.append(contentsOf: repeatElement(-1, count: message + 1 - byMessage.count)) }
+                byMessage.grow(toInclude: message, with: -1)
                 if byMessage[message] < 0 { byMessage[message] = make(session, device: device) }
                 value = byMessage[message]
             } else {

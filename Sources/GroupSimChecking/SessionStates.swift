@@ -1,3 +1,4 @@
+import GroupSimCore
 import GroupSimScenario
 import GroupSimSimulation
 
@@ -67,7 +68,7 @@ final class SessionStates: Sendable {
                 } else {
                     session = intern(table.name(at: position))
                     if number >= 0 {
-                        if number >= byNumber.count { byNumber.append(contentsOf: repeatElement(-1, count: number + 1 - byNumber.count)) }
+                        byNumber.grow(toInclude: number, with: -1)
                         byNumber[number] = Int32(session)
                     }
                 }

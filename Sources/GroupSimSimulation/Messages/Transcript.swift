@@ -1,3 +1,4 @@
+import GroupSimCore
 import GroupSimScenario
 
 /// What one device shows for one conversation: bubbles, summary lines, texts, stickers,
@@ -101,9 +102,7 @@ package struct Transcript: Sendable {
             let (replaced, hasSummary) = slots.withUnsafeBufferPointer { ($0[index].envelope.id, $0[index].envelope.summaryText != nil) }
             if hasSummary || nilSummary == .defaultText {
                 if number >= 0 {
-                    if number >= summariesByNumber.count {
-                        summariesByNumber.append(contentsOf: repeatElement(0, count: number + 1 - summariesByNumber.count))
-                    }
+                    summariesByNumber.grow(toInclude: number, with: 0)
                     summariesByNumber[number] += 1
                 } else {
                     summariesByName[session, default: 0] += 1
@@ -127,10 +126,8 @@ package struct Transcript: Sendable {
     /// Makes `slot` the live position of the session; returns the previous one.
     private mutating func replaceLive(_ session: String, number: Int, with slot: Int) -> Int? {
         guard number >= 0 else { return live.updateValue(slot, forKey: session) }
-        if number >= liveByNumber.count {
-            if liveByNumber.isEmpty { liveByNumber.reserveCapacity(max(number + 1, sessionCapacity)) }
-            liveByNumber.append(contentsOf: repeatElement(-1, count: number + 1 - liveByNumber.count))
-        }
+        if liveByNumber.isEmpty { liveByNumber.reserveCapacity(max(number + 1, sessionCapacity)) }
+        liveByNumber.grow(toInclude: number, with: -1)
         let previous = liveByNumber[number]
         liveByNumber[number] = Int32(truncatingIfNeeded: slot)
         return previous >= 0 ? Int(previous) : nil
