@@ -126,14 +126,11 @@ package struct Device {
         remoteOrderCache[conversation] = nil
     }
 
-    /// What the device shows and holds now, for checks and reports.
-    package func snapshot() -> DeviceSnapshot { makeSnapshot() }
-
-    /// `snapshot()` for a caller that holds the device where it lies (the engine, at the
-    /// end of a run). It changes nothing; it is mutating so that the device is reached in
-    /// place: a non-mutating call on an element of the world's array copied the whole
-    /// device first (2.4% of a 96-device group's random exploration).
-    mutating func snapshotInPlace() -> DeviceSnapshot { makeSnapshot() }
+    /// What the device shows and holds now, for checks and reports. It changes nothing;
+    /// it is mutating so that a caller reaches the device where it lies in the world: a
+    /// non-mutating call on an element of the world's array copied the whole device first
+    /// (2.4% of a 96-device group's random exploration).
+    package mutating func snapshot() -> DeviceSnapshot { makeSnapshot() }
 
     /// Whether the action acts in the conversation (opens the app there, stages, sends or
     /// taps), which a person who is no longer a member cannot do (M6). Closing the app,

@@ -89,7 +89,7 @@ struct Engine {
     /// What the run left: every device's state, the trace, failures and counters.
     mutating func outcome() -> RunOutcome {
         let snapshots = world.devices.indices.map { index in
-            var snapshot = world.devices[index].snapshotInPlace()
+            var snapshot = world.devices[index].snapshot()
             snapshot.runIndex = index
             return snapshot
         }
