@@ -185,7 +185,8 @@ extension DeviceCall {
     mutating func commit(_ content: Envelope.Content, in conversation: String, change pending: PendingChange?, base: Provenance) {
         guard device.memberOf.contains(conversation) else {
             // An app's own send after its user was removed (M6): nothing leaves.
-            fail(.notMember, "\(device.spec.name) belongs to \(device.spec.person), who is not a member of conversation \(conversation) now (M6)", rule: "M6")
+            fail(.notMember, StepFailure.notMemberReason(device: device.spec.name, person: device.spec.person, conversation: conversation),
+                 rule: "M6")
             return
         }
         let id = takeMessageID()

@@ -75,7 +75,7 @@ package struct DeviceCall: ~Copyable {
         trace(.step(number: step.number, action: step.action))
         if Device.postsTo(step.action), !device.memberOf.contains(conversation) {
             // A removed member's devices no longer take part: nothing they do reaches the group (M6).
-            fail(.notMember, "\(device.spec.name) belongs to \(device.spec.person), who is not a member of conversation \(conversation) now (M6)",
+            fail(.notMember, StepFailure.notMemberReason(device: device.spec.name, person: device.spec.person, conversation: conversation),
                  rule: "M6")
             return
         }

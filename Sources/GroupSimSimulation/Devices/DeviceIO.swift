@@ -64,6 +64,12 @@ extension RunOutcome {
     /// For a failure after its step ended: the step it follows from and the round trips
     /// between (`attributedStep`); nil when `step` is set or no step set it off.
     public var origin: Origin?
+
+    /// Why a removed member's device could not act in `conversation` (M6): the reason of
+    /// every `notMember` failure, the device's own and the member list's.
+    static func notMemberReason(device: String, person: String, conversation: String) -> String {
+        "\(device) belongs to \(person), who is not a member of conversation \(conversation) now (M6)"
+    }
     }
 }
 

@@ -141,8 +141,8 @@ struct Engine {
                 // Only a member changes the membership; a removed one no longer can (M6).
                 recorder.record(TraceEvent(time: context.now, subject: subject, kind: .failed(step: step.number, code: .notMember)))
                 recorder.fail(StepFailure(step: step.number, device: subject, time: context.now, code: .notMember,
-                                          reason: "\(subject) belongs to \(owner), who is not a member of conversation \(conversation) "
-                                              + "now (M6)", rule: "M6"))
+                                          reason: StepFailure.notMemberReason(device: subject, person: owner, conversation: conversation),
+                                          rule: "M6"))
                 return
             }
             if case .join = step.action {
