@@ -7,7 +7,7 @@ import GroupSimSimulation
 extension PitfallDetector {
     // MARK: - Lost update (M12, M13)
 
-    static func lostUpdateText(_ change: Change, carrier: MessageFlow.Send?, lost: [(device: String, shown: SessionStates.Shown?)],
+    static func lostUpdateText(_ change: Change, carrier: RunLedger.Carrier?, lost: [(device: String, shown: SessionStates.Shown?)],
                                _ evidence: Evidence) -> (explanation: String, fix: String) {
         let who = evidence.contact(change.person)
         let what = change.entries.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
@@ -20,7 +20,7 @@ extension PitfallDetector {
         switch evidence.outcome.scenario.app.state {
         case .message:
             let reasons = survivorReasons(change, carrier: carrier, lost: lost, evidence)
-            let carried = carrier.map { "\(who)'s change travelled in m\($0.message), sent by \($0.device) at \($0.time)" }
+            let carried = carrier.map { "\(who)'s change travelled in m\($0.message), sent by \(change.device) at \($0.time)" }
                 ?? "\(who)'s change was made on \(change.device)"
             let explanation = "The app keeps its whole state in the message URL, so each reply carries only what its sender's tapped "
                 + "bubble held plus its own change. \(carried). \(reasons) Each device keeps as live bubble only the message that reached "
@@ -58,7 +58,7 @@ extension PitfallDetector {
     /// Why the message each device kept lacks the change: it was sent before the change
     /// reached its sender, or built on a bubble that already lacked it, or on a stale
     /// selection (M11, M12, M15). Devices keeping the same message share one sentence.
-    static func survivorReasons(_ change: Change, carrier: MessageFlow.Send?, lost: [(device: String, shown: SessionStates.Shown?)],
+    static func survivorReasons(_ change: Change, carrier: RunLedger.Carrier?, lost: [(device: String, shown: SessionStates.Shown?)],
                                 _ evidence: Evidence) -> String {
         var groups: [(message: Int?, devices: [String])] = []
         for entry in lost {
@@ -111,7 +111,7 @@ extension PitfallDetector {
     /// fetched before that write and wrote the whole map after it (M13).
     static func overwriteStory(_ change: Change, _ evidence: Evidence) -> String? {
         let trips = evidence.flow.cloudTrips
-        let start = change.step.flatMap { evidence.stepTimes[$0] } ?? .zero
+        let start = change.step.flatMap { evidence.stepStart($0) } ?? .zero
         guard let write = trips.first(where: { $0.device == change.device && $0.operation == .store && !$0.refused
                 && $0.key == change.session && $0.requestedAt >= start && $0.version != nil }),
               let version = write.version, let written = write.arrivedAt else { return nil }

@@ -41,28 +41,21 @@ package enum PitfallDetector {
         let states: SessionStates
         /// Whether pitfalls get their words (`detect(_:states:explained:)`).
         let explained: Bool
+        /// The messages' flow as the trace tells it, for the words; empty when `explained`
+        /// is false. Verdicts read the run's ledger instead, which is kept with the trace
+        /// off too (`RunLedger`).
         let flow: MessageFlow
         /// Empty when `explained` is false.
         let history: ViewHistory
-        /// When each step began, by step number.
-        let stepTimes: [Int: VirtualTime]
         /// The run's changes by session, in the order made: one pass, not one per session.
         let changesBySession: [String: [Change]]
         /// Each device's sends, in send order.
         private let sendsByDevice: [String: [MessageFlow.Send]]
-        /// The first send per device, session and step: the carrier of that step's change.
-        private let firstSends: [CarrierKey: MessageFlow.Send]
         /// The changes that wrote each value of each key of each session, in the order
         /// made, each change once: who could have overwritten a change is a look-up.
         private let writersByEntry: [EntryKey: [Change]]
         /// Each step's action by step number (the first step of a number, in file order).
         private let actions: [Int: Action]
-
-        struct CarrierKey: Hashable {
-            var device: String
-            var session: String?
-            var step: Int?
-        }
 
         struct EntryKey: Hashable {
             var session: String
@@ -74,14 +67,9 @@ package enum PitfallDetector {
             self.outcome = outcome
             self.states = states
             self.explained = explained
-            flow = MessageFlow(trace: outcome.trace)
-            // Only explanations read the history of views.
+            // Only explanations read the trace: the flow of messages and the history of views.
+            flow = MessageFlow(trace: explained ? outcome.trace : Trace())
             history = explained ? ViewHistory(outcome: outcome) : ViewHistory()
-            var times: [Int: VirtualTime] = [:]
-            for event in outcome.trace.events {
-                if case .step(let number, _) = event.kind, times[number] == nil { times[number] = event.time }
-            }
-            stepTimes = times
             var bySession: [String: [Change]] = [:]
             for change in outcome.changes { bySession[change.session, default: []].append(change) }
             changesBySession = bySession
@@ -97,15 +85,12 @@ package enum PitfallDetector {
             for step in outcome.scenario.steps where stepActions[step.number] == nil { stepActions[step.number] = step.action }
             actions = stepActions
             var byDevice: [String: [MessageFlow.Send]] = [:]
-            var first: [CarrierKey: MessageFlow.Send] = [:]
-            for send in flow.sends {
-                byDevice[send.device, default: []].append(send)
-                let key = CarrierKey(device: send.device, session: send.session, step: send.step)
-                if first[key] == nil { first[key] = send }
-            }
+            for send in flow.sends { byDevice[send.device, default: []].append(send) }
             sendsByDevice = byDevice
-            firstSends = first
         }
+
+        /// When step `number` began; nil when no step of that number ran.
+        func stepStart(_ number: Int) -> VirtualTime? { outcome.ledger.start(ofStep: number) }
 
         /// The changes of `session` that set `key` to `value`, in the order made.
         func writers(of value: String, at key: String, in session: String) -> [Change] {
@@ -125,8 +110,14 @@ package enum PitfallDetector {
 
         /// The message that carried a change: the first one its device sent in the
         /// session for the change's step.
-        func carrier(of change: Change) -> MessageFlow.Send? {
-            firstSends[CarrierKey(device: change.device, session: change.session, step: change.step)]
+        func carrier(of change: Change) -> RunLedger.Carrier? {
+            outcome.ledger.carrier(device: change.device, session: change.session, step: change.step)
+        }
+
+        /// When `device` first had the carrier of `change`: when it sent it, or when its
+        /// copy arrived; nil when it never did.
+        func firstSeen(_ carrier: RunLedger.Carrier, of change: Change, on device: String) -> VirtualTime? {
+            device == change.device ? carrier.time : outcome.ledger.arrival(of: carrier, at: device)
         }
     }
 
@@ -187,8 +178,8 @@ package enum PitfallDetector {
             let saw = writers.contains { later in
                 guard later.id > change.id else { return false }
                 if later.device == change.device { return true }
-                guard let carrier, let made = later.step.flatMap({ evidence.stepTimes[$0] }),
-                      let seen = evidence.flow.firstSeen(carrier.message, on: later.device) else { return false }
+                guard let carrier, let made = later.step.flatMap(evidence.stepStart),
+                      let seen = evidence.firstSeen(carrier, of: change, on: later.device) else { return false }
                 return seen <= made
             }
             if !saw { return false }

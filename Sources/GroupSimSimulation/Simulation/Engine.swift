@@ -69,6 +69,7 @@ struct Engine {
                 recorder.record(TraceEvent(time: context.now, subject: world.devices[receiver].name, kind: .held(message: envelope.id)))
             } else {
                 recorder.copiesDelivered += 1
+                recorder.ledger.delivered(envelope.id, to: receiver, at: context.now)
                 callDevice(receiver) { $0.receive(envelope) }
             }
         case .cloudArrive(let request):
@@ -98,7 +99,8 @@ struct Engine {
         }
         let quiet = recorder.eventCount <= Simulation.eventLimit
         var outcome = RunOutcome(scenario: scenario, seed: seed, trace: recorder.trace, devices: snapshots, failures: recorder.failures,
-                                 sightings: recorder.sightings, changes: recorder.changes, cloud: records, endTime: context.now,
+                                 sightings: recorder.sightings, changes: recorder.changes, ledger: recorder.ledger, cloud: records,
+                                 endTime: context.now,
                                  eventCount: min(recorder.eventCount, Simulation.eventLimit), copiesDelivered: recorder.copiesDelivered,
                                  heldAtEnd: world.network.held.reduce(0) { $0 + $1.count }, quiet: quiet,
                                  members: scenario.conversations.map {
@@ -117,6 +119,7 @@ struct Engine {
 
     private mutating func perform(_ step: Step, conversation: String, on index: Int) {
         let subject = world.devices[index].name
+        recorder.ledger.began(step: step.number, on: index, at: context.now)
         switch step.action {
         case .offline:
             recordStep(step, on: subject)
@@ -179,6 +182,7 @@ struct Engine {
         recorder.keep(output)
         for envelope in output.outgoing {
             guard let sender = world.facts.tables.sender(of: envelope) else { continue }
+            recorder.ledger.sent(envelope, by: sender, at: context.now)
             if world.network.offline[sender] {
                 world.network.outbox[sender].append(envelope)
                 recorder.record(TraceEvent(time: context.now, subject: envelope.senderDevice, kind: .queued(message: envelope.id)))

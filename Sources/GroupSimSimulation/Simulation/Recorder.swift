@@ -2,7 +2,8 @@ import GroupSimCore
 import GroupSimScenario
 
 /// What a run leaves behind besides its devices' state: the trace, the steps that failed,
-/// the pitfalls seen as they happened, the state changes made, and the counters.
+/// the pitfalls seen as they happened, the state changes made, the ledger of who had seen
+/// which change (kept with the trace off too), and the counters.
 struct Recorder {
     /// False when the run keeps no trace (benchmarks): the digest is then of nothing.
     let keepsTrace: Bool
@@ -10,12 +11,17 @@ struct Recorder {
     private(set) var failures: [StepFailure] = []
     private(set) var sightings: [PitfallSighting] = []
     private(set) var changes: [Change] = []
+    /// What the pitfall analysis reads of the messages' flow, trace or no trace.
+    var ledger: RunLedger
     var copiesDelivered = 0
     var cloudConflicts = 0
     /// Events run so far.
     var eventCount = 0
 
-    init(keepsTrace: Bool) { self.keepsTrace = keepsTrace }
+    init(keepsTrace: Bool, tables: ScenarioTables) {
+        self.keepsTrace = keepsTrace
+        ledger = RunLedger(tables: tables)
+    }
 
     mutating func record(_ event: TraceEvent) {
         if keepsTrace { trace.append(event) }

@@ -25,6 +25,9 @@ public struct RunOutcome: Sendable {
     package var sightings: [PitfallSighting]
     /// Every state change made by a send, reply or cloud write, in the order made.
     package var changes: [Change]
+    /// Which message carried each change and when it reached each device, when each step
+    /// began: kept as the run went, with the trace on or off (the pitfalls read it).
+    package var ledger: RunLedger
     /// The cloud store's records at the end, by key (M13).
     public var cloud: [CloudEntry]
     public var endTime: VirtualTime
@@ -115,7 +118,7 @@ public struct RunOutcome: Sendable {
     /// The outcome of nothing: no devices, no events.
     package static func empty(_ scenario: Scenario) -> RunOutcome {
         RunOutcome(scenario: scenario, seed: scenario.seed, trace: Trace(), devices: [], failures: [], sightings: [],
-                   changes: [], cloud: [], endTime: .zero, eventCount: 0, copiesDelivered: 0, heldAtEnd: 0,
+                   changes: [], ledger: RunLedger(deviceIndex: [:]), cloud: [], endTime: .zero, eventCount: 0, copiesDelivered: 0, heldAtEnd: 0,
                    quiet: true, members: [])
     }
 }

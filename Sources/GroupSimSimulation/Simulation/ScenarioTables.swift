@@ -53,6 +53,11 @@ package final class ScenarioTables: Sendable {
     /// The steps as the scheduler plans them: their events, windows and, without races,
     /// their order.
     let steps: StepPlan
+    /// Per conversation (by number): each device's column in the run ledger's row of a
+    /// message of that conversation (-1: the device is never a member), and the row's
+    /// width. A device can be a member when its person is one at the start or joins later.
+    let ledgerColumns: [[Int32]]
+    let ledgerWidths: [Int]
 
     /// A link's delay: latency plus a draw in [0, jitter).
     struct LinkDelay: Sendable {
@@ -104,6 +109,25 @@ package final class ScenarioTables: Sendable {
             for person in people { conversationsOf[person, default: []].insert(conversation) }
         }
         initialConversations = conversationsOf
+        var joiners: [String] = []
+        var joined: Set<String> = []
+        for step in scenario.steps {
+            if case .join(let person) = step.action, joined.insert(person).inserted { joiners.append(person) }
+        }
+        var columns: [[Int32]] = []
+        var widths: [Int] = []
+        for conversation in scenario.conversations {
+            var column = [Int32](repeating: -1, count: scenario.devices.count)
+            var width = 0
+            for device in Self.devices(of: conversation.members + joiners, in: scenario, deviceIndex: deviceIndex) where column[device] < 0 {
+                column[device] = Int32(width)
+                width += 1
+            }
+            columns.append(column)
+            widths.append(width)
+        }
+        ledgerColumns = columns
+        ledgerWidths = widths
         perConversation = scenario.options.identifiers == .perConversation
         let slots = perConversation ? scenario.conversations.map(\.name) : [""]
         identifierSlots = slots

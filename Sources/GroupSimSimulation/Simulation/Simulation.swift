@@ -91,7 +91,7 @@ public actor Simulation {
         self.apps = apps
         // Sticker files are read with the tables, before the simulation is made: never while it runs.
         engine = Engine(world: World(tables: tables, seed: seed ?? scenario.seed), scheduler: Scheduler(controller: controller),
-                        recorder: Recorder(keepsTrace: recordTrace), seed: seed ?? scenario.seed)
+                        recorder: Recorder(keepsTrace: recordTrace, tables: tables), seed: seed ?? scenario.seed)
     }
 
     /// The schedule controller as it stands after `run()`: exploration reads back what it

@@ -1,0 +1,141 @@
+import GroupSimCore
+
+/// What the pitfall analysis needs of a run's messages, kept as the events happen, with
+/// the trace on or off: when each step began, which message carried each device's change
+/// in a session (its first send in that session for that step), and when that message
+/// reached each device.
+///
+/// Exploration keeps no trace, yet its verdicts must be the ones `groupsim run --seed`
+/// gives for the same run: a change overwritten by someone who had seen it is no lost
+/// update (M12), and only this record says who had seen it. Each event costs a constant:
+/// a step an array write, a send one hash, a delivered copy one array write.
+package struct RunLedger: Sendable {
+    /// The message that carried one device's change in a session (`carrier(device:session:step:)`).
+    package struct Carrier: Sendable, Hashable {
+        package var message: Int
+        package var time: VirtualTime
+        /// Where its row of arrival times starts in `arrivals`, and its conversation (-1:
+        /// none of the scenario's, one column per device).
+        fileprivate var row: Int
+        fileprivate var conversation: Int
+    }
+
+    /// A device, a session by its number in the scenario (`ScenarioTables.sessionNumbers`),
+    /// and the device's last step when it sent (-1: none yet).
+    private struct CarrierKey: Hashable {
+        var device: Int
+        var session: Int
+        var step: Int
+    }
+
+    /// The same for a session no step names (an app named it): by name.
+    private struct NamedCarrierKey: Hashable {
+        var device: Int
+        var session: String
+        var step: Int
+    }
+
+    /// Each device's position in the scenario's devices, and per conversation each device's
+    /// column in a row and the row's width (`ScenarioTables.ledgerColumns`).
+    private let deviceIndex: [String: Int]
+    private let sessionNumbers: [String: Int]
+    private let columns: [[Int32]]
+    private let widths: [Int]
+    /// When each step began, by step number (the first step of a number; nil: never).
+    private var stepStarts: [VirtualTime?] = []
+    /// The step each device began last, by device (-1: none): the step its sends belong to.
+    private var lastStep: [Int]
+    private var carriers: [CarrierKey: Carrier] = [:]
+    private var namedCarriers: [NamedCarrierKey: Carrier] = [:]
+    /// Each carrier's row in `arrivals` and its conversation, by message number (row -1:
+    /// the message carries no change of a step).
+    private var rowOfMessage: [(row: Int, conversation: Int32)] = []
+    /// When each carrier reached each device that can be a member of its conversation, in
+    /// nanoseconds (`Int64.min`: never), a row per carrier: a member count of numbers per
+    /// message, one write per copy, and no search when asked.
+    private var arrivals: [Int64] = []
+
+    package init(tables: ScenarioTables) {
+        self.init(deviceIndex: tables.deviceIndex, sessionNumbers: tables.sessionNumbers, columns: tables.ledgerColumns,
+                  widths: tables.ledgerWidths)
+    }
+
+    package init(deviceIndex: [String: Int], sessionNumbers: [String: Int] = [:], columns: [[Int32]] = [], widths: [Int] = []) {
+        self.deviceIndex = deviceIndex
+        self.sessionNumbers = sessionNumbers
+        self.columns = columns
+        self.widths = widths
+        lastStep = Array(repeating: -1, count: deviceIndex.count)
+    }
+
+    // MARK: - Kept as the run goes
+
+    /// Step `number` began on device `device` at `time`.
+    mutating func began(step number: Int, on device: Int, at time: VirtualTime) {
+        if number >= 0 {
+            stepStarts.grow(toInclude: number, with: nil)
+            if stepStarts[number] == nil { stepStarts[number] = time }
+        }
+        if lastStep.indices.contains(device) { lastStep[device] = number }
+    }
+
+    /// Device `device` sent `envelope` at `time`.
+    mutating func sent(_ envelope: Envelope, by device: Int, at time: VirtualTime) {
+        guard let session = envelope.sessionName, lastStep.indices.contains(device) else { return }
+        let conversation = widths.indices.contains(envelope.conversationNumber) ? envelope.conversationNumber : -1
+        let carrier = Carrier(message: envelope.id, time: time, row: arrivals.count, conversation: conversation)
+        // The session's number, not its name, is hashed on the path every send takes.
+        if envelope.sessionNumber >= 0 {
+            let key = CarrierKey(device: device, session: envelope.sessionNumber, step: lastStep[device])
+            guard carriers[key] == nil else { return }
+            carriers[key] = carrier
+        } else {
+            let key = NamedCarrierKey(device: device, session: session, step: lastStep[device])
+            guard namedCarriers[key] == nil else { return }
+            namedCarriers[key] = carrier
+        }
+        arrivals.append(contentsOf: repeatElement(Int64.min, count: conversation < 0 ? lastStep.count : widths[conversation]))
+        guard envelope.id >= 0 else { return }
+        rowOfMessage.grow(toInclude: envelope.id, with: (-1, -1))
+        rowOfMessage[envelope.id] = (carrier.row, Int32(conversation))
+    }
+
+    /// A copy of message `message` reached device `device` at `time`.
+    mutating func delivered(_ message: Int, to device: Int, at time: VirtualTime) {
+        guard message >= 0, message < rowOfMessage.count else { return }
+        let (row, conversation) = rowOfMessage[message]
+        guard row >= 0, let column = self.column(of: device, in: Int(conversation)) else { return }
+        // The last copy, should two reach the device, as the trace's arrivals tell it.
+        arrivals[row + column] = time.nanoseconds
+    }
+
+    private func column(of device: Int, in conversation: Int) -> Int? {
+        guard conversation >= 0 else { return lastStep.indices.contains(device) ? device : nil }
+        let table = columns[conversation]
+        guard table.indices.contains(device), table[device] >= 0 else { return nil }
+        return Int(table[device])
+    }
+
+    // MARK: - Read by the analysis
+
+    /// When step `number` began; nil when no step of that number ran.
+    package func start(ofStep number: Int) -> VirtualTime? {
+        stepStarts.indices.contains(number) ? stepStarts[number] : nil
+    }
+
+    /// The message that carried `device`'s change in `session` made in step `step` (nil:
+    /// made outside any step): the first message the device sent in the session while
+    /// that step was its last.
+    package func carrier(device: String, session: String, step: Int?) -> Carrier? {
+        guard let index = deviceIndex[device] else { return nil }
+        if let number = sessionNumbers[session] { return carriers[CarrierKey(device: index, session: number, step: step ?? -1)] }
+        return namedCarriers[NamedCarrierKey(device: index, session: session, step: step ?? -1)]
+    }
+
+    /// When a copy of `carrier` reached `device`; nil when none did.
+    package func arrival(of carrier: Carrier, at device: String) -> VirtualTime? {
+        guard let index = deviceIndex[device], let column = column(of: index, in: carrier.conversation) else { return nil }
+        let time = arrivals[carrier.row + column]
+        return time == Int64.min ? nil : VirtualTime(nanoseconds: time)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import GroupSim
+@testable import GroupSimChecking
+@testable import GroupSimSimulation
+import GroupSimTesting
+
+/// Exploration runs without a trace. Its verdicts must be the ones `groupsim run --seed`
+/// gives for the same run: what the pitfalls need of the messages' flow (which message
+/// carried each change, who had seen it and when, when each step began) is kept as the
+/// run goes, trace or no trace.
+@Suite struct TraceFreeVerdictTests {
+    /// Bob sends a new state after Alice's reached him: he overwrote her choice knowing it
+    /// (M12), so nothing is lost, in `run` and in every explored run alike.
+    static func knowingOverwrite(_ state: String) -> String {
+        """
+        name: knowing-overwrite
+        seed: 3
+        app: { state: \(state) }
+        people:
+          alice: [alice-phone]
+          bob: [bob-phone, bob-ipad]
+        network: { latency: 50ms, jitter: 40ms }
+        steps:
+          - { at: 0ms, device: alice-phone, send: { session: poll, data: { choice: pizza } } }
+          - { at: 1s, device: bob-phone, send: { session: poll, data: { choice: sushi } } }
+        expect:
+          - no-pitfalls: true
+
+        """
+    }
+
+    @Test(arguments: ["message", "cloud-overwrite", "cloud-merge", "cloud-cas"])
+    func aKnowingOverwriteIsNoLostUpdateWhenExplored(state: String) async throws {
+        let scenario = try Fixture.scenario(Self.knowingOverwrite(state))
+        let run = try await scenario.run()
+        #expect(run.pitfalls.isEmpty, "\(run.pitfalls.map(\.summary))")
+        let report = try await Explorer(scenario: scenario).explore(runs: 40, seed: 1)
+        #expect(report.failedRuns == 0, "first failing seed: \(report.firstFailure.map { String($0.reference.seed) } ?? "-")")
+        #expect(report.pitfalls.isEmpty, "\(report.pitfalls.map(\.kind))")
+        let orders = try await Explorer(scenario: scenario).exhaustive()
+        #expect(orders.failedRuns == 0 && orders.pitfalls.isEmpty, "\(orders.pitfalls.map(\.kind))")
+    }
+
+    /// Carol overwrites the same choice without having seen Bob's (she sends before his
+    /// copy can reach her): Bob's change is lost where Carol's state is shown, and that
+    /// verdict does not depend on the trace either.
+    @Test func anUnknowingOverwriteIsALostUpdateWhenExplored() async throws {
+        let racing = try Fixture.scenario("""
+            name: unknowing-overwrite
+            seed: 3
+            people:
+              alice: [alice-phone]
+              bob: [bob-phone]
+              carol: [carol-phone]
+            network: { latency: 50ms }
+            steps:
+              - { at: 0ms, device: alice-phone, send: { session: poll, data: { choice: pizza } } }
+              - { at: 1s, device: bob-phone, send: { session: poll, data: { choice: sushi } } }
+              - { at: 1010ms, device: carol-phone, send: { session: poll, data: { choice: tacos } } }
+
+            """)
+        let run = try await racing.run()
+        #expect(run.pitfalls.map(\.kind).contains(.lostUpdate), "\(run.pitfalls.map(\.summary))")
+        let report = try await Explorer(scenario: racing).explore(runs: 10, seed: 1)
+        #expect(report.pitfalls.first { $0.kind == .lostUpdate }?.runs.clampedInt == 10)
+    }
+
+    /// Every shipped scenario, and the knowing overwrites, over many seeds: the run with
+    /// its trace and the run without one find the same pitfalls and the same verdicts.
+    @Test func theTraceChangesNoVerdict() async throws {
+        var scenarios = try ScenarioFiles.shipped.map { path in
+            (path, try ScenarioParser.parse(text: String(contentsOfFile: path, encoding: .utf8), file: path))
+        }
+        for state in ["message", "cloud-overwrite", "cloud-merge", "cloud-cas"] {
+            scenarios.append(("knowing-overwrite \(state)", try Fixture.scenario(Self.knowingOverwrite(state))))
+        }
+        for (name, scenario) in scenarios {
+            for seed in UInt64(1)...12 {
+                let traced = RunReport(outcome: try await Simulation(scenario: scenario, seed: seed).run(), explainingPitfalls: false)
+                let bare = RunReport(outcome: try await Simulation(scenario: scenario, seed: seed, recordTrace: false).run(),
+                                     explainingPitfalls: false)
+                #expect(Self.verdict(bare) == Self.verdict(traced), "\(name), failing seed \(seed)")
+            }
+        }
+    }
+
+    /// Pitfalls by kind, rule, devices and session, and each check's verdict.
+    static func verdict(_ report: RunReport) -> [String] {
+        report.pitfalls.map { "\($0.kind) \($0.rule) \($0.devices) \($0.session ?? "-")" }
+            + report.checks.indices.map { "check \($0): \(report.checks[$0].passed)" }
+    }
+}
