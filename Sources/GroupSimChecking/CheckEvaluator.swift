@@ -86,7 +86,7 @@ package enum CheckEvaluator {
         case .converged(let session), .diverged(let session):
             if !explained {
                 // One state per message shown, not one per device.
-                let shown = states.byMessage(session: session, devices: states.appDeviceIndices(for: session)).distinct
+                let shown = states.shownOnAppDevices(session).byMessage.distinct
                 let converged = shown.allSatisfy { $0?.state == shown.first??.state }
                 if case .converged = check { return (converged, "") }
                 return (!converged, "")
@@ -109,7 +109,7 @@ package enum CheckEvaluator {
             let data = accountKeys(written, outcome)
             if !explained {
                 // One look per message shown, not one per device.
-                let shown = states.byMessage(session: session, devices: states.appDeviceIndices(for: session)).distinct
+                let shown = states.shownOnAppDevices(session).byMessage.distinct
                 return (shown.allSatisfy { $0?.state.contains(data) ?? false }, "")
             }
             let missing = states.appDevices(for: session).filter { !(states.shown(session, on: $0)?.state.contains(data) ?? false) }

@@ -81,7 +81,8 @@ extension PitfallDetector {
     }
 
     /// `unattributed` once per session and key, `double-count` once per session and person.
-    static func identityPitfalls(_ session: String, _ evidence: Evidence, keys: IdentityKeys) -> [Pitfall] {
+    static func identityPitfalls(_ session: String, _ shown: SessionStates.AppDevicesShow, _ evidence: Evidence,
+                                 keys: IdentityKeys) -> [Pitfall] {
         let states = evidence.states
         let conversation = states.conversation(of: session)
         var unattributed: [(key: String, owner: KeyOwner, value: String, devices: [String])] = []
@@ -90,8 +91,7 @@ extension PitfallDetector {
         // Whose each key is depends only on the state shown, so it is worked out once per
         // live bubble's message; a device whose state has no such key is passed over, and
         // only whether it can attribute a key is asked per device.
-        let devices = states.appDeviceIndices(for: session)
-        let shownOn = states.byMessage(session: session, devices: devices)
+        let (devices, shownOn) = (shown.devices, shown.byMessage)
         let owned: [[(entry: Scenario.DataEntry, owner: KeyOwner)]] = shownOn.distinct.map { shown in
             (shown?.state.entries ?? []).compactMap { entry in keys.owner(of: entry.key).map { (entry, $0) } }
         }

@@ -26,9 +26,11 @@ package enum PitfallDetector {
         var found: [Pitfall] = []
         let keys = IdentityKeys(outcome: outcome)
         for session in evidence.states.sessions {
-            found += lostUpdates(session, evidence)
-            if let divergence = divergence(session, evidence) { found.append(divergence) }
-            found += identityPitfalls(session, evidence, keys: keys)
+            // What the session's app devices show is worked out once for all three.
+            let shown = evidence.states.shownOnAppDevices(session)
+            found += lostUpdates(session, shown, evidence)
+            if let divergence = divergence(session, shown, evidence) { found.append(divergence) }
+            found += identityPitfalls(session, shown, evidence, keys: keys)
         }
         found += sighted(evidence)
         return found
@@ -126,14 +128,13 @@ package enum PitfallDetector {
     /// unless each of its entries was overwritten there by a later change whose maker had
     /// seen it: a lost update is a change that its overwriter never saw, and a sender that
     /// replaces its own earlier value, or one it received, loses nothing.
-    static func lostUpdates(_ session: String, _ evidence: Evidence) -> [Pitfall] {
+    static func lostUpdates(_ session: String, _ shown: SessionStates.AppDevicesShow, _ evidence: Evidence) -> [Pitfall] {
         let states = evidence.states
         var found: [Pitfall] = []
         let changes = evidence.changesBySession[session] ?? []
         guard !changes.isEmpty else { return [] }
-        let devices = states.appDeviceIndices(for: session)
         // Whether a change is missing is decided once per thing shown, not once per device.
-        let shownOn = states.byMessage(session: session, devices: devices)
+        let (devices, shownOn) = (shown.devices, shown.byMessage)
         var kept: [Bool] = []
         for change in changes {
             kept = shownOn.distinct.map { shown in
@@ -188,10 +189,9 @@ package enum PitfallDetector {
     }
 
     /// Devices that would show different states for the session if tapped now (M12).
-    static func divergence(_ session: String, _ evidence: Evidence) -> Pitfall? {
+    static func divergence(_ session: String, _ shown: SessionStates.AppDevicesShow, _ evidence: Evidence) -> Pitfall? {
         let states = evidence.states
-        let devices = states.appDeviceIndices(for: session)
-        let shownOn = states.byMessage(session: session, devices: devices)
+        let (devices, shownOn) = (shown.devices, shown.byMessage)
         var groups: [(shown: StateMap?, devices: [String], from: String)] = []
         // Each thing shown joins the group of its state once; a device then costs an array read.
         var groupOfShown: [Int] = []

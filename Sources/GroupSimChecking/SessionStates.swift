@@ -162,6 +162,18 @@ final class SessionStates: Sendable {
         var distinct: [Shown?]
     }
 
+    /// The devices that run the app in the session's conversation (`appDeviceIndices(for:)`)
+    /// and what they show (`byMessage(session:devices:)`).
+    struct AppDevicesShow {
+        var devices: [Int]
+        var byMessage: ByMessage
+    }
+
+    func shownOnAppDevices(_ session: String) -> AppDevicesShow {
+        let devices = appDeviceIndices(for: session)
+        return AppDevicesShow(devices: devices, byMessage: byMessage(session: session, devices: devices))
+    }
+
     func byMessage(session: String, devices: [Int]) -> ByMessage {
         var result = ByMessage(of: [], distinct: [])
         result.of.reserveCapacity(devices.count)
