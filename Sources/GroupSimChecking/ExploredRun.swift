@@ -120,8 +120,10 @@ struct ExploredRun: Sendable {
                 addRow(session, numbers[place], index: indices[place], device: device, position: position)
             }
             let table = device.sessionTable
-            // Sessions no step names, by name: the few an app named itself.
-            guard (0..<table.count).contains(where: { !named.contains(table.name(at: $0)) }) else { continue }
+            // Sessions no step names, by name: the few an app named itself. A session with a
+            // number is one a step names (`ScenarioTables.sessionNumbers`): only the others'
+            // names are hashed.
+            guard (0..<table.count).contains(where: { table.number(at: $0) < 0 && !named.contains(table.name(at: $0)) }) else { continue }
             for session in (0..<table.count).map(table.name(at:)).filter({ !named.contains($0) }).sorted() {
                 addRow(session, rows.session(session), index: states.sessionIndex(session), device: device, position: position)
             }
