@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import GroupSim
 @testable import GroupSimChecking
+@testable import GroupSimCore
 @testable import GroupSimSimulation
 import GroupSimTesting
 
@@ -83,6 +84,61 @@ import GroupSimTesting
                 #expect(Self.verdict(bare) == Self.verdict(traced), "\(name), failing seed \(seed)")
             }
         }
+    }
+
+    /// Generated groups where people overwrite one another's choice, some having seen it
+    /// and some not, in two conversations, with a device offline for a while and members
+    /// joining and leaving: the trace changes no verdict.
+    @Test func generatedOverwritesGiveTheSameVerdictsWithoutATrace() async throws {
+        for seed in UInt64(1)...80 {
+            let text = Self.generate(seed: seed)
+            let scenario = try Fixture.scenario(text)
+            let traced = RunReport(outcome: try await Simulation(scenario: scenario, seed: seed).run(), explainingPitfalls: false)
+            let bare = RunReport(outcome: try await Simulation(scenario: scenario, seed: seed, recordTrace: false).run(),
+                                 explainingPitfalls: false)
+            #expect(Self.verdict(bare) == Self.verdict(traced), "failing seed \(seed):\n\(text)")
+        }
+    }
+
+    static func generate(seed: UInt64) -> String {
+        var random = SplitMix64(seed: seed)
+        func pick(_ n: Int) -> Int { Int(random.next(below: UInt64(n))) }
+        let people = 3 + pick(3)
+        var devices: [String] = []
+        var lines = ["name: overwrites-\(seed)", "seed: \(seed)", "people:"]
+        for person in 0..<people {
+            let own = (0..<(1 + pick(2))).map { "p\(person)-\(["phone", "ipad"][$0])" }
+            devices += own
+            lines.append("  p\(person): [\(own.joined(separator: ", "))]")
+        }
+        lines += ["conversations:", "  group: [\((0..<people).map { "p\($0)" }.joined(separator: ", "))]", "  pair: [p0, p1]"]
+        let mode = ["message", "message", "cloud-overwrite", "cloud-merge", "cloud-cas"][pick(5)]
+        if mode != "message" { lines += ["app:", "  state: \(mode)", "  cloud-latency: \(10 + pick(40))ms"] }
+        lines += ["network:", "  latency: \(20 + pick(60))ms", "  jitter: \(pick(3) * 20)ms", "steps:",
+                  "  - { at: 0ms, device: p0-phone, conversation: group, send: { session: poll, data: { choice: c0 } } }",
+                  "  - { at: 0ms, device: p1-phone, conversation: pair, send: { session: side, data: { choice: s0 } } }"]
+        var time = 0
+        for step in 1...(4 + pick(5)) {
+            time += pick(4) == 0 ? pick(5) : 40 + pick(400)
+            let device = devices[pick(devices.count)]
+            let (conversation, session) = device.hasPrefix("p0-") || device.hasPrefix("p1-")
+                ? (pick(3) == 0 ? ("pair", "side") : ("group", "poll")) : ("group", "poll")
+            let verb = pick(2) == 0 ? "send" : "reply"
+            let data = pick(3) == 0 ? "p\(step): yes" : "choice: c\(step)"
+            lines.append("  - { at: \(time)ms, device: \(device), conversation: \(conversation), \(verb): { session: \(session), data: { \(data) } } }")
+        }
+        if pick(3) == 0 {
+            let device = devices[pick(devices.count)]
+            lines += ["  - { at: \(pick(300))ms, device: \(device), offline: true }", "  - { at: \(time + pick(300))ms, device: \(device), online: true }"]
+        }
+        if pick(3) == 0 {
+            lines.append("  - { at: \(pick(time + 1))ms, device: p0-phone, conversation: pair, join: p2 }")
+        }
+        if pick(4) == 0 {
+            lines.append("  - { at: \(pick(time + 1))ms, device: p0-phone, conversation: group, leave: p\(1 + pick(people - 1)) }")
+        }
+        lines += ["expect:", "  - converged: poll", "  - no-pitfalls: true"]
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// Pitfalls by kind, rule, devices and session, and each check's verdict.
