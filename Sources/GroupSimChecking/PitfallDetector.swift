@@ -56,7 +56,8 @@ package enum PitfallDetector {
         /// The changes that wrote each value of each key of each session, in the order
         /// made, each change once: who could have overwritten a change is a look-up.
         private let writersByEntry: [EntryKey: [Change]]
-        /// Each step's action by step number (the first step of a number, in file order).
+        /// Each step's action by step number (the first step of a number, in file order);
+        /// empty when `explained` is false, as only the words read it.
         private let actions: [Int: Action]
 
         struct EntryKey: Hashable {
@@ -84,7 +85,9 @@ package enum PitfallDetector {
             }
             writersByEntry = writers
             var stepActions: [Int: Action] = [:]
-            for step in outcome.scenario.steps where stepActions[step.number] == nil { stepActions[step.number] = step.action }
+            if explained {
+                for step in outcome.scenario.steps where stepActions[step.number] == nil { stepActions[step.number] = step.action }
+            }
             actions = stepActions
             var byDevice: [String: [MessageFlow.Send]] = [:]
             for send in flow.sends { byDevice[send.device, default: []].append(send) }
