@@ -39,7 +39,7 @@ package struct RunLedger: Sendable {
     /// column in a row and the row's width (`ScenarioTables.ledgerColumns`).
     private let deviceIndex: [String: Int]
     private let sessionNumbers: [String: Int]
-    private let columns: [[Int32]]
+    private let columns: [Int32]
     private let widths: [Int]
     /// When each step began, by step number (the first step of a number; nil: never).
     private var stepStarts: [VirtualTime?] = []
@@ -60,7 +60,7 @@ package struct RunLedger: Sendable {
                   widths: tables.ledgerWidths)
     }
 
-    package init(deviceIndex: [String: Int], sessionNumbers: [String: Int] = [:], columns: [[Int32]] = [], widths: [Int] = []) {
+    package init(deviceIndex: [String: Int], sessionNumbers: [String: Int] = [:], columns: [Int32] = [], widths: [Int] = []) {
         self.deviceIndex = deviceIndex
         self.sessionNumbers = sessionNumbers
         self.columns = columns
@@ -84,15 +84,17 @@ package struct RunLedger: Sendable {
         guard let session = envelope.sessionName, lastStep.indices.contains(device) else { return }
         let conversation = widths.indices.contains(envelope.conversationNumber) ? envelope.conversationNumber : -1
         let carrier = Carrier(message: envelope.id, time: time, row: arrivals.count, conversation: conversation)
-        // The session's number, not its name, is hashed on the path every send takes.
+        // The session's number, not its name, is hashed on the path every send takes, once:
+        // reaching the entry with a default inserts it when it is new, and the count says so.
+        func reach(_ entry: inout Carrier) {}
         if envelope.sessionNumber >= 0 {
-            let key = CarrierKey(device: device, session: envelope.sessionNumber, step: lastStep[device])
-            guard carriers[key] == nil else { return }
-            carriers[key] = carrier
+            let count = carriers.count
+            reach(&carriers[CarrierKey(device: device, session: envelope.sessionNumber, step: lastStep[device]), default: carrier])
+            guard carriers.count > count else { return }
         } else {
-            let key = NamedCarrierKey(device: device, session: session, step: lastStep[device])
-            guard namedCarriers[key] == nil else { return }
-            namedCarriers[key] = carrier
+            let count = namedCarriers.count
+            reach(&namedCarriers[NamedCarrierKey(device: device, session: session, step: lastStep[device]), default: carrier])
+            guard namedCarriers.count > count else { return }
         }
         arrivals.append(contentsOf: repeatElement(Int64.min, count: conversation < 0 ? lastStep.count : widths[conversation]))
         guard envelope.id >= 0 else { return }
@@ -110,10 +112,10 @@ package struct RunLedger: Sendable {
     }
 
     private func column(of device: Int, in conversation: Int) -> Int? {
-        guard conversation >= 0 else { return lastStep.indices.contains(device) ? device : nil }
-        let table = columns[conversation]
-        guard table.indices.contains(device), table[device] >= 0 else { return nil }
-        return Int(table[device])
+        guard lastStep.indices.contains(device) else { return nil }
+        guard conversation >= 0 else { return device }
+        let column = columns[conversation * lastStep.count + device]
+        return column < 0 ? nil : Int(column)
     }
 
     // MARK: - Read by the analysis

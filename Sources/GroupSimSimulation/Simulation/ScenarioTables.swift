@@ -54,9 +54,10 @@ package final class ScenarioTables: Sendable {
     /// their order.
     let steps: StepPlan
     /// Per conversation (by number): each device's column in the run ledger's row of a
-    /// message of that conversation (-1: the device is never a member), and the row's
-    /// width. A device can be a member when its person is one at the start or joins later.
-    let ledgerColumns: [[Int32]]
+    /// message of that conversation (-1: the device is never a member), at `conversation *
+    /// devices + device` in one array, and the row's width. A device can be a member when
+    /// its person is one at the start or joins later.
+    let ledgerColumns: [Int32]
     let ledgerWidths: [Int]
 
     /// A link's delay: latency plus a draw in [0, jitter).
@@ -114,16 +115,16 @@ package final class ScenarioTables: Sendable {
         for step in scenario.steps {
             if case .join(let person) = step.action, joined.insert(person).inserted { joiners.append(person) }
         }
-        var columns: [[Int32]] = []
+        let count = scenario.devices.count
+        var columns = [Int32](repeating: -1, count: scenario.conversations.count * count)
         var widths: [Int] = []
-        for conversation in scenario.conversations {
-            var column = [Int32](repeating: -1, count: scenario.devices.count)
+        for (number, conversation) in scenario.conversations.enumerated() {
             var width = 0
-            for device in Self.devices(of: conversation.members + joiners, in: scenario, deviceIndex: deviceIndex) where column[device] < 0 {
-                column[device] = Int32(width)
+            for device in Self.devices(of: conversation.members + joiners, in: scenario, deviceIndex: deviceIndex)
+            where columns[number * count + device] < 0 {
+                columns[number * count + device] = Int32(width)
                 width += 1
             }
-            columns.append(column)
             widths.append(width)
         }
         ledgerColumns = columns
