@@ -86,10 +86,12 @@ package struct RunLedger: Sendable {
         let carrier = Carrier(message: envelope.id, time: time, row: arrivals.count, conversation: conversation)
         // The session's number, not its name, is hashed on the path every send takes, once:
         // reaching the entry with a default inserts it when it is new, and the count says so.
+        // A message made outside a device (a test harness) carries no number: its name has one.
         func reach(_ entry: inout Carrier) {}
-        if envelope.sessionNumber >= 0 {
+        let number = envelope.sessionNumber >= 0 ? envelope.sessionNumber : sessionNumbers[session] ?? -1
+        if number >= 0 {
             let count = carriers.count
-            reach(&carriers[CarrierKey(device: device, session: envelope.sessionNumber, step: lastStep[device]), default: carrier])
+            reach(&carriers[CarrierKey(device: device, session: number, step: lastStep[device]), default: carrier])
             guard carriers.count > count else { return }
         } else {
             let count = namedCarriers.count
