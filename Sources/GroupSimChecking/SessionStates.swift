@@ -28,6 +28,11 @@ final class SessionStates: Sendable {
     /// + session` in one array (one allocation per run, not one per device). Filled from
     /// the sessions' numbers in the run, so most of the sessions a device shows cost no hash.
     private let positions: [Int32]
+    /// When the run's ledger kept every device's live bubbles as the run went (one
+    /// conversation, every session shown named by a step and changed by one): each
+    /// session's number there, by index in `sessions`, and `positions` is empty. Nil: the
+    /// live bubbles are read from the devices' session tables, into `positions`.
+    private let ledgerNumbers: [Int]?
 
     init(outcome: RunOutcome) {
         self.outcome = outcome
@@ -48,6 +53,20 @@ final class SessionStates: Sendable {
             return names.count - 1
         }
         for change in outcome.changes { _ = intern(change.session) }
+        var cloud: [String: Int] = [:]
+        for (index, entry) in outcome.cloud.enumerated() where cloud[entry.key] == nil { cloud[entry.key] = index }
+        cloudByKey = cloud
+        if let numbers = Self.ledgerNumbers(outcome, sessions: names) {
+            // Nothing to read from the devices: the sessions are the changes' (every shown
+            // one has a change), and their one conversation is the scenario's only one.
+            ledgerNumbers = numbers
+            positions = []
+            conversationBySession = [:]
+            sessions = names
+            indexBySession = index
+            return
+        }
+        ledgerNumbers = nil
         // A session's number in the run (-1: none) to its index here: one hash per
         // session, not one per device that shows it.
         var byNumber: [Int32] = []
@@ -95,9 +114,28 @@ final class SessionStates: Sendable {
         conversationBySession = conversations
         sessions = names
         indexBySession = index
-        var cloud: [String: Int] = [:]
-        for (index, entry) in outcome.cloud.enumerated() where cloud[entry.key] == nil { cloud[entry.key] = index }
-        cloudByKey = cloud
+    }
+
+    /// The numbers of `sessions` in the run's ledger, when its live bubbles answer for every
+    /// device's session table: the devices are the run's own, with one conversation, no
+    /// session an app named, and every shown session among `sessions` (the changes'). Nil
+    /// otherwise. Costs a pass over the devices and the numbered sessions, not over what
+    /// each device shows.
+    private static func ledgerNumbers(_ outcome: RunOutcome, sessions: [String]) -> [Int]? {
+        let ledger = outcome.ledger
+        guard ledger.tracksLiveBubbles, !ledger.showsUnnumberedSessions else { return nil }
+        for (position, device) in outcome.devices.enumerated() where device.runIndex != position || !device.sessionTable.isTheRunsOwn {
+            return nil
+        }
+        var numbers: [Int] = []
+        numbers.reserveCapacity(sessions.count)
+        var covered = 0
+        for name in sessions {
+            guard let number = ledger.number(ofSession: name) else { return nil }
+            numbers.append(number)
+            if ledger.isShown(session: number) { covered += 1 }
+        }
+        return covered == ledger.shownSessionCount ? numbers : nil
     }
 
     /// The session's index in `sessions`; nil for a session no change names and no device shows.
@@ -133,6 +171,12 @@ final class SessionStates: Sendable {
     /// `shown(_:on:)` by position: `session` indexes `sessions`, `device` `outcome.devices`.
     func shown(session: Int, device: Int) -> Shown? {
         guard outcome.devices.indices.contains(device), sessions.indices.contains(session) else { return nil }
+        if let ledgerNumbers {
+            guard let message = outcome.ledger.liveMessage(device: device, session: ledgerNumbers[session]),
+                  let envelope = outcome.ledger.envelope(of: message) else { return nil }
+            return shown(sessions[session], state: envelope.state, provenance: envelope.provenance, message: envelope.id,
+                         sender: envelope.senderPerson)
+        }
         let position = positions[device * sessions.count + session]
         guard position >= 0 else { return nil }
         let bubble = outcome.devices[device].sessionTable.bubble(at: Int(position))
@@ -149,6 +193,7 @@ final class SessionStates: Sendable {
     /// asks about every device of a session finds the session's name once.
     func liveMessage(session index: Int, device: Int) -> Int? {
         guard outcome.devices.indices.contains(device), sessions.indices.contains(index) else { return nil }
+        if let ledgerNumbers { return outcome.ledger.liveMessage(device: device, session: ledgerNumbers[index]) }
         let position = positions[device * sessions.count + index]
         return position < 0 ? nil : outcome.devices[device].sessionTable.message(at: Int(position))
     }

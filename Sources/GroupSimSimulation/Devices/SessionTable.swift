@@ -78,6 +78,10 @@ package final class SessionTable: @unchecked Sendable {
     /// How many sessions the device shows.
     package var count: Int { given?.count ?? lives.count }
 
+    /// Whether the table is the device's own, as its run left it: not made from views
+    /// that replaced its sessions.
+    package var isTheRunsOwn: Bool { given == nil }
+
     /// The session at `position`.
     package func name(at position: Int) -> String {
         if let given { return given[position].session }

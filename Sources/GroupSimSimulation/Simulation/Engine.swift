@@ -70,6 +70,8 @@ struct Engine {
             } else {
                 recorder.copiesDelivered += 1
                 recorder.ledger.delivered(envelope.id, to: receiver, at: context.now)
+                // Before the call: what the app does on it (a reply) comes after it.
+                recorder.ledger.added(envelope, on: receiver)
                 callDevice(receiver) { $0.receive(envelope) }
             }
         case .cloudArrive(let request):
@@ -183,6 +185,7 @@ struct Engine {
         for envelope in output.outgoing {
             guard let sender = world.facts.tables.sender(of: envelope) else { continue }
             recorder.ledger.sent(envelope, by: sender, at: context.now)
+            recorder.ledger.added(envelope, on: sender)
             if world.network.offline[sender] {
                 world.network.outbox[sender].append(envelope)
                 recorder.record(TraceEvent(time: context.now, subject: envelope.senderDevice, kind: .queued(message: envelope.id)))

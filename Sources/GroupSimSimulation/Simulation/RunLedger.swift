@@ -2,13 +2,14 @@ import GroupSimCore
 
 /// What the pitfall analysis needs of a run's messages, kept as the events happen, with
 /// the trace on or off: when each step began, which message carried each device's change
-/// in a session (its first send in that session for that step), and when that message
-/// reached each device.
+/// in a session (its first send in that session for that step), when that message
+/// reached each device, and, with one conversation, each device's live bubble of each
+/// session a step names.
 ///
 /// Exploration keeps no trace, yet its verdicts must be the ones `groupsim run --seed`
 /// gives for the same run: a change overwritten by someone who had seen it is no lost
 /// update (M12), and only this record says who had seen it. Each event costs a constant:
-/// a step an array write, a send one hash, a delivered copy one array write.
+/// a step an array write, a send one hash, a delivered copy two array writes.
 package struct RunLedger: Sendable {
     /// The message that carried one device's change in a session (`carrier(device:session:step:)`).
     package struct Carrier: Sendable, Hashable {
@@ -54,19 +55,45 @@ package struct RunLedger: Sendable {
     /// nanoseconds (`Int64.min`: never), a row per carrier: a member count of numbers per
     /// message, one write per copy, and no search when asked.
     private var arrivals: [Int64] = []
+    /// With one conversation: each device's live bubble of each numbered session, the
+    /// message's number at `device * sessionCount + session` (-1: none), as the device's
+    /// transcript has it (M10: the newest bubble of a session is its live one). Empty
+    /// with several conversations, where a device can show a session in each.
+    private var live: [Int32] = []
+    private let sessionCount: Int
+    /// Which devices draw bubbles (an old system draws plain messages instead, M26).
+    private let drawsBubbles: [Bool]
+    /// The app messages by number: what a live bubble holds.
+    private var messages: [Envelope?] = []
+    /// Which numbered sessions some device shows a bubble of, and how many.
+    private var shown: [Bool] = []
+    package private(set) var shownSessionCount = 0
+    /// Whether some device shows a bubble of a session no step names (an app named it).
+    package private(set) var showsUnnumberedSessions = false
 
     package init(tables: ScenarioTables) {
         self.init(deviceIndex: tables.deviceIndex, sessionNumbers: tables.sessionNumbers, columns: tables.ledgerColumns,
-                  widths: tables.ledgerWidths)
+                  widths: tables.ledgerWidths, drawsBubbles: tables.drawsBubbles,
+                  tracksLiveBubbles: tables.scenario.conversations.count == 1)
     }
 
-    package init(deviceIndex: [String: Int], sessionNumbers: [String: Int] = [:], columns: [Int32] = [], widths: [Int] = []) {
+    package init(deviceIndex: [String: Int], sessionNumbers: [String: Int] = [:], columns: [Int32] = [], widths: [Int] = [],
+                 drawsBubbles: [Bool] = [], tracksLiveBubbles: Bool = false) {
         self.deviceIndex = deviceIndex
         self.sessionNumbers = sessionNumbers
         self.columns = columns
         self.widths = widths
         lastStep = Array(repeating: -1, count: deviceIndex.count)
+        self.drawsBubbles = drawsBubbles
+        sessionCount = sessionNumbers.count
+        if tracksLiveBubbles, drawsBubbles.count == deviceIndex.count {
+            live = Array(repeating: -1, count: deviceIndex.count * sessionNumbers.count)
+            shown = Array(repeating: false, count: sessionNumbers.count)
+        }
     }
+
+    /// Whether the ledger knows every device's live bubbles (one conversation).
+    package var tracksLiveBubbles: Bool { !drawsBubbles.isEmpty && live.count == drawsBubbles.count * sessionCount }
 
     // MARK: - Kept as the run goes
 
@@ -104,6 +131,27 @@ package struct RunLedger: Sendable {
         rowOfMessage[envelope.id] = (carrier.row, Int32(conversation))
     }
 
+    /// Device `device` added `envelope` to its transcript, sent there or arrived: a
+    /// message of a session becomes the session's live bubble there (M10), unless the
+    /// device is an old system, which draws it as plain text (M26).
+    mutating func added(_ envelope: Envelope, on device: Int) {
+        guard tracksLiveBubbles, let session = envelope.sessionName, drawsBubbles.indices.contains(device), drawsBubbles[device]
+        else { return }
+        let number = envelope.sessionNumber >= 0 ? envelope.sessionNumber : sessionNumbers[session] ?? -1
+        guard number >= 0, number < sessionCount else {
+            showsUnnumberedSessions = true
+            return
+        }
+        live[device * sessionCount + number] = Int32(truncatingIfNeeded: envelope.id)
+        if !shown[number] {
+            shown[number] = true
+            shownSessionCount += 1
+        }
+        guard envelope.id >= 0 else { return }
+        if envelope.id >= messages.count { messages.grow(toInclude: envelope.id, with: nil) }
+        if messages[envelope.id] == nil { messages[envelope.id] = envelope }
+    }
+
     /// A copy of message `message` reached device `device` at `time`.
     mutating func delivered(_ message: Int, to device: Int, at time: VirtualTime) {
         guard message >= 0, message < rowOfMessage.count else { return }
@@ -135,6 +183,25 @@ package struct RunLedger: Sendable {
         if let number = sessionNumbers[session] { return carriers[CarrierKey(device: index, session: number, step: step ?? -1)] }
         return namedCarriers[NamedCarrierKey(device: index, session: session, step: step ?? -1)]
     }
+
+    /// The message of `device`'s live bubble of numbered session `number`; nil when it
+    /// shows none, or when the ledger does not track live bubbles (`tracksLiveBubbles`).
+    package func liveMessage(device: Int, session number: Int) -> Int? {
+        guard number >= 0, number < sessionCount, device >= 0, device * sessionCount + number < live.count else { return nil }
+        let message = live[device * sessionCount + number]
+        return message < 0 ? nil : Int(message)
+    }
+
+    /// The app message numbered `message`, as a live bubble holds it.
+    package func envelope(of message: Int) -> Envelope? {
+        messages.indices.contains(message) ? messages[message] : nil
+    }
+
+    /// Whether some device shows a bubble of numbered session `number`.
+    package func isShown(session number: Int) -> Bool { shown.indices.contains(number) && shown[number] }
+
+    /// The number of a session a step names; nil for any other.
+    package func number(ofSession name: String) -> Int? { sessionNumbers[name] }
 
     /// When a copy of `carrier` reached `device`; nil when none did.
     package func arrival(of carrier: Carrier, at device: String) -> VirtualTime? {
