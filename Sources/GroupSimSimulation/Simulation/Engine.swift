@@ -69,9 +69,8 @@ struct Engine {
                 recorder.record(TraceEvent(time: context.now, subject: world.devices[receiver].name, kind: .held(message: envelope.id)))
             } else {
                 recorder.copiesDelivered += 1
-                recorder.ledger.delivered(envelope.id, to: receiver, at: context.now)
                 // Before the call: what the app does on it (a reply) comes after it.
-                recorder.ledger.added(envelope, on: receiver)
+                recorder.ledger.delivered(envelope, to: receiver, at: context.now)
                 callDevice(receiver) { $0.receive(envelope) }
             }
         case .cloudArrive(let request):

@@ -56,11 +56,14 @@ package struct RunLedger: Sendable {
     /// message, one write per copy, and no search when asked.
     private var arrivals: [Int64] = []
     /// With one conversation: each device's live bubble of each numbered session, the
-    /// message's number at `device * sessionCount + session` (-1: none), as the device's
+    /// message's number at `session * devices + device` (-1: none), as the device's
     /// transcript has it (M10: the newest bubble of a session is its live one). Empty
-    /// with several conversations, where a device can show a session in each.
+    /// with several conversations, where a device can show a session in each. By session
+    /// first: the copies of one message, which arrive close together, write close together.
     private var live: [Int32] = []
     private let sessionCount: Int
+    /// Whether the ledger knows every device's live bubbles (one conversation).
+    package let tracksLiveBubbles: Bool
     /// Which devices draw bubbles (an old system draws plain messages instead, M26).
     private let drawsBubbles: [Bool]
     /// The app messages by number: what a live bubble holds.
@@ -75,6 +78,8 @@ package struct RunLedger: Sendable {
         self.init(deviceIndex: tables.deviceIndex, sessionNumbers: tables.sessionNumbers, columns: tables.ledgerColumns,
                   widths: tables.ledgerWidths, drawsBubbles: tables.drawsBubbles,
                   tracksLiveBubbles: tables.scenario.conversations.count == 1)
+        // About one carrier per step: room made once, not by doubling and rehashing.
+        carriers.reserveCapacity(tables.steps.entries.count)
     }
 
     package init(deviceIndex: [String: Int], sessionNumbers: [String: Int] = [:], columns: [Int32] = [], widths: [Int] = [],
@@ -86,14 +91,12 @@ package struct RunLedger: Sendable {
         lastStep = Array(repeating: -1, count: deviceIndex.count)
         self.drawsBubbles = drawsBubbles
         sessionCount = sessionNumbers.count
-        if tracksLiveBubbles, drawsBubbles.count == deviceIndex.count {
+        self.tracksLiveBubbles = tracksLiveBubbles && drawsBubbles.count == deviceIndex.count && !drawsBubbles.isEmpty
+        if self.tracksLiveBubbles {
             live = Array(repeating: -1, count: deviceIndex.count * sessionNumbers.count)
             shown = Array(repeating: false, count: sessionNumbers.count)
         }
     }
-
-    /// Whether the ledger knows every device's live bubbles (one conversation).
-    package var tracksLiveBubbles: Bool { !drawsBubbles.isEmpty && live.count == drawsBubbles.count * sessionCount }
 
     // MARK: - Kept as the run goes
 
@@ -109,6 +112,11 @@ package struct RunLedger: Sendable {
     /// Device `device` sent `envelope` at `time`.
     mutating func sent(_ envelope: Envelope, by device: Int, at time: VirtualTime) {
         guard let session = envelope.sessionName, lastStep.indices.contains(device) else { return }
+        // Kept once, as it left its device: a live bubble anywhere holds this message.
+        if tracksLiveBubbles, envelope.id >= 0 {
+            messages.grow(toInclude: envelope.id, with: nil)
+            messages[envelope.id] = envelope
+        }
         let conversation = widths.indices.contains(envelope.conversationNumber) ? envelope.conversationNumber : -1
         let carrier = Carrier(message: envelope.id, time: time, row: arrivals.count, conversation: conversation)
         // The session's number, not its name, is hashed on the path every send takes, once:
@@ -135,25 +143,29 @@ package struct RunLedger: Sendable {
     /// message of a session becomes the session's live bubble there (M10), unless the
     /// device is an old system, which draws it as plain text (M26).
     mutating func added(_ envelope: Envelope, on device: Int) {
-        guard tracksLiveBubbles, let session = envelope.sessionName, drawsBubbles.indices.contains(device), drawsBubbles[device]
-        else { return }
-        let number = envelope.sessionNumber >= 0 ? envelope.sessionNumber : sessionNumbers[session] ?? -1
-        guard number >= 0, number < sessionCount else {
-            showsUnnumberedSessions = true
-            return
+        guard tracksLiveBubbles, drawsBubbles.indices.contains(device), drawsBubbles[device] else { return }
+        // The number the message carries is read first: the name only when it has none.
+        var number = envelope.sessionNumber
+        if number < 0 || number >= sessionCount {
+            guard let session = envelope.sessionName else { return }
+            number = sessionNumbers[session] ?? -1
+            guard number >= 0, number < sessionCount else {
+                showsUnnumberedSessions = true
+                return
+            }
         }
-        live[device * sessionCount + number] = Int32(truncatingIfNeeded: envelope.id)
+        live[number * drawsBubbles.count + device] = Int32(truncatingIfNeeded: envelope.id)
         if !shown[number] {
             shown[number] = true
             shownSessionCount += 1
         }
-        guard envelope.id >= 0 else { return }
-        if envelope.id >= messages.count { messages.grow(toInclude: envelope.id, with: nil) }
-        if messages[envelope.id] == nil { messages[envelope.id] = envelope }
     }
 
-    /// A copy of message `message` reached device `device` at `time`.
-    mutating func delivered(_ message: Int, to device: Int, at time: VirtualTime) {
+    /// A copy of `envelope` reached device `device` at `time`, which adds it to its
+    /// transcript (`added(_:on:)`).
+    mutating func delivered(_ envelope: Envelope, to device: Int, at time: VirtualTime) {
+        added(envelope, on: device)
+        let message = envelope.id
         guard message >= 0, message < rowOfMessage.count else { return }
         let (row, conversation) = rowOfMessage[message]
         guard row >= 0, let column = self.column(of: device, in: Int(conversation)) else { return }
@@ -187,8 +199,8 @@ package struct RunLedger: Sendable {
     /// The message of `device`'s live bubble of numbered session `number`; nil when it
     /// shows none, or when the ledger does not track live bubbles (`tracksLiveBubbles`).
     package func liveMessage(device: Int, session number: Int) -> Int? {
-        guard number >= 0, number < sessionCount, device >= 0, device * sessionCount + number < live.count else { return nil }
-        let message = live[device * sessionCount + number]
+        guard number >= 0, number < sessionCount, device >= 0, device < drawsBubbles.count, tracksLiveBubbles else { return nil }
+        let message = live[number * drawsBubbles.count + device]
         return message < 0 ? nil : Int(message)
     }
 
