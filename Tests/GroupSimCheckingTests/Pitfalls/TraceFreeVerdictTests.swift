@@ -70,9 +70,7 @@ import GroupSimTesting
     /// Every shipped scenario, and the knowing overwrites, over many seeds: the run with
     /// its trace and the run without one find the same pitfalls and the same verdicts.
     @Test func theTraceChangesNoVerdict() async throws {
-        var scenarios = try ScenarioFiles.shipped.map { path in
-            (path, try ScenarioParser.parse(text: String(contentsOfFile: path, encoding: .utf8), file: path))
-        }
+        var scenarios = try Self.shipped()
         for state in ["message", "cloud-overwrite", "cloud-merge", "cloud-cas"] {
             scenarios.append(("knowing-overwrite \(state)", try Fixture.scenario(Self.knowingOverwrite(state))))
         }
@@ -146,9 +144,7 @@ import GroupSimTesting
     /// drawing views: the verdicts are the ones the worded report gives, for the shipped
     /// scenarios and the generated groups alike.
     @Test func theWordsChangeNoVerdict() async throws {
-        var scenarios = try ScenarioFiles.shipped.map { path in
-            (path, try ScenarioParser.parse(text: String(contentsOfFile: path, encoding: .utf8), file: path))
-        }
+        var scenarios = try Self.shipped()
         for seed in UInt64(1)...40 { scenarios.append(("generated \(seed)", try Fixture.scenario(Self.generate(seed: seed)))) }
         for (name, scenario) in scenarios {
             for seed in UInt64(1)...6 {
@@ -165,9 +161,7 @@ import GroupSimTesting
     /// they are the transcripts' live bubbles, device by device and session by session
     /// (generated groups with an old system among the devices, and the shipped scenarios).
     @Test func theLedgersLiveBubblesAreTheTranscripts() async throws {
-        var scenarios = try ScenarioFiles.shipped.map { path in
-            (path, try ScenarioParser.parse(text: String(contentsOfFile: path, encoding: .utf8), file: path))
-        }
+        var scenarios = try Self.shipped()
         for seed in UInt64(1)...60 {
             var text = Self.generate(seed: seed, pair: false)
             // Now and then p2's phone is an old system, which draws plain messages (M26),
@@ -197,6 +191,13 @@ import GroupSimTesting
             }
         }
         #expect(compared > 1_000)
+    }
+
+    /// Every scenario file under Scenarios/, parsed, with its path.
+    static func shipped() throws -> [(String, Scenario)] {
+        try ScenarioFiles.shipped.map { path in
+            (path, try ScenarioParser.parse(text: String(contentsOfFile: path, encoding: .utf8), file: path))
+        }
     }
 
     /// Pitfalls by kind, rule, devices and (with `sessions`) session, and each check's
