@@ -138,6 +138,10 @@ final class SessionStates: Sendable {
         return covered == ledger.shownSessionCount ? numbers : nil
     }
 
+    /// Whether the live bubbles come from the run's ledger (`ledgerNumbers`): then no
+    /// device shows a session no step names, as the ledger would have said.
+    var readsLedger: Bool { ledgerNumbers != nil }
+
     /// The session's index in `sessions`; nil for a session no change names and no device shows.
     func sessionIndex(_ name: String) -> Int? { indexBySession[name] }
 
