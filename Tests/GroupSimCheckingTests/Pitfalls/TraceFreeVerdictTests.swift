@@ -193,6 +193,34 @@ import GroupSimTesting
         #expect(compared > 1_000)
     }
 
+    /// An app that names its own session (no step names it) keeps the session states on
+    /// the devices' tables: exploration still counts what each device shows of it.
+    @Test func anAppNamedSessionIsReadFromTheDevices() async throws {
+        struct Renaming: MessagesApp {
+            mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] {
+                [.insert(Message(session: Session(name: "mine"), url: "?n=1"))]
+            }
+        }
+        var apps = AppRegistry()
+        apps.register("renaming") { _ in Renaming() }
+        let scenario = try Fixture.scenario("""
+            name: renaming
+            app: { name: renaming }
+            people: { alice: [alice-phone], bob: [bob-phone, bob-ipad] }
+            network: { latency: 50ms, jitter: 20ms }
+            steps:
+              - { at: 0ms, device: alice-phone, insert: { session: poll } }
+              - { at: 10ms, device: alice-phone, press-send: true }
+
+            """, apps: ["renaming"])
+        let run = try await scenario.run(apps: apps)
+        #expect(!run.states.readsLedger)
+        #expect(run.outcome.device("bob-ipad")?.session("mine")?.message == 1)
+        let report = try await Explorer(scenario: scenario, apps: apps).explore(runs: 5, seed: 1)
+        #expect(Set(report.outcomes.filter { $0.session == "mine" }.map(\.device)) == ["alice-phone", "bob-phone", "bob-ipad"])
+        #expect(report.outcomes.filter { $0.session == "mine" }.allSatisfy { $0.counts.first?.shown.from == "alice" })
+    }
+
     /// Every scenario file under Scenarios/, parsed, with its path.
     static func shipped() throws -> [(String, Scenario)] {
         try ScenarioFiles.shipped.map { path in
