@@ -53,7 +53,7 @@ package struct ViewHistory: Sendable {
     }
 
     public init(outcome: RunOutcome) {
-        let drawing = outcome.scenario.devices.filter { $0.platform != .ios9 }.map(\.name)
+        let drawing = outcome.scenario.devices.filter(\.drawsBubbles).map(\.name)
         let draws = Set(drawing)
         var sessionOf: [Int: String] = [:]
         var found: [Change] = []

@@ -111,6 +111,10 @@ extension Scenario {
 
         /// Whether the extension can run here: iOS with the app installed (docs/scenario-format.md, `converged`).
         public var runsApp: Bool { platform == .ios && hasApp }
+
+        /// Whether Messages draws app messages here as bubbles: everywhere but on an old
+        /// system, which draws plain messages instead (M26).
+        @inlinable public var drawsBubbles: Bool { platform != .ios9 }
     }
 }
 

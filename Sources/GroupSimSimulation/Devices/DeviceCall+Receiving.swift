@@ -15,7 +15,7 @@ extension DeviceCall {
         // needed, not bound (a bound copy retains and releases each of its fields).
         switch envelope.content {
         case .app:
-            if device.spec.platform == .ios9 {
+            if !device.spec.drawsBubbles {
                 // Old systems get plain messages instead (M26): the layout's image, when it
                 // has one, then a web URL. No picture is made up for a layout without one.
                 let message = envelope.message ?? Message()

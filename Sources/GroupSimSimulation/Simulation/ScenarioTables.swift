@@ -131,7 +131,7 @@ package final class ScenarioTables: Sendable {
         }
         ledgerColumns = columns
         ledgerWidths = widths
-        drawsBubbles = scenario.devices.map { $0.platform != .ios9 }
+        drawsBubbles = scenario.devices.map(\.drawsBubbles)
         perConversation = scenario.options.identifiers == .perConversation
         let slots = perConversation ? scenario.conversations.map(\.name) : [""]
         identifierSlots = slots
