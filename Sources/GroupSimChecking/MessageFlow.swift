@@ -65,7 +65,6 @@ package struct MessageFlow: Sendable {
     public private(set) var cloudTrips: [CloudTrip] = []
 
     private var sendIndex: [Int: Int] = [:]
-    private var copyIndex: [String: Int] = [:]
 
     /// Reads the trace once.
     public init(trace: Trace) {
@@ -86,7 +85,6 @@ package struct MessageFlow: Sendable {
             case .delivered(let message, let from):
                 let key = Self.copyKey(message, event.subject)
                 let sentAt = sendIndex[message].map { sends[$0].time } ?? event.time
-                copyIndex[key] = copies.count
                 copies.append(Copy(message: message, from: from, to: event.subject, sentAt: sentAt, arrivedAt: event.time,
                                    heldAt: held[key], traceIndex: index))
             // A round trip is three events: the device's request, the store's handling of it
@@ -120,17 +118,6 @@ package struct MessageFlow: Sendable {
 
     /// The send of message `message` (`m3` is 3).
     public func send(of message: Int) -> Send? { sendIndex[message].map { sends[$0] } }
-
-    /// The copy of `message` that reached `device`, if one did.
-    public func arrival(of message: Int, at device: String) -> Copy? {
-        copyIndex[Self.copyKey(message, device)].map { copies[$0] }
-    }
-
-    /// When `device` first had `message`: when it sent it, or when its copy arrived.
-    public func firstSeen(_ message: Int, on device: String) -> VirtualTime? {
-        if let send = send(of: message), send.device == device { return send.time }
-        return arrival(of: message, at: device)?.arrivedAt
-    }
 
     private static func copyKey(_ message: Int, _ device: String) -> String { "\(message)|\(device)" }
 }

@@ -82,7 +82,7 @@ extension PitfallDetector {
             }
             let sender = evidence.contact(senderPerson(send.device, evidence))
             var sentence = "\(place) the live bubble is m\(survivor) from \(sender), sent by \(send.device) at \(send.time)"
-            let seen = evidence.flow.firstSeen(carrier.message, on: send.device)
+            let seen = evidence.firstSeen(carrier, of: change, on: send.device)
             if let seen, seen <= send.time, !builtOnSelection(send, evidence) {
                 sentence += ": \(send.device) had m\(carrier.message) since \(seen), but m\(survivor) was a new send in "
                     + "\(change.session), built without selecting a bubble, from an empty state (M15: the extension reads only the bubble "
