@@ -223,7 +223,7 @@ final class SessionStates: Sendable {
         return AppDevicesShow(devices: devices, byMessage: byMessage(session: session, devices: devices))
     }
 
-    func byMessage(session: String, devices: [Int]) -> ByMessage {
+    private func byMessage(session: String, devices: [Int]) -> ByMessage {
         var result = ByMessage(of: [], distinct: [])
         result.of.reserveCapacity(devices.count)
         let index = indexBySession[session]

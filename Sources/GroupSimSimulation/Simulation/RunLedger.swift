@@ -75,27 +75,33 @@ package struct RunLedger: Sendable {
     package private(set) var showsUnnumberedSessions = false
 
     package init(tables: ScenarioTables) {
-        self.init(deviceIndex: tables.deviceIndex, sessionNumbers: tables.sessionNumbers, columns: tables.ledgerColumns,
-                  widths: tables.ledgerWidths, drawsBubbles: tables.drawsBubbles,
-                  tracksLiveBubbles: tables.scenario.conversations.count == 1)
+        deviceIndex = tables.deviceIndex
+        sessionNumbers = tables.sessionNumbers
+        columns = tables.ledgerColumns
+        widths = tables.ledgerWidths
+        drawsBubbles = tables.drawsBubbles
+        sessionCount = sessionNumbers.count
+        let devices = drawsBubbles.count
+        lastStep = Array(repeating: -1, count: devices)
+        tracksLiveBubbles = tables.scenario.conversations.count == 1 && devices > 0
+        if tracksLiveBubbles {
+            live = Array(repeating: -1, count: devices * sessionCount)
+            shown = Array(repeating: false, count: sessionCount)
+        }
         // About one carrier per step: room made once, not by doubling and rehashing.
         carriers.reserveCapacity(tables.steps.entries.count)
     }
 
-    package init(deviceIndex: [String: Int], sessionNumbers: [String: Int] = [:], columns: [Int32] = [], widths: [Int] = [],
-                 drawsBubbles: [Bool] = [], tracksLiveBubbles: Bool = false) {
-        self.deviceIndex = deviceIndex
-        self.sessionNumbers = sessionNumbers
-        self.columns = columns
-        self.widths = widths
-        lastStep = Array(repeating: -1, count: deviceIndex.count)
-        self.drawsBubbles = drawsBubbles
-        sessionCount = sessionNumbers.count
-        self.tracksLiveBubbles = tracksLiveBubbles && drawsBubbles.count == deviceIndex.count && !drawsBubbles.isEmpty
-        if self.tracksLiveBubbles {
-            live = Array(repeating: -1, count: deviceIndex.count * sessionNumbers.count)
-            shown = Array(repeating: false, count: sessionNumbers.count)
-        }
+    /// The ledger of a run that never ran (`RunOutcome.empty`): it knows nothing.
+    package init() {
+        deviceIndex = [:]
+        sessionNumbers = [:]
+        columns = []
+        widths = []
+        drawsBubbles = []
+        sessionCount = 0
+        lastStep = []
+        tracksLiveBubbles = false
     }
 
     // MARK: - Kept as the run goes
