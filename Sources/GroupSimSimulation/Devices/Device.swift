@@ -87,6 +87,12 @@ package struct Device {
     let tracing: Bool
 
     package init(spec: DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool = true) {
+        self.init(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: nil)
+    }
+
+    /// `transcripts`: empty transcripts of the same scenario to fill, whose room a
+    /// previous run made (`reset(world:)`); nil makes new ones.
+    private init(spec: DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool, transcripts: Transcripts?) {
         self.spec = spec
         self.tracing = tracing
         self.world = world
@@ -99,8 +105,20 @@ package struct Device {
         self.environment = AppEnvironment(device: spec.name, installation: 0, streams: world.streams)
         // With one conversation its transcript holds every numbered session; with several,
         // each holds some, and its table stays as long as the highest it holds.
-        self.transcripts = Transcripts(numbers: world.conversationNumbers,
-                                       sessions: world.conversations.count == 1 ? world.sessionNumbers.count : 0)
+        self.transcripts = transcripts ?? Transcripts(numbers: world.conversationNumbers,
+                                                      sessions: world.conversations.count == 1 ? world.sessionNumbers.count : 0)
+    }
+
+    /// Makes the device what `init` makes for another run of the same scenario (`world`:
+    /// that run's facts, with its seed), keeping the room its transcripts took. Everything
+    /// else is made anew, so nothing of the last run can leak into the next: its app, its
+    /// identifiers (minted from the new seed), drafts, callbacks and storage.
+    mutating func reset(world: WorldFacts) {
+        var kept = transcripts
+        // Let go of them here, so that emptying `kept` keeps its room instead of copying.
+        transcripts = Transcripts(numbers: [:])
+        kept.removeAll()
+        self = Device(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: kept)
     }
 
     /// The key-value storage of the app's current installation on this device.
@@ -163,6 +181,12 @@ struct Transcripts {
         var empty = Transcript()
         empty.sessionCapacity = sessions
         known = Array(repeating: empty, count: numbers.values.max().map { $0 + 1 } ?? 0)
+    }
+
+    /// Empties every transcript, as new ones for the same conversations are, keeping their room.
+    mutating func removeAll() {
+        for index in known.indices { known[index].removeAll() }
+        others.removeAll()
     }
 
     /// The conversation's transcript; nil for one that is not the scenario's and has none.

@@ -87,6 +87,18 @@ package struct Transcript: Sendable {
 
     public init() {}
 
+    /// Empties the transcript, as a new one with the same `sessionCapacity` is, keeping
+    /// the room it took: a device that runs again (`Device.reset`) fills it again.
+    mutating func removeAll() {
+        slots.removeAll(keepingCapacity: true)
+        plainTexts.removeAll(keepingCapacity: true)
+        tombstones = 0
+        liveByNumber.removeAll(keepingCapacity: true)
+        summariesByNumber.removeAll(keepingCapacity: true)
+        live.removeAll(keepingCapacity: true)
+        summariesByName.removeAll(keepingCapacity: true)
+    }
+
     /// Adds an app message's bubble at the bottom, collapsing the session's previous bubble (M10).
     public mutating func addBubble(_ envelope: Envelope, nilSummary: Options.NilSummary) -> Collapse? {
         addBubble(envelope, number: envelope.sessionNumber, nilSummary: nilSummary)

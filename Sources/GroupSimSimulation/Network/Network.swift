@@ -15,7 +15,7 @@ struct Network: Sendable {
     let fifo: Bool
     /// Each link's latency, jitter and stream key.
     private let tables: ScenarioTables
-    private let streams: RandomStreams
+    private var streams: RandomStreams
     /// Each link's generator, sender-major; started from its key at the link's first copy,
     /// so a run pays only for the links it uses.
     private var generators: [SplitMix64]
@@ -44,6 +44,18 @@ struct Network: Sendable {
         offline = Array(repeating: false, count: devices)
         held = Array(repeating: [], count: devices)
         outbox = Array(repeating: [], count: devices)
+    }
+
+    /// Makes the network what `init(tables:streams:)` makes with `streams`, for another
+    /// run of the same scenario, keeping the room its tables took. A link's generator is
+    /// started again from its key at its first copy, as in a new network.
+    mutating func reset(streams: RandomStreams) {
+        self.streams = streams
+        started.withUnsafeMutableBufferPointer { $0.update(repeating: false) }
+        lastArrival.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
+        offline.withUnsafeMutableBufferPointer { $0.update(repeating: false) }
+        for device in held.indices where !held[device].isEmpty { held[device].removeAll(keepingCapacity: true) }
+        for device in outbox.indices where !outbox[device].isEmpty { outbox[device].removeAll(keepingCapacity: true) }
     }
 
     /// The delay of the next copy from `sender` to `receiver`: latency plus a jitter draw.

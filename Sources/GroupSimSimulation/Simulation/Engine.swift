@@ -14,7 +14,7 @@ struct Engine {
     var world: World
     var scheduler: Scheduler
     var recorder: Recorder
-    let seed: UInt64
+    private(set) var seed: UInt64
     /// The clock and the run's message and change counters, lent to each device call.
     private(set) var context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
     /// The one buffer every device call adds its effects to; emptied after each call.
@@ -32,6 +32,20 @@ struct Engine {
     /// Builds the devices with the app `factory` makes and plans the steps.
     mutating func start(app factory: AppRegistry.Factory?) {
         world.makeDevices(app: factory, tracing: recorder.keepsTrace)
+        scheduler.plan(world.facts.tables.steps, streams: world.facts.streams)
+    }
+
+    /// Makes a started engine ready for another run of its scenario, with `seed` and
+    /// `controller`: what a new engine with the same tables, app and trace setting is
+    /// after `start`, except for the room its last run's devices, queue, network and
+    /// records took, which the next run fills again instead of allocating it.
+    mutating func restart(seed: UInt64, controller: (any ScheduleController)?) {
+        self.seed = seed
+        world.reset(seed: seed)
+        scheduler.reset(controller: controller)
+        recorder.reset()
+        context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
+        output.removeAll()
         scheduler.plan(world.facts.tables.steps, streams: world.facts.streams)
     }
 

@@ -56,6 +56,16 @@ package struct EventQueue<Payload> {
         return sequence
     }
 
+    /// Drops every pending event and starts the sequence numbers again, as a new queue
+    /// would, keeping the room the queue took.
+    public mutating func removeAll() {
+        heap.removeAll(keepingCapacity: true)
+        ordered.removeAll(keepingCapacity: true)
+        payloads.removeAll(keepingCapacity: true)
+        freeSlots.removeAll(keepingCapacity: true)
+        nextSequence = 0
+    }
+
     /// Sets aside `count` sequence numbers for events that `schedule(_:at:reserved:)` adds
     /// later, in any order, as if they had been scheduled now; returns the first.
     ///

@@ -23,6 +23,19 @@ struct Recorder {
         ledger = RunLedger(tables: tables)
     }
 
+    /// Forgets the run, as a recorder made anew for the same tables would know nothing,
+    /// keeping the room its lists and ledger took.
+    mutating func reset() {
+        trace = Trace()
+        failures.removeAll(keepingCapacity: true)
+        sightings.removeAll(keepingCapacity: true)
+        changes.removeAll(keepingCapacity: true)
+        ledger.reset()
+        copiesDelivered = 0
+        cloudConflicts = 0
+        eventCount = 0
+    }
+
     mutating func record(_ event: TraceEvent) {
         if keepsTrace { trace.append(event) }
     }

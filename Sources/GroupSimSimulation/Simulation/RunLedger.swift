@@ -104,6 +104,22 @@ package struct RunLedger: Sendable {
         tracksLiveBubbles = false
     }
 
+    /// Forgets the run, as a ledger made anew from the same tables would know nothing,
+    /// keeping the room its tables took: the next run of the scenario fills them again.
+    mutating func reset() {
+        stepStarts.removeAll(keepingCapacity: true)
+        for index in lastStep.indices { lastStep[index] = -1 }
+        carriers.removeAll(keepingCapacity: true)
+        namedCarriers.removeAll(keepingCapacity: true)
+        rowOfMessage.removeAll(keepingCapacity: true)
+        arrivals.removeAll(keepingCapacity: true)
+        for index in live.indices { live[index] = -1 }
+        messages.removeAll(keepingCapacity: true)
+        for index in shown.indices { shown[index] = false }
+        shownSessionCount = 0
+        showsUnnumberedSessions = false
+    }
+
     // MARK: - Kept as the run goes
 
     /// Step `number` began on device `device` at `time`.

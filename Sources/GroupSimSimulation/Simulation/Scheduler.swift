@@ -41,7 +41,31 @@ struct Scheduler {
 
     /// Whether a controller picks the events, kept beside `strategy`: matching the enum
     /// copies the controller's box, which every scheduled copy paid.
-    let isControlled: Bool
+    private(set) var isControlled: Bool
+
+    /// Makes the scheduler what `init(controller:)` makes, for another run of the same
+    /// scenario (`plan` comes next), keeping the room its queue and lists took.
+    mutating func reset(controller: (any ScheduleController)?) {
+        strategy = controller.map { .controlled($0) } ?? .timeOrdered
+        isControlled = controller != nil
+        queue.removeAll()
+        queue.keepsOrder = isControlled
+        steps = nil
+        plannedSteps.removeAll(keepingCapacity: true)
+        nextPlannedStep = 0
+        firstStepSequence = 0
+        windows.removeAll(keepingCapacity: true)
+        cause = TimeWindow(earliest: 0, latest: 0)
+    }
+
+    /// Takes the controller out, leaving the scheduler time-ordered: what a run that is
+    /// over hands back, so that nothing else holds the controller (and what it shares).
+    mutating func takeController() -> (any ScheduleController)? {
+        let taken = controller
+        strategy = .timeOrdered
+        isControlled = false
+        return taken
+    }
 
     /// The controller as it stands now (controllers are values: the run's copy is the one that saw it).
     var controller: (any ScheduleController)? {

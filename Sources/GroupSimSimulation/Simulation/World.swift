@@ -6,7 +6,7 @@ import GroupSimScenario
 /// decides which event, and a `Recorder` keeps what happened.
 package struct World {
     /// What every device knows and nobody changes, with the sticker files already read.
-    package let facts: WorldFacts
+    package private(set) var facts: WorldFacts
     package var devices: [Device] = []
     var network: Network
     package var cloud = CloudStore()
@@ -22,6 +22,22 @@ package struct World {
         network = Network(tables: tables, streams: facts.streams)
         members = tables.initialMembers
         memberDevicesCache = tables.initialMemberDevices
+    }
+
+    /// Makes the world what `init` and `makeDevices` make for another run of the same
+    /// scenario with `seed`: the new seed's facts, every device as at the start, the
+    /// network and the cloud store empty, the starting members. It keeps the room the
+    /// last run's devices and network took instead of making them again.
+    mutating func reset(seed: UInt64) {
+        let tables = facts.tables
+        facts = WorldFacts(tables: tables, seed: seed)
+        network.reset(streams: facts.streams)
+        cloud = CloudStore()
+        members = tables.initialMembers
+        usedSessions.removeAll(keepingCapacity: true)
+        memberDevicesCache = tables.initialMemberDevices
+        let facts = facts
+        for index in devices.indices { devices[index].reset(world: facts) }
     }
 
     var scenario: Scenario { facts.tables.scenario }
