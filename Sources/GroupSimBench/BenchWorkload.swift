@@ -39,15 +39,12 @@ package enum BenchWorkload {
     /// exploration runs each schedule: trace off, then the checks and pitfalls.
     package static func runSeeds(_ scenario: Scenario, count: Int, apps: AppRegistry) async -> Int {
         // The caller validates the scenario once, outside the measurement; the runs share
-        // its tables and one executor, as exploration's do.
-        let tables = ScenarioTables(scenario: scenario)
-        let loop = RunLoop(callsMainActor: apps.callsMainActor(scenario.app))
+        // its tables, one executor and one engine, as exploration's do.
+        let loop = RunLoop(tables: ScenarioTables(scenario: scenario), apps: apps)
         return await loop.run { loop in
             var runs = 0
             for seed in 1...max(1, count) {
-                let simulation = Simulation(tables: tables, seed: UInt64(seed), apps: apps, recordTrace: false, controller: nil,
-                                            validated: true, executor: loop.executor)
-                guard let outcome = try? await simulation.run() else { continue }
+                let outcome = loop.simulate(seed: UInt64(seed)).outcome
                 let report = RunReport(outcome: outcome, explainingPitfalls: false)
                 if report.checks.count == scenario.checks.count { runs += 1 }
             }

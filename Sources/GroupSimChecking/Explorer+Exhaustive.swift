@@ -46,18 +46,21 @@ extension Explorer {
     public func exhaustive(limit: Int = Explorer.defaultExhaustiveLimit,
         factor: Bool = true) async throws(ExplorationError) -> ExplorationReport {
         try validateScenario()
-        guard factor else { return try await enumerated(limit: limit) }
+        // One loop for the whole search: the tables are built (sticker files read) once,
+        // and every order restarts one engine.
+        let loop = RunLoop(tables: ScenarioTables(scenario: scenario), apps: apps)
+        guard factor else { return try await enumerated(limit: limit, on: loop) }
         let reason: String
         if let app = scenario.app.name {
             reason = "the app \"\(app)\" is registered from Swift, and may act on what it receives"
         } else {
-            switch try await factored(limit: limit) {
+            switch try await factored(limit: limit, on: loop) {
             case .success(let report): return report
             case .failure(.cannot(let why)): reason = why
             case .failure(.violated): reason = "no device's arrivals could be counted apart"
             }
         }
-        var report = try await enumerated(limit: limit)
+        var report = try await enumerated(limit: limit, on: loop)
         report.factoring = .init(devices: [], dependentOrders: report.runs.clampedInt, largestFactor: 1, fallback: reason)
         return report
     }
@@ -68,8 +71,10 @@ extension Explorer {
     ///   the built-in app always are.
     /// - Parameter schedules: stop after simulating this many schedules (`.searchTooLong`)
     ///   instead of `limit * 20` (tests that skip what takes long).
-    func enumerated(limit: Int, everyAlternative: Bool = false, schedules: Int? = nil) async throws(ExplorationError)
+    /// - Parameter loop: what runs the orders (nil: a loop of its own).
+    func enumerated(limit: Int, everyAlternative: Bool = false, schedules: Int? = nil, on loop: RunLoop? = nil) async throws(ExplorationError)
         -> ExplorationReport {
+        let loop = loop ?? RunLoop(tables: ScenarioTables(scenario: scenario), apps: apps)
         let seed = scenario.seed
         let sessions = ExploredRun.sessions(of: scenario)
         let root = OrderKey(for: scenario)
@@ -95,7 +100,7 @@ extension Explorer {
             }
             try budget.spend()
             let run = await simulateOrder(prefix: branch.prefix, guide: branch.guide, sleep: sleep,
-                                          visited: search.everyAlternative ? search.visited : [])
+                                          visited: search.everyAlternative ? search.visited : [], on: loop)
             try budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1)
             let counted = search.record(run.decisions, sleeps: run.sleeps, fresh: run.fresh, stuckAt: run.stuckAt, of: branch)
             guard counted else { continue }
@@ -171,19 +176,16 @@ extension Explorer {
         }
     }
 
-    /// One simulation under an `OrderRecorder`. The simulation (and the recorder's share
-    /// of `visited`) is gone when this returns, so the caller's set stays uniquely
-    /// referenced and grows in place.
-    private func simulateOrder(prefix: [Int], guide: [UInt64], sleep: [OrderRecorder.Option]?, visited: Set<OrderKey>) async
+    /// One simulation under an `OrderRecorder`, on `loop`. The loop keeps no copy of the
+    /// recorder (and its share of `visited`) once this returns, so the caller's set stays
+    /// uniquely referenced and grows in place.
+    private func simulateOrder(prefix: [Int], guide: [UInt64], sleep: [OrderRecorder.Option]?, visited: Set<OrderKey>,
+                               on loop: RunLoop) async
         -> (outcome: RunOutcome, decisions: [OrderRecorder.Decision], sleeps: [[OrderRecorder.Option]], fresh: [OrderKey], stuckAt: Int?) {
-        let simulation = Simulation(scenario: scenario, seed: scenario.seed, apps: apps, recordTrace: false,
-                                    controller: OrderRecorder(scenario: scenario, prefix: prefix, guide: guide, sleep: sleep,
-                                                              visited: visited),
-                                    validated: true)
-        // Validated before the first order, so a run cannot be refused.
-        let outcome = (try? await simulation.run()) ?? RunOutcome.empty(scenario)
-        let recorder = await simulation.scheduleController as? OrderRecorder
-        return (outcome, recorder?.decisions ?? [], recorder?.sleeps ?? [], recorder?.fresh ?? [], recorder?.stuckAt)
+        let ran = await loop.simulate(seed: scenario.seed,
+                                      controller: OrderRecorder(scenario: scenario, prefix: prefix, guide: guide, sleep: sleep, visited: visited))
+        let recorder = ran.controller as? OrderRecorder
+        return (ran.outcome, recorder?.decisions ?? [], recorder?.sleeps ?? [], recorder?.fresh ?? [], recorder?.stuckAt)
     }
 
     /// The up-front estimate of distinct orders from the plain run's decisions: split the

@@ -41,11 +41,11 @@ extension Explorer {
 
     /// `exhaustive(limit:factor: true)`: the factored search, with the devices whose
     /// arrivals broke the condition enumerated instead, one search per such device.
-    func factored(limit: Int) async throws(ExplorationError) -> Result<ExplorationReport, FactoringStop> {
+    func factored(limit: Int, on loop: RunLoop) async throws(ExplorationError) -> Result<ExplorationReport, FactoringStop> {
         var excluded: Set<Int> = []
         while true {
             let factorable = scenario.devices.indices.map { !excluded.contains($0) }
-            switch try await factoredSearch(limit: limit, factorable: factorable) {
+            switch try await factoredSearch(limit: limit, factorable: factorable, on: loop) {
             case .success(let report): return .success(report)
             case .failure(.violated(let device)):
                 guard excluded.insert(device).inserted, excluded.count < scenario.devices.count else {
@@ -69,15 +69,13 @@ extension Explorer {
     }
 
     private func simulateFactored(prefix: [Int], guide: [UInt64] = [], sleep: [OrderRecorder.Option]? = nil, visited: Set<OrderKey> = [],
-                                  factorable: [Bool], local: [[Int]], sessions: [String]) async
+                                  factorable: [Bool], local: [[Int]], sessions: [String], on loop: RunLoop) async
         -> FactoredRun {
         let recorder = OrderRecorder(scenario: scenario, prefix: prefix, guide: guide, sleep: sleep, visited: visited,
                                      factorable: factorable, localPrefix: local)
-        let simulation = Simulation(scenario: scenario, seed: scenario.seed, apps: apps, recordTrace: false,
-                                    controller: recorder, validated: true)
-        // Validated before the first order, so a run cannot be refused.
-        let outcome = (try? await simulation.run()) ?? RunOutcome.empty(scenario)
-        let ran = await simulation.scheduleController as? OrderRecorder
+        let simulated = await loop.simulate(seed: scenario.seed, controller: recorder)
+        let outcome = simulated.outcome
+        let ran = simulated.controller as? OrderRecorder
         let report = RunReport(outcome: outcome)
         let explored = ExploredRun(reference: .init(run: 0, seed: scenario.seed), report: report, sessions: sessions)
         return FactoredRun(report: report, explored: explored, decisions: ran?.decisions ?? [], fresh: ran?.fresh ?? [],
@@ -85,7 +83,8 @@ extension Explorer {
                            stuckAt: ran?.stuckAt, local: ran?.local ?? [], violation: ran?.violation)
     }
 
-    private func factoredSearch(limit: Int, factorable: [Bool]) async throws(ExplorationError) -> Result<ExplorationReport, FactoringStop> {
+    private func factoredSearch(limit: Int, factorable: [Bool], on loop: RunLoop) async throws(ExplorationError)
+        -> Result<ExplorationReport, FactoringStop> {
         let seed = scenario.seed
         let sessions = ExploredRun.sessions(of: scenario)
         var budget = SearchBudget(scenario: scenario.name, limit: limit)
@@ -106,7 +105,7 @@ extension Explorer {
             }
             try budget.spend()
             let run = await simulateFactored(prefix: branch.prefix, guide: branch.guide, sleep: sleep, visited: search.visited,
-                                             factorable: factorable, local: [], sessions: sessions)
+                                             factorable: factorable, local: [], sessions: sessions, on: loop)
             if let device = run.violation { return .failure(.violated(device: device)) }
             try budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1)
             let isNew = search.record(run.decisions, sleeps: run.sleeps, fresh: run.fresh, stuckAt: run.stuckAt, of: branch)
@@ -131,7 +130,7 @@ extension Explorer {
                     }
                 }
                 try budget.spend()
-                let local = await simulateFactored(prefix: prefix, factorable: factorable, local: plan, sessions: sessions)
+                let local = await simulateFactored(prefix: prefix, factorable: factorable, local: plan, sessions: sessions, on: loop)
                 if let device = local.violation { return .failure(.violated(device: device)) }
                 runs.append(local)
                 for device in queues.indices where exploring[device] {

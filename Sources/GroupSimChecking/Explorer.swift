@@ -91,11 +91,13 @@ public struct Explorer: Sendable {
         }
         let span = RunSpan(total: total, shard: shard)
         let sessions = ExploredRun.sessions(of: scenario)
+        // Built once for every run (sticker files read once), whatever the workers.
+        let tables = ScenarioTables(scenario: scenario)
         let tally: ExplorationTally
         if progress == nil, workers <= 1 || span.count < 2 {
-            tally = await runChunk(span, 0..<span.count, base: base, sessions: sessions)
+            tally = await runChunk(span, 0..<span.count, base: base, sessions: sessions, on: RunLoop(tables: tables, apps: apps))
         } else {
-            tally = await runConcurrently(span, base: base, sessions: sessions, progress: progress)
+            tally = await runConcurrently(span, base: base, sessions: sessions, tables: tables, progress: progress)
         }
         var report = tally.report(template)
         report.interrupted = tally.runs < ExactCount(span.count)
@@ -121,9 +123,12 @@ public struct Explorer: Sendable {
 
     /// Splits the runs into chunks and keeps `workers` chunks going at once. A chunk's
     /// tally is merged as soon as every chunk before it is, so the total is built in run
-    /// order and only the chunks in flight are held.
+    /// order and only the chunks in flight are held. A chunk runs on a `RunLoop` no other
+    /// chunk in flight has, handed on to a later chunk when it is done: a worker's runs
+    /// restart one engine however many chunks it takes.
     private func runConcurrently(
-        _ span: RunSpan, base: UInt64, sessions: [String], progress: (@Sendable (ExplorationProgress) -> Void)? = nil
+        _ span: RunSpan, base: UInt64, sessions: [String], tables: ScenarioTables,
+        progress: (@Sendable (ExplorationProgress) -> Void)? = nil
     ) async -> ExplorationTally {
         let chunkSize = max(1, min(64, span.count / (workers * 4)))
         let chunkCount = (span.count + chunkSize - 1) / chunkSize
@@ -132,8 +137,9 @@ public struct Explorer: Sendable {
         // Structured concurrency only (determinism rule 5, README): each child runs whole, independent
         // simulations and the tallies are merged in chunk order, so the report is the same
         // for any number of workers.
-        await withTaskGroup(of: (Int, ExplorationTally).self) { group in
+        await withTaskGroup(of: (Int, RunLoop, ExplorationTally).self) { group in
             var next = 0
+            var idle: [RunLoop] = []
             var finished: [Int: ExplorationTally] = [:]
             var merged = 0
             // After a cancellation, only the runs before the first unfinished one count: a
@@ -142,11 +148,13 @@ public struct Explorer: Sendable {
             func start() {
                 let number = next
                 next += 1
-                group.addTask { (number, await self.runChunk(span, positions(number), base: base, sessions: sessions)) }
+                let loop = idle.popLast() ?? RunLoop(tables: tables, apps: apps)
+                group.addTask { (number, loop, await self.runChunk(span, positions(number), base: base, sessions: sessions, on: loop)) }
             }
             while next < min(workers, chunkCount) { start() }
             var done = ExplorationProgress(runsDone: 0, runs: span.count, failedRuns: 0)
-            while let (number, tally) = await group.next() {
+            while let (number, loop, tally) = await group.next() {
+                idle.append(loop)
                 done.runsDone += tally.runs.clampedInt
                 done.failedRuns += tally.failedRuns.clampedInt
                 progress?(done)
@@ -162,22 +170,19 @@ public struct Explorer: Sendable {
         return total
     }
 
-    private func runChunk(_ span: RunSpan, _ positions: Range<Int>, base: UInt64, sessions: [String]) async -> ExplorationTally {
-        // What every run of the chunk builds alike is built once, and the runs share one
-        // executor (for a controller app, one thread instead of one wake-up per run).
-        let tables = ScenarioTables(scenario: scenario)
-        let loop = RunLoop(callsMainActor: apps.callsMainActor(scenario.app))
-        let scenario = scenario, apps = apps
+    /// The runs of `positions` one after another on `loop` (the scenario's, validated):
+    /// they share its executor (for a controller app, one thread instead of one wake-up
+    /// per run) and restart its engine rather than building a world each.
+    private func runChunk(_ span: RunSpan, _ positions: Range<Int>, base: UInt64, sessions: [String], on loop: RunLoop) async
+        -> ExplorationTally {
+        let scenario = scenario
         return await loop.run { loop in
             var tally = ExplorationTally(checks: scenario.checks.count)
             for position in positions {
                 if Task.isCancelled { break }
                 let index = span.run(at: position)
                 let seed = Self.seed(forRun: index, base: base)
-                let simulation = Simulation(tables: tables, seed: seed, apps: apps, recordTrace: false, controller: nil, validated: true,
-                                            executor: loop.executor)
-                // Validated before the first run, so a run cannot be refused.
-                guard let outcome = try? await simulation.run() else { continue }
+                let outcome = loop.simulate(seed: seed).outcome
                 let report = RunReport(outcome: outcome, explainingPitfalls: false)
                 tally.add(ExploredRun(reference: .init(run: index, seed: seed), report: report, sessions: sessions))
             }

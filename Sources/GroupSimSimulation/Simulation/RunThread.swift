@@ -140,16 +140,30 @@ private let runThreadKey: pthread_key_t = {
     return key
 }()
 
-/// Runs many simulations one after another on one executor: a caller that runs a
-/// scenario of a controller app many times (exploration, benchmarks) makes one, runs its
-/// loop in `run(_:)` and gives each `Simulation` the loop's `executor`, so that going
-/// from the loop to a run and back stays on one thread instead of waking another twice
-/// per run.
+/// Runs one scenario many times, one run after another, on one executor: a caller that
+/// runs a scenario many times (exploration, benchmarks) makes one, with the scenario's
+/// tables, and asks it for each run (`simulate(seed:controller:)`). Going from the
+/// caller's loop (`run(_:)`) to a run and back stays on one thread instead of waking
+/// another twice per run, and the runs share one `Engine`: each run resets the last run's
+/// world, queue and records instead of building them again, so a run pays for what its
+/// seed changes, not for the room a large group takes.
 package actor RunLoop {
     package nonisolated let executor: RunExecutor
+    private let tables: ScenarioTables
+    private let apps: AppRegistry
+    private let recordTrace: Bool
+    /// The last run's engine, to restart for the next one; nil before the first run.
+    private var spare: Engine?
 
-    package init(callsMainActor: Bool) {
-        executor = RunExecutor(callsMainActor: callsMainActor)
+    /// - Parameters:
+    ///   - tables: the scenario's, which the caller has validated (`Scenario.validate`)
+    ///     with `apps`: a run here cannot be refused.
+    ///   - recordTrace: false, as exploration and benchmarks run, keeps no trace.
+    package init(tables: ScenarioTables, apps: AppRegistry, recordTrace: Bool = false) {
+        executor = RunExecutor(callsMainActor: apps.callsMainActor(tables.scenario.app))
+        self.tables = tables
+        self.apps = apps
+        self.recordTrace = recordTrace
     }
 
     package nonisolated var unownedExecutor: UnownedSerialExecutor { executor.unownedExecutor }
@@ -157,5 +171,30 @@ package actor RunLoop {
     /// Runs `body` on the loop's executor.
     package func run<T: Sendable>(_ body: @Sendable (isolated RunLoop) async -> T) async -> T {
         await body(self)
+    }
+
+    /// One run of the scenario with `seed`, the events picked by `controller` if there is
+    /// one (by the clock otherwise): the same outcome a new `Simulation` of the scenario
+    /// with that seed and controller gives, built by restarting the last run's engine.
+    ///
+    /// - Returns: the outcome, and the controller as the run left it (controllers are
+    ///   values: this is the copy that saw the run). The loop keeps no copy of it, so
+    ///   what it shares with the caller stays the caller's alone.
+    package func simulate(seed: UInt64, controller: (any ScheduleController)? = nil)
+        -> (outcome: RunOutcome, controller: (any ScheduleController)?) {
+        // Taken out, not copied: held twice, every table of it would be copied as it is emptied.
+        let restarting = spare != nil
+        var engine = spare.take() ?? Engine(world: World(tables: tables, seed: seed), scheduler: Scheduler(controller: controller),
+                                            recorder: Recorder(keepsTrace: recordTrace, tables: tables), seed: seed)
+        if restarting {
+            engine.restart(seed: seed, controller: controller)
+        } else {
+            engine.start(app: apps.factory(for: tables.scenario.app))
+        }
+        engine.runToEnd()
+        let outcome = engine.outcome()
+        let ran = engine.scheduler.takeController()
+        spare = engine
+        return (outcome, ran)
     }
 }

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import GroupSim
+@testable import GroupSimChecking
+@testable import GroupSimCore
+@testable import GroupSimSimulation
+import GroupSimTesting
+
+/// Exploration and benchmarks run a scenario many times on one `RunLoop`, which restarts
+/// the last run's engine instead of building a world for each run. A restarted engine must
+/// remember nothing of the runs before: each run gives what a new `Simulation` with the
+/// same seed gives, down to every device's transcripts, identifiers and storage.
+@Suite struct RunLoopRestartTests {
+    /// Back and forth, and one seed twice in a row: a run that kept anything of the one
+    /// before would differ from a new simulation's somewhere here.
+    static let seeds: [UInt64] = [7, 1, 9, 1, 3, 12, 2, 2, 5]
+
+    @Test func aRestartedEngineRunsAsANewOne() async throws {
+        var scenarios = try TraceFreeVerdictTests.shipped()
+        for seed in UInt64(1)...30 {
+            // Two conversations or one, offline spells, joins and leaves, cloud modes; now
+            // and then an old system (M26) or a phone without the app (M27).
+            var text = TraceFreeVerdictTests.generate(seed: seed, pair: seed % 2 == 0)
+            if seed % 3 == 0 { text = text.replacing("steps:\n", with: "devices:\n  p2-phone: { platform: ios9 }\nsteps:\n") }
+            else if seed % 5 == 1 { text = text.replacing("steps:\n", with: "devices:\n  p1-phone: { app: missing }\nsteps:\n") }
+            scenarios.append(("generated \(seed)", try Fixture.scenario(text)))
+        }
+        var compared = 0
+        for (name, scenario) in scenarios {
+            for traced in [true, false] {
+                let loop = RunLoop(tables: ScenarioTables(scenario: scenario), apps: AppRegistry(), recordTrace: traced)
+                for seed in Self.seeds {
+                    let again = await loop.simulate(seed: seed).outcome
+                    let fresh = try await Simulation(scenario: scenario, seed: seed, recordTrace: traced).run()
+                    #expect(Self.fingerprint(again) == Self.fingerprint(fresh), "\(name), trace \(traced), failing seed \(seed)")
+                    #expect(TraceFreeVerdictTests.verdict(RunReport(outcome: again, explainingPitfalls: false))
+                        == TraceFreeVerdictTests.verdict(RunReport(outcome: fresh, explainingPitfalls: false)),
+                            "\(name), trace \(traced), failing seed \(seed)")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 500)
+    }
+
+    /// An app registered from Swift that counts what it composed: every run starts with
+    /// new app instances, so the counts start again, and the schedule controller a run
+    /// used goes back to the caller, not to the next run.
+    @Test func eachRunGetsNewAppsAndItsOwnController() async throws {
+        struct Counting: MessagesApp {
+            var composed = 0
+            mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] {
+                composed += 1
+                return [.send(Message(session: request.session, url: "?n=\(composed)"))]
+            }
+        }
+        var apps = AppRegistry()
+        apps.register("counting") { _ in Counting() }
+        let scenario = try Fixture.scenario("""
+            name: counting
+            app: { name: counting }
+            people: { alice: [alice-phone, alice-ipad], bob: [bob-phone] }
+            network: { latency: 50ms, jitter: 30ms }
+            steps:
+              - { at: 0ms, device: alice-phone, send: { session: poll } }
+              - { at: 20ms, device: alice-phone, send: { session: poll } }
+              - { at: 30ms, device: bob-phone, send: { session: poll } }
+
+            """, apps: ["counting"])
+        let loop = RunLoop(tables: ScenarioTables(scenario: scenario), apps: apps, recordTrace: true)
+        for seed in Self.seeds {
+            let again = await loop.simulate(seed: seed).outcome
+            let fresh = try await Simulation(scenario: scenario, seed: seed, apps: apps).run()
+            #expect(Self.fingerprint(again) == Self.fingerprint(fresh), "failing seed \(seed)")
+            // No app counts past the two messages Alice composes in one run: an app left
+            // running from the last run would.
+            let counts = Set(again.devices.flatMap(\.transcripts).flatMap(\.entries).compactMap(\.url))
+            #expect(counts.isSubset(of: ["?n=1", "?n=2"]) && !counts.isEmpty, "failing seed \(seed): \(counts)")
+        }
+        let order = OrderRecorder(scenario: scenario, prefix: [], visited: [])
+        let ran = await loop.simulate(seed: scenario.seed, controller: order)
+        let recorder = try #require(ran.controller as? OrderRecorder)
+        #expect(recorder.decisions.count == ran.outcome.eventCount)
+        // The next run by the clock is the scenario's own run, whatever the last one's controller chose.
+        let plain = await loop.simulate(seed: scenario.seed).outcome
+        #expect(plain.digest == (try await Simulation(scenario: scenario, apps: apps).run()).digest)
+    }
+
+    /// Everything a run leaves that a report, a check or a verdict reads: the trace's
+    /// digest (of nothing when no trace is kept), every device's transcripts, sessions,
+    /// identifiers, drafts, storage and callbacks, the failures, the cloud, the counters.
+    static func fingerprint(_ outcome: RunOutcome) -> [String] {
+        var lines = [
+            "digest \(outcome.digest)", "end \(outcome.endTime) events \(outcome.eventCount) copies \(outcome.copiesDelivered)",
+            "held \(outcome.heldAtEnd) quiet \(outcome.quiet) conflicts \(outcome.cloudConflicts)",
+            "failures \(outcome.failures.map { "\($0.step.map(String.init) ?? "-") \($0.device) \($0.code) \($0.time)" })",
+            "changes \(outcome.changes.count) sightings \(outcome.sightings.count)",
+            "cloud \(outcome.cloud.map { "\($0.key) \($0.state) v\($0.version)" })",
+            "members \(outcome.members.map { "\($0.conversation): \($0.members)" })",
+        ]
+        for device in outcome.devices {
+            lines.append("\(device.name) transcripts \(device.transcripts)")
+            lines.append("\(device.name) sessions \(device.sessions.map { "\($0.session) m\($0.message) \($0.urlState) \($0.summaries)" })")
+            lines.append("\(device.name) identifiers \(device.identifiers) generation \(device.generation) installs \(device.installIDs)")
+            lines.append("\(device.name) drafts \(device.drafts) storage \(device.localStorage.sorted { $0.key < $1.key })")
+            lines.append("\(device.name) callbacks \(device.callbacks)")
+        }
+        return lines
+    }
+}
