@@ -87,21 +87,27 @@ package struct Device {
     let tracing: Bool
 
     package init(spec: DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool = true) {
-        self.init(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: nil)
+        self.init(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: nil,
+                  position: world.personIndex[spec.person] ?? -1, number: world.tables.deviceIndex[spec.name] ?? -1)
     }
 
     /// `transcripts`: empty transcripts of the same scenario to fill, whose room a
-    /// previous run made (`reset(world:)`); nil makes new ones.
-    private init(spec: DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool, transcripts: Transcripts?) {
+    /// previous run made (`reset(world:)`); nil makes new ones. `position` and `number`:
+    /// the owner's position in the scenario's people and the device's in its devices (-1:
+    /// not listed), which find the device's tables without hashing a name.
+    private init(spec: DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool, transcripts: Transcripts?,
+                 position: Int, number: Int) {
         self.spec = spec
         self.tracing = tracing
         self.world = world
-        self.position = world.personIndex[spec.person] ?? -1
-        self.deviceNumber = world.tables.deviceIndex[spec.name] ?? -1
+        self.position = position
+        self.deviceNumber = number
         self.makeApp = makeApp
-        self.identifiers = world.mintIdentifiers(device: spec.name, generation: 0)
-        self.members = world.tables.initialMembers
-        self.memberOf = world.tables.initialConversations[spec.person] ?? []
+        let tables = world.tables
+        self.identifiers = world.mintIdentifiers(device: spec.name, at: number >= 0 ? number : nil, generation: 0)
+        self.members = tables.initialMembers
+        self.memberOf = tables.initialConversationsByPerson.indices.contains(position)
+            ? tables.initialConversationsByPerson[position] : tables.initialConversations[spec.person] ?? []
         self.environment = AppEnvironment(device: spec.name, installation: 0, streams: world.streams)
         // With one conversation its transcript holds every numbered session; with several,
         // each holds some, and its table stays as long as the highest it holds.
@@ -118,7 +124,8 @@ package struct Device {
         // Let go of them here, so that emptying `kept` keeps its room instead of copying.
         transcripts = Transcripts(numbers: [:])
         kept.removeAll()
-        self = Device(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: kept)
+        self = Device(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: kept, position: position,
+                      number: deviceNumber)
     }
 
     /// The key-value storage of the app's current installation on this device.

@@ -58,8 +58,10 @@ package final class WorldFacts: Sendable {
     func contactName(_ person: String) -> String { tables.contactNames[person] ?? person }
 
     /// A fresh identifier set for one installation of the app on one device (M1, M2, M6).
-    package func mintIdentifiers(device: String, generation: Int) -> IdentifierMap {
-        let keys = tables.identifierKeys(device: device, generation: generation)
+    /// `index`: the device's position in the scenario's devices, when the caller knows it.
+    package func mintIdentifiers(device: String, at index: Int? = nil, generation: Int) -> IdentifierMap {
+        let keys = index.flatMap { tables.identifierKeys(deviceAt: $0, generation: generation) }
+            ?? tables.identifierKeys(device: device, generation: generation)
         return IdentifierMap(generation: generation, keys: keys, streams: streams, tables: tables)
     }
 }

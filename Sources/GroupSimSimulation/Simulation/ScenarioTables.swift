@@ -36,6 +36,8 @@ package final class ScenarioTables: Sendable {
     let initialMemberDevices: [String: [Int]]
     /// Each person's conversations at the start, for every device of theirs to begin with.
     let initialConversations: [String: Set<String>]
+    /// The same by person's position in the scenario's people, for a device that knows it.
+    let initialConversationsByPerson: [Set<String>]
     /// Whether identifiers are minted per conversation (M6) rather than per device.
     let perConversation: Bool
     /// The identifiers' stream keys, by device position, then installation, then
@@ -112,6 +114,7 @@ package final class ScenarioTables: Sendable {
             for person in people { conversationsOf[person, default: []].insert(conversation) }
         }
         initialConversations = conversationsOf
+        initialConversationsByPerson = scenario.people.map { conversationsOf[$0.key] ?? [] }
         var joiners: [String] = []
         var joined: Set<String> = []
         for step in scenario.steps {
@@ -195,6 +198,12 @@ package final class ScenarioTables: Sendable {
     /// The identifiers' stream keys of `device`'s installation `generation`, as
     /// `IdentifierMap` lays them out: looked up for the scenario's devices and
     /// installations, worked out for any other (a test harness's sender).
+    /// The keys of the identifiers installation `generation` of the device at `index`
+    /// mints, without hashing its name.
+    func identifierKeys(deviceAt index: Int, generation: Int) -> [UInt64]? {
+        identifierKeys.indices.contains(index) && identifierKeys[index].indices.contains(generation) ? identifierKeys[index][generation] : nil
+    }
+
     func identifierKeys(device: String, generation: Int) -> [UInt64] {
         if let index = deviceIndex[device], identifierKeys[index].indices.contains(generation) { return identifierKeys[index][generation] }
         return Self.identifierKeys(device: device, generation: generation, slots: identifierSlots, people: personKeys)
