@@ -17,7 +17,9 @@ import GroupSimSimulation
 /// Determinism: run `i` depends only on the scenario and `seed(forRun: i, base:)`, and the
 /// report's counts are order-free, so any number of workers and any split into shards
 /// give the same report (determinism rules 2 and 4, README). Workers are child tasks of a task
-/// group (structured concurrency, rule 5); each run is its own `Simulation` actor.
+/// group (structured concurrency, rule 5); each worker runs its runs one after another on
+/// a `RunLoop`, which restarts one engine for each run and gives what a new `Simulation`
+/// with the run's seed gives.
 public struct Explorer: Sendable {
     public var scenario: Scenario
     public var apps: AppRegistry
