@@ -86,6 +86,29 @@ import GroupSimTesting
         #expect(plain.digest == (try await Simulation(scenario: scenario, apps: apps).run()).digest)
     }
 
+    /// An exploration builds the scenario's tables, and reads its sticker files, once for
+    /// all its runs: a file removed after the first chunk of runs is still sent in every
+    /// later run, not refused as missing in the runs of the chunks that follow.
+    @Test func anExplorationReadsItsStickerFilesOnce() async throws {
+        let folder = try TemporaryFolder.create("sticker-once")
+        defer { TemporaryFolder.remove(folder) }
+        let sticker = folder.appendingPathComponent("pickle.png")
+        try FileManager.default.copyItem(at: ScenarioFiles.root.appendingPathComponent("Scenarios/assets/pickle.png"), to: sticker)
+        let scenario = try ScenarioParser.parse(text: Fixture.group + """
+            network: { latency: 50ms, jitter: 40ms }
+            steps:
+              - { at: 0ms, device: alice-phone, sticker: { file: pickle.png, description: "a pickle" } }
+
+            """, file: folder.appendingPathComponent("test.yaml").path)
+        // One worker and a progress line: the runs go in chunks, and the file goes after the first.
+        let report = try await Explorer(scenario: scenario, workers: 1).explore(runs: 200, seed: 1, shard: nil) { progress in
+            if progress.runsDone < progress.runs { try? FileManager.default.removeItem(at: sticker) }
+        }
+        #expect(!FileManager.default.fileExists(atPath: sticker.path))
+        #expect(report.runs.clampedInt == 200)
+        #expect(report.stepFailures.isEmpty, "\(report.stepFailures.map { "\($0.code) in \($0.runs) runs" })")
+    }
+
     /// Everything a run leaves that a report, a check or a verdict reads: the trace's
     /// digest (of nothing when no trace is kept), every device's transcripts, sessions,
     /// identifiers, drafts, storage and callbacks, the failures, the cloud, the counters.
