@@ -10,11 +10,11 @@ extension Device {
         // The transcripts are shared with the device, not copied: transcripts and session
         // views are drawn from them when a report reads them; checks and exploration read
         // only the live bubbles.
+        // One array of them, which the session table and the drawn transcripts share.
         let shown = world.conversations.enumerated().map { position, conversation in
             (conversation: conversation.name, transcript: transcripts.scenarioTranscript(at: position, named: conversation.name))
         }
-        let sessions = SessionTable(conversations: shown.map(\.conversation), transcripts: shown.map(\.transcript), drawer: drawer,
-                                    summaryLines: world.options.summaryLines)
+        let sessions = SessionTable(shown: shown, drawer: drawer, summaryLines: world.options.summaryLines)
         var snapshot = DeviceSnapshot(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
                                       callbacks: callbacks, identifiers: ids, generation: identifiers.generation,
                                       transcripts: DrawnTranscripts(drawer: drawer, transcripts: shown,

@@ -16,9 +16,9 @@ package final class SessionTable: @unchecked Sendable {
     private let lives: [Transcript.LiveSlot]
     /// Where each conversation's bubbles end in `lives` (they come conversation by conversation).
     private let conversationEnds: [Int]
-    private let conversations: [String]
-    /// Per conversation, the transcript the bubbles came from (for drawing summary lines).
-    private let transcripts: [Transcript]
+    /// Per conversation, its name and the transcript the bubbles came from (for drawing
+    /// summary lines): the same array the snapshot's drawn transcripts hold.
+    private let shown: [(conversation: String, transcript: Transcript)]
     private let drawer: TranscriptDrawer?
     private let summaryLines: Int
     /// Set when made from views (a snapshot whose sessions were replaced), else drawn on use.
@@ -33,26 +33,34 @@ package final class SessionTable: @unchecked Sendable {
     /// Views drawn one at a time (`view(of:)`) before all of them were.
     private var drawnOnes: [Int: SessionView] = [:]
 
-    /// The live bubbles of `transcripts` (one per conversation, in `conversations` order).
-    convenience init(conversations: [String], transcripts: [Transcript], drawer: TranscriptDrawer, summaryLines: Int) {
+    /// The live bubbles of the transcripts `shown` (one per conversation, in the scenario's
+    /// order). The transcripts are read where they lie in `shown`, not copied out of it:
+    /// a copy retains each of a transcript's tables, for every device of every run.
+    convenience init(shown: [(conversation: String, transcript: Transcript)], drawer: TranscriptDrawer, summaryLines: Int) {
         var lives: [Transcript.LiveSlot] = []
         var ends: [Int] = []
-        lives.reserveCapacity(transcripts.reduce(0) { $0 + $1.liveCount })
-        for transcript in transcripts {
-            lives.append(contentsOf: transcript.liveSlots())
-            ends.append(lives.count)
+        shown.withUnsafeBufferPointer { shown in
+            ends.reserveCapacity(shown.count)
+            if shown.count == 1 {
+                // One conversation (most scenarios): its live places are the table's, as found.
+                lives = shown[0].transcript.liveSlots()
+                ends.append(lives.count)
+                return
+            }
+            for index in shown.indices {
+                lives.append(contentsOf: shown[index].transcript.liveSlots())
+                ends.append(lives.count)
+            }
         }
-        self.init(lives: lives, ends: ends, conversations: conversations, transcripts: transcripts, drawer: drawer,
-                  summaryLines: summaryLines)
+        self.init(lives: lives, ends: ends, shown: shown, drawer: drawer, summaryLines: summaryLines)
     }
 
     /// A table drawn on use.
-    private init(lives: [Transcript.LiveSlot], ends: [Int], conversations: [String], transcripts: [Transcript], drawer: TranscriptDrawer,
-                 summaryLines: Int) {
+    private init(lives: [Transcript.LiveSlot], ends: [Int], shown: [(conversation: String, transcript: Transcript)],
+                 drawer: TranscriptDrawer, summaryLines: Int) {
         self.lives = lives
         conversationEnds = ends
-        self.conversations = conversations
-        self.transcripts = transcripts
+        self.shown = shown
         self.drawer = drawer
         self.summaryLines = summaryLines
         given = nil
@@ -64,8 +72,7 @@ package final class SessionTable: @unchecked Sendable {
     init(views: [SessionView]) {
         lives = []
         conversationEnds = []
-        conversations = []
-        transcripts = []
+        shown = []
         drawer = nil
         summaryLines = 0
         given = views
@@ -96,7 +103,7 @@ package final class SessionTable: @unchecked Sendable {
     /// The conversation the session at `position` is shown in.
     package func conversation(at position: Int) -> String {
         if let given { return given[position].conversation }
-        return conversations[conversationIndex(at: position)]
+        return shown[conversationIndex(at: position)].conversation
     }
 
     /// The message of the live bubble at `position`.
@@ -183,17 +190,17 @@ package final class SessionTable: @unchecked Sendable {
 
     /// The message of the live bubble at `position`.
     private func envelope(at position: Int) -> Envelope {
-        transcripts[conversationIndex(at: position)].envelope(atSlot: lives[position].slot)
+        shown[conversationIndex(at: position)].transcript.envelope(atSlot: lives[position].slot)
     }
 
     /// The view at `position`, drawn: its caption and summary lines as this device draws
     /// them (M5, M14).
     private func draw(_ position: Int) -> SessionView {
         let conversation = conversationIndex(at: position)
-        let envelope = transcripts[conversation].envelope(atSlot: lives[position].slot)
+        let envelope = shown[conversation].transcript.envelope(atSlot: lives[position].slot)
         let session = envelope.sessionName ?? ""
         return SessionView(
-            session: session, conversation: conversations[conversation], message: envelope.id,
+            session: session, conversation: shown[conversation].conversation, message: envelope.id,
             senderPerson: envelope.senderPerson,
             caption: Self.caption(of: envelope, drawer: drawer),
             urlState: envelope.state, summaries: summaries(in: conversation)[session] ?? [],
@@ -205,7 +212,7 @@ package final class SessionTable: @unchecked Sendable {
         lock?.lock()
         defer { lock?.unlock() }
         if let known = drawnSummaries[conversation] { return known }
-        let drawn = drawer.map { Self.summaries(of: transcripts[conversation], drawer: $0, summaryLines: summaryLines) } ?? [:]
+        let drawn = drawer.map { Self.summaries(of: shown[conversation].transcript, drawer: $0, summaryLines: summaryLines) } ?? [:]
         drawnSummaries[conversation] = drawn
         return drawn
     }

@@ -182,9 +182,6 @@ package struct Transcript: Sendable {
         }
     }
 
-    /// How many sessions have a live entry here: at least as many as `liveSlots()` returns.
-    package var liveCount: Int { liveByNumber.reduce(0) { $1 >= 0 ? $0 + 1 : $0 } + live.count }
-
     /// One session's live bubble, as its place here and how many summary lines the
     /// session left (M10): eight bytes, where a snapshot would otherwise keep the message.
     package struct LiveSlot: Sendable {
