@@ -28,10 +28,10 @@ final class SessionStates: Sendable {
     /// + session` in one array (one allocation per run, not one per device). Filled from
     /// the sessions' numbers in the run, so most of the sessions a device shows cost no hash.
     private let positions: [Int32]
-    /// When the run's ledger kept every device's live bubbles as the run went (one
-    /// conversation, every session shown named by a step and changed by one): each
-    /// session's number there, by index in `sessions`, and `positions` is empty. Nil: the
-    /// live bubbles are read from the devices' session tables, into `positions`.
+    /// When the run's ledger kept every device's live bubbles as the run went (every
+    /// session shown named by a step and changed by one, in the scenario's conversations):
+    /// each session's number there, by index in `sessions`, and `positions` is empty. Nil:
+    /// the live bubbles are read from the devices' session tables, into `positions`.
     private let ledgerNumbers: [Int]?
 
     init(outcome: RunOutcome) {
@@ -58,10 +58,17 @@ final class SessionStates: Sendable {
         cloudByKey = cloud
         if let numbers = Self.ledgerNumbers(outcome, sessions: names) {
             // Nothing to read from the devices: the sessions are the changes' (every shown
-            // one has a change), and their one conversation is the scenario's only one.
+            // one has a change), and the ledger knows the conversation each is listed in first.
             ledgerNumbers = numbers
             positions = []
-            conversationBySession = [:]
+            var conversations: [Int: String] = [:]
+            let specs = outcome.scenario.conversations
+            for (index, number) in numbers.enumerated() {
+                if let conversation = outcome.ledger.conversation(ofSession: number), specs.indices.contains(conversation) {
+                    conversations[index] = specs[conversation].name
+                }
+            }
+            conversationBySession = conversations
             sessions = names
             indexBySession = index
             return
@@ -117,13 +124,13 @@ final class SessionStates: Sendable {
     }
 
     /// The numbers of `sessions` in the run's ledger, when its live bubbles answer for every
-    /// device's session table: the devices are the run's own, with one conversation, no
-    /// session an app named, and every shown session among `sessions` (the changes'). Nil
-    /// otherwise. Costs a pass over the devices and the numbered sessions, not over what
-    /// each device shows.
+    /// device's session table: the devices are the run's own, the ledger tracked their
+    /// live bubbles, no bubble is of a session an app named, and every shown session is
+    /// among `sessions` (the changes'). Nil otherwise. Costs a pass over the devices and the
+    /// numbered sessions, not over what each device shows.
     private static func ledgerNumbers(_ outcome: RunOutcome, sessions: [String]) -> [Int]? {
         let ledger = outcome.ledger
-        guard ledger.tracksLiveBubbles, !ledger.showsUnnumberedSessions else { return nil }
+        guard ledger.tracksLiveBubbles, !ledger.showsUntrackedBubbles else { return nil }
         for (position, device) in outcome.devices.enumerated() where device.runIndex != position || !device.sessionTable.isTheRunsOwn {
             return nil
         }

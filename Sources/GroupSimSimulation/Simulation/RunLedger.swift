@@ -3,8 +3,8 @@ import GroupSimCore
 /// What the pitfall analysis needs of a run's messages, kept as the events happen, with
 /// the trace on or off: when each step began, which message carried each device's change
 /// in a session (its first send in that session for that step), when that message
-/// reached each device, and, with one conversation, each device's live bubble of each
-/// session a step names.
+/// reached each device, and each device's live bubble of each session a step names in
+/// each conversation.
 ///
 /// Exploration keeps no trace, yet its verdicts must be the ones `groupsim run --seed`
 /// gives for the same run: a change overwritten by someone who had seen it is no lost
@@ -55,15 +55,29 @@ package struct RunLedger: Sendable {
     /// nanoseconds (`Int64.min`: never), a row per carrier: a member count of numbers per
     /// message, one write per copy, and no search when asked.
     private var arrivals: [Int64] = []
-    /// With one conversation: each device's live bubble of each numbered session, the
-    /// message's number at `session * devices + device` (-1: none), as the device's
-    /// transcript has it (M10: the newest bubble of a session is its live one). Empty
-    /// with several conversations, where a device can show a session in each. By session
-    /// first: the copies of one message, which arrive close together, write close together.
+    /// Each device's live bubble of each numbered session in each conversation, the
+    /// message's number at `(conversation * sessions + session) * devices + device` (-1:
+    /// none), as the device's transcripts have it (M10: the newest bubble of a session is
+    /// its live one; a device can show a session in each conversation). By session first:
+    /// the copies of one message, which arrive close together, write close together.
+    /// Empty when the ledger does not track live bubbles (`tracksLiveBubbles`).
     private var live: [Int32] = []
     private let sessionCount: Int
-    /// Whether the ledger knows every device's live bubbles (one conversation).
+    private let conversationCount: Int
+    /// Whether the ledger knows every device's live bubbles: with one conversation always
+    /// (but for a scenario without devices), with several while the table stays within
+    /// `liveTableLimit` entries.
     package let tracksLiveBubbles: Bool
+    /// With several conversations: per numbered session, the first device (in the
+    /// scenario's order) that shows a bubble of it and the first conversation (in the
+    /// scenario's order) it shows it in, as a device's session table lists them; `Int32.max`
+    /// while no device shows one. A bubble, once shown, stays (M10), so the first shower
+    /// only moves to an earlier device.
+    private var firstShower: [Int32] = []
+    private var firstConversation: [Int32] = []
+    /// The most entries the live table takes with several conversations (32 MB): beyond,
+    /// the analysis reads the devices' transcripts instead.
+    static let liveTableLimit = 8_000_000
     /// Which devices draw bubbles (an old system draws plain messages instead, M26).
     private let drawsBubbles: [Bool]
     /// The app messages by number: what a live bubble holds.
@@ -71,8 +85,9 @@ package struct RunLedger: Sendable {
     /// Which numbered sessions some device shows a bubble of, and how many.
     private var shown: [Bool] = []
     package private(set) var shownSessionCount = 0
-    /// Whether some device shows a bubble of a session no step names (an app named it).
-    package private(set) var showsUnnumberedSessions = false
+    /// Whether some device shows a bubble the live table cannot hold: of a session no step
+    /// names (an app named it), or in a conversation that is not the scenario's.
+    package private(set) var showsUntrackedBubbles = false
 
     package init(tables: ScenarioTables) {
         deviceIndex = tables.deviceIndex
@@ -82,11 +97,20 @@ package struct RunLedger: Sendable {
         drawsBubbles = tables.drawsBubbles
         sessionCount = sessionNumbers.count
         let devices = drawsBubbles.count
+        let conversations = tables.scenario.conversations.count
+        conversationCount = conversations
         lastStep = Array(repeating: -1, count: devices)
-        tracksLiveBubbles = tables.scenario.conversations.count == 1 && devices > 0
+        let entries = devices.multipliedReportingOverflow(by: sessionCount)
+        let all = entries.partialValue.multipliedReportingOverflow(by: conversations)
+        tracksLiveBubbles = devices > 0 && conversations > 0 && !entries.overflow && !all.overflow
+            && (conversations == 1 || all.partialValue <= Self.liveTableLimit)
         if tracksLiveBubbles {
-            live = Array(repeating: -1, count: devices * sessionCount)
+            live = Array(repeating: -1, count: all.partialValue)
             shown = Array(repeating: false, count: sessionCount)
+            if conversations > 1 {
+                firstShower = Array(repeating: Int32.max, count: sessionCount)
+                firstConversation = Array(repeating: Int32.max, count: sessionCount)
+            }
         }
         // About one carrier per step: room made once, not by doubling and rehashing.
         carriers.reserveCapacity(tables.steps.entries.count)
@@ -100,6 +124,7 @@ package struct RunLedger: Sendable {
         widths = []
         drawsBubbles = []
         sessionCount = 0
+        conversationCount = 0
         lastStep = []
         tracksLiveBubbles = false
     }
@@ -116,8 +141,10 @@ package struct RunLedger: Sendable {
         for index in live.indices { live[index] = -1 }
         messages.removeAll(keepingCapacity: true)
         for index in shown.indices { shown[index] = false }
+        for index in firstShower.indices { firstShower[index] = Int32.max }
+        for index in firstConversation.indices { firstConversation[index] = Int32.max }
         shownSessionCount = 0
-        showsUnnumberedSessions = false
+        showsUntrackedBubbles = false
     }
 
     // MARK: - Kept as the run goes
@@ -172,11 +199,33 @@ package struct RunLedger: Sendable {
             guard let session = envelope.sessionName else { return }
             number = sessionNumbers[session] ?? -1
             guard number >= 0, number < sessionCount else {
-                showsUnnumberedSessions = true
+                showsUntrackedBubbles = true
                 return
             }
         }
-        live[number * drawsBubbles.count + device] = Int32(truncatingIfNeeded: envelope.id)
+        guard conversationCount > 1 else {
+            live[number * drawsBubbles.count + device] = Int32(truncatingIfNeeded: envelope.id)
+            noteShown(number)
+            return
+        }
+        let conversation = envelope.conversationNumber
+        guard conversation >= 0, conversation < conversationCount else {
+            showsUntrackedBubbles = true
+            return
+        }
+        let place = (conversation * sessionCount + number) * drawsBubbles.count + device
+        // The first bubble of the session here may be the first a session table lists:
+        // on an earlier device than any so far, or in an earlier conversation on the same.
+        if live[place] < 0, Int32(device) < firstShower[number]
+            || (Int32(device) == firstShower[number] && Int32(conversation) < firstConversation[number]) {
+            firstShower[number] = Int32(device)
+            firstConversation[number] = Int32(conversation)
+        }
+        live[place] = Int32(truncatingIfNeeded: envelope.id)
+        noteShown(number)
+    }
+
+    private mutating func noteShown(_ number: Int) {
         if !shown[number] {
             shown[number] = true
             shownSessionCount += 1
@@ -218,12 +267,28 @@ package struct RunLedger: Sendable {
         return namedCarriers[NamedCarrierKey(device: index, session: session, step: step ?? -1)]
     }
 
-    /// The message of `device`'s live bubble of numbered session `number`; nil when it
-    /// shows none, or when the ledger does not track live bubbles (`tracksLiveBubbles`).
+    /// The message of `device`'s live bubble of numbered session `number`, in the first
+    /// conversation (in the scenario's order) it shows one in, as its session table lists
+    /// them first; nil when it shows none, or when the ledger does not track live bubbles
+    /// (`tracksLiveBubbles`).
     package func liveMessage(device: Int, session number: Int) -> Int? {
         guard number >= 0, number < sessionCount, device >= 0, device < drawsBubbles.count, tracksLiveBubbles else { return nil }
-        let message = live[number * drawsBubbles.count + device]
-        return message < 0 ? nil : Int(message)
+        for conversation in 0..<conversationCount {
+            let message = live[(conversation * sessionCount + number) * drawsBubbles.count + device]
+            if message >= 0 { return Int(message) }
+        }
+        return nil
+    }
+
+    /// The conversation (by position in the scenario's) of the first bubble of numbered
+    /// session `number` that a session table lists: on the first device, in the scenario's
+    /// order, that shows one, its first conversation. Nil when no device shows one, or the
+    /// ledger does not track live bubbles.
+    package func conversation(ofSession number: Int) -> Int? {
+        guard tracksLiveBubbles, number >= 0, number < sessionCount, shown[number] else { return nil }
+        guard conversationCount > 1 else { return 0 }
+        let conversation = firstConversation[number]
+        return conversation == Int32.max ? nil : Int(conversation)
     }
 
     /// The app message numbered `message`, as a live bubble holds it.

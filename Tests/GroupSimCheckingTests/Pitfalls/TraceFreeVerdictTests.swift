@@ -156,14 +156,16 @@ import GroupSimTesting
         }
     }
 
-    /// With one conversation the run's ledger keeps every device's live bubbles as the run
-    /// goes, and the analysis reads them there instead of in the devices' transcripts:
-    /// they are the transcripts' live bubbles, device by device and session by session
-    /// (generated groups with an old system among the devices, and the shipped scenarios).
+    /// The run's ledger keeps every device's live bubbles as the run goes, and the analysis
+    /// reads them there instead of in the devices' transcripts: they are the transcripts'
+    /// live bubbles, device by device and session by session, the first in a device's
+    /// session table where it shows a session in two conversations, and each session is
+    /// placed in the conversation the tables list it in first (generated groups with one
+    /// conversation or two, an old system among the devices, and the shipped scenarios).
     @Test func theLedgersLiveBubblesAreTheTranscripts() async throws {
         var scenarios = try Self.shipped()
         for seed in UInt64(1)...60 {
-            var text = Self.generate(seed: seed, pair: false)
+            var text = Self.generate(seed: seed, pair: seed % 2 == 0)
             // Now and then p2's phone is an old system, which draws plain messages (M26),
             // or a phone without the app (M27).
             if seed % 3 == 0 { text = text.replacing("steps:\n", with: "devices:\n  p2-phone: { platform: ios9 }\nsteps:\n") }
@@ -171,6 +173,7 @@ import GroupSimTesting
             scenarios.append(("generated \(seed)", try Fixture.scenario(text)))
         }
         var compared = 0
+        var twoConversations = 0
         for (name, scenario) in scenarios {
             for seed in UInt64(1)...4 {
                 let outcome = try await Simulation(scenario: scenario, seed: seed, recordTrace: false).run()
@@ -188,9 +191,68 @@ import GroupSimTesting
                     #expect(fromLedger == fromTable, "\(name), \(device.name), failing seed \(seed)")
                     compared += 1
                 }
+                // The conversation each session is listed in first: on the first device
+                // showing it, in its table's order.
+                let states = SessionStates(outcome: outcome)
+                for session in Set(outcome.changes.map(\.session)) {
+                    var listed: String?
+                    for device in outcome.devices where listed == nil {
+                        let table = device.sessionTable
+                        listed = (0..<table.count).first { table.name(at: $0) == session }.map(table.conversation(at:))
+                    }
+                    #expect(states.conversation(of: session) == listed ?? scenario.conversations.first?.name,
+                            "\(name), \(session), failing seed \(seed)")
+                }
+                if states.readsLedger, scenario.conversations.count > 1 { twoConversations += 1 }
             }
         }
         #expect(compared > 1_000)
+        // The ledger answers for groups of two conversations too.
+        #expect(twoConversations > 20)
+    }
+
+    /// An app that sends every message in the one session it knows, whatever session the
+    /// step names and in whichever conversation: Alice's and Bob's devices show that session
+    /// in both their conversations. What the ledger reads for each device is the bubble its
+    /// session table lists first (the group's, the scenario's first conversation), and the
+    /// session is placed in that conversation, as the tables would place it.
+    @Test func aSessionShownInTwoConversationsIsReadWhereTheTableListsItFirst() async throws {
+        struct OnePoll: MessagesApp {
+            mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] {
+                [.send(Message(session: Session(name: "poll"), url: "?from=\(conversation.name)"))]
+            }
+        }
+        var apps = AppRegistry()
+        apps.register("one-poll") { _ in OnePoll() }
+        let scenario = try Fixture.scenario("""
+            name: one-poll
+            app: { name: one-poll }
+            people: { alice: [alice-phone, alice-ipad], bob: [bob-phone], carol: [carol-phone] }
+            conversations:
+              group: [alice, bob, carol]
+              pair: [alice, bob]
+            network: { latency: 50ms, jitter: 40ms }
+            steps:
+              - { at: 0ms, device: bob-phone, conversation: pair, send: { session: side, data: { v: b } } }
+              - { at: 10ms, device: carol-phone, conversation: group, send: { session: poll, data: { v: c } } }
+              - { at: 200ms, device: alice-phone, conversation: pair, send: { session: side, data: { v: a } } }
+
+            """, apps: ["one-poll"])
+        var shownInPair = 0
+        for seed in UInt64(1)...20 {
+            let outcome = try await Simulation(scenario: scenario, seed: seed, apps: apps, recordTrace: false).run()
+            let states = SessionStates(outcome: outcome)
+            #expect(states.readsLedger, "failing seed \(seed)")
+            #expect(states.conversation(of: "poll") == "group", "failing seed \(seed)")
+            for (index, device) in outcome.devices.enumerated() {
+                let table = device.sessionTable
+                let first = (0..<table.count).first { table.name(at: $0) == "poll" }
+                #expect(states.liveMessage("poll", device: index) == first.map(table.message(at:)), "\(device.name), failing seed \(seed)")
+                shownInPair += (0..<table.count).filter { table.name(at: $0) == "poll" && table.conversation(at: $0) == "pair" }.count
+            }
+        }
+        // Every run shows the session in the pair's conversation too, on Alice's and Bob's devices.
+        #expect(shownInPair == 20 * 3)
     }
 
     /// An app that names its own session (no step names it) keeps the session states on
