@@ -217,13 +217,7 @@ import GroupSimTesting
     /// session table lists first (the group's, the scenario's first conversation), and the
     /// session is placed in that conversation, as the tables would place it.
     @Test func aSessionShownInTwoConversationsIsReadWhereTheTableListsItFirst() async throws {
-        struct OnePoll: MessagesApp {
-            mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] {
-                [.send(Message(session: Session(name: "poll"), url: "?from=\(conversation.name)"))]
-            }
-        }
-        var apps = AppRegistry()
-        apps.register("one-poll") { _ in OnePoll() }
+        let apps = Self.registry("one-poll") { .send(Message(session: Session(name: "poll"), url: "?from=\($0.name)")) }
         let scenario = try Fixture.scenario("""
             name: one-poll
             app: { name: one-poll }
@@ -258,13 +252,7 @@ import GroupSimTesting
     /// An app that names its own session (no step names it) keeps the session states on
     /// the devices' tables: exploration still counts what each device shows of it.
     @Test func anAppNamedSessionIsReadFromTheDevices() async throws {
-        struct Renaming: MessagesApp {
-            mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] {
-                [.insert(Message(session: Session(name: "mine"), url: "?n=1"))]
-            }
-        }
-        var apps = AppRegistry()
-        apps.register("renaming") { _ in Renaming() }
+        let apps = Self.registry("renaming") { _ in .insert(Message(session: Session(name: "mine"), url: "?n=1")) }
         let scenario = try Fixture.scenario("""
             name: renaming
             app: { name: renaming }
@@ -281,6 +269,20 @@ import GroupSimTesting
         let report = try await Explorer(scenario: scenario, apps: apps).explore(runs: 5, seed: 1)
         #expect(Set(report.outcomes.filter { $0.session == "mine" }.map(\.device)) == ["alice-phone", "bob-phone", "bob-ipad"])
         #expect(report.outcomes.filter { $0.session == "mine" }.allSatisfy { $0.counts.first?.shown.from == "alice" })
+    }
+
+    /// Apps registered from Swift that name their own session: one app, registered as
+    /// `name`, that answers every compose with `answer(conversation)`.
+    static func registry(_ name: String, answer: @escaping @Sendable (Conversation) -> AppAction) -> AppRegistry {
+        struct Answering: MessagesApp {
+            let answer: @Sendable (Conversation) -> AppAction
+            mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] {
+                [answer(conversation)]
+            }
+        }
+        var apps = AppRegistry()
+        apps.register(name) { _ in Answering(answer: answer) }
+        return apps
     }
 
     /// Every scenario file under Scenarios/, parsed, with its path.
