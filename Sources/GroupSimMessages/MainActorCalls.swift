@@ -33,13 +33,13 @@ enum MainActorCalls {
             MainActor.assumeIsolated(body)
             return MainActor.assumeIsolated(result)
         }
-        onMainQueue { MainActor.assumeIsolated(body) }
+        syncOnMainQueue { MainActor.assumeIsolated(body) }
         // Off a run's own thread (an `ExtensionHarness`, a system without custom
         // executors) waiting could take the very thread a resumed caller needs: no wait.
         let mayWait = RunExecutor.onRunThread
         while true {
             var value: T?
-            onMainQueue { value = MainActor.assumeIsolated { ready() || !mayWait ? result() : nil } }
+            syncOnMainQueue { value = MainActor.assumeIsolated { ready() || !mayWait ? result() : nil } }
             if let value { return value }
             // A resumed caller is still on its way back to the main actor: let it pass.
             Thread.sleep(forTimeInterval: 0.000_02)
@@ -55,7 +55,7 @@ enum MainActorCalls {
     /// Runs `block` on the main queue and waits for it: the plain block form of `sync`,
     /// not the generic one, which instantiated its result's metadata and wrapped the
     /// block twice on every call into a controller (a few percent of its runs).
-    private static func onMainQueue(_ block: () -> Void) {
+    private static func syncOnMainQueue(_ block: () -> Void) {
         DispatchQueue.main.sync(execute: block)
     }
 

@@ -9,8 +9,8 @@ extension Device {
         let drawer = self.drawer
         // The transcripts are shared with the device, not copied: transcripts and session
         // views are drawn from them when a report reads them; checks and exploration read
-        // only the live bubbles.
-        // One array of them, which the session table and the drawn transcripts share.
+        // only the live bubbles. One array of them, which the session table and the drawn
+        // transcripts share.
         let shown = world.conversations.enumerated().map { position, conversation in
             (conversation: conversation.name, transcript: transcripts.scenarioTranscript(at: position, named: conversation.name))
         }
