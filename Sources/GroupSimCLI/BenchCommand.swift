@@ -45,9 +45,9 @@ struct BenchCommand: Subcommand {
       (a) message copies delivered per second: 32 devices, each sending 1,000 session
           messages (992,000 copies), traced off
       (b) runs per second of a scenario (default: pickles-race.yaml, which ships with
-          groupsim, so bench works from any folder): one
-          simulation (traced off, as exploration runs it), its checks and pitfalls
-          per seed, seeds 1 to 5,000
+          groupsim, so bench works from any folder): one simulation per seed, seeds 1
+          to 5,000, as exploration runs them (traced off, one engine restarted for
+          each run), and its checks and pitfalls
       (c) events per second of the bare event loop: the schedule of (a) on the event
           queue alone, no devices
       (d) the ratio (a)/(c)
