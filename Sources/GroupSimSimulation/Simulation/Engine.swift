@@ -20,10 +20,12 @@ struct Engine {
     /// The one buffer every device call adds its effects to; emptied after each call.
     private var output = DeviceOutput()
 
-    init(world: World, scheduler: Scheduler, recorder: Recorder, seed: UInt64) {
-        self.world = world
-        self.scheduler = scheduler
-        self.recorder = recorder
+    /// A run of the scenario `tables` were made for, with `seed`; `controller` picks the
+    /// events if there is one, the clock otherwise; `keepsTrace` false keeps no trace.
+    init(tables: ScenarioTables, seed: UInt64, controller: (any ScheduleController)?, keepsTrace: Bool) {
+        world = World(tables: tables, seed: seed)
+        scheduler = Scheduler(controller: controller)
+        recorder = Recorder(keepsTrace: keepsTrace, tables: tables)
         self.seed = seed
     }
 

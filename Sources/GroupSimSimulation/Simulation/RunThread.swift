@@ -184,8 +184,7 @@ package actor RunLoop {
         -> (outcome: RunOutcome, controller: (any ScheduleController)?) {
         // Taken out, not copied: held twice, every table of it would be copied as it is emptied.
         let restarting = spare != nil
-        var engine = spare.take() ?? Engine(world: World(tables: tables, seed: seed), scheduler: Scheduler(controller: controller),
-                                            recorder: Recorder(keepsTrace: recordTrace, tables: tables), seed: seed)
+        var engine = spare.take() ?? Engine(tables: tables, seed: seed, controller: controller, keepsTrace: recordTrace)
         if restarting {
             engine.restart(seed: seed, controller: controller)
         } else {

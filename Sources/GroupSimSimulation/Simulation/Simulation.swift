@@ -90,8 +90,7 @@ public actor Simulation {
         self.seed = seed ?? scenario.seed
         self.apps = apps
         // Sticker files are read with the tables, before the simulation is made: never while it runs.
-        engine = Engine(world: World(tables: tables, seed: seed ?? scenario.seed), scheduler: Scheduler(controller: controller),
-                        recorder: Recorder(keepsTrace: recordTrace, tables: tables), seed: seed ?? scenario.seed)
+        engine = Engine(tables: tables, seed: seed ?? scenario.seed, controller: controller, keepsTrace: recordTrace)
     }
 
     /// The schedule controller as it stands after `run()`: exploration reads back what it
