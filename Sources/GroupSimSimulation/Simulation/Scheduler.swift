@@ -14,7 +14,7 @@ struct Scheduler {
         case controlled(any ScheduleController)
     }
 
-    private(set) var strategy: Strategy
+    private(set) var strategy = Strategy.timeOrdered
     private var queue = EventQueue<Simulation.Event>()
     /// The scenario's steps (their events and windows, made once per scenario) and the
     /// order this run takes them in (time, then file order), each under the sequence
@@ -33,15 +33,12 @@ struct Scheduler {
     private var waitingCopies: [ScheduleCandidate] = []
 
     init(controller: (any ScheduleController)?) {
-        strategy = controller.map { .controlled($0) } ?? .timeOrdered
-        isControlled = controller != nil
-        // A controller is offered every pending event in order, for every event.
-        queue.keepsOrder = isControlled
+        reset(controller: controller)
     }
 
     /// Whether a controller picks the events, kept beside `strategy`: matching the enum
     /// copies the controller's box, which every scheduled copy paid.
-    private(set) var isControlled: Bool
+    private(set) var isControlled = false
 
     /// Makes the scheduler what `init(controller:)` makes, for another run of the same
     /// scenario (`plan` comes next), keeping the room its queue and lists took.
@@ -49,6 +46,7 @@ struct Scheduler {
         strategy = controller.map { .controlled($0) } ?? .timeOrdered
         isControlled = controller != nil
         queue.removeAll()
+        // A controller is offered every pending event in order, for every event.
         queue.keepsOrder = isControlled
         steps = nil
         plannedSteps.removeAll(keepingCapacity: true)
