@@ -205,7 +205,7 @@ package final class ScenarioTables: Sendable {
     }
 
     func identifierKeys(device: String, generation: Int) -> [UInt64] {
-        if let index = deviceIndex[device], identifierKeys[index].indices.contains(generation) { return identifierKeys[index][generation] }
+        if let index = deviceIndex[device], let keys = identifierKeys(deviceAt: index, generation: generation) { return keys }
         return Self.identifierKeys(device: device, generation: generation, slots: identifierSlots, people: personKeys)
     }
 
