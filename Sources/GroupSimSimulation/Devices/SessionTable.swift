@@ -41,14 +41,10 @@ package final class SessionTable: @unchecked Sendable {
         var ends: [Int] = []
         shown.withUnsafeBufferPointer { shown in
             ends.reserveCapacity(shown.count)
-            if shown.count == 1 {
-                // One conversation (most scenarios): its live places are the table's, as found.
-                lives = shown[0].transcript.liveSlots()
-                ends.append(lives.count)
-                return
-            }
             for index in shown.indices {
-                lives.append(contentsOf: shown[index].transcript.liveSlots())
+                let found = shown[index].transcript.liveSlots()
+                // The first conversation's places are taken as found, not copied.
+                if lives.isEmpty { lives = found } else { lives.append(contentsOf: found) }
                 ends.append(lives.count)
             }
         }
