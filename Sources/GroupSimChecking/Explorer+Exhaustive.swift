@@ -175,7 +175,8 @@ extension Explorer {
         mutating func estimateOnce(_ decisions: [OrderRecorder.Decision], entities: Int) throws(ExplorationError) {
             guard simulated == 1 else { return }
             let bound = Explorer.estimate(decisions, entities: entities)
-            estimate = bound < 9.0e18 ? Int(bound) : Int.max
+            // Int.max stands for any bound past it (printed "more than 9.223 × 10^18").
+            estimate = bound < Double(Int.max) ? Int(bound) : Int.max
             guard !counting, bound > Double(limit) else { return }
             throw .tooManyOrders(scenario: scenario, estimate: bound, limit: limit)
         }
