@@ -142,7 +142,8 @@ package enum PitfallDetector {
         for change in changes {
             kept = shownOn.distinct.map { shown in
                 shown.map { shown in
-                    shown.provenance.contains(change.id) || shown.state.contains(change.entries)
+                    // A state that could not be read is no evidence that the change is missing.
+                    shown.unreadable != nil || shown.provenance.contains(change.id) || shown.state.contains(change.entries)
                         || overwrittenKnowingly(change, in: shown.state, evidence)
                 } ?? false
             }
