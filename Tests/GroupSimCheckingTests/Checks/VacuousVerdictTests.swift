@@ -99,6 +99,13 @@ import GroupSimTesting
         #expect(unread.checks.map(\.passed) == [false, false])
         #expect(unread.checks[0].detail.hasSuffix(": the bubble's URL has no `poll` item to name its cloud record "
             + "(its items are `session`; set app.record-key)"), "\(unread.checks[0].detail)")
+        // The same run with the record gone from the store: the URL names a record there is not.
+        var emptied = outcome
+        emptied.cloud = []
+        let missing = RunReport(outcome: emptied)
+        #expect(missing.checks.map(\.passed) == [false, false])
+        #expect(missing.checks[0].detail == "no device's state could be read: alice-phone, bob-phone, bob-ipad, carol-phone: "
+            + "the cloud store has no record named \"poll\" (the bubble's `session` item)")
     }
 
     /// `$bob` under `participant-id`: each device reads it as its own identifier of Bob,
