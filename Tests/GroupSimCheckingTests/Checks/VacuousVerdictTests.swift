@@ -97,6 +97,7 @@ import GroupSimTesting
         renamed.scenario.app.recordKey = "poll"
         let unread = RunReport(outcome: renamed)
         #expect(unread.checks.map(\.passed) == [false, false])
+        #expect(unread.pitfalls.isEmpty, "states not read are no evidence of a lost update or a divergence")
         #expect(unread.checks[0].detail.hasSuffix(": the bubble's URL has no `poll` item to name its cloud record "
             + "(its items are `session`; set app.record-key)"), "\(unread.checks[0].detail)")
         // The same run with the record gone from the store: the URL names a record there is not.
