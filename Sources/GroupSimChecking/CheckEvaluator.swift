@@ -226,9 +226,14 @@ package enum CheckEvaluator {
             self.outcome = outcome
             self.conversation = conversation
             streams = RandomStreams(seed: outcome.seed)
+            // Checked on every run an exploration judges: no array per entry.
             var persons: [String] = []
-            for text in written.flatMap({ [$0.key, $0.value] }) {
+            func note(_ text: String) {
                 if let person = Self.person(text, outcome.scenario), !persons.contains(person) { persons.append(person) }
+            }
+            for entry in written {
+                note(entry.key)
+                note(entry.value)
             }
             self.persons = persons
         }
