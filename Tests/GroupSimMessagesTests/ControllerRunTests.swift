@@ -176,8 +176,11 @@ func recordingApps(_ recorder: Recorder) -> AppRegistry {
             "bob-phone didTransition expanded",
             "bob-phone willResignActive",
             "bob-phone didResignActive",
-            "bob-phone willBecomeActive activations=2 style=expanded selected=false",
+            // The drawer opens compact, then transitions to expanded (M20).
+            "bob-phone willBecomeActive activations=2 style=compact selected=false",
             "bob-phone didBecomeActive",
+            "bob-phone willTransition expanded",
+            "bob-phone didTransition expanded",
             "bob-phone willBecomeActive activations=1 style=compact selected=false",
             "bob-phone didBecomeActive",
         ])

@@ -72,7 +72,7 @@ final class TallyController: MSMessagesAppViewController, ComposeRequestHandling
             me-phone did not do what the test expected:
               callbacks:
                 expected: willBecomeActive
-                received: willBecomeActive, didBecomeActive
+                received: willBecomeActive, didBecomeActive, willTransition, didTransition
               failures:
                 expected: \("")
                 received: noDraft (1001)

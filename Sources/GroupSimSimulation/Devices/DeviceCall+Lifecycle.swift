@@ -4,8 +4,10 @@ import GroupSimScenario
 extension DeviceCall {
     // MARK: - Opening, tapping, closing (M19-M24)
 
-    /// Opens the app from the drawer in `style` (M20), or changes style if it is already
-    /// open here (M24). Returns false, with the step failed, where the app cannot run.
+    /// Opens the app from the drawer (M20), or changes style if it is already open here
+    /// (M24). The drawer always opens compact: `expanded` then transitions, with both
+    /// callbacks. A tap (`selecting` set) launches straight into `style` (M21). Returns
+    /// false, with the step failed, where the app cannot run.
     mutating func openApp(in conversation: String, style requested: PresentationStyle, selecting: Envelope?) -> Bool {
         guard device.spec.runsApp else {
             let why = device.spec.hasApp ? "\(device.spec.platform.rawValue) devices cannot run the extension (M25, M26)" : "the app is not installed "
@@ -23,12 +25,13 @@ extension DeviceCall {
             made.didLaunch(in: device.environment)
             device.setApp(made)
             device.activeConversation = conversation
-            device.style = requested
+            device.style = selecting == nil ? .compact : requested
             device.selected = selecting
             if let selecting { noteRead(selecting, in: conversation) }
             callback(.willBecomeActive) { app, view in app.willBecomeActive(view) }
             callback(.didBecomeActive) { app, view in app.didBecomeActive(view) }
-        } else if device.style != requested {
+        }
+        if device.style != requested {
             transition(to: requested)
         }
         return device.isRunning

@@ -106,6 +106,25 @@ import GroupSimTesting
                 == [.willBecomeActive, .didBecomeActive, .willTransition, .didTransition, .willTransition, .didTransition])
     }
 
+    /// M20: the drawer opens compact, so `open: expanded` on a closed app activates it
+    /// compact, then transitions to expanded with both callbacks; a tap on a closed app
+    /// still launches expanded at once (M21).
+    @Test func m20DrawerOpensCompactThenExpands() async throws {
+        let text = Self.pair + """
+        steps:
+          - { at: 0ms, device: alice-phone, open: expanded }
+          - { at: 10ms, device: alice-phone, send: { session: a } }
+          - { at: 100ms, device: bob-phone, tap: a }
+        expect:
+          - callbacks: { device: alice-phone, sequence: [willBecomeActive, didBecomeActive, willTransition, didTransition, \
+        willTransition, didTransition, userDidCompose, didStartSending] }
+          - callbacks: { device: bob-phone, sequence: [willBecomeActive, didBecomeActive] }
+
+        """
+        let report = try await Fixture.run(text)
+        #expect(report.passed, "\(report.checks.map(\.detail))")
+    }
+
     /// M21, M24: a tap while the app runs selects the bubble; the transition pair comes
     /// only with a style change, so a tap while already expanded fires none.
     @Test func m21M24TapWhileExpandedChangesNoStyle() async throws {
@@ -119,9 +138,10 @@ import GroupSimTesting
 
             """
         }
+        // The drawer opens compact, then transitions (M20); the taps find it expanded.
         let expanded = try await Fixture.run(taps(opening: "expanded"))
-        #expect(Self.callbacks(expanded, "bob-phone") == [.willBecomeActive, .didBecomeActive, .willSelect, .didSelect, .willSelect,
-            .didSelect])
+        #expect(Self.callbacks(expanded, "bob-phone") == [.willBecomeActive, .didBecomeActive, .willTransition, .didTransition,
+            .willSelect, .didSelect, .willSelect, .didSelect])
         let compact = try await Fixture.run(taps(opening: "compact"))
         #expect(Self.callbacks(compact, "bob-phone") == [
             .willBecomeActive, .didBecomeActive, .willTransition, .willSelect, .didSelect, .didTransition, .willSelect, .didSelect,
