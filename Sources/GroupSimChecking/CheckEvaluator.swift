@@ -102,7 +102,7 @@ package enum CheckEvaluator {
             for device in devices {
                 let shown = states.shown(session, on: device)
                 readings.append(SessionStates.Reading(shown))
-                lines.append("\(device.name): \(describe(shown))")
+                lines.append("\(device.name): \(describe(shown, joinedLate: states.joinedAfterStart(session, on: device)))")
             }
             guard readings.contains(where: \.isState) else { return (false, unread(session, devices, states)) }
             return (agreement(readings, wantsSame: wantsSame), lines.joined(separator: "; "))
@@ -125,7 +125,9 @@ package enum CheckEvaluator {
             }
             let detail = missing.isEmpty
                 ? "every app device's state has \(StateMap(tokens.data(on: nil)))"
-                : "missing on " + missing.map { "\($0.name) (\(describe(states.shown(session, on: $0))))" }.joined(separator: ", ")
+                : "missing on " + missing.map { device in
+                    "\(device.name) (\(describe(states.shown(session, on: device), joinedLate: states.joinedAfterStart(session, on: device))))"
+                }.joined(separator: ", ")
                     + tokens.explanation(on: devices)
             return (missing.isEmpty, detail)
         case .pitfalls(let kinds):
@@ -181,9 +183,10 @@ package enum CheckEvaluator {
         return same == wantsSame
     }
 
-    /// A device's state for a check's finding: the state, "no bubble", or why it could not be read.
-    private static func describe(_ shown: SessionStates.Shown?) -> String {
-        guard let shown else { return "no bubble" }
+    /// A device's state for a check's finding: the state, "no bubble" (saying so when its
+    /// person joined after the session began, M6), or why it could not be read.
+    private static func describe(_ shown: SessionStates.Shown?, joinedLate: Bool) -> String {
+        guard let shown else { return joinedLate ? "no bubble: joined after the session began (M6)" : "no bubble" }
         return shown.unreadable.map { "state not read: \($0)" } ?? shown.state.description
     }
 
@@ -196,7 +199,9 @@ package enum CheckEvaluator {
         var reasons: [(why: String, devices: [String])] = []
         for device in devices {
             let shown = states.shown(session, on: device)
-            let why = shown.map { $0.unreadable ?? "" } ?? "no bubble of \(session)"
+            let why = shown.map { $0.unreadable ?? "" }
+                ?? (states.joinedAfterStart(session, on: device) ? "no bubble of \(session): joined after the session began (M6)"
+                    : "no bubble of \(session)")
             if let index = reasons.firstIndex(where: { $0.why == why }) {
                 reasons[index].devices.append(device.name)
             } else {

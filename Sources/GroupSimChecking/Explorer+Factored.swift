@@ -16,8 +16,9 @@ import GroupSimSimulation
 /// - a check of one device (`latest`, `summaries`, `callbacks`) and `complete` fail in an
 ///   order when some device's class fails them;
 /// - `converged`, `diverged` and the `divergence` pitfall read whether every app device's
-///   state is the same: the combination keeps, per session, the one state seen or "mixed";
-/// - `lost-update`, `unattributed` and `double-count` are found per device;
+///   state is the same: the combination keeps, per session, the one state seen or "mixed"
+///   (for `divergence`, without the devices that joined after the session began, M6);
+/// - `lost-update`, `unattributed`, `double-count` and `joined-late` are found per device;
 /// - outcome classes keep, per session, the set of things shown.
 ///
 /// The combination runs device by device over the distinct combined states, weighted by

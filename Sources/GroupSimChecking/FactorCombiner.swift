@@ -24,7 +24,7 @@ struct FactorCombiner {
     /// Combinations tried, per dependent order, for more failing orders to list.
     static let sampleSearchLimit = 4_096
     /// The pitfall kinds judged per device on the final states.
-    private static let perDeviceKinds: [PitfallKind] = [.lostUpdate, .unattributed, .doubleCount]
+    private static let perDeviceKinds: [PitfallKind] = [.lostUpdate, .unattributed, .doubleCount, .joinedLate]
     /// Per session, the distinct things shown so far (ids per session, for class bitsets).
     private var shownIDs: [String: [Shown: Int]] = [:]
     private var shownTables: [String: [Shown]] = [:]
@@ -53,6 +53,9 @@ struct FactorCombiner {
         var values: [Int32]
         /// Per state session, as bits: whether the device's state of it could be read.
         var readable: [UInt64]
+        /// Per state session, as bits: whether the device joined after the session began
+        /// and shows no bubble of it (M6): `divergence` leaves it out.
+        var late: [UInt64]
         /// Per report session: the id of what it shows, -1 when it has no row for it.
         var shown: [Int32]
     }
@@ -65,6 +68,9 @@ struct FactorCombiner {
         var values: [Int32]
         /// Per state session, as bits: whether some device's state of it could be read.
         var readable: [UInt64]
+        /// `values` without the devices that joined after the session began (M6): what
+        /// `divergence` reads, while `converged` and `diverged` read `values`.
+        var agreed: [Int32]
         /// Per report session: the ids of the things shown, as bits.
         var seen: [UInt64]
 
@@ -77,6 +83,8 @@ struct FactorCombiner {
                 let value = observation.values[index]
                 guard value >= 0 else { continue }
                 next.values[index] = next.values[index] == -1 ? value : (next.values[index] == value ? value : -2)
+                guard observation.late[index / 64] & (1 << UInt64(index % 64)) == 0 else { continue }
+                next.agreed[index] = next.agreed[index] == -1 ? value : (next.agreed[index] == value ? value : -2)
             }
             for index in next.seen.indices where observation.shown[index] >= 0 {
                 next.seen[index] |= 1 << UInt64(observation.shown[index])
@@ -156,10 +164,14 @@ struct FactorCombiner {
             }
             var values = [Int32](repeating: -1, count: stateSessions.count)
             var readable = [UInt64](repeating: 0, count: (stateSessions.count + 63) / 64)
+            var late = readable
             if let snapshot {
                 for (position, session) in stateSessions.enumerated() where appDevices[position].contains(name) {
                     let state = SessionStates.Reading(run.report.states.shown(session, on: snapshot))
                     if state.isState { readable[position / 64] |= 1 << UInt64(position % 64) }
+                    if state == .noBubble, run.report.states.joinedAfterStart(session, device: device) {
+                        late[position / 64] |= 1 << UInt64(position % 64)
+                    }
                     if let id = rawIDs[state] {
                         values[position] = id
                     } else {
@@ -173,7 +185,8 @@ struct FactorCombiner {
                 guard let position = reportIndex[row.session] else { continue }
                 shown[position] = Int32(intern(row.shown, in: row.session))
             }
-            return Observation(failed: failed, flags: flaggedByRun[index][name] ?? 0, values: values, readable: readable, shown: shown)
+            return Observation(failed: failed, flags: flaggedByRun[index][name] ?? 0, values: values, readable: readable, late: late,
+                               shown: shown)
         }
 
         // What must not change with a local order: it is read from the first run.
@@ -192,6 +205,7 @@ struct FactorCombiner {
         var start = Fold(failed: [UInt64](repeating: 0, count: words), flags: 0,
                          values: [Int32](repeating: -1, count: stateSessions.count),
                          readable: [UInt64](repeating: 0, count: (stateSessions.count + 63) / 64),
+                         agreed: [Int32](repeating: -1, count: stateSessions.count),
                          seen: [UInt64](repeating: 0, count: reportSessions.count))
         for observation in reference.fixed { start = start.adding(observation) }
         var folds: [Fold: (count: ExactCount, witness: [Int32])] = [start: (.one, [])]
@@ -251,7 +265,7 @@ struct FactorCombiner {
             var kinds = reference.sighted
             for (bit, kind) in Self.perDeviceKinds.enumerated() where fold.flags & (1 << UInt8(bit)) != 0 { kinds.insert(kind) }
             for (position, session) in stateSessions.enumerated()
-            where divergenceSessions.contains(session) && fold.values[position] == -2 {
+            where divergenceSessions.contains(session) && fold.agreed[position] == -2 {
                 kinds.insert(.divergence)
             }
             var failedChecks: [Int] = []

@@ -216,8 +216,8 @@ extension PitfallDetector {
             return "On \(device) the app set MSMessage.url to a URL whose scheme is not http, https or data. The setter drops such a URL "
                 + "silently: the old value (nil) stays and no error is raised (M8).\(sent) so no device can read its state when the "
                 + "bubble is tapped, and the next reply starts from an empty state: whatever it held is lost (M7, M15)."
-        case .lostUpdate, .divergence, .unattributed, .doubleCount:
-            return "See M1, M4, M12 and M13."
+        case .lostUpdate, .divergence, .unattributed, .doubleCount, .joinedLate:
+            return "See M1, M4, M6, M12 and M13."
         }
     }
 
@@ -276,10 +276,31 @@ extension PitfallDetector {
         case .droppedURL:
             "Put the state in query items of a URL with no scheme (`?key=value`, as IceCreamBuilder does) or https, check `message.url` "
                 + "after setting it, and keep the whole URL under 5,000 characters, or insert fails with error 8, urlExceedsMaxSize (M8)."
+        case .joinedLate:
+            joinedLateFix(registered: registered)
         case .lostUpdate, .divergence, .unattributed, .doubleCount:
             registered
                 ? "Keep the state on your server and save with a conditional write, merging on conflict (M13)."
                 : "Keep the state on a server and merge writes atomically (M13)."
         }
+    }
+
+    /// Why a device that joined after a session began shows no bubble of it (M6).
+    static func joinedLateExplanation(_ session: String, devices: [String], conversation: String, mode: AppSpec.StateMode) -> String {
+        let they = devices.count == 1 ? "its person" : "their people"
+        return "\(listed(devices)) show\(devices.count == 1 ? "s" : "") no bubble of \(session) because \(they) joined \(conversation) "
+            + "after the session's first message was sent: a new member receives no history (M6), so no message of \(session) ever "
+            + "reached \(devices.count == 1 ? "it" : "them"). No race happened and no update was lost; "
+            + "\(devices.count == 1 ? "it" : "they") will see the session only when a member sends a new message of it"
+            + (mode == .message ? "." : ", or when the app fetches the state from the cloud itself.")
+    }
+
+    /// The fix for a member who joined after a session began (M6).
+    static func joinedLateFix(registered: Bool) -> String {
+        registered
+            ? "When someone joins, send a fresh bubble of the session (any member's reply does), or keep the state on your server and "
+                + "fetch it when the app opens, not only when a bubble is tapped (M6, M13)."
+            : "When someone joins, send a fresh bubble of the session (any member's reply does), or keep the state on a server and fetch "
+                + "it when the app opens, not only when a bubble is tapped (M6, M13; `app.state: cloud-merge`)."
     }
 }

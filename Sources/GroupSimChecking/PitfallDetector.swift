@@ -28,8 +28,16 @@ package enum PitfallDetector {
         for session in evidence.states.sessions {
             // What the session's app devices show is worked out once for all three.
             let shown = evidence.states.shownOnAppDevices(session)
-            found += lostUpdates(session, shown, evidence)
-            if let divergence = divergence(session, shown, evidence) { found.append(divergence) }
+            // A device whose person joined after the session began never had it (M6): it lost
+            // nothing and diverged from nobody.
+            let late = shown.devices.indices.filter { index in
+                shown.byMessage.distinct[shown.byMessage.of[index]] == nil
+                    && evidence.states.joinedAfterStart(session, device: shown.devices[index])
+            }.map { shown.devices[$0] }
+            let others = late.isEmpty ? shown : shown.without(late)
+            found += lostUpdates(session, others, evidence)
+            if let divergence = divergence(session, others, evidence) { found.append(divergence) }
+            if !late.isEmpty { found.append(joinedLate(session, late, evidence)) }
             found += identityPitfalls(session, shown, evidence, keys: keys)
         }
         found += sighted(evidence)
@@ -190,6 +198,22 @@ package enum PitfallDetector {
             if !saw { return false }
         }
         return true
+    }
+
+    /// The devices whose people joined after the session began, with no bubble of it (M6).
+    static func joinedLate(_ session: String, _ late: [Int], _ evidence: Evidence) -> Pitfall {
+        let names = late.map { evidence.states.outcome.devices[$0].name }
+        guard evidence.explained else {
+            return Pitfall(kind: .joinedLate, rule: "M6", devices: names, message: nil, session: session, summary: "", explanation: "",
+                           fix: "")
+        }
+        let conversation = evidence.states.conversation(of: session)
+        return Pitfall(kind: .joinedLate, rule: "M6", devices: names, message: nil, session: session,
+                       summary: "\(names.joined(separator: ", ")) joined \(conversation) after \(session) began and show\(names.count == 1 ? "s" : "") "
+                           + "no bubble of it",
+                       explanation: joinedLateExplanation(session, devices: names, conversation: conversation,
+                                                          mode: evidence.outcome.scenario.app.state),
+                       fix: joinedLateFix(registered: evidence.outcome.scenario.app.name != nil))
     }
 
     /// Devices that would show different states for the session if tapped now (M12).

@@ -215,6 +215,33 @@ final class SessionStates: Sendable {
         return shown(sessions[session], state: bubble.state, provenance: bubble.provenance, message: bubble.message, sender: bubble.sender)
     }
 
+    /// Whether `outcome.devices[device]`, showing no bubble of the session, is the device
+    /// of a person who joined the session's conversation (a `join` step) no earlier than
+    /// the session's first message was sent: new members receive no history (M6), so the
+    /// device never had the session, and nothing was lost there. Reads the steps and the
+    /// run's ledger, never the trace, so that exploration judges it alike.
+    func joinedAfterStart(_ session: String, device: Int) -> Bool {
+        guard outcome.devices.indices.contains(device), liveMessage(session, device: device) == nil else { return false }
+        let person = outcome.devices[device].person
+        let conversation = conversation(of: session)
+        let specs = outcome.scenario.conversations
+        guard let spec = specs.first(where: { $0.name == conversation }), !spec.members.contains(person) else { return false }
+        // The first join of the person there that ran.
+        let joins = outcome.scenario.steps.lazy.filter { step in
+            step.action == .join(person: person) && (step.conversation ?? specs.first?.name) == conversation
+        }
+        guard let joined = joins.compactMap({ self.outcome.ledger.start(ofStep: $0.number) }).first else { return false }
+        let began = outcome.changes.lazy.filter { $0.session == session }
+            .compactMap { self.outcome.ledger.carrier(device: $0.device, session: session, step: $0.step)?.time }.min()
+        guard let began else { return false }
+        return began <= joined
+    }
+
+    /// `joinedAfterStart(_:device:)` for a snapshot of this run.
+    func joinedAfterStart(_ session: String, on device: DeviceSnapshot) -> Bool {
+        deviceIndex(of: device).map { joinedAfterStart(session, device: $0) } ?? false
+    }
+
     /// The message of the live bubble `outcome.devices[device]` shows for the session, if any:
     /// what it shows depends on nothing else, so a reader can work that out once per message.
     func liveMessage(_ session: String, device: Int) -> Int? {
@@ -244,6 +271,17 @@ final class SessionStates: Sendable {
     struct AppDevicesShow {
         var devices: [Int]
         var byMessage: ByMessage
+
+        /// The same without `removed` (indices into `outcome.devices`); `distinct` keeps
+        /// its order, so what a device shows still groups as before.
+        func without(_ removed: [Int]) -> AppDevicesShow {
+            var kept = AppDevicesShow(devices: [], byMessage: ByMessage(of: [], distinct: byMessage.distinct))
+            for (device, which) in zip(devices, byMessage.of) where !removed.contains(device) {
+                kept.devices.append(device)
+                kept.byMessage.of.append(which)
+            }
+            return kept
+        }
     }
 
     func shownOnAppDevices(_ session: String) -> AppDevicesShow {

@@ -49,6 +49,11 @@ extension PitfallKind {
                 keyword: rawValue, rule: "M1", rules: ["M1"],
                 about: "the same person's choice is counted twice, through two of their devices' identifiers"
             )
+        case .joinedLate:
+            PitfallDescriptor(
+                keyword: rawValue, rule: "M6", rules: ["M6"],
+                about: "a device that runs the app has no bubble of a session because its person joined after the session began"
+            )
         }
     }
 

@@ -54,6 +54,8 @@ extension Scenario {
     case unattributed
     /// One person's choice counted twice, under two of their devices' keys (M1, M3).
     case doubleCount = "double-count"
+    /// A member who joined after a session's messages were sent has no bubble of it (M6).
+    case joinedLate = "joined-late"
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
