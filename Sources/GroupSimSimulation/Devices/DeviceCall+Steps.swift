@@ -230,7 +230,21 @@ extension DeviceCall {
     }
 
     /// Validates a sticker (M28, M29) and sends it, or fails the step with its code.
+    /// Stickers come from the iOS 10 extension's browser: a Mac or an iOS 9 device has
+    /// none and fails with `unknown`; a watch sends only from its Recents, the stickers its
+    /// person's iPhone sent that reached it (M25, M26).
     mutating func sendSticker(_ spec: StickerSpec, in conversation: String) {
+        switch device.spec.platform {
+        case .macos:
+            fail(.unknown, "a Mac does not run iMessage apps, so it has no sticker browser: stickers are sent from an iOS device's "
+                + "extension, and a Mac only shows them (M25)", rule: "M25")
+            return
+        case .ios9:
+            fail(.unknown, "iOS 9 has no iMessage apps and no stickers: stickers are sent from an iOS 10 device's extension (M26)", rule: "M26")
+            return
+        case .ios, .watchos:
+            break
+        }
         let result: Result<Sticker, MessageErrorCode>
         switch spec {
         case .described(let format, let bytes, let pixels, let description):
@@ -240,11 +254,28 @@ extension DeviceCall {
             result = device.world.stickerFiles[spec] ?? .failure(.fileNotFound)
         }
         switch result {
+        case .success(let sticker) where device.spec.platform == .watchos && !inRecents(sticker):
+            fail(.unknown, "a watch sends only stickers from its Recents, those \(device.spec.person)'s iPhone sent before, and none "
+                + "of them is this one (\(sticker.stickerDescription)): send it from the iPhone first (M25)", rule: "M25")
         case .success(let sticker):
             commit(.sticker(sticker), in: conversation, change: nil, base: Provenance())
         case .failure(let code):
             fail(code, "the sticker was refused (M28, M29)", rule: "M28")
         }
+    }
+
+    /// Whether this device received `sticker` from one of its person's iOS devices, in any
+    /// conversation: a watch's Recents (M25).
+    func inRecents(_ sticker: Sticker) -> Bool {
+        let phones = Set(device.world.tables.scenario.devices.filter { $0.person == device.spec.person && $0.platform == .ios }.map(\.name))
+        for conversation in device.world.conversations {
+            for entry in device.transcripts[conversation.name]?.entries ?? [] {
+                guard case .sticker(let envelope) = entry, phones.contains(envelope.senderDevice),
+                      case .sticker(let sent) = envelope.content, sent == sticker else { continue }
+                return true
+            }
+        }
+        return false
     }
 
     /// Uninstall and reinstall: the app dies without callbacks and the device mints a

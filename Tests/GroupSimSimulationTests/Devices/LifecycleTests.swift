@@ -288,6 +288,40 @@ import GroupSimTesting
         #expect(watch?.reason.contains("M25") == true)
     }
 
+    /// M25, M26: stickers come from the iOS 10 extension only. A Mac and an iOS 9 device
+    /// fail with `unknown`; a watch sends a sticker only from its Recents, once its
+    /// person's iPhone has sent that sticker and it reached the watch, never another one.
+    @Test func m25M26StickersOnlyFromTheIOSExtension() async throws {
+        let pickle = "{ format: png, bytes: 40000, pixels: 408, description: \"a pickle\" }"
+        let text = """
+        name: stickers
+        people:
+          alice: [alice-phone, alice-mac]
+          bob: [bob-phone, bob-watch]
+          carol: [carol-old]
+        devices:
+          alice-mac: { platform: macos }
+          bob-watch: { platform: watchos }
+          carol-old: { platform: ios9 }
+        steps:
+          - { at: 0ms, device: alice-mac, sticker: \(pickle) }
+          - { at: 100ms, device: carol-old, sticker: \(pickle) }
+          - { at: 200ms, device: bob-watch, sticker: \(pickle) }
+          - { at: 300ms, device: bob-phone, sticker: \(pickle) }
+          - { at: 1s, device: bob-watch, sticker: \(pickle) }
+          - { at: 1100ms, device: bob-watch, sticker: { format: png, bytes: 40000, pixels: 408, description: "another" } }
+          - { at: 1200ms, device: alice-phone, sticker: { format: png, bytes: 40000, pixels: 408, description: "alice's" } }
+          - { at: 2s, device: bob-watch, sticker: { format: png, bytes: 40000, pixels: 408, description: "alice's" } }
+
+        """
+        let report = try await Fixture.run(text)
+        let failed = report.outcome.failures.map { "\($0.step ?? 0) \($0.code.name) \($0.rule ?? "")" }
+        #expect(failed == ["1 unknown M25", "2 unknown M26", "3 unknown M25", "6 unknown M25", "8 unknown M25"])
+        #expect(report.outcome.failures.first { $0.step == 3 }?.reason.contains("Recents") == true)
+        // Steps 4, 5 and 7 sent: alice-phone draws bob's two pickles and its own sticker.
+        #expect(report.transcript("alice-phone").map(\.text) == ["a pickle", "a pickle", "alice's"])
+    }
+
     /// M26: iOS 9 receives plain messages instead: the layout's image, then the web URL.
     /// This layout has no image, so no picture is made up: only the URL arrives.
     @Test func m26OldSystemsGetPlainMessages() async throws {
