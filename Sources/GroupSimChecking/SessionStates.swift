@@ -54,9 +54,13 @@ final class SessionStates: Sendable {
     /// each session's number there, by index in `sessions`, and `positions` is empty. Nil:
     /// the live bubbles are read from the devices' session tables, into `positions`.
     private let ledgerNumbers: [Int]?
+    /// The scenario's `join` steps, in file order: most scenarios have none, and then no
+    /// device is asked whether it joined late (`joinedAfterStart`).
+    private let joinSteps: [Scenario.Step]
 
     init(outcome: RunOutcome) {
         self.outcome = outcome
+        joinSteps = outcome.scenario.steps.filter { if case .join = $0.action { true } else { false } }
         var appDevices: [String: [Int]] = [:]
         for entry in outcome.members where appDevices[entry.conversation] == nil {
             let members = Set(entry.members)
@@ -221,13 +225,13 @@ final class SessionStates: Sendable {
     /// device never had the session, and nothing was lost there. Reads the steps and the
     /// run's ledger, never the trace, so that exploration judges it alike.
     func joinedAfterStart(_ session: String, device: Int) -> Bool {
-        guard outcome.devices.indices.contains(device), liveMessage(session, device: device) == nil else { return false }
+        guard !joinSteps.isEmpty, outcome.devices.indices.contains(device), liveMessage(session, device: device) == nil else { return false }
         let person = outcome.devices[device].person
         let conversation = conversation(of: session)
         let specs = outcome.scenario.conversations
         guard let spec = specs.first(where: { $0.name == conversation }), !spec.members.contains(person) else { return false }
         // The first join of the person there that ran.
-        let joins = outcome.scenario.steps.lazy.filter { step in
+        let joins = joinSteps.lazy.filter { step in
             step.action == .join(person: person) && (step.conversation ?? specs.first?.name) == conversation
         }
         guard let joined = joins.compactMap({ self.outcome.ledger.start(ofStep: $0.number) }).first else { return false }
