@@ -47,7 +47,8 @@ struct ExploreCommand: Subcommand {
         show progress on standard error (runs done, runs/s, failures so far, time left) even when it is not a terminal
         """)
     static let quiet = Option.flag("quiet", "show no progress and no warnings on standard error", placement: .instead(of: "progress"))
-    static let options = [runs, seed, exhaustive, limit, noFactor, format, workers, shard, .output, full, progress, quiet]
+    static let options = [runs, seed, exhaustive, limit, noFactor, format, workers, shard, .output, full, progress, quiet,
+                          .noDeterminismCheck]
         + ScenarioInput.options
 
     static let about = """
@@ -89,6 +90,12 @@ struct ExploreCommand: Subcommand {
     the scenario is random (no jitter, no race) every run follows the same schedule; a
     warning on standard error then says so.
 
+    For an app registered from Swift, the seeds the report prints (each failing run's, or
+    the file's for --exhaustive) and a sample of passing runs are run again twice each
+    before the report is printed: when two runs of one seed differ, or a failing run no
+    longer fails the same checks, the app is not deterministic and the command stops with
+    an error naming the first event where the runs parted (--no-determinism-check skips it).
+
     Ctrl-C (SIGINT) or SIGTERM stops the exploration between runs: it prints the report
     of the runs done so far, headed "interrupted after 41,200 of 100,000,000 runs", with
     the failing seeds and the replay line, writes --output if given, and exits 130 (143
@@ -99,7 +106,8 @@ struct ExploreCommand: Subcommand {
 
     Exit status: 0 every check held in every run; 1 a check failed in some run; 2 usage
     error, invalid scenario, a scenario over the --max-copies budget, or a scenario too
-    large for --exhaustive; 130 or 143 interrupted. The budget covers the runs going on at
+    large for --exhaustive, or an app that gave two different runs of one seed; 130 or 143
+    interrupted. The budget covers the runs going on at
     once together: when --workers N of them would go over it, fewer run at a time (a note
     on standard error says so; the report is the same).
     """
@@ -172,6 +180,11 @@ struct ExploreCommand: Subcommand {
         case .failure(let error): throw UsageError(error.description, hint: "Run 'groupsim help explore' for usage.")
         }
         line?.finish()
+        // Code GroupSim does not control is checked before its seeds are printed to replay.
+        if !report.interrupted, !parsed.flag(.noDeterminismCheck), DeterminismCheck.applies(to: scenario, apps: apps),
+           let divergence = try await DeterminismCheck.verify(report, scenario: scenario, apps: apps) {
+            throw UsageError(divergence.summary, hint: DeterminismCheck.Divergence.advice)
+        }
         var warnings = ""
         if !parsed.flag(Self.quiet), let workersNote { warnings += workersNote + "\n" }
         if !parsed.flag(Self.quiet), let warning = Self.sameOutcomeWarning(report, scenario: scenario) { warnings = warning + "\n" }

@@ -36,7 +36,7 @@ struct TestCommand: Subcommand {
     static let options = [explore, seed, junit, format, ScenarioInput.maxCopies.explained("""
         the memory budget: a file whose run would deliver more copies, or use more memory, than N copies would is an ERROR
         with the estimate
-        """)]
+        """), .noDeterminismCheck]
 
     static let about = """
     Runs every scenario file (*.yaml) in the given files and folders (folders are searched
@@ -44,6 +44,10 @@ struct TestCommand: Subcommand {
     or FAIL, how many checks held, how many pitfalls the run reported, and the start of
     the trace digest. A summary line follows. An invalid file is an ERROR line with its
     first problem as FILE:LINE:COLUMN.
+
+    A file whose app is registered from Swift is run twice (and the seeds its exploration
+    prints, twice each): an app that gives two different runs of one seed is an ERROR line
+    naming the first event where the runs parted.
     """
 
     static let epilogue = """
@@ -52,7 +56,8 @@ struct TestCommand: Subcommand {
     SIGTERM).
 
     Exit status: 0 every check of every file held; 1 a check failed; 2 usage error, an
-    invalid scenario file or one over the budget; 130 or 143 interrupted.
+    invalid scenario file or one over the budget, or an app that gave two different runs of
+    one seed; 130 or 143 interrupted.
     """
 
     let apps: AppRegistry
@@ -67,6 +72,7 @@ struct TestCommand: Subcommand {
         let seed = try parsed.integer(Self.seed, as: UInt64.self)
         let format = try parsed.choice(Self.format, as: Format.self)
         let budget = try ScenarioInput.budget(parsed)
+        let checksDeterminism = !parsed.flag(.noDeterminismCheck)
         let paths = try Self.scenarioFiles(in: parsed.positional.isEmpty ? [Self.defaultPath] : parsed.positional)
         // The JUnit file is an output like --output: never one of the scenarios under test.
         try OutputFile.check(parsed.value(Self.junit), inputs: paths)
@@ -77,7 +83,7 @@ struct TestCommand: Subcommand {
             var results: [ScenarioTestResult] = []
             for path in paths {
                 if Task.isCancelled { break }
-                let result = await test(path, seed: seed, runs: runs, budget: budget)
+                let result = await test(path, seed: seed, runs: runs, budget: budget, checksDeterminism: checksDeterminism)
                 // An exploration cut short is not a finished result.
                 if result.exploration?.interrupted == true { break }
                 results.append(result)
@@ -107,7 +113,8 @@ struct TestCommand: Subcommand {
 
     /// Runs one file once (and explores it when asked), after checking it against the
     /// memory budget: a file over it is an ERROR with the estimate, as `run` refuses it.
-    private func test(_ path: String, seed: UInt64?, runs: Int?, budget: ScenarioBudget) async -> ScenarioTestResult {
+    private func test(_ path: String, seed: UInt64?, runs: Int?, budget: ScenarioBudget,
+                      checksDeterminism: Bool) async -> ScenarioTestResult {
         let scenario: Scenario
         do {
             scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
@@ -117,10 +124,19 @@ struct TestCommand: Subcommand {
         }
         do {
             let report = try await scenario.run(seed: seed, apps: apps)
+            let checked = checksDeterminism && DeterminismCheck.applies(to: scenario, apps: apps)
+            if checked, let divergence = try await DeterminismCheck.compare(report.outcome, rerunning: scenario, apps: apps) {
+                return ScenarioTestResult(path: path, invalid: ScenarioError(divergence.description, at: nil))
+            }
             var result = ScenarioTestResult(path: path, scenario: scenario.name, seed: seed ?? scenario.seed, report: report)
             if let runs {
                 let workers = ScenarioInput.workers(ProcessInfo.processInfo.activeProcessorCount, for: scenario, budget: budget).count
-                result.exploration = try await Explorer(validated: scenario, apps: apps, workers: workers).explore(runs: runs, seed: seed)
+                let exploration = try await Explorer(validated: scenario, apps: apps, workers: workers).explore(runs: runs, seed: seed)
+                if checked, !exploration.interrupted,
+                   let divergence = try await DeterminismCheck.verify(exploration, scenario: scenario, apps: apps) {
+                    return ScenarioTestResult(path: path, invalid: ScenarioError(divergence.description, at: nil))
+                }
+                result.exploration = exploration
             }
             return result
         } catch let error as ScenarioErrors {

@@ -31,9 +31,9 @@ struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp, Host
     private func call(_ body: @MainActor (ControllerHost<Controller>) -> Void) -> [AppAction] {
         guard let host else { return [] }
         // The batch is taken after the tasks the call started, and the callers its answers
-        // resumed, have run: what they ask for belongs to this call, as it would on iOS
-        // before the system acts on it.
-        return MainActorCalls.run({ body(host) }, when: { host.bridge.resumesOnTheirWay == 0 }, then: { host.bridge.takeBatch() })
+        // resumed, have run to their next suspension: what they ask for belongs to this
+        // call, as it would on iOS before the system acts on it.
+        return MainActorCalls.run({ body(host) }, then: { host.bridge.takeBatch() })
     }
 
     func willBecomeActive(_ view: Conversation) -> [AppAction] {
