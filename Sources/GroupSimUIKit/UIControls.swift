@@ -46,7 +46,7 @@ open class UIControl: UIView {
         for entry in actions where !entry.event.isDisjoint(with: events) { entry.action.handler(entry.action) }
         #if canImport(ObjectiveC)
         for entry in targets where !entry.events.isDisjoint(with: events) {
-            _ = (entry.target as? NSObjectProtocol)?.perform(entry.action, with: self)
+            _ = (entry.target.object as? NSObjectProtocol)?.perform(entry.action, with: self)
         }
         #endif
     }
