@@ -166,6 +166,20 @@ extension IceCreamMessagesViewController: ComposeRequestHandling {
         #expect(await MainActor.run { storyboard.missingIdentifiers.isEmpty })
     }
 
+    /// The ported files import nothing but `GroupSimMessages` (Foundation comes with it, as
+    /// with UIKit), so their compiling is the proof that the import switch is enough.
+    @Test func portedFilesImportOnlyGroupSimMessages() throws {
+        var imports: [String: [String]] = [:]
+        for app in ["LunchVote", "IceCreamBuilder"] {
+            for file in try ExampleBuildTests.swiftFiles(in: "Tests/GroupSimMessagesTests/PortedExtensions/\(app)") {
+                let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+                imports[URL(fileURLWithPath: file).lastPathComponent] = lines.filter { $0.hasPrefix("import ") }.map(String.init)
+            }
+        }
+        #expect(imports.count == 9)
+        #expect(imports.filter { $0.value != ["import GroupSimMessages"] } == [:])
+    }
+
     /// The sample's sticker rendering: a 300-point square, the background filled with the
     /// literal color set with `setFill()`, then the stacked parts drawn into the middle.
     @Test @MainActor func iceCreamStickerRendersAtItsSizeAndRecordsItsDrawing() throws {
