@@ -142,4 +142,44 @@ final class DefaultsVoteController: MSMessagesAppViewController, ComposeRequestH
         storage.set(Data([0x0a, 0xff]), forKey: "data")
         #expect(storage.dictionary == ["data": "<0aff>"])
     }
+
+    /// `environment.random` draws the same numbers for the same seed, device and
+    /// installation, goes on across activations, differs between devices, and leaves the
+    /// tokens as they were.
+    @Test func seededRandomIsPerDeviceAndReplays() async throws {
+        let scenario = try ScenarioParser.parse(text: """
+            name: random
+            people: { alice: [alice-phone], bob: [bob-phone] }
+            app: { name: dice }
+            steps:
+              - { at: 0ms, device: alice-phone, open: compact }
+              - { at: 10ms, device: alice-phone, close: true }
+              - { at: 20ms, device: alice-phone, open: compact }
+              - { at: 30ms, device: bob-phone, open: compact }
+            """, file: "random.yaml", registeredApps: ["dice"])
+        func draws(seed: UInt64, rolling: Bool) async throws -> [String: [String: String]] {
+            var apps = AppRegistry()
+            apps.register("dice", environment: { environment in
+                var random = environment.random
+                let storage = environment.storage
+                if rolling {
+                    let roll = (0..<4).map { _ in String(Int.random(in: 1...1_000_000, using: &random)) }
+                    storage.set((storage.stringArray(forKey: "rolls") ?? []) + [roll.joined(separator: " ")], forKey: "rolls")
+                }
+                storage.set(environment.makeToken(), forKey: "token")
+                return MSMessagesAppViewController()
+            })
+            let report = try await scenario.run(seed: seed, apps: apps)
+            return Dictionary(uniqueKeysWithValues: report.outcome.devices.map { ($0.name, $0.localStorage) })
+        }
+        let first = try await draws(seed: 11, rolling: true)
+        #expect(try await draws(seed: 11, rolling: true) == first)
+        #expect(try await draws(seed: 12, rolling: true) != first)
+        let alice = try #require(first["alice-phone"]?["rolls"]), bob = try #require(first["bob-phone"]?["rolls"])
+        let activations = alice.dropFirst().dropLast().components(separatedBy: ", ")
+        #expect(activations.count == 2 && activations[0] != activations[1], "\(alice)")
+        #expect(alice != bob)
+        let tokensAlone = try await draws(seed: 11, rolling: false)
+        #expect(tokensAlone.mapValues { $0["token"] } == first.mapValues { $0["token"] })
+    }
 }
