@@ -1,96 +1,27 @@
-// Imports as an extension's file does on Linux: Foundation only through GroupSimMessages,
-// so `UserDefaults` below is GroupSim's (DefaultsShadowingTests checks the other imports).
+// Foundation only through GroupSimMessages, so `UserDefaults` below is GroupSim's
+// (DefaultsShadowingTests checks the other imports).
 import GroupSim
 import GroupSimMessages
+import GroupSimTesting
 import Testing
 
-/// A shipping controller's settings code, unchanged: the user's name and last vote in
-/// `UserDefaults.standard`, a copy in an app-group suite held in a `static let`, an
-/// activation count over a registered default, and a flag written by a `Task`.
-final class DefaultsVoteController: MSMessagesAppViewController, ComposeRequestHandling {
-    nonisolated static let group = UserDefaults(suiteName: "group.lunch")
-
-    override func willBecomeActive(with conversation: MSConversation) {
-        let defaults = UserDefaults.standard
-        defaults.register(defaults: ["activations": 0])
-        defaults.set(defaults.integer(forKey: "activations") + 1, forKey: "activations")
-    }
-
-    func handle(_ request: ComposeRequest) {
-        guard let conversation = activeConversation else { return }
-        for entry in request.data { UserDefaults.standard.set(entry.value, forKey: entry.key) }
-        let vote = UserDefaults.standard.string(forKey: "vote") ?? "none"
-        Self.group?.set("group:" + vote, forKey: "vote")
-        Task { UserDefaults.standard.set(true, forKey: "voted") }
-        let message = MSMessage(session: MSSession())
-        message.url = URL(string: "?vote=\(vote)")
-        conversation.insert(message)
-    }
-}
-
 @Suite struct DeviceDefaultsTests {
-    static let people = (1...8).map { "p\($0)" }
-    static let votes = ["pizza", "sushi", "tacos"]
-
-    static func vote(_ index: Int) -> String { votes[index % votes.count] }
-
-    /// 8 people, one phone each; each sends its own name and vote; p3's phone is
-    /// reinstalled after its send.
-    static func scenario() throws -> Scenario {
-        let people = Self.people.map { "\($0): [\($0)-phone]" }.joined(separator: ", ")
-        let sends = Self.people.enumerated().map { index, person in
-            "  - { at: \(index * 10)ms, device: \(person)-phone, send: { session: poll-\(person), data: { name: \(person), vote: \(vote(index)) } } }"
-        }
-        return try ScenarioParser.parse(text: """
-            name: defaults
-            people: { \(people) }
-            app: { name: defaults-vote }
-            steps:
-            \(sends.joined(separator: "\n"))
-              - { at: 500ms, device: p3-phone, reinstall: true }
-            """, file: "defaults.yaml", registeredApps: ["defaults-vote"])
-    }
-
-    static func apps() -> AppRegistry {
-        var apps = AppRegistry()
-        apps.register("defaults-vote") { DefaultsVoteController() }
-        return apps
-    }
-
-    /// The member `name` of a JSON object, or null.
-    static func member(_ name: String, of value: JSONValue?) -> JSONValue? {
-        guard case .object(let members)? = value else { return nil }
-        return members.first { $0.0 == name }?.1
-    }
-
     /// Each device's `UserDefaults.standard` holds only what its own controller wrote,
     /// the suite holds its own value apart from it, and the reinstalled phone holds
     /// nothing: in the snapshot and, keys sorted, in the JSON report.
     @Test func eachDeviceKeepsItsOwnDefaultsAndReinstallClearsThem() async throws {
-        let report = try await Self.scenario().run(seed: 7, apps: Self.apps())
+        let report = try await DefaultsFixture.scenario().run(seed: 7, apps: DefaultsFixture.apps())
         #expect(report.outcome.failures.isEmpty, "\(report.outcome.failures)")
-        let json = JSONReport.value(report)
-        guard case .array(let devices)? = Self.member("devices", of: json) else {
-            Issue.record("no devices in \(json.rendered())")
-            return
-        }
-        #expect(devices.count == 8)
-        for (index, person) in Self.people.enumerated() {
-            let name = "\(person)-phone"
-            let snapshot = try #require(report.outcome.device(name))
-            let device = devices.first { Self.member("name", of: $0) == .string(name) }
-            let storage = Self.member("storage", of: device)?.rendered(indent: nil)
-            let suites = Self.member("suites", of: device)?.rendered(indent: nil)
-            if person == "p3" {
+        #expect(DefaultsFixture.mismatches(inJSONReport: JSONReport.value(report)) == [])
+        for person in DefaultsFixture.people {
+            let snapshot = try #require(report.outcome.device("\(person)-phone"))
+            if person == DefaultsFixture.reinstalled {
                 #expect(snapshot.localStorage.isEmpty && snapshot.localSuites.isEmpty, "\(snapshot.localStorage)")
-                #expect(storage == "{}" && suites == "{}", "\(String(describing: storage))")
-                continue
+            } else {
+                let vote = DefaultsFixture.vote(of: person)
+                #expect(snapshot.localStorage == ["activations": "1", "name": person, "vote": vote, "voted": "true"])
+                #expect(snapshot.localSuites == ["group.lunch": ["vote": "group:" + vote]])
             }
-            let vote = Self.vote(index)
-            #expect(snapshot.localStorage == ["activations": "1", "name": person, "vote": vote, "voted": "true"])
-            #expect(snapshot.localSuites == ["group.lunch": ["vote": "group:" + vote]])
-            #expect(storage == #"{"activations":"1","name":"\#(person)","vote":"\#(vote)","voted":"true"}"#)
-            #expect(suites == #"{"group.lunch":{"vote":"group:\#(vote)"}}"#)
         }
     }
 
@@ -104,7 +35,7 @@ final class DefaultsVoteController: MSMessagesAppViewController, ComposeRequestH
         #expect(UserDefaults.standard.integer(forKey: key) == 42)
         #expect(suite.string(forKey: key) == "in the suite")
         #expect(UserDefaults().integer(forKey: key) == 42)
-        _ = try await Self.scenario().run(seed: 7, apps: Self.apps())
+        _ = try await DefaultsFixture.scenario().run(seed: 7, apps: DefaultsFixture.apps())
         #expect(UserDefaults.standard.string(forKey: "vote") == nil)
         #expect(DefaultsVoteController.group?.string(forKey: "vote") == nil)
         UserDefaults.standard.removeObject(forKey: key)
