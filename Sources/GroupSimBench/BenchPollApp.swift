@@ -17,7 +17,7 @@ package struct BenchPollApp: MessagesApp {
         if let selected = conversation.selectedMessage, selected.session == request.session {
             state = StateMap(url: selected.url)
         }
-        if let url = request.url { state.apply(StateMap(url: url).entries) }
+        if let url = request.url { state.apply(StateMap(url: url)) }
         state.apply(request.data)
         let url = state.url(base: request.url.map(MessageURL.base(of:)) ?? "")
         let message = Message(session: request.session, url: url.isEmpty ? nil : url,

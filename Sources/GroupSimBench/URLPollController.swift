@@ -14,7 +14,7 @@ package final class URLPollController: MSMessagesAppViewController, ComposeReque
         guard let conversation = activeConversation else { return }
         let selected = request.isNewSession ? nil : conversation.selectedMessage
         var state = StateMap(url: selected?.url?.absoluteString)
-        if let url = request.url { state.apply(StateMap(url: url).entries) }
+        if let url = request.url { state.apply(StateMap(url: url)) }
         state.apply(request.data)
         let message = MSMessage(session: selected?.session ?? MSSession())
         message.url = URL(string: state.url(base: request.url.map(MessageURL.base(of:)) ?? ""))

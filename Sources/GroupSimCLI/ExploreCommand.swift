@@ -44,7 +44,8 @@ struct ExploreCommand: Subcommand {
         in text: every device's outcome line, every outcome class, check and failed step (the default report stays about 60 lines)
         """)
     static let progress = Option.flag("progress", """
-        show progress on standard error (runs done, runs/s, failures so far, time left) even when it is not a terminal
+        show progress on standard error (runs done, runs/s, failures so far, time left; with --exhaustive, orders found, \
+        failures, schedules simulated, time elapsed) even when it is not a terminal
         """)
     static let quiet = Option.flag("quiet", "show no progress and no warnings on standard error", placement: .instead(of: "progress"))
     static let options = [runs, seed, exhaustive, limit, noFactor, format, workers, shard, .output, full, progress, quiet,
@@ -160,26 +161,31 @@ struct ExploreCommand: Subcommand {
         // The first SIGINT or SIGTERM cancels the exploration, which stops starting runs
         // and reports the runs before it; the exit status then says which signal it was.
         let shardToRun = shard
-        let line = showProgress && !exhaustive ? ProgressLine(sink: sink, label: "explore \(scenario.name)") : nil
+        let line = showProgress ? ProgressLine(sink: sink, label: "explore \(scenario.name)") : nil
         var callback: (@Sendable (ExplorationProgress) -> Void)?
-        if let line { callback = { line.update($0) } }
-        let progress = callback
+        var searchCallback: (@Sendable (SearchProgress) -> Void)?
+        if let line {
+            callback = { line.update($0) }
+            searchCallback = { line.update($0) }
+        }
+        let (progress, searchProgress) = (callback, searchCallback)
         let (outcome, signal) = await Interrupts.run { () async -> Result<ExplorationReport, ExplorationError> in
             do throws(ExplorationError) {
                 guard exhaustive else {
                     return .success(try await explorer.explore(runs: runs, seed: seed, shard: shardToRun, progress: progress))
                 }
-                return .success(try await explorer.exhaustive(limit: limit, factor: factor))
+                return .success(try await explorer.exhaustive(limit: limit, factor: factor, progress: searchProgress))
             } catch {
                 return .failure(error)
             }
         }
+        // Cleared before an error too: a search can refuse after it has shown progress.
+        line?.finish()
         let report: ExplorationReport
         switch outcome {
         case .success(let value): report = value
         case .failure(let error): throw UsageError(error.description, hint: "Run 'groupsim help explore' for usage.")
         }
-        line?.finish()
         // Code GroupSim does not control is checked before its seeds are printed to replay.
         if !report.interrupted, !parsed.flag(.noDeterminismCheck), DeterminismCheck.applies(to: scenario, apps: apps),
            let divergence = try await DeterminismCheck.verify(report, scenario: scenario, apps: apps) {

@@ -2,7 +2,9 @@ import Foundation
 import GroupSim
 
 /// Shows an exploration's progress on a `ProgressSink`: runs done, runs per second,
-/// failures so far and the estimated time left. On a terminal it redraws one line (`\r`)
+/// failures so far and the estimated time left; for an exhaustive search, which cannot
+/// know its total, the orders found, failures, schedules simulated and the time elapsed.
+/// On a terminal it redraws one line (`\r`)
 /// at most five times a second and clears it at the end; elsewhere (`--progress` into a
 /// file or pipe) it writes a line at most once a second, and a last line when done.
 final class ProgressLine: @unchecked Sendable {
@@ -21,14 +23,24 @@ final class ProgressLine: @unchecked Sendable {
 
     /// Records progress; shows it when enough time has passed since the last showing.
     func update(_ progress: ExplorationProgress) {
+        show(finished: progress.runsDone >= progress.runs) { Self.describe(progress, elapsed: $0, label: $1) }
+    }
+
+    /// Records an exhaustive search's progress; shows it as `update(_:)` does.
+    func update(_ progress: SearchProgress) {
+        show(finished: progress.finished) { Self.describe(progress, elapsed: $0, label: $1) }
+    }
+
+    /// Shows the text `describe` makes of the seconds elapsed and the label, unless it is
+    /// too soon after the last showing and not the last line.
+    private func show(finished: Bool, _ describe: (Double, String) -> String) {
         lock.lock()
         defer { lock.unlock() }
         let now = sink.seconds()
         let interval = sink.isTerminal ? 0.2 : 1.0
-        let finished = progress.runsDone >= progress.runs
         if !finished, let lastShown, now - lastShown < interval { return }
         lastShown = now
-        let text = Self.describe(progress, elapsed: now - started, label: label)
+        let text = describe(now - started, label)
         if sink.isTerminal {
             sink.write("\r\u{1B}[K" + text)
         } else {
@@ -57,6 +69,15 @@ final class ProgressLine: @unchecked Sendable {
             let left = Double(progress.runs - progress.runsDone) / rate
             text += ", about \(duration(left)) left"
         }
+        return text
+    }
+
+    /// `explore pickles-race: 48 orders found, 46 failed, 6 schedules simulated, 0s elapsed, done`.
+    static func describe(_ progress: SearchProgress, elapsed: Double, label: String) -> String {
+        let orders = progress.orders == .one ? "1 order" : "\(progress.orders.readable) orders"
+        var text = "\(label): \(orders) found, \(progress.failedOrders.readable) failed, "
+            + "\(Plural.count(progress.schedules, "schedule")) simulated, \(duration(elapsed.rounded(.down))) elapsed"
+        if progress.finished { text += ", done" }
         return text
     }
 

@@ -47,6 +47,8 @@ package enum CheckEvaluator {
             return "\(keyword) \(kinds.map(\.rawValue).joined(separator: ", "))"
         case .noPitfalls:
             return keyword
+        case .noPitfallsOf(let kinds):
+            return "\(keyword) \(kinds.map(\.rawValue).joined(separator: ", "))"
         case .callbacks(let deviceName, _):
             return "\(keyword) \(deviceName)"
         case .error(let step, let code):
@@ -59,11 +61,11 @@ package enum CheckEvaluator {
                               explained: Bool) -> (Bool, String) {
         switch check {
         case .latest(let deviceName, let session, let from, let written, let caption):
-            let data = accountKeys(written, outcome)
+            let tokens = TokenKeys(written, outcome, conversation: states.conversation(of: session))
             // The live bubble's sender and state need no drawing; its caption alone does,
             // and only when the rest held.
             if !explained, let device = outcome.device(deviceName), let shown = states.shown(session, on: device) {
-                let passed = (from == nil || from == shown.sender) && shown.state.contains(data)
+                let passed = (from == nil || from == shown.sender) && contains(shown, tokens.data(on: device))
                 guard passed, let caption else { return (passed, "") }
                 return (device.caption(ofSession: session) == .some(caption), "")
             }
@@ -71,9 +73,13 @@ package enum CheckEvaluator {
                   let shown = states.shown(session, on: device) else {
                 return (false, "\(deviceName) shows no bubble of \(session)")
             }
+            let data = tokens.data(on: device)
             let drawn = view.caption.map { "\"\($0)\"" } ?? "no caption"
-            let detail = "\(deviceName) shows m\(view.message) from \(view.senderPerson) with \(shown.state), caption \(drawn)"
-            let passed = (from == nil || from == view.senderPerson) && shown.state.contains(data)
+            var detail = "\(deviceName) shows m\(view.message) from \(view.senderPerson) with \(shown.state), caption \(drawn)"
+            if let why = shown.unreadable, !data.isEmpty {
+                detail = "\(deviceName) shows m\(view.message) from \(view.senderPerson), caption \(drawn), but its state could not be read: \(why)"
+            }
+            let passed = (from == nil || from == view.senderPerson) && contains(shown, data)
                 && (caption == nil || caption == view.caption)
             return (passed, detail)
         case .summaries(let deviceName, let session, let count, let texts):
@@ -84,39 +90,43 @@ package enum CheckEvaluator {
             guard explained else { return (passed, "") }
             return (passed, "\(deviceName) draws \(Plural.count(drawn.count, "summary line")) for \(session): \(drawn)")
         case .converged(let session), .diverged(let session):
+            let wantsSame: Bool = if case .converged = check { true } else { false }
             if !explained {
-                // One state per message shown, not one per device.
-                let shown = states.shownOnAppDevices(session).byMessage.distinct
-                let converged = shown.allSatisfy { $0?.state == shown.first??.state }
-                if case .converged = check { return (converged, "") }
-                return (!converged, "")
+                // One reading per message shown, not one per device.
+                let readings = states.shownOnAppDevices(session).byMessage.distinct.map(SessionStates.Reading.init)
+                return (agreement(readings, wantsSame: wantsSame), "")
             }
             let devices = states.appDevices(for: session)
-            var distinct: [StateMap?] = []
+            var readings: [SessionStates.Reading] = []
             var lines: [String] = []
             for device in devices {
                 let shown = states.shown(session, on: device)
-                if !distinct.contains(shown?.state) { distinct.append(shown?.state) }
-                guard explained else { continue }
-                lines.append("\(device.name): \(shown.map { $0.state.description } ?? "no bubble")")
+                readings.append(SessionStates.Reading(shown))
+                lines.append("\(device.name): \(describe(shown))")
             }
-            let converged = distinct.count <= 1
-            if case .converged = check {
-                return (converged, lines.joined(separator: "; "))
-            }
-            return (!converged, lines.joined(separator: "; "))
+            guard readings.contains(where: \.isState) else { return (false, unread(session, devices, states)) }
+            return (agreement(readings, wantsSame: wantsSame), lines.joined(separator: "; "))
         case .complete(let session, let written):
-            let data = accountKeys(written, outcome)
-            if !explained {
+            let tokens = TokenKeys(written, outcome, conversation: states.conversation(of: session))
+            if !explained, !tokens.isPerDevice {
                 // One look per message shown, not one per device.
+                let data = tokens.data(on: nil)
                 let shown = states.shownOnAppDevices(session).byMessage.distinct
-                return (shown.allSatisfy { $0?.state.contains(data) ?? false }, "")
+                return (!shown.isEmpty && shown.allSatisfy { $0.map { contains($0, data) } ?? false }, "")
             }
-            let missing = states.appDevices(for: session).filter { !(states.shown(session, on: $0)?.state.contains(data) ?? false) }
-            func shown(_ device: DeviceSnapshot) -> String { states.shown(session, on: device).map { $0.state.description } ?? "no bubble" }
+            let devices = states.appDevices(for: session)
+            let missing = devices.filter { device in
+                !(states.shown(session, on: device).map { contains($0, tokens.data(on: device)) } ?? false)
+            }
+            guard explained else { return (!devices.isEmpty && missing.isEmpty, "") }
+            if devices.isEmpty || missing.count == devices.count,
+               !devices.contains(where: { SessionStates.Reading(states.shown(session, on: $0)).isState }) {
+                return (false, unread(session, devices, states))
+            }
             let detail = missing.isEmpty
-                ? "every app device's state has \(StateMap(data))"
-                : "missing on " + missing.map { "\($0.name) (\(shown($0)))" }.joined(separator: ", ")
+                ? "every app device's state has \(StateMap(tokens.data(on: nil)))"
+                : "missing on " + missing.map { "\($0.name) (\(describe(states.shown(session, on: $0))))" }.joined(separator: ", ")
+                    + tokens.explanation(on: devices)
             return (missing.isEmpty, detail)
         case .pitfalls(let kinds):
             let reported = Set(pitfalls.map(\.kind))
@@ -130,6 +140,13 @@ package enum CheckEvaluator {
             guard explained else { return (pitfalls.isEmpty, "") }
             let seen = Set(pitfalls.map(\.kind)).sorted().map(\.rawValue)
             return (pitfalls.isEmpty, seen.isEmpty ? "none reported" : "reported: \(seen.joined(separator: ", "))")
+        case .noPitfallsOf(let kinds):
+            let unwanted = Set(kinds)
+            let found = Set(pitfalls.map(\.kind).filter(unwanted.contains))
+            guard explained else { return (found.isEmpty, "") }
+            guard !found.isEmpty else { return (true, "none of \(kinds.map(\.rawValue).joined(separator: ", ")) reported") }
+            let sentences = pitfalls.filter { found.contains($0.kind) }.map(\.summary)
+            return (false, "reported: \(found.sorted().map(\.rawValue).joined(separator: ", ")) (\(sentences.joined(separator: "; ")))")
         case .callbacks(let deviceName, let sequence):
             let got = outcome.device(deviceName)?.callbacks ?? []
             guard explained else { return (got == sequence, "") }
@@ -149,18 +166,122 @@ package enum CheckEvaluator {
         }
     }
 
-    /// Under `app.identity: account`, `$name` in a check's data stands for that person's
-    /// account id, the same on every device (the `app.identity` setting); in the
-    /// other modes the key is per device and a check keeps the text as written.
-    static func accountKeys(_ data: [DataEntry], _ outcome: RunOutcome) -> [DataEntry] {
-        guard outcome.scenario.app.identity == .account, data.contains(where: { $0.key.hasPrefix("$") || $0.value.hasPrefix("$") }) else {
-            return data
+    /// Whether a device's state holds every entry of `data`: only a state that could be read does.
+    static func contains(_ shown: SessionStates.Shown, _ data: [DataEntry]) -> Bool {
+        shown.unreadable == nil && shown.state.contains(data)
+    }
+
+    /// A state-reading check's verdict from what the app devices give it: `converged` holds
+    /// when they all show one state, `diverged` when they do not; neither holds when no
+    /// device's state could be read (no bubble, or a state that could not be read), which
+    /// would be a verdict on nothing.
+    static func agreement(_ readings: [SessionStates.Reading], wantsSame: Bool) -> Bool {
+        guard readings.contains(where: \.isState) else { return false }
+        let same = readings.allSatisfy { $0 == readings.first }
+        return same == wantsSame
+    }
+
+    /// A device's state for a check's finding: the state, "no bubble", or why it could not be read.
+    private static func describe(_ shown: SessionStates.Shown?) -> String {
+        guard let shown else { return "no bubble" }
+        return shown.unreadable.map { "state not read: \($0)" } ?? shown.state.description
+    }
+
+    /// The finding of a state-reading check that read nothing: which devices gave no
+    /// state, grouped by why.
+    private static func unread(_ session: String, _ devices: [DeviceSnapshot], _ states: SessionStates) -> String {
+        guard !devices.isEmpty else {
+            return "no device's state could be read: no device in \(states.conversation(of: session)) runs the app"
         }
-        let streams = RandomStreams(seed: outcome.seed)
-        func resolved(_ text: String) -> String {
-            guard text.hasPrefix("$"), let person = outcome.scenario.person(String(text.dropFirst())) else { return text }
-            return AppIdentity.accountID(streams, person: person.key)
+        var reasons: [(why: String, devices: [String])] = []
+        for device in devices {
+            let shown = states.shown(session, on: device)
+            let why = shown.map { $0.unreadable ?? "" } ?? "no bubble of \(session)"
+            if let index = reasons.firstIndex(where: { $0.why == why }) {
+                reasons[index].devices.append(device.name)
+            } else {
+                reasons.append((why, [device.name]))
+            }
         }
-        return data.map { DataEntry(resolved($0.key), resolved($0.value)) }
+        return "no device's state could be read: "
+            + reasons.map { "\($0.devices.joined(separator: ", ")): \($0.why)" }.joined(separator: "; ")
+    }
+
+    /// `$name` in a check's data, read as each device's app writes that person's key
+    /// (`app.identity`): under `account` the person's account id, the same on every device;
+    /// under `participant-id` the device's own identifier of the person (M1); under
+    /// `install-id` the device's own install id for its owner, else the install id it
+    /// learned for the person (the identifier while none is known). A token a device
+    /// cannot resolve, and `$me` (a check has no sender), stay as written.
+    struct TokenKeys {
+        let written: [DataEntry]
+        let outcome: RunOutcome
+        let conversation: String
+        /// The persons named by tokens, in the order written.
+        let persons: [String]
+        private let streams: RandomStreams
+
+        init(_ written: [DataEntry], _ outcome: RunOutcome, conversation: String) {
+            self.written = written
+            self.outcome = outcome
+            self.conversation = conversation
+            streams = RandomStreams(seed: outcome.seed)
+            // Checked on every run an exploration judges: no array per entry.
+            var persons: [String] = []
+            func note(_ text: String) {
+                if let person = Self.person(text, outcome.scenario), !persons.contains(person) { persons.append(person) }
+            }
+            for entry in written {
+                note(entry.key)
+                note(entry.value)
+            }
+            self.persons = persons
+        }
+
+        /// Whether the data reads differently from device to device.
+        var isPerDevice: Bool { !persons.isEmpty && outcome.scenario.app.identity != .account }
+
+        /// The data as `device` reads it (nil: as every device does, where that is one reading).
+        func data(on device: DeviceSnapshot?) -> [DataEntry] {
+            guard !persons.isEmpty else { return written }
+            func resolved(_ text: String) -> String {
+                guard let person = Self.person(text, outcome.scenario) else { return text }
+                return key(of: person, on: device) ?? text
+            }
+            return written.map { DataEntry(resolved($0.key), resolved($0.value)) }
+        }
+
+        /// The key `device`'s app writes for `person`; nil when it has none.
+        func key(of person: String, on device: DeviceSnapshot?) -> String? {
+            switch outcome.scenario.app.identity {
+            case .account:
+                return AppIdentity.accountID(streams, person: person)
+            case .participantID:
+                return device?.identifierMaps.first?.id(for: person, in: conversation)?.uuidString
+            case .installID:
+                guard let device else { return nil }
+                if person == device.person { return device.localStorage[AppIdentity.installKey] }
+                guard let id = device.identifierMaps.first?.id(for: person, in: conversation) else { return nil }
+                return device.localStorage[AppIdentity.installOfPrefix + id.uuidString] ?? id.uuidString
+            }
+        }
+
+        /// For a failure: what each token became on each device (`; $bob is acct-… on every
+        /// device`), or "" when the data has no token.
+        func explanation(on devices: [DeviceSnapshot]) -> String {
+            persons.map { person in
+                let keys = devices.map { key(of: person, on: $0) ?? "unknown (no key for \(person) there)" }
+                guard let first = keys.first, keys.contains(where: { $0 != first }) || devices.count == 1 else {
+                    return "; $\(person) is \(keys.first ?? "unknown") on every device"
+                }
+                return "; $\(person) is " + zip(devices, keys).map { "\($1) on \($0.name)" }.joined(separator: ", ")
+            }.joined()
+        }
+
+        /// The person a whole-text token names (`$bob`), if it names one of the file.
+        private static func person(_ text: String, _ scenario: Scenario) -> String? {
+            guard text.hasPrefix("$") else { return nil }
+            return scenario.person(String(text.dropFirst()))?.key
+        }
     }
 }

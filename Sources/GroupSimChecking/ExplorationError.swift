@@ -1,3 +1,4 @@
+import GroupSimCore
 import GroupSimScenario
 
 /// Why an exploration could not be carried out, or its reports could not be merged.
@@ -38,10 +39,19 @@ public enum ExplorationError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
-    /// A count for people: whole below 10^15, else `3.6e+21`.
+    /// A count for people, as reports print counts (`ExactCount.readable`): whole up to 15
+    /// digits, else four significant digits and a power of ten (`3.600 × 10^21`).
     static func format(_ count: Double) -> String {
         guard count.isFinite else { return "more than 10^308" }
-        if count < 1e15 { return String(Int64(count.rounded())) }
-        return String(describing: count)
+        guard count >= Double(Int.max) else { return ExactCount(Int(count.rounded())).readable }
+        // A double this large is a whole number: its significand times a power of two.
+        var exact = ExactCount(UInt64(count.significandBitPattern | (1 << 52)))
+        var shift = Int(count.exponent) - 52
+        while shift > 0 {
+            let step = min(shift, 62)
+            exact *= ExactCount(UInt64(1) << UInt64(step))
+            shift -= step
+        }
+        return exact.readable
     }
 }

@@ -45,22 +45,31 @@ extension Explorer {
     ///   count a scenario exactly, it enumerates, and `report.factoring.fallback` says why.
     public func exhaustive(limit: Int = Explorer.defaultExhaustiveLimit,
         factor: Bool = true) async throws(ExplorationError) -> ExplorationReport {
+        try await exhaustive(limit: limit, factor: factor, progress: nil)
+    }
+
+    /// `exhaustive(limit:factor:)` with progress reports.
+    /// - Parameter progress: called before each schedule is simulated and once when the
+    ///   search ends, with the orders found, those that failed and the schedules simulated
+    ///   (for a progress line; it does not change the report). Called from the searching task.
+    package func exhaustive(limit: Int, factor: Bool, progress: (@Sendable (SearchProgress) -> Void)?)
+        async throws(ExplorationError) -> ExplorationReport {
         try validateScenario()
         // One loop for the whole search: the tables are built (sticker files read) once,
         // and every order restarts one engine.
         let loop = RunLoop(tables: ScenarioTables(scenario: scenario), apps: apps)
-        guard factor else { return try await enumerated(limit: limit, on: loop) }
+        guard factor else { return try await enumerated(limit: limit, on: loop, progress: progress) }
         let reason: String
         if let app = scenario.app.name {
             reason = "the app \"\(app)\" is registered from Swift, and may act on what it receives"
         } else {
-            switch try await factored(limit: limit, on: loop) {
+            switch try await factored(limit: limit, on: loop, progress: progress) {
             case .success(let report): return report
             case .failure(.cannot(let why)): reason = why
             case .failure(.violated): reason = "no device's arrivals could be counted apart"
             }
         }
-        var report = try await enumerated(limit: limit, on: loop)
+        var report = try await enumerated(limit: limit, on: loop, progress: progress)
         report.factoring = .init(devices: [], dependentOrders: report.runs.clampedInt, largestFactor: 1, fallback: reason)
         return report
     }
@@ -72,7 +81,9 @@ extension Explorer {
     /// - Parameter schedules: stop after simulating this many schedules (`.searchTooLong`)
     ///   instead of `limit * 20` (tests that skip what takes long).
     /// - Parameter loop: what runs the orders (nil: a loop of its own).
-    func enumerated(limit: Int, everyAlternative: Bool = false, schedules: Int? = nil, on loop: RunLoop? = nil) async throws(ExplorationError)
+    /// - Parameter progress: as for `exhaustive(limit:factor:progress:)`.
+    func enumerated(limit: Int, everyAlternative: Bool = false, schedules: Int? = nil, on loop: RunLoop? = nil,
+                    progress: (@Sendable (SearchProgress) -> Void)? = nil) async throws(ExplorationError)
         -> ExplorationReport {
         let loop = loop ?? RunLoop(tables: ScenarioTables(scenario: scenario), apps: apps)
         let seed = scenario.seed
@@ -87,7 +98,8 @@ extension Explorer {
             if case .connectivity = $0.action.kind.built.independence { true } else { false }
         }
         var search = OrderSearch(root: root, everyAlternative: everyAlternative || scenario.app.name == nil || switching)
-        var budget = SearchBudget(scenario: scenario.name, limit: limit, counting: !search.everyAlternative, schedules: schedules)
+        var budget = SearchBudget(scenario: scenario.name, limit: limit, counting: !search.everyAlternative, schedules: schedules,
+                                  progress: progress)
         var tally = ExplorationTally(checks: scenario.checks.count)
         var orders = 0
 
@@ -98,7 +110,7 @@ extension Explorer {
                 interrupted = true
                 break
             }
-            try budget.spend()
+            try budget.spend(after: tally)
             let run = await simulateOrder(prefix: branch.prefix, guide: branch.guide, sleep: sleep,
                                           visited: search.everyAlternative ? search.visited : [], on: loop)
             try budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1)
@@ -110,7 +122,7 @@ extension Explorer {
             orders += 1
             try budget.found(orders: orders)
         }
-        budget.finish(orders: orders, complete: !interrupted)
+        budget.finish(orders: orders, complete: !interrupted, tally: tally)
         let template = Self.template(for: scenario, mode: .exhaustive(seed: seed, estimate: budget.estimate, simulated: budget.simulated))
         var report = tally.report(template)
         report.interrupted = interrupted
@@ -139,16 +151,21 @@ extension Explorer {
         private let counting: Bool
         /// The most schedules it may simulate.
         private let most: Int
+        private let progress: (@Sendable (SearchProgress) -> Void)?
 
-        init(scenario: String, limit: Int, counting: Bool = false, schedules: Int? = nil) {
+        init(scenario: String, limit: Int, counting: Bool = false, schedules: Int? = nil,
+             progress: (@Sendable (SearchProgress) -> Void)? = nil) {
             self.scenario = scenario
             self.limit = limit
             self.counting = counting
+            self.progress = progress
             most = schedules ?? max(limit, 1) &* 20
         }
 
-        /// Counts one more schedule, or throws `.searchTooLong` past the budget.
-        mutating func spend() throws(ExplorationError) {
+        /// Reports the progress so far (`tally`: the orders counted), then counts one more
+        /// schedule, or throws `.searchTooLong` past the budget.
+        mutating func spend(after tally: ExplorationTally) throws(ExplorationError) {
+            report(tally, finished: false)
             simulated += 1
             guard simulated <= most else { throw .searchTooLong(scenario: scenario, simulated: simulated - 1, limit: most) }
         }
@@ -158,7 +175,8 @@ extension Explorer {
         mutating func estimateOnce(_ decisions: [OrderRecorder.Decision], entities: Int) throws(ExplorationError) {
             guard simulated == 1 else { return }
             let bound = Explorer.estimate(decisions, entities: entities)
-            estimate = bound < 9.0e18 ? Int(bound) : Int.max
+            // Int.max stands for any bound past it (printed "more than 9.223 × 10^18").
+            estimate = bound < Double(Int.max) ? Int(bound) : Int.max
             guard !counting, bound > Double(limit) else { return }
             throw .tooManyOrders(scenario: scenario, estimate: bound, limit: limit)
         }
@@ -170,9 +188,14 @@ extension Explorer {
         }
 
         /// The search ended (`complete`: not interrupted): counting, the orders it found
-        /// are the estimate.
-        mutating func finish(orders: Int, complete: Bool = true) {
+        /// are the estimate. Reports the last progress, finished when complete.
+        mutating func finish(orders: Int, complete: Bool, tally: ExplorationTally) {
             if counting, complete { estimate = orders }
+            report(tally, finished: complete)
+        }
+
+        private func report(_ tally: ExplorationTally, finished: Bool) {
+            progress?(SearchProgress(orders: tally.runs, failedOrders: tally.failedRuns, schedules: simulated, finished: finished))
         }
     }
 

@@ -41,11 +41,12 @@ extension Explorer {
 
     /// `exhaustive(limit:factor: true)`: the factored search, with the devices whose
     /// arrivals broke the condition enumerated instead, one search per such device.
-    func factored(limit: Int, on loop: RunLoop) async throws(ExplorationError) -> Result<ExplorationReport, FactoringStop> {
+    func factored(limit: Int, on loop: RunLoop, progress: (@Sendable (SearchProgress) -> Void)? = nil) async throws(ExplorationError)
+        -> Result<ExplorationReport, FactoringStop> {
         var excluded: Set<Int> = []
         while true {
             let factorable = scenario.devices.indices.map { !excluded.contains($0) }
-            switch try await factoredSearch(limit: limit, factorable: factorable, on: loop) {
+            switch try await factoredSearch(limit: limit, factorable: factorable, on: loop, progress: progress) {
             case .success(let report): return .success(report)
             case .failure(.violated(let device)):
                 guard excluded.insert(device).inserted, excluded.count < scenario.devices.count else {
@@ -83,11 +84,11 @@ extension Explorer {
                            stuckAt: ran?.stuckAt, local: ran?.local ?? [], violation: ran?.violation)
     }
 
-    private func factoredSearch(limit: Int, factorable: [Bool], on loop: RunLoop) async throws(ExplorationError)
-        -> Result<ExplorationReport, FactoringStop> {
+    private func factoredSearch(limit: Int, factorable: [Bool], on loop: RunLoop, progress: (@Sendable (SearchProgress) -> Void)?)
+        async throws(ExplorationError) -> Result<ExplorationReport, FactoringStop> {
         let seed = scenario.seed
         let sessions = ExploredRun.sessions(of: scenario)
-        var budget = SearchBudget(scenario: scenario.name, limit: limit)
+        var budget = SearchBudget(scenario: scenario.name, limit: limit, progress: progress)
         let root = OrderKey(for: scenario)
         // The dependent part is searched with every alternative: the race search does not
         // see the copies ordered in the tail, which race with the dependent events.
@@ -103,7 +104,7 @@ extension Explorer {
                 interrupted = true
                 break
             }
-            try budget.spend()
+            try budget.spend(after: tally)
             let run = await simulateFactored(prefix: branch.prefix, guide: branch.guide, sleep: sleep, visited: search.visited,
                                              factorable: factorable, local: [], sessions: sessions, on: loop)
             if let device = run.violation { return .failure(.violated(device: device)) }
@@ -129,7 +130,7 @@ extension Explorer {
                         exploring[device] = true
                     }
                 }
-                try budget.spend()
+                try budget.spend(after: tally)
                 let local = await simulateFactored(prefix: prefix, factorable: factorable, local: plan, sessions: sessions, on: loop)
                 if let device = local.violation { return .failure(.violated(device: device)) }
                 runs.append(local)
@@ -156,7 +157,7 @@ extension Explorer {
             largest = max(largest, orders.map(\.count).max() ?? 1)
             dependentOrders += 1
         }
-        budget.finish(orders: dependentOrders)
+        budget.finish(orders: dependentOrders, complete: !interrupted, tally: tally)
         var report = tally.report(Self.template(for: scenario, mode: .exhaustive(seed: seed, estimate: budget.estimate,
             simulated: budget.simulated)))
         report.interrupted = interrupted

@@ -38,7 +38,7 @@ struct FactorCombiner {
         perDeviceChecks = scenario.checks.indices.filter {
             switch scenario.checks[$0].check {
             case .latest, .summaries, .callbacks, .complete: true
-            case .converged, .diverged, .pitfalls, .noPitfalls, .error: false
+            case .converged, .diverged, .pitfalls, .noPitfalls, .noPitfallsOf, .error: false
             }
         }
     }
@@ -51,6 +51,8 @@ struct FactorCombiner {
         var flags: UInt8
         /// Per state session: the id of the raw state it shows, -1 when not an app device of it.
         var values: [Int32]
+        /// Per state session, as bits: whether the device's state of it could be read.
+        var readable: [UInt64]
         /// Per report session: the id of what it shows, -1 when it has no row for it.
         var shown: [Int32]
     }
@@ -61,6 +63,8 @@ struct FactorCombiner {
         var flags: UInt8
         /// Per state session: -1 no app device yet, -2 mixed, else the one state's id.
         var values: [Int32]
+        /// Per state session, as bits: whether some device's state of it could be read.
+        var readable: [UInt64]
         /// Per report session: the ids of the things shown, as bits.
         var seen: [UInt64]
 
@@ -68,6 +72,7 @@ struct FactorCombiner {
             var next = self
             for index in next.failed.indices { next.failed[index] |= observation.failed[index] }
             next.flags |= observation.flags
+            for index in next.readable.indices { next.readable[index] |= observation.readable[index] }
             for index in next.values.indices {
                 let value = observation.values[index]
                 guard value >= 0 else { continue }
@@ -109,7 +114,7 @@ struct FactorCombiner {
                 reportSessions.append(row.slot.session)
             }
         }
-        var rawIDs: [StateMap?: Int32] = [:]
+        var rawIDs: [SessionStates.Reading: Int32] = [:]
         let words = (perDeviceChecks.count + 63) / 64
 
         // Rows and snapshots by device name, per run, built once.
@@ -138,9 +143,11 @@ struct FactorCombiner {
                 case .latest(let on, _, _, _, _), .summaries(let on, _, _, _), .callbacks(let on, _):
                     fails = on == name && !(run.report.checks.indices.contains(check) && run.report.checks[check].passed)
                 case .complete(let session, let written):
-                    if let snapshot, run.report.states.appDevices(for: session).contains(where: { $0.name == name }) {
-                        let data = CheckEvaluator.accountKeys(written, run.report.outcome)
-                        fails = !(run.report.states.shown(session, on: snapshot)?.state.contains(data) ?? false)
+                    let states = run.report.states
+                    if let snapshot, states.appDevices(for: session).contains(where: { $0.name == name }) {
+                        let data = CheckEvaluator.TokenKeys(written, run.report.outcome, conversation: states.conversation(of: session))
+                            .data(on: snapshot)
+                        fails = !(states.shown(session, on: snapshot).map { CheckEvaluator.contains($0, data) } ?? false)
                     }
                 default:
                     break
@@ -148,9 +155,11 @@ struct FactorCombiner {
                 if fails { failed[position / 64] |= 1 << UInt64(position % 64) }
             }
             var values = [Int32](repeating: -1, count: stateSessions.count)
+            var readable = [UInt64](repeating: 0, count: (stateSessions.count + 63) / 64)
             if let snapshot {
                 for (position, session) in stateSessions.enumerated() where appDevices[position].contains(name) {
-                    let state = run.report.states.shown(session, on: snapshot)?.state
+                    let state = SessionStates.Reading(run.report.states.shown(session, on: snapshot))
+                    if state.isState { readable[position / 64] |= 1 << UInt64(position % 64) }
                     if let id = rawIDs[state] {
                         values[position] = id
                     } else {
@@ -164,7 +173,7 @@ struct FactorCombiner {
                 guard let position = reportIndex[row.session] else { continue }
                 shown[position] = Int32(intern(row.shown, in: row.session))
             }
-            return Observation(failed: failed, flags: flaggedByRun[index][name] ?? 0, values: values, shown: shown)
+            return Observation(failed: failed, flags: flaggedByRun[index][name] ?? 0, values: values, readable: readable, shown: shown)
         }
 
         // What must not change with a local order: it is read from the first run.
@@ -182,6 +191,7 @@ struct FactorCombiner {
         // The combination.
         var start = Fold(failed: [UInt64](repeating: 0, count: words), flags: 0,
                          values: [Int32](repeating: -1, count: stateSessions.count),
+                         readable: [UInt64](repeating: 0, count: (stateSessions.count + 63) / 64),
                          seen: [UInt64](repeating: 0, count: reportSessions.count))
         for observation in reference.fixed { start = start.adding(observation) }
         var folds: [Fold: (count: ExactCount, witness: [Int32])] = [start: (.one, [])]
@@ -250,15 +260,22 @@ struct FactorCombiner {
                 switch spec.check {
                 case .latest, .summaries, .callbacks, .complete:
                     let position = perDeviceChecks.firstIndex(of: index) ?? 0
-                    passed = fold.failed[position / 64] & (1 << UInt64(position % 64)) == 0
-                case .converged(let session):
-                    passed = fold.values[stateSessions.firstIndex(of: session) ?? 0] != -2
-                case .diverged(let session):
-                    passed = fold.values[stateSessions.firstIndex(of: session) ?? 0] == -2
+                    // `complete` holds on nothing where no device runs the app (CheckEvaluator).
+                    var none = false
+                    if case .complete(let session, _) = spec.check { none = states.appDevices(for: session).isEmpty }
+                    passed = !none && fold.failed[position / 64] & (1 << UInt64(position % 64)) == 0
+                case .converged(let session), .diverged(let session):
+                    // As `CheckEvaluator.agreement`: no verdict on devices none of whose state was read.
+                    let position = stateSessions.firstIndex(of: session) ?? 0
+                    let read = fold.readable[position / 64] & (1 << UInt64(position % 64)) != 0
+                    let same = fold.values[position] != -2
+                    if case .converged = spec.check { passed = read && same } else { passed = read && !same }
                 case .pitfalls(let wanted):
                     passed = wanted.allSatisfy(kinds.contains)
                 case .noPitfalls:
                     passed = kinds.isEmpty
+                case .noPitfallsOf(let unwanted):
+                    passed = !unwanted.contains(where: kinds.contains)
                 case .error:
                     passed = reference.errorVerdicts[index] ?? true
                 }

@@ -142,7 +142,8 @@ package enum PitfallDetector {
         for change in changes {
             kept = shownOn.distinct.map { shown in
                 shown.map { shown in
-                    shown.provenance.contains(change.id) || shown.state.contains(change.entries)
+                    // A state that could not be read is no evidence that the change is missing.
+                    shown.unreadable != nil || shown.provenance.contains(change.id) || shown.state.contains(change.entries)
                         || overwrittenKnowingly(change, in: shown.state, evidence)
                 } ?? false
             }
@@ -195,19 +196,21 @@ package enum PitfallDetector {
     static func divergence(_ session: String, _ shown: SessionStates.AppDevicesShow, _ evidence: Evidence) -> Pitfall? {
         let states = evidence.states
         let (devices, shownOn) = (shown.devices, shown.byMessage)
-        var groups: [(shown: StateMap?, devices: [String], from: String)] = []
+        var groups: [(shown: SessionStates.Reading, devices: [String], from: String)] = []
         // Each thing shown joins the group of its state once; a device then costs an array read.
+        // A state that could not be read is a group of its own, as `converged` compares it.
         var groupOfShown: [Int] = []
-        var groupOf: [StateMap?: Int] = [:]
+        var groupOf: [SessionStates.Reading: Int] = [:]
         for shown in shownOn.distinct {
-            if let index = groupOf[shown?.state] {
+            let reading = SessionStates.Reading(shown)
+            if let index = groupOf[reading] {
                 groupOfShown.append(index)
                 continue
             }
-            groupOf[shown?.state] = groups.count
+            groupOf[reading] = groups.count
             groupOfShown.append(groups.count)
             let from = !evidence.explained ? "" : shown.map { "m\($0.message) from \(evidence.contact($0.sender))" } ?? "no bubble"
-            groups.append((shown?.state, [], from))
+            groups.append((reading, [], from))
         }
         for (device, which) in zip(devices, shownOn.of) {
             groups[groupOfShown[which]].devices.append(states.outcome.devices[device].name)
@@ -220,7 +223,14 @@ package enum PitfallDetector {
             return Pitfall(kind: .divergence, rule: "M12", devices: devices.map { states.outcome.devices[$0].name }, message: nil,
                            session: session, summary: "", explanation: "", fix: "")
         }
-        let views = groups.map { "\($0.devices.joined(separator: ", ")): \($0.shown.map(\.description) ?? "nothing") (\($0.from))" }
+        let views = groups.map { group in
+            let state = switch group.shown {
+            case .state(let state): state.description
+            case .noBubble: "nothing"
+            case .unreadable: "a state not read"
+            }
+            return "\(group.devices.joined(separator: ", ")): \(state) (\(group.from))"
+        }
         let parting = evidence.history.partings(session: session, among: groups.map { $0.devices[0] }).first
         return Pitfall(
             kind: .divergence, rule: "M12", devices: devices.map { states.outcome.devices[$0].name }, message: nil, session: session,

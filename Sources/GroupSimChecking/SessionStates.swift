@@ -11,6 +11,27 @@ final class SessionStates: Sendable {
         /// The live bubble's message and sender, for explanations.
         var message: Int
         var sender: String
+        /// Why the state could not be read (the cloud modes: the URL names no record, or
+        /// the store has none by that name); nil when `state` is what the device shows.
+        var unreadable: String? = nil
+
+        /// What a check compares: the state, or that it could not be read.
+        var reading: Reading { unreadable == nil ? .state(state) : .unreadable }
+    }
+
+    /// What a device gives a check that reads its state: no bubble of the session, a
+    /// bubble whose state could not be read, or the state. Only the last is evidence.
+    enum Reading: Hashable {
+        case noBubble
+        case unreadable
+        case state(StateMap)
+
+        init(_ shown: Shown?) { self = shown?.reading ?? .noBubble }
+
+        var isState: Bool {
+            if case .state = self { return true }
+            return false
+        }
     }
 
     let outcome: RunOutcome
@@ -273,10 +294,26 @@ final class SessionStates: Sendable {
         case .message:
             return Shown(state: state, provenance: provenance, message: message, sender: sender)
         case .cloudOverwrite, .cloudMerge, .cloudCAS:
-            let key = state[BuiltInApp.tokenKey] ?? session
-            let entry = cloudByKey[key].map { outcome.cloud[$0] }
-            return Shown(state: entry?.state ?? StateMap(), provenance: entry?.provenance ?? Provenance(),
-                         message: message, sender: sender)
+            let recordKey = outcome.scenario.app.recordKey
+            guard let key = state[recordKey] else {
+                return Shown(state: StateMap(), provenance: Provenance(), message: message, sender: sender,
+                             unreadable: Self.noRecordKey(recordKey, in: state))
+            }
+            guard let index = cloudByKey[key] else {
+                return Shown(state: StateMap(), provenance: Provenance(), message: message, sender: sender,
+                             unreadable: "the cloud store has no record named \"\(key)\" (the bubble's `\(recordKey)` item)")
+            }
+            let entry = outcome.cloud[index]
+            return Shown(state: entry.state, provenance: entry.provenance, message: message, sender: sender)
         }
+    }
+
+    /// Why a bubble whose URL has no `recordKey` item names no record, with the items it
+    /// has: one of them is likely the record's name.
+    private static func noRecordKey(_ recordKey: String, in state: StateMap) -> String {
+        var names: [String] = []
+        for entry in state.entries where names.last != entry.key { names.append(entry.key) }
+        let items = names.isEmpty ? "it has no query items" : "its items are " + names.map { "`\($0)`" }.joined(separator: ", ")
+        return "the bubble's URL has no `\(recordKey)` item to name its cloud record (\(items); set app.record-key)"
     }
 }

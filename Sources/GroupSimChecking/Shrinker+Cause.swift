@@ -30,6 +30,8 @@ extension Shrinker {
                 }
             case .noPitfalls:
                 pitfall = report.pitfalls.first?.kind
+            case .noPitfallsOf(let kinds):
+                pitfall = report.pitfalls.first { kinds.contains($0.kind) }?.kind
             case .summaries, .converged, .diverged, .pitfalls, .callbacks, .error:
                 break
             }

@@ -69,7 +69,7 @@ extension Shrinker {
                 if devices.contains(device) || from.map(people.contains) == true { return nil }
             case .summaries(let device, _, _, _), .callbacks(let device, _):
                 if devices.contains(device) { return nil }
-            case .converged, .diverged, .complete, .pitfalls, .noPitfalls, .error:
+            case .converged, .diverged, .complete, .pitfalls, .noPitfalls, .noPitfallsOf, .error:
                 break
             }
             var scenario = current.scenario

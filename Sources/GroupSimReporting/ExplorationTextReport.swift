@@ -19,6 +19,12 @@ package enum ExplorationTextReport {
     /// Checks, unexpected failures and failed steps listed without `full`.
     public static let listLimit = 20
 
+    /// The up-front estimate of orders as counts print (`1.278 × 10^17`); the search
+    /// keeps `Int.max` for any estimate past it, so that one is "more than" it.
+    static func estimateText(_ estimate: Int) -> String {
+        estimate == Int.max ? "more than \(ExactCount(estimate).readable)" : ExactCount(estimate).readable
+    }
+
     /// - Parameter full: every device's line, every class, check and failed step; without
     ///   it the report stays about 60 lines whatever the number of devices and sessions.
     public static func render(_ report: ExplorationReport, full: Bool = false) -> String {
@@ -38,8 +44,8 @@ package enum ExplorationTextReport {
             }
         case .exhaustive(let seed, let estimate, let simulated):
             lines.append("\(report.scenario): \(readableRuns) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); up-front "
-                + "estimate \(estimate); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated; orders that only swap events on "
-                + "different devices, or cloud reads no write separates, count as one)")
+                + "estimate \(estimateText(estimate)); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated; "
+                + "orders that only swap events on different devices, or cloud reads no write separates, count as one)")
             if let factoring = report.factoring { lines.append(factoring.summary) }
         }
         let unit = if case .random = report.mode { "runs" } else { "orders" }

@@ -14,7 +14,13 @@ import GroupSimChecking
 /// within 2ms and a reply 500ms later both stay readable. Coordinates are integers, so
 /// the SVG text is the same on every machine.
 extension HTMLReport {
+    /// A lane's width when the lanes fit the page at it (up to six).
     static let laneWidth = 190
+    /// The narrowest a lane gets so that more lanes fit: eight devices and the cloud store.
+    static let narrowestLane = 124
+    /// The widest diagram the page shows without scrolling: its 1280px less its padding
+    /// and the diagram's border.
+    static let fittingWidth = 1222
     static let axisWidth = 84
     static let diagramTop = 64
     static let labelStep = 13
@@ -80,8 +86,12 @@ extension HTMLReport {
             previous = time
         }
         let height = y + lastHeight + 16
-        let width = axisWidth + lanes.count * laneWidth + 8
-        func x(_ lane: Int) -> Int { axisWidth + lane * laneWidth + 14 }
+        // Lanes narrow, down to `narrowestLane`, to fit the page; their labels are clipped
+        // in proportion (the whole text is each label's tooltip).
+        let span = max(narrowestLane, min(laneWidth, (fittingWidth - axisWidth - 8) / max(1, lanes.count)))
+        func clipped(_ text: String, _ length: Int) -> String { clip(text, length * (span - 14) / (laneWidth - 14)) }
+        let width = axisWidth + lanes.count * span + 8
+        func x(_ lane: Int) -> Int { axisWidth + lane * span + 14 }
         func rowOf(_ time: VirtualTime) -> Int { rowY[time] ?? diagramTop }
         geometry.rows = times.map { ($0, rowOf($0)) }
         geometry.width = width
@@ -119,8 +129,8 @@ extension HTMLReport {
             } ?? "the app's server (M13)"
             svg += "<g class=\"lane\"><title>\(esc(name))</title>"
             svg += "<text class=\"lane-name\" x=\"\(laneX)\" y=\"22\" "
-                + "text-anchor=\"middle\">\(esc(clip(index < people.count ? name : "cloud store", 26)))</text>"
-            svg += "<text class=\"lane-who\" x=\"\(laneX)\" y=\"38\" text-anchor=\"middle\">\(esc(clip(caption, 30)))</text>"
+                + "text-anchor=\"middle\">\(esc(clipped(index < people.count ? name : "cloud store", 26)))</text>"
+            svg += "<text class=\"lane-who\" x=\"\(laneX)\" y=\"38\" text-anchor=\"middle\">\(esc(clipped(caption, 30)))</text>"
             svg += "<line class=\"lane-line\" x1=\"\(laneX)\" y1=\"\(diagramTop - 14)\" x2=\"\(laneX)\" y2=\"\(height - 8)\"/></g>\n"
         }
         svg += "</g>\n"
@@ -189,7 +199,7 @@ extension HTMLReport {
             }
             let fill = mark.kind == .send ? " fill=\"\(color(mark.message ?? 0))\"" : ""
             svg += "<text class=\"mark \(mark.kind.rawValue)\" x=\"\(laneX + 9)\" "
-                + "y=\"\(textY)\"\(fill)><title>\(esc(mark.text))</title>\(esc(clip(mark.text, 29)))</text>\n"
+                + "y=\"\(textY)\"\(fill)><title>\(esc(mark.text))</title>\(esc(clipped(mark.text, 29)))</text>\n"
         }
         svg += "</g>\n</svg>\n</div>\n"
         svg += "<p class=\"legend\">Each lane is a device; time runs downward (rows are instants, not to scale). "

@@ -279,7 +279,7 @@ package enum LessonNarration {
     static func state(_ message: Int, outcome: RunOutcome, flow: MessageFlow) -> String? {
         guard let send = flow.send(of: message), send.session != nil else { return nil }
         let map = StateMap(url: send.url)
-        if outcome.scenario.app.state != .message, let token = map[BuiltInApp.tokenKey] { return "(token for the store's \(token) record)" }
+        if outcome.scenario.app.state != .message, let token = map[outcome.scenario.app.recordKey] { return "(token for the store's \(token) record)" }
         if send.url == nil { return "(no URL: no state)" }
         let text = map.description
         return text.count > 80 ? String(text.prefix(77)) + "…}" : text

@@ -45,7 +45,8 @@ extension Check {
                 CheckDescriptor(keyword: "pitfalls", value: .list(.choice(PitfallKind.keywords), minimum: 1),
                                 about: "the run reported at least these pitfalls", rules: [])
             case .noPitfalls:
-                CheckDescriptor(keyword: "no-pitfalls", value: .onlyTrue, about: "the run reported none", rules: [])
+                CheckDescriptor(keyword: "no-pitfalls", value: .either([.onlyTrue, .list(.choice(PitfallKind.keywords), minimum: 1)]),
+                                about: "the run reported none (true), or none of the kinds listed", rules: [])
             case .callbacks:
                 CheckDescriptor(keyword: "callbacks", value: .object(ObjectShape("callbacks", [
                     Field("device", .name, "the device"),
@@ -84,7 +85,7 @@ extension Check {
         case .diverged: .diverged
         case .complete: .complete
         case .pitfalls: .pitfalls
-        case .noPitfalls: .noPitfalls
+        case .noPitfalls, .noPitfallsOf: .noPitfalls
         case .callbacks: .callbacks
         case .error: .error
         }

@@ -31,6 +31,8 @@ extension Scenario {
     case pitfalls([PitfallKind])
     /// The run reported none.
     case noPitfalls
+    /// The run reported none of these kinds (`no-pitfalls: [lost-update]`); others may occur.
+    case noPitfallsOf([PitfallKind])
     /// The app on `device` received exactly these callbacks, in order.
     case callbacks(device: String, sequence: [AppCallback])
     /// Step number `step` (1-based, file order) failed with `code`.

@@ -236,14 +236,22 @@ extension Scenario {
         public var identity: Identity
         /// Which bubble a reply builds on (default: the tapped one).
         public var selection: Selection
+        /// The URL query item that names the session's cloud record in the cloud modes
+        /// (the `app.record-key` setting): the built-in app writes its token under it, and
+        /// the checks read the record it names.
+        public var recordKey: String
+
+        /// `app.record-key` when the file leaves it out.
+        public static let defaultRecordKey = "session"
 
         public init(name: String? = nil, state: StateMode = .message, cloudLatency: VirtualDuration = .milliseconds(20),
-                    identity: Identity = .participantID, selection: Selection = .tapped) {
+                    identity: Identity = .participantID, selection: Selection = .tapped, recordKey: String = defaultRecordKey) {
             self.name = name
             self.state = state
             self.cloudLatency = cloudLatency
             self.identity = identity
             self.selection = selection
+            self.recordKey = recordKey
         }
     }
 }

@@ -112,19 +112,24 @@ extension ScenarioParser.Context {
             return .complete(session: session, data: data)
 
         case .pitfalls:
-            let kinds = PitfallKind.keywords
             guard let items = list(node, expected: "a list of pitfall kinds such as [lost-update, divergence]") else { return nil }
             if items.isEmpty {
                 report("pitfalls lists none; to expect no pitfalls, write no-pitfalls: true", at: node.location)
                 return nil
             }
-            let pitfalls = items.compactMap { item in word(item, among: kinds).flatMap(PitfallKind.init(keyword:)) }
-            return pitfalls.count == items.count ? .pitfalls(pitfalls) : nil
+            return pitfallKinds(items).map { .pitfalls($0) }
 
         case .noPitfalls:
-            guard let value = flag(node, expected: "true") else { return nil }
+            if case .sequence(let items) = node.value {
+                if items.isEmpty {
+                    report("no-pitfalls lists none; to expect no pitfalls at all, write no-pitfalls: true", at: node.location)
+                    return nil
+                }
+                return pitfallKinds(items).map { .noPitfallsOf($0) }
+            }
+            guard let value = flag(node, expected: "true or a list of pitfall kinds such as [lost-update]") else { return nil }
             guard value else {
-                report("no-pitfalls takes only true; to expect pitfalls, write pitfalls: [...]", at: node.location)
+                report("no-pitfalls takes true or a list of pitfall kinds; to expect pitfalls, write pitfalls: [...]", at: node.location)
                 return nil
             }
             return .noPitfalls
@@ -148,6 +153,12 @@ extension ScenarioParser.Context {
             guard let step, let code else { return nil }
             return .error(step: step, code: code)
         }
+    }
+
+    /// Pitfall kinds by keyword, each checked; nil when any is unknown.
+    private mutating func pitfallKinds(_ items: [Node]) -> [PitfallKind]? {
+        let kinds = items.compactMap { item in word(item, among: PitfallKind.keywords).flatMap(PitfallKind.init(keyword:)) }
+        return kinds.count == items.count ? kinds : nil
     }
 
     /// A session some `send` or `insert` creates.

@@ -84,7 +84,37 @@ extension ScenarioParser.Context {
         if let node = fields.optional("cloud-latency"), let latency = duration(node) { app.cloudLatency = latency }
         if let node = fields.optional("identity"), let identity = choice(node, of: AppSpec.Identity.self) { app.identity = identity }
         if let node = fields.optional("selection"), let selection = choice(node, of: AppSpec.Selection.self) { app.selection = selection }
+        if let node = fields.optional("record-key"), let key = recordKey(node) {
+            if app.state.usesCloud {
+                app.recordKey = key
+            } else {
+                report(
+                    "record-key names the query item that carries the cloud record's name, but app.state is message "
+                        + "(the state travels in the URL); set app.state to cloud-overwrite, cloud-merge or cloud-cas, "
+                        + "or leave out record-key",
+                    at: node.location
+                )
+            }
+        }
         return app
+    }
+
+    /// `app.record-key`: a query item name of unreserved URL characters (letters, digits,
+    /// `-`, `_`, `.`, `~`), so that it reads the same encoded and decoded.
+    private mutating func recordKey(_ node: Node) -> String? {
+        let what = "a URL query item name such as poll"
+        guard let key = name(node, expected: what) else { return nil }
+        let unreserved = key.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.~".unicodeScalars.contains(scalar))
+        }
+        guard unreserved else {
+            report(
+                "expected \(what), of letters, digits, -, _, . or ~ (the name before = in ?poll=lunch), found \(Self.quoted(key))",
+                at: node.location
+            )
+            return nil
+        }
+        return key
     }
 
     // MARK: options

@@ -103,6 +103,7 @@ package enum ScenarioVocabulary {
         Field("cloud-latency", .duration, "one-way delay to the cloud store (default 20ms)"),
         Field("identity", .choice(AppSpec.Identity.allCases.map(\.rawValue)), "whose choice a data key names (default participant-id)"),
         Field("selection", .choice(AppSpec.Selection.allCases.map(\.rawValue)), "which bubble a reply builds on (default tapped)"),
+        Field("record-key", .name, "the URL query item that names the cloud record, in the cloud states (default session)"),
     ])
 
     public static let options = ObjectShape("options", [

@@ -120,6 +120,7 @@ package enum ScenarioWriter {
         if app.cloudLatency != defaults.cloudLatency { lines.append("  cloud-latency: \(duration(app.cloudLatency))") }
         if app.identity != defaults.identity { lines.append("  identity: \(app.identity.rawValue)") }
         if app.selection != defaults.selection { lines.append("  selection: \(app.selection.rawValue)") }
+        if app.recordKey != defaults.recordKey { lines.append("  record-key: \(scalar(app.recordKey))") }
         return lines.isEmpty ? [] : ["app:"] + lines
     }
 
@@ -218,6 +219,8 @@ package enum ScenarioWriter {
             return "pitfalls: \(list(kinds.map(\.descriptor.keyword)))"
         case .noPitfalls:
             return "no-pitfalls: true"
+        case .noPitfallsOf(let kinds):
+            return "no-pitfalls: \(list(kinds.map(\.descriptor.keyword)))"
         case .callbacks(let device, let sequence):
             return "callbacks: \(mapping([("device", scalar(device)), ("sequence", list(sequence.map { scalar($0.rawValue) }))]))"
         case .error(let step, let code):

@@ -70,6 +70,44 @@ import GroupSimTesting
         #expect(ProgressLine.duration(7800) == "2h 10m")
     }
 
+    /// `--exhaustive --progress` in a process: the search's progress (orders found, failed,
+    /// schedules simulated, time elapsed) on standard error, the report on standard output
+    /// the same as without it.
+    @Test func exhaustiveProgressGoesToStandardErrorOnly() async throws {
+        let folder = try TemporaryFolder.create("exhaustive-progress")
+        defer { TemporaryFolder.remove(folder) }
+        let race = CLI.path("Scenarios/pickles-race.yaml")
+        let shown = try await BuiltTool.run(["explore", race, "--exhaustive", "--progress"], in: folder)
+        let plain = try await BuiltTool.run(["explore", race, "--exhaustive"], in: folder)
+        #expect(shown.status == 1 && plain.status == 1)
+        #expect(shown.output == plain.output, "progress does not change the report")
+        #expect(shown.output.hasPrefix("pickles-race: 48 distinct delivery orders (seed 7; up-front estimate 1; 6 schedules simulated;"))
+        #expect(plain.error.isEmpty, "no progress without --progress when standard error is not a terminal: \(plain.error)")
+        let lines = shown.error.split(separator: "\n")
+        #expect(!shown.error.contains("\r"))
+        let last = try #require(lines.last)
+        #expect(last.hasPrefix("explore pickles-race: 48 orders found, 46 failed, 6 schedules simulated, "), "\(shown.error)")
+        #expect(last.hasSuffix("s elapsed, done"), "\(shown.error)")
+        #expect(!shown.output.contains("orders found"), "progress never reaches standard output")
+    }
+
+    /// On a terminal the search's line is redrawn and cleared, also before a refusal that
+    /// comes after progress was shown.
+    @Test func exhaustiveProgressOnATerminalIsClearedBeforeAnError() async {
+        let recorder = Recorder()
+        let refused = await GroupSimCommand(progress: recorder.sink(terminal: true)).run(["explore",
+            CLI.path("Scenarios/pickles-race.yaml"), "--exhaustive", "--no-factor", "--limit", "10"])
+        #expect(refused.status == 2)
+        #expect(refused.error.contains("an estimated 48, over the limit of 10"))
+        #expect(recorder.text.hasPrefix("\r\u{1B}[Kexplore pickles-race: 0 orders found, 0 failed, 0 schedules simulated, "))
+        #expect(recorder.text.hasSuffix("\r\u{1B}[K"), "the line is cleared before the error")
+        #expect(ProgressLine.describe(SearchProgress(orders: 1, failedOrders: 0, schedules: 1, finished: false), elapsed: 0.9,
+                                      label: "explore x") == "explore x: 1 order found, 0 failed, 1 schedule simulated, 0s elapsed")
+        #expect(ProgressLine.describe(SearchProgress(orders: ExactCount.factorial(40), failedOrders: 12, schedules: 3_210, finished: true),
+                                      elapsed: 185, label: "explore x")
+            == "explore x: 8.159 × 10^47 orders found, 12 failed, 3210 schedules simulated, 3m 05s elapsed, done")
+    }
+
     @Test func warnsWhenNothingIsRandom() async {
         let race = await CLI.run(["explore", CLI.path("Scenarios/pickles-race.yaml"), "--runs", "20"])
         #expect(race.error.hasPrefix("warning: all 20 runs gave the same outcome: nothing in "))

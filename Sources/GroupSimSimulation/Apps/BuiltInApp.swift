@@ -20,8 +20,9 @@ import GroupSimScenario
 package struct BuiltInApp: MessagesApp {
     public static let name = "built-in"
 
-    /// The query item that carries the session token in the cloud modes.
-    public static let tokenKey = "session"
+    /// The query item that carries the session token in the cloud modes when the scenario
+    /// sets no `app.record-key`.
+    public static let tokenKey = AppSpec.defaultRecordKey
 
     /// A `cloud-cas` write gives up after this many conflicts in a row (the change is
     /// then lost, and reported as a lost update).
@@ -29,6 +30,8 @@ package struct BuiltInApp: MessagesApp {
 
     public let mode: AppSpec.StateMode
     public let selection: AppSpec.Selection
+    /// The query item the token goes in (`app.record-key`).
+    public let recordKey: String
     /// The request waiting for the cloud store to answer.
     private var pending: ComposeRequest?
     /// `cloud-cas`: conflicts met by the pending request so far.
@@ -37,13 +40,14 @@ package struct BuiltInApp: MessagesApp {
     /// since the user last selected one.
     private var newest: [String: Message] = [:]
 
-    public init(mode: AppSpec.StateMode, selection: AppSpec.Selection = .tapped) {
+    public init(mode: AppSpec.StateMode, selection: AppSpec.Selection = .tapped, recordKey: String = tokenKey) {
         self.mode = mode
         self.selection = selection
+        self.recordKey = recordKey
     }
 
     /// The built-in app as `spec` configures it.
-    public init(spec: AppSpec) { self.init(mode: spec.state, selection: spec.selection) }
+    public init(spec: AppSpec) { self.init(mode: spec.state, selection: spec.selection, recordKey: spec.recordKey) }
 
     public mutating func didSelect(_ message: Message, conversation: Conversation) -> [AppAction] {
         if let session = message.session?.name { newest[session] = nil }
@@ -67,7 +71,7 @@ package struct BuiltInApp: MessagesApp {
             } else if let selected = conversation.selectedMessage, selected.session == request.session {
                 state = StateMap(url: selected.url)
             }
-            if let url = request.url { state.apply(StateMap(url: url).entries) }
+            if let url = request.url { state.apply(StateMap(url: url)) }
             state.apply(request.data)
             let base = request.url.map(MessageURL.base(of:)) ?? ""
             return [place(draft(request, url: state.url(base: base)), request)]
@@ -106,7 +110,7 @@ package struct BuiltInApp: MessagesApp {
         }
         pending = nil
         var token = StateMap()
-        token[Self.tokenKey] = record.key
+        token[recordKey] = record.key
         let base = request.url.map(MessageURL.base(of:)) ?? ""
         return [place(draft(request, url: token.url(base: base)), request)]
     }

@@ -78,7 +78,9 @@ package enum MessageURL {
 
 /// The built-in app's shared state: string keys to string values, kept as URL query
 /// items (IceCreamBuilder's design, M12). Keys are kept sorted, so the same state always
-/// gives the same URL (determinism rule 4, README).
+/// gives the same URL (determinism rule 4, README). A URL may repeat an item
+/// (`?pick=olives&pick=pickles`): every value is kept, in the URL's order, after the one
+/// before it of the same key; reading the key gives the last.
 public struct StateMap: Sendable, Hashable, CustomStringConvertible {
     public private(set) var entries: [Scenario.DataEntry] = []
 
@@ -88,7 +90,8 @@ public struct StateMap: Sendable, Hashable, CustomStringConvertible {
         for entry in entries { self[entry.key] = entry.value }
     }
 
-    /// The query items of `url`, later duplicates winning. Empty for nil or no query.
+    /// The query items of `url`, a repeated item keeping every value in order. Empty for
+    /// nil or no query.
     public init(url: String?) {
         // Bytes, not characters: every sent message's URL is parsed, and the delimiters
         // are ASCII.
@@ -103,7 +106,8 @@ public struct StateMap: Sendable, Hashable, CustomStringConvertible {
                 let equals = bytes[start..<itemEnd].firstIndex(of: UInt8(ascii: "="))
                 let key = MessageURL.decode(url[start..<(equals ?? itemEnd)])
                 let value = equals.map { MessageURL.decode(url[bytes.index(after: $0)..<itemEnd]) } ?? ""
-                self[key] = value
+                // After every entry of the same key: one item, or the last of its repeats.
+                entries.insert(DataEntry(key, value), at: self.end(of: key))
             }
             start = itemEnd == end ? end : bytes.index(after: itemEnd)
         }
@@ -111,21 +115,30 @@ public struct StateMap: Sendable, Hashable, CustomStringConvertible {
 
     public var isEmpty: Bool { entries.isEmpty }
 
+    /// The key's value (the last, for an item the URL repeats); setting it replaces
+    /// every value of the key with one, and nil removes them.
     public subscript(key: String) -> String? {
         get {
-            let index = position(of: key)
-            return index < entries.count && entries[index].key == key ? entries[index].value : nil
+            let end = end(of: key)
+            return end > 0 && entries[end - 1].key == key ? entries[end - 1].value : nil
         }
         set {
             let index = position(of: key)
-            let present = index < entries.count && entries[index].key == key
-            switch (newValue, present) {
-            case (let value?, true): entries[index].value = value
+            let end = end(of: key)
+            switch (newValue, end > index) {
+            case (let value?, true):
+                entries[index].value = value
+                entries.removeSubrange(index + 1..<end)
             case (let value?, false): entries.insert(DataEntry(key, value), at: index)
-            case (nil, true): entries.remove(at: index)
+            case (nil, true): entries.removeSubrange(index..<end)
             case (nil, false): break
             }
         }
+    }
+
+    /// Every value of the key, in the URL's order: one, or more for a repeated item.
+    public func values(of key: String) -> [String] {
+        entries[position(of: key)..<end(of: key)].map(\.value)
     }
 
     /// Sets every entry of `changes`, in order.
@@ -133,9 +146,27 @@ public struct StateMap: Sendable, Hashable, CustomStringConvertible {
         for change in changes { self[change.key] = change.value }
     }
 
-    /// Whether every entry of `expected` is present with the same value.
+    /// Sets each key of `other` to every value it has there (a repeated item stays repeated).
+    public mutating func apply(_ other: StateMap) {
+        var index = 0
+        while index < other.entries.count {
+            let key = other.entries[index].key
+            let values = other.values(of: key)
+            let start = position(of: key)
+            entries.replaceSubrange(start..<end(of: key), with: values.map { DataEntry(key, $0) })
+            index += values.count
+        }
+    }
+
+    /// Whether every entry of `expected` is present: its key has that value (one of its
+    /// values, for an item the URL repeats).
     public func contains(_ expected: [Scenario.DataEntry]) -> Bool {
-        expected.allSatisfy { self[$0.key] == $0.value }
+        expected.allSatisfy { entry in
+            let end = end(of: entry.key)
+            // Most keys have one value: the last is the one to compare first.
+            guard end > 0, entries[end - 1].key == entry.key else { return false }
+            return entries[end - 1].value == entry.value || values(of: entry.key).contains(entry.value)
+        }
     }
 
     /// The URL for this state: `base` (may be empty) followed by `?k=v&...` in key order.
@@ -149,12 +180,24 @@ public struct StateMap: Sendable, Hashable, CustomStringConvertible {
         "{" + entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
     }
 
+    /// The index of the key's first entry, or where it would go.
     private func position(of key: String) -> Int {
         var low = 0
         var high = entries.count
         while low < high {
             let middle = (low + high) / 2
             if entries[middle].key < key { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The index after the key's last entry (its `position` when it has none).
+    private func end(of key: String) -> Int {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].key <= key { low = middle + 1 } else { high = middle }
         }
         return low
     }

@@ -289,6 +289,26 @@ import GroupSimTesting
         }
     }
 
+    /// An estimate past what an Int holds is kept as Int.max and printed as "more than"
+    /// it, in the 10^N form counts take past 15 digits, never as its 19 digits; the
+    /// refusal prints its estimate in that form too.
+    @Test func hugeEstimatesPrintInTheBigNumberForm() async throws {
+        var report = try await Explorer(scenario: try Fixture.scenario(Self.threeDeviceRace)).exhaustive()
+        func heading(_ estimate: Int) -> String {
+            report.mode = .exhaustive(seed: 1, estimate: estimate, simulated: 9)
+            return String(ExplorationTextReport.render(report).split(separator: "\n").first ?? "")
+        }
+        #expect(heading(Int.max).contains("(seed 1; up-front estimate more than 9.223 × 10^18; 9 schedules simulated;"))
+        #expect(!ExplorationTextReport.render(report).contains("9223372036854775807"))
+        #expect(heading(123_456_789_012_345_678).contains("up-front estimate 1.234 × 10^17;"))
+        #expect(heading(540).contains("up-front estimate 540;"))
+        #expect(ExplorationError.format(3.6e21) == "3.600 × 10^21")
+        #expect(ExplorationError.format(Double(Int.max)) == "9.223 × 10^18")
+        #expect(ExplorationError.format(1e300) == "1.000 × 10^300")
+        #expect(ExplorationError.format(933_120) == "933120")
+        #expect(ExplorationError.format(.infinity) == "more than 10^308")
+    }
+
     // MARK: - Reports
 
     /// An exhaustive report survives the JSON round trip too (its schedules included).

@@ -89,6 +89,36 @@ import GroupSimTesting
         #expect(html.contains("<section id=\"failures\">"))
     }
 
+    /// Eight devices and the cloud store: the lanes narrow so the diagram, its last lane
+    /// the store's, fits the page's 1280px without scrolling, and their labels are clipped
+    /// to the narrower lanes (the whole text is the tooltip). Four lanes keep their width.
+    @Test func eightDevicesAndTheCloudFitThePage() async throws {
+        let devices = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
+        let scenario = try ScenarioParser.parse(text: """
+            name: cloud-eight
+            seed: 8
+            people: { \(devices.map { "\($0): [\($0)-phone]" }.joined(separator: ", ")) }
+            app: { state: cloud-merge, cloud-latency: 250ms }
+            network: { latency: 300ms, jitter: 700ms }
+            steps:
+              - { at: 0ms, device: alice-phone, send: { session: poll, data: { q: topping } } }
+              - { at: 3s, device: bob-phone, reply: { session: poll, data: { bob: tomatoes } } }
+              - { at: 3s, device: heidi-phone, reply: { session: poll, data: { heidi: olives } } }
+            """, file: "cloud-eight.yaml")
+        let html = HTMLReport.render(try await scenario.run())
+        let svg = try #require(html.range(of: "<svg class=\"flow\" xmlns=\"http://www.w3.org/2000/svg\" width=\""))
+        let width = try #require(Int(html[svg.upperBound...].prefix { $0.isNumber }))
+        #expect(width <= HTMLReport.fittingWidth, "the diagram is \(width) wide")
+        #expect(width == HTMLReport.axisWidth + 9 * 125 + 8)
+        #expect(Self.count("class=\"lane-line\"", in: html) == 9)
+        #expect(html.contains("text-anchor=\"middle\">cloud store</text>"))
+        // The store's lane is the last, 125 apart from the one before it.
+        #expect(html.contains("<line class=\"lane-line\" x1=\"\(HTMLReport.axisWidth + 8 * 125 + 14)\""))
+        #expect(html.contains("<title>fetch by alice-phone → v0</title>fetch by alice-ph…</text>"))
+        let four = HTMLReport.render(try await ReportingFixture.picklesRace())
+        #expect(four.contains("width=\"\(HTMLReport.axisWidth + 4 * HTMLReport.laneWidth + 8)\""))
+    }
+
     @Test func samePageEveryRun() async throws {
         let first = HTMLReport.render(try await ReportingFixture.picklesRace())
         let second = HTMLReport.render(try await ReportingFixture.picklesRace())

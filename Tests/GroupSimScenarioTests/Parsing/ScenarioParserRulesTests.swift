@@ -189,7 +189,7 @@ import GroupSimTesting
          """,
          """
          t.yaml:11:15: error: pitfalls lists none; to expect no pitfalls, write no-pitfalls: true
-         t.yaml:12:18: error: no-pitfalls takes only true; to expect pitfalls, write pitfalls: [...]
+         t.yaml:12:18: error: no-pitfalls takes true or a list of pitfall kinds; to expect pitfalls, write pitfalls: [...]
          t.yaml:13:61: error: count is 2 but texts lists 1 line
          t.yaml:14:20: error: step 2 is out of range; the file has 1 step
          t.yaml:14:29: error: unknown error code "42"; codes: \(MessageErrorCode.allCases.map(\.description).joined(separator: ", "))

@@ -8,15 +8,15 @@ import Testing
 /// same query character by character gives (the reference below).
 @Suite struct StateMapParsingTests {
     /// The query read with `split` on characters: the definition the byte reader keeps.
-    static func reference(_ url: String) -> StateMap {
-        var state = StateMap()
-        guard let question = url.firstIndex(of: "?") else { return state }
+    /// Every item is kept, by key, a repeated key's values in the URL's order.
+    static func reference(_ url: String) -> [DataEntry] {
+        guard let question = url.firstIndex(of: "?") else { return [] }
         let query = url[url.index(after: question)...].prefix { $0 != "#" }
-        for item in query.split(separator: "&", omittingEmptySubsequences: true) {
+        let items = query.split(separator: "&", omittingEmptySubsequences: true).map { item in
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            state[MessageURL.decode(parts[0])] = parts.count > 1 ? MessageURL.decode(parts[1]) : ""
+            return DataEntry(MessageURL.decode(parts[0]), parts.count > 1 ? MessageURL.decode(parts[1]) : "")
         }
-        return state
+        return items.indices.sorted { (items[$0].key, $0) < (items[$1].key, $1) }.map { items[$0] }
     }
 
     @Test func bytesReadAsCharactersDo() {
@@ -26,11 +26,35 @@ import Testing
             var generator = SplitMix64(seed: UInt64(seed))
             let length = Int(generator.next(below: 14))
             let url = (0..<length).map { _ in pieces[Int(generator.next(below: UInt64(pieces.count)))] }.joined()
-            #expect(StateMap(url: url) == Self.reference(url), "seed \(seed): \(url)")
+            #expect(StateMap(url: url).entries == Self.reference(url), "seed \(seed): \(url)")
         }
         #expect(StateMap(url: "https://x.example/?q=topping&bob=tomatoes#top")
             == StateMap([DataEntry("bob", "tomatoes"), DataEntry("q", "topping")]))
         #expect(StateMap(url: nil).isEmpty)
         #expect(StateMap(url: "no-query").isEmpty)
+    }
+
+    /// A repeated query item keeps every value, in the URL's order (issue 35): the URL
+    /// reads back the same, the key reads as its last value (what collapsing gave), a check
+    /// finds any of its values, and setting the key or applying another state replaces them.
+    @Test func repeatedItemsKeepEveryValue() {
+        var state = StateMap(url: "https://x.example/?pick=olives&q=topping&pick=pickles&pick=olives")
+        #expect(state.values(of: "pick") == ["olives", "pickles", "olives"])
+        #expect(state["pick"] == "olives" && state["q"] == "topping" && state.values(of: "none").isEmpty)
+        #expect(state.url() == "?pick=olives&pick=pickles&pick=olives&q=topping")
+        #expect(StateMap(url: state.url()) == state)
+        #expect(state.description == "{pick: olives, pick: pickles, pick: olives, q: topping}")
+        #expect(state.contains([DataEntry("pick", "pickles"), DataEntry("q", "topping")]))
+        #expect(!state.contains([DataEntry("pick", "tomatoes")]))
+        #expect(state != StateMap(url: "?pick=olives&q=topping"), "a repeat is part of the state")
+
+        var applied = StateMap(url: "?pick=tomatoes&z=1")
+        applied.apply(StateMap(url: "?pick=a&pick=b"))
+        #expect(applied.url() == "?pick=a&pick=b&z=1")
+        state["pick"] = "fudge"
+        #expect(state.url() == "?pick=fudge&q=topping")
+        state["pick"] = nil
+        state.apply([DataEntry("a", "1")])
+        #expect(state.url() == "?a=1&q=topping")
     }
 }
