@@ -73,7 +73,9 @@ enum SharedStateWalk {
                 children = elements(of: value, style: style)
             }
             guard depth < depthLimit else { continue }
-            for child in children {
+            // Past the bound the rest of a large collection is not looked at (for a dictionary
+            // or a set, which of its entries are is up to its hash order).
+            for child in children.prefix(max(0, valueLimit - queue.count)) {
                 // An optional's value is the property itself, a step no deeper.
                 if child.label.isEmpty {
                     queue.append((child.value, path, depth))
@@ -128,11 +130,12 @@ enum SharedStateWalk {
     }
 
     /// The stored properties of `object`, its own class's and its superclasses' up to
-    /// GroupSim's (`MSMessagesAppViewController`, `UIViewController`, `UIView`).
+    /// GroupSim's (`MSMessagesAppViewController`, `UIViewController`, `UIView`) or the
+    /// system's (`NSObject`).
     static func storedProperties(of object: AnyObject) -> [(label: String, value: Any)] {
         var properties: [(label: String, value: Any)] = []
         var mirror: Mirror? = Mirror(reflecting: object)
-        while let current = mirror, !isGroupSim(current.subjectType) {
+        while let current = mirror, isTheApps(current.subjectType) {
             for (index, child) in current.children.enumerated() {
                 properties.append((propertyName(child.label, index: index), child.value))
             }
@@ -145,7 +148,7 @@ enum SharedStateWalk {
     /// (`.name`, `.0`, `[2]`, `["key"]`). A dictionary's entries and a set's elements come
     /// sorted by their description, so no hash order decides a path.
     static func elements(of value: Any, style: Mirror.DisplayStyle) -> [(label: String, value: Any)] {
-        let children = Mirror(reflecting: value).children
+        let children = Mirror(reflecting: value).children.prefix(valueLimit)
         switch style {
         case .optional:
             return children.first.map { [("", $0.value)] } ?? []
@@ -172,9 +175,16 @@ enum SharedStateWalk {
 
     private static let lazyPrefix = "$__lazy_storage_$_"
 
-    static func isGroupSim(_ type: Any.Type) -> Bool {
-        groupSimModules.contains(String(String(reflecting: type).prefix { $0 != "." }))
+    /// Whether `type` is declared by the app, not by GroupSim or the system; worked out once per type.
+    static func isTheApps(_ type: Any.Type) -> Bool {
+        if let known = theApps[ObjectIdentifier(type)] { return known }
+        let module = String(String(reflecting: type).prefix { $0 != "." })
+        let apps = !groupSimModules.contains(module) && !systemModules.contains(module)
+        theApps[ObjectIdentifier(type)] = apps
+        return apps
     }
+
+    private static var theApps: [ObjectIdentifier: Bool] = [:]
 
     /// GroupSim's libraries: what they hold is the simulation's, made per device.
     private static let groupSimModules: Set<String> = [
