@@ -52,6 +52,8 @@ struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp, Host
             host.controller.didBecomeActive(with: host.conversation)
             host.controller.beginSystemAppearance(true)
             host.controller.endSystemAppearance(true)
+            // Once per activation, with the controller set up: what it shares with other devices.
+            SharedStateWalk.note(host.controller, in: host.bridge.environment)
         }
     }
 

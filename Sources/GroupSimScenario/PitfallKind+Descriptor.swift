@@ -49,6 +49,11 @@ extension PitfallKind {
                 keyword: rawValue, rule: "M1", rules: ["M1"],
                 about: "the same person's choice is counted twice, through two of their devices' identifiers"
             )
+        case .sharedState:
+            PitfallDescriptor(
+                keyword: rawValue, rule: "M22", rules: ["M22"],
+                about: "two devices' controllers hold the same object, which their own processes on iOS would not share"
+            )
         }
     }
 

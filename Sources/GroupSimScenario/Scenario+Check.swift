@@ -54,6 +54,9 @@ extension Scenario {
     case unattributed
     /// One person's choice counted twice, under two of their devices' keys (M1, M3).
     case doubleCount = "double-count"
+    /// Two devices' controllers hold the same object, which iOS, running each device's
+    /// extension in its own process, never lets them share (M22).
+    case sharedState = "shared-state"
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0

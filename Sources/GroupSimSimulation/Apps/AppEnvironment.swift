@@ -1,4 +1,5 @@
 import GroupSimCore
+import GroupSimScenario
 
 /// What the simulated device gives an app when it starts: which device it runs on, the
 /// installation's local storage, and seeded sources of tokens and random numbers.
@@ -13,6 +14,11 @@ public final class AppEnvironment {
     public let installation: Int
     /// The installation's key-value storage (what `UserDefaults` is on iOS).
     public let storage: LocalStorage
+    /// The process every device's extension shares in this run (`ExtensionProcess`).
+    package let process: ExtensionProcess
+    /// Pitfalls the app's host saw in the app itself (state shared with another device,
+    /// M22), which the device reports once the call into the app returns.
+    package var hostSightings: [(kind: PitfallKind, detail: String)] = []
     /// Made at the first token: most apps draw none, and a run makes an environment for
     /// every device.
     private var generator: SplitMix64?
@@ -20,10 +26,11 @@ public final class AppEnvironment {
     private var randomGenerator: SplitMix64?
     private let streams: RandomStreams
 
-    init(device: String, installation: Int, streams: RandomStreams) {
+    init(device: String, installation: Int, world: WorldFacts) {
         self.device = device
         self.installation = installation
-        self.streams = streams
+        streams = world.streams
+        process = world.extensionProcess
         storage = LocalStorage()
     }
 
