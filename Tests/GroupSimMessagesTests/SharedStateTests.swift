@@ -40,9 +40,10 @@ final class CachingLunchController: MSMessagesAppViewController {
     required init?(coder: NSCoder) { nil }
 }
 
-/// A controller that keeps `UserDefaults.standard` instead of the device's storage.
+/// A controller that keeps Foundation's `UserDefaults.standard`, named past GroupSim's
+/// per-device one, instead of the device's storage: one object for the whole process.
 final class StandardDefaultsController: MSMessagesAppViewController {
-    let defaults = UserDefaults.standard
+    let defaults = Foundation.UserDefaults.standard
 }
 
 @Suite struct SharedStateTests {
