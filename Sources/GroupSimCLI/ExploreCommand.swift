@@ -47,7 +47,7 @@ struct ExploreCommand: Subcommand {
         show progress on standard error (runs done, runs/s, failures so far, time left) even when it is not a terminal
         """)
     static let quiet = Option.flag("quiet", "show no progress and no warnings on standard error", placement: .instead(of: "progress"))
-    static let options = [runs, seed, exhaustive, limit, noFactor, format, workers, shard, .output, full, progress, quiet]
+    static let options = [runs, seed, exhaustive, limit, noFactor, maxMemory, format, workers, shard, .output, full, progress, quiet]
         + ScenarioInput.options
 
     static let about = """
@@ -140,11 +140,16 @@ struct ExploreCommand: Subcommand {
             throw UsageError("--limit goes with --exhaustive", hint: Self.usage)
         } else if parsed.flag(Self.noFactor) {
             throw UsageError("--no-factor goes with --exhaustive", hint: Self.usage)
+        } else if parsed.value(Self.maxMemory) != nil {
+            throw UsageError("--max-memory goes with --exhaustive", hint: Self.usage)
         }
+        let memory = try Self.memoryBudget(parsed)
         let factor = !parsed.flag(Self.noFactor)
 
         try OutputFile.check(parsed.value(.output), inputs: [path])
         let scenario = try ScenarioInput.load(path, parsed, apps: apps)
+        let inputs = ScenarioInput.inputs(path, scenario)
+        try OutputFile.check(parsed.value(.output), inputs: inputs)
         // The budget covers the runs in flight together, not one run.
         let (fitting, workersNote) = ScenarioInput.workers(exhaustive ? workers : min(workers, runs), for: scenario,
                                                            budget: try ScenarioInput.budget(parsed))
@@ -161,7 +166,7 @@ struct ExploreCommand: Subcommand {
                 guard exhaustive else {
                     return .success(try await explorer.explore(runs: runs, seed: seed, shard: shardToRun, progress: progress))
                 }
-                return .success(try await explorer.exhaustive(limit: limit, factor: factor))
+                return .success(try await explorer.exhaustive(limit: limit, factor: factor, memory: memory))
             } catch {
                 return .failure(error)
             }
@@ -182,8 +187,13 @@ struct ExploreCommand: Subcommand {
         }
         var status = ExitStatus.checks(passed: report.passed)
         if let signal { status = .interrupted(signal: signal) }
+        if let stop = report.memoryStopDescription {
+            status = .usage
+            warnings += "groupsim: error: \(scenario.name): \(stop.replacingOccurrences(of: "the counts below", with: "the report's counts")); "
+                + "explore it with --runs N instead, or raise --max-memory\n"
+        }
         if let output = parsed.value(.output) {
-            try OutputFile.write(text, to: output, inputs: [path])
+            try OutputFile.write(text, to: output, inputs: inputs)
             var summary = "wrote \(output); \(report.failedRuns) of \(report.runs) runs failed a check\n"
             if report.interrupted, let line = text.split(separator: "\n").first(where: { $0.hasPrefix("interrupted after ") }) {
                 summary = "\(line)\n" + summary
