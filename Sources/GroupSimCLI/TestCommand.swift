@@ -75,8 +75,8 @@ struct TestCommand: Subcommand {
         // of the scenarios finished are printed (and written to --junit), marked interrupted.
         let (results, signal) = await Interrupts.run { () async -> [ScenarioTestResult] in
             // A folder that could not be read is an ERROR of its own, never a skipped pass.
-            var results = unreadable.map { folder in
-                ScenarioTestResult(path: folder.path, invalid: ScenarioError("cannot read the folder: \(folder.reason)", at: nil))
+            var results = unreadable.map { entry in
+                ScenarioTestResult(path: entry.path, invalid: ScenarioError("cannot read it: \(entry.reason)", at: nil))
             }
             for path in paths {
                 if Task.isCancelled { break }
@@ -186,7 +186,14 @@ struct TestCommand: Subcommand {
             if info.st_mode & S_IFMT == S_IFDIR {
                 walk(path, into: &files, unreadable: &unreadable)
             } else if name.hasSuffix(".yaml") {
-                files.append(path)
+                // A named pipe, a socket or a device (through a link too) is never read: it would
+                // wait for a writer that never comes.
+                var target = stat()
+                if stat(path, &target) == 0, target.st_mode & S_IFMT != S_IFREG {
+                    unreadable.append((path, "it is \(BoundedFile.description(of: path) ?? "not a file"), not a scenario file"))
+                } else {
+                    files.append(path)
+                }
             }
         }
     }
