@@ -3,7 +3,7 @@ import GroupSim
 /// `explore --exhaustive --max-memory SIZE`: the memory budget of an exhaustive search.
 extension ExploreCommand {
     static let maxMemory = Option.text("max-memory", "SIZE", default: """
-        1G; under a memory limit such as ulimit -v or a container's, a quarter of it when that is less
+        1G; under a memory limit such as ulimit -v or a container's, an eighth of it when that is less
         """, """
         with --exhaustive: the most memory the search may hold (the orders reached, the branches still to try, the local \
         orders kept; counted from their sizes, the same on every machine), in bytes or with K, M, G or T (powers of 1024); \

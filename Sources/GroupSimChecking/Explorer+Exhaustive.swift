@@ -100,8 +100,9 @@ extension Explorer {
 
         var interrupted = false
         while let (branch, sleep) = search.next() {
-            // A cancelled search stops between orders with the orders found so far.
-            if Task.isCancelled {
+            // A cancelled search, or one that would pass its memory budget, stops between
+            // orders with the orders found so far.
+            if Task.isCancelled || !budget.holds(search.heldBytes + tally.classCount * SearchMemory.outcomeClass) {
                 interrupted = true
                 break
             }
@@ -116,10 +117,6 @@ extension Explorer {
                                   sessions: sessions, schedule: schedule))
             orders += 1
             try budget.found(orders: orders)
-            guard budget.holds(search.heldBytes + tally.classCount * SearchMemory.outcomeClass) else {
-                interrupted = true
-                break
-            }
         }
         budget.finish(orders: orders, complete: !interrupted)
         let template = Self.template(for: scenario, mode: .exhaustive(seed: seed, estimate: budget.estimate, simulated: budget.simulated))

@@ -100,8 +100,10 @@ extension Explorer {
         var largest = 1
         var counted: Set<Int> = []
         var interrupted = false
+        // What the search holds besides the local orders of the dependent order in hand.
+        func held() -> Int { search.heldBytes + tally.classCount * SearchMemory.outcomeClass + combiner.heldBytes }
         while let (branch, sleep) = search.next() {
-            if Task.isCancelled {
+            if Task.isCancelled || !budget.holds(held()) {
                 interrupted = true
                 break
             }
@@ -112,8 +114,6 @@ extension Explorer {
             try budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1, local: run.local)
             let isNew = search.record(run.decisions, sleeps: run.sleeps, fresh: run.fresh, stuckAt: run.stuckAt, of: branch)
             guard isNew else { continue }
-            // What the search holds besides this dependent order's local orders.
-            let held = search.heldBytes + tally.classCount * SearchMemory.outcomeClass + combiner.heldBytes
 
             // Every local order of every device counted apart, for this dependent order.
             let prefix = run.decisions.map(\.chosen)
@@ -126,7 +126,7 @@ extension Explorer {
             var queued = queues.joined().reduce(0) { $0 + SearchMemory.localPrefix($1) }
             while queues.contains(where: { !$0.isEmpty }) {
                 // Past the budget, the local orders simulated so far are combined and counted.
-                if Task.isCancelled || !budget.holds(held + runs.count * keptRun + queued) { break }
+                if Task.isCancelled || !budget.holds(held() + runs.count * keptRun + queued) { break }
                 var plan: [[Int]] = Array(repeating: [], count: scenario.devices.count)
                 var exploring: [Bool] = Array(repeating: false, count: scenario.devices.count)
                 for device in queues.indices {
@@ -164,8 +164,7 @@ extension Explorer {
             for device in orders.indices where orders[device].count > 1 { counted.insert(device) }
             largest = max(largest, orders.map(\.count).max() ?? 1)
             dependentOrders += 1
-            guard budget.memoryStop == nil, budget.holds(search.heldBytes + tally.classCount * SearchMemory.outcomeClass
-                + combiner.heldBytes) else {
+            if budget.memoryStop != nil {
                 interrupted = true
                 break
             }

@@ -15,12 +15,13 @@ import GroupSimScenario
 package enum SearchMemory {
     /// The default budget: 1 GiB, which leaves a 4 GB machine room for the program, the
     /// run being simulated and the allocator's slack. Under a memory limit (`ulimit -v`, a
-    /// container's), a quarter of the limit when that is less: the address space also holds
-    /// the runtime's reservations and every thread's stack.
+    /// container's), an eighth of the limit when that is less: the address space also holds
+    /// the runtime's reservations and every thread's stack, and what is counted is about
+    /// half of what the process then uses.
     package static func defaultBudget(memoryLimit: Int?) -> Int {
         let gibibyte = 1 << 30
         guard let memoryLimit else { return gibibyte }
-        return max(1 << 20, min(gibibyte, memoryLimit / 4))
+        return max(1 << 20, min(gibibyte, memoryLimit / 8))
     }
 
     static let arrayHeader = 32
