@@ -48,7 +48,7 @@ struct ExploreCommand: Subcommand {
         failures, schedules simulated, time elapsed) even when it is not a terminal
         """)
     static let quiet = Option.flag("quiet", "show no progress and no warnings on standard error", placement: .instead(of: "progress"))
-    static let options = [runs, seed, exhaustive, limit, noFactor, format, workers, shard, .output, full, progress, quiet,
+    static let options = [runs, seed, exhaustive, limit, noFactor, maxMemory, format, workers, shard, .output, full, progress, quiet,
                           .noDeterminismCheck]
         + ScenarioInput.options
 
@@ -149,11 +149,16 @@ struct ExploreCommand: Subcommand {
             throw UsageError("--limit goes with --exhaustive", hint: Self.usage)
         } else if parsed.flag(Self.noFactor) {
             throw UsageError("--no-factor goes with --exhaustive", hint: Self.usage)
+        } else if parsed.value(Self.maxMemory) != nil {
+            throw UsageError("--max-memory goes with --exhaustive", hint: Self.usage)
         }
+        let memory = try Self.memoryBudget(parsed)
         let factor = !parsed.flag(Self.noFactor)
 
         try OutputFile.check(parsed.value(.output), inputs: [path])
         let scenario = try ScenarioInput.load(path, parsed, apps: apps)
+        let inputs = ScenarioInput.inputs(path, scenario)
+        try OutputFile.check(parsed.value(.output), inputs: inputs)
         // The budget covers the runs in flight together, not one run.
         let (fitting, workersNote) = ScenarioInput.workers(exhaustive ? workers : min(workers, runs), for: scenario,
                                                            budget: try ScenarioInput.budget(parsed))
@@ -174,7 +179,7 @@ struct ExploreCommand: Subcommand {
                 guard exhaustive else {
                     return .success(try await explorer.explore(runs: runs, seed: seed, shard: shardToRun, progress: progress))
                 }
-                return .success(try await explorer.exhaustive(limit: limit, factor: factor, progress: searchProgress))
+                return .success(try await explorer.exhaustive(limit: limit, factor: factor, memory: memory, progress: searchProgress))
             } catch {
                 return .failure(error)
             }
@@ -201,8 +206,13 @@ struct ExploreCommand: Subcommand {
         }
         var status = ExitStatus.checks(passed: report.passed)
         if let signal { status = .interrupted(signal: signal) }
+        if let stop = report.memoryStopDescription {
+            status = .usage
+            warnings += "groupsim: error: \(scenario.name): \(stop.replacingOccurrences(of: "the counts below", with: "the report's counts")); "
+                + "explore it with --runs N instead, or raise --max-memory\n"
+        }
         if let output = parsed.value(.output) {
-            try OutputFile.write(text, to: output, inputs: [path])
+            try OutputFile.write(text, to: output, inputs: inputs)
             var summary = "wrote \(output); \(report.failedRuns) of \(report.runs) runs failed a check\n"
             if report.interrupted, let line = text.split(separator: "\n").first(where: { $0.hasPrefix("interrupted after ") }) {
                 summary = "\(line)\n" + summary

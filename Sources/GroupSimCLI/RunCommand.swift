@@ -71,6 +71,8 @@ struct RunCommand: Subcommand {
         let format = try parsed.choice(Self.format, as: Format.self)
         try OutputFile.check(parsed.value(.output), inputs: [path])
         let scenario = try ScenarioInput.load(path, parsed, apps: apps)
+        let inputs = ScenarioInput.inputs(path, scenario)
+        try OutputFile.check(parsed.value(.output), inputs: inputs)
         let report = try await scenario.run(seed: seed, apps: apps)
         if !parsed.flag(.noDeterminismCheck), DeterminismCheck.applies(to: scenario, apps: apps),
            let divergence = try await DeterminismCheck.compare(report.outcome, rerunning: scenario, apps: apps) {
@@ -92,7 +94,7 @@ struct RunCommand: Subcommand {
         }
         let status = ExitStatus.checks(passed: report.passed)
         if let output = parsed.value(.output) {
-            try OutputFile.write(text, to: output, inputs: [path])
+            try OutputFile.write(text, to: output, inputs: inputs)
             let summary = "wrote \(output); \(report.checkCounts.held) of \(report.checkCounts.total) checks held; "
                 + "trace: \(report.digest)\n"
             return CommandResult(status, output: summary)
