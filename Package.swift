@@ -70,7 +70,8 @@ let package = Package(
         .testTarget(name: "GroupSimPublicAPITests", dependencies: ["GroupSim", "GroupSimMessages"]),
         .testTarget(
             name: "GroupSimCLITests",
-            dependencies: ["GroupSimCLI", "GroupSim", "GroupSimBench", "GroupSimScenarios", "GroupSimTesting"]
+            dependencies: ["GroupSimCLI", "GroupSim", "GroupSimChecking", "GroupSimMessages", "GroupSimBench", "GroupSimScenarios",
+                           "GroupSimTesting"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -9,7 +9,15 @@ missing files. Each input is given to the built binary's `check`, and to `run` (
 accepted input, and one rejected input in ten); one input in five also fuzzes options
 (`--seed`, `--runs`, `--attempts`, `--max-copies`, `--format`, and `--output` paths of
 every kind: new and existing files, links, dangling links, folders, FIFOs, missing
-folders, the input itself), with `run`, `explore`, `shrink` or `check`.
+folders, the input itself), with `run`, `explore`, `shrink` or `check`. The other modes:
+one accepted input in eight is explored `--exhaustive` (with `--limit`, `--no-factor` and
+`--max-memory` fuzzed, under the same memory and time limits); one in twelve is explored
+as two shards whose JSON reports are mutated (numbers at the edges, lines deleted, bytes
+flipped) and merged; one in ten is run by `test` in a folder of mutated files with
+subfolders it cannot read (mode 000, a path past PATH_MAX), dangling links and FIFOs
+named *.yaml, with `--junit` onto any target; and `--output` (and `--junit`) also aim at
+every input: the scenario, its sticker file (directly and through a link), a shard,
+and the file standard input is for `-`.
 
 Every command runs under a memory limit (ulimit -v, --memory-mb) and a time limit
 (--timeout). A finding is:
@@ -18,9 +26,11 @@ Every command runs under a memory limit (ulimit -v, --memory-mb) and a time limi
   status    an exit status other than 0, 1 or 2
   unlocated exit 2 for a scenario file without a FILE:LINE:COLUMN: error: message
   silent    exit 2 with nothing on standard error
+  input-overwritten  a file the command read (scenario, sticker, shard, standard input) changed
 Other areas are counted as notes, not findings: `escape` when standard error or a text
-report echoes a raw ESC byte (terminal escaping), `input-overwritten` when `--output`
-replaced the scenario file itself.
+report echoes a raw ESC byte (terminal escaping). What was a note, `--output` that
+replaced the scenario file itself is now a finding (`input-overwritten`): the
+scenario, a sticker file, a shard or the file behind standard input changed.
 
 Everything is written inside one temporary folder the script creates; it is removed at
 the end unless something was found, and then its path is printed (the findings are in
@@ -297,7 +307,8 @@ class Fuzzer:
         work = os.path.join(self.folder, "inputs", str(number))
         os.makedirs(work)
         if os.path.isdir(os.path.join(os.path.dirname(source), "assets")):
-            os.symlink(os.path.join(os.path.dirname(source), "assets"), os.path.join(work, "assets"))
+            # Copied, not linked: --output is aimed at the sticker files, and must never reach the repository's.
+            shutil.copytree(os.path.join(os.path.dirname(source), "assets"), os.path.join(work, "assets"))
         os.mkfifo(os.path.join(work, "fifo.png"))
         os.mkdir(os.path.join(work, "folder.png"))
         os.symlink("fifo.png", os.path.join(work, "link-to-fifo.png"))
@@ -314,7 +325,17 @@ class Fuzzer:
 
     def output_target(self, generator, work, scenario):
         kind = generator.choice(["new", "existing", "link", "dangling", "folder", "missing-folder", "fifo", "input",
-                                 "relative", "hidden-dot", "long-name"])
+                                 "relative", "hidden-dot", "long-name", "sticker", "sticker-link", "input-link"])
+        sticker = os.path.join(work, "assets", "pickle.png")
+        if kind in ("sticker", "sticker-link") and os.path.isfile(sticker):
+            if kind == "sticker":
+                return kind, sticker
+            os.symlink(sticker, os.path.join(work, "to-sticker.out"))
+            return kind, os.path.join(work, "to-sticker.out")
+        if kind in ("sticker", "sticker-link", "input-link"):
+            link = os.path.join(work, "to-input-%d.out" % generator.randrange(1 << 30))
+            os.symlink(scenario, link)
+            return "input-link", link
         if kind == "new":
             return kind, os.path.join(work, "report.out")
         if kind == "existing":
@@ -348,7 +369,7 @@ class Fuzzer:
             return kind, os.path.join(work, ".")
         return kind, os.path.join(work, "n" * 300)
 
-    def run(self, arguments, cwd, fifo=None):
+    def run(self, arguments, cwd, fifo=None, stdin=None):
         """Runs one command; drains `fifo` (an --output FIFO) while it runs."""
         stop = threading.Event()
         reader = None
@@ -369,9 +390,10 @@ class Fuzzer:
             time.sleep(0.01)
         started = time.monotonic()
         try:
-            process = subprocess.run([self.binary] + arguments, cwd=cwd, stdin=subprocess.DEVNULL,
-                                     capture_output=True, timeout=self.options.timeout,
-                                     preexec_fn=self.limit_resources)
+            with open(stdin, "rb") if stdin else open(os.devnull, "rb") as source:
+                process = subprocess.run([self.binary] + arguments, cwd=cwd, stdin=source,
+                                         capture_output=True, timeout=self.options.timeout,
+                                         preexec_fn=self.limit_resources)
             result = (process.returncode, process.stdout, process.stderr, time.monotonic() - started)
         except subprocess.TimeoutExpired as expired:
             result = (None, expired.stdout or b"", expired.stderr or b"", time.monotonic() - started)
@@ -396,7 +418,8 @@ class Fuzzer:
         if status not in (0, 1, 2):
             return "status", notes
         if status == 2:
-            if not stderr.strip():
+            # `test` reports an invalid file or an unreadable folder as an ERROR line of its output.
+            if not stderr.strip() and not (arguments[:1] == ["test"] and b"ERROR " in stdout):
                 return "silent", notes
             if scenario_input and not LOCATED.search(stderr) and not stderr.startswith(b"groupsim: error:"):
                 return "unlocated", notes
@@ -410,7 +433,8 @@ class Fuzzer:
         if not keep:
             return
         destination = os.path.join(self.folder, "findings", "%s-%d" % (kind, number))
-        shutil.copytree(work, destination, symlinks=True, ignore=lambda _, names: [n for n in names if n in ("fifo.png", "output-fifo", "big.png")])
+        shutil.copytree(work, destination, symlinks=True, ignore=lambda _, names: [
+            n for n in names if n in ("fifo.png", "output-fifo", "big.png", "fifo.yaml", "locked") or n.startswith("ddddd")])
         status, stdout, stderr, seconds = result
         with open(os.path.join(destination, "command.txt"), "w") as file:
             file.write("groupsim %s\nstatus: %s after %.1fs\n--- stderr (first 4000 bytes)\n" % (" ".join(arguments), status, seconds))
@@ -454,19 +478,152 @@ class Fuzzer:
                 run = ["run", path]
                 if fuzz_options:
                     run = self.option_command(generator, work, path)
-                before = open(path, "rb").read()
+                before = self.inputs(work, path)
                 fifo = next((value for value in run if value.endswith("output-fifo")), None)
-                result = self.run(run, work, fifo=fifo)
+                stdin = None
+                if run[1:2] == [path] and generator.random() < 0.1:
+                    run[1], stdin = "-", path
+                result = self.run(run, work, fifo=fifo, stdin=stdin)
                 finding, notes = self.judge(run, result, not fuzz_options)
                 self.note(notes)
-                if os.path.isfile(path) and open(path, "rb").read() != before:
-                    self.note(["input-overwritten"])
+                if not finding and self.inputs(work, path) != before:
+                    finding = "input-overwritten"
                 if finding:
                     self.record(number, finding, run, result, work)
+                    return
+            if accepted and generator.random() < 1 / 8:
+                self.exhaustive(number, generator, work, path)
+            if accepted and generator.random() < 1 / 12:
+                self.merge(number, generator, work, path)
+            if generator.random() < 1 / 10:
+                self.test_folder(number, generator, work, path, text)
         finally:
             shutil.rmtree(work, ignore_errors=True)
             with self.lock:
                 self.counts["inputs"] += 1
+
+    @staticmethod
+    def inputs(work, path, files=None):
+        """The bytes of every file a command reads: the scenario and the sticker it names, the
+        shards; or `files`."""
+        if files is None:
+            files = [path, os.path.join(work, "assets", "pickle.png")]
+            if os.path.isfile(path) and b"pickle.png" not in open(path, "rb").read():
+                files = files[:1]
+            files += [os.path.join(work, name) for name in sorted(os.listdir(work)) if name.startswith("shard-")]
+        return [open(file, "rb").read() if os.path.isfile(file) else None for file in files]
+
+    def checked(self, number, arguments, work, path, stdin=None, scenario_input=False, files=None):
+        """Runs one command of a mode and records what it finds; True when it found something."""
+        fifo = next((value for value in arguments if value.endswith("output-fifo")), None)
+        mode = "exhaustive" if "--exhaustive" in arguments else arguments[0]
+        with self.lock:
+            self.counts["mode " + mode] = self.counts.get("mode " + mode, 0) + 1
+        before = self.inputs(work, path, files)
+        result = self.run(arguments, work, fifo=fifo, stdin=stdin)
+        finding, notes = self.judge(arguments, result, scenario_input)
+        self.note(notes)
+        if not finding and self.inputs(work, path, files) != before:
+            finding = "input-overwritten"
+        if finding:
+            self.record(number, finding, arguments, result, work)
+        return finding is not None
+
+    def exhaustive(self, number, generator, work, path):
+        """`explore --exhaustive` with its options fuzzed: it must stop, refuse or report, never be killed."""
+        # A large --limit goes with a small budget, so that every search ends within the time limit: by its
+        # orders, its estimate or its memory.
+        limit, memory = generator.choice([("1", "1G"), ("50", "64M"), ("2000", "4M"), ("100000000", "1M"), ("100000000", "4M"),
+                                          ("0", "1G"), ("x", "1G"), ("50", "0"), ("50", "x"), ("50", "1.5G"),
+                                          ("50", "99999999999T"), ("20", "")])
+        arguments = ["explore", path, "--exhaustive", "--limit", limit, "--max-memory", memory]
+        if generator.random() < 0.2:
+            arguments.append("--no-factor")
+        if generator.random() < 0.3:
+            arguments += ["--format", generator.choice(["text", "json", "html"])]
+        if generator.random() < 0.3:
+            _, target = self.output_target(generator, work, path)
+            arguments += ["--output", target]
+        self.checked(number, arguments, work, path)
+
+    def merge(self, number, generator, work, path):
+        """Two shards of a short exploration, their JSON mutated, merged."""
+        shards = []
+        for index in range(2):
+            shard = os.path.join(work, "shard-%d.json" % index)
+            self.run(["explore", path, "--runs", "4", "--shard", "%d/2" % index, "--format", "json", "--output", shard, "--quiet"], work)
+            if not os.path.isfile(shard):
+                return
+            shards.append(shard)
+        victim = generator.choice(shards)
+        text = open(victim, "rb").read()
+        mutator = Mutator(self.corpus, generator)
+
+        def edge(match):
+            return generator.choice(EDGE_INTEGERS).encode() if generator.random() < 0.3 else match.group(0)
+        for _ in range(generator.randint(1, 3)):
+            choice = generator.random()
+            if choice < 0.5:
+                text = re.sub(rb"\d+", edge, text)
+            elif choice < 0.7:
+                text = mutator.delete_line(text)
+            elif choice < 0.85:
+                text = mutator.flip_byte(text)
+            else:
+                text = mutator.swap_lines(text)
+        with open(victim, "wb") as file:
+            file.write(text)
+        arguments = ["merge"] + (shards if generator.random() < 0.5 else [work])
+        if generator.random() < 0.3:
+            arguments.append("--partial")
+        if generator.random() < 0.3:
+            arguments += ["--format", generator.choice(["text", "json", "html"])]
+        if generator.random() < 0.3:
+            arguments += ["--output", generator.choice(shards + [os.path.join(work, "merged.out")])]
+        self.checked(number, arguments, work, path)
+
+    def test_folder(self, number, generator, work, path, text):
+        """`test` of a folder of mutated files, unreadable subfolders and odd names."""
+        folder = os.path.join(work, "suite")
+        os.makedirs(os.path.join(folder, "nested"))
+        mutator = Mutator(self.corpus, generator)
+        for index in range(generator.randint(1, 3)):
+            with open(os.path.join(folder, "nested" if index % 2 else "", "t%d.yaml" % index), "wb") as file:
+                file.write(mutator.mutate(text))
+        if generator.random() < 0.3:
+            locked = os.path.join(folder, "locked")
+            os.mkdir(locked)
+            with open(os.path.join(locked, "hidden.yaml"), "wb") as file:
+                file.write(text)
+            os.chmod(locked, 0)
+        if generator.random() < 0.2:
+            deep = os.open(folder, os.O_RDONLY)
+            for _ in range(22):
+                os.mkdir("d" * 200, dir_fd=deep)
+                following = os.open("d" * 200, os.O_RDONLY, dir_fd=deep)
+                os.close(deep)
+                deep = following
+            os.close(deep)
+        if generator.random() < 0.2:
+            os.symlink("nowhere.yaml", os.path.join(folder, "dangling.yaml"))
+        if generator.random() < 0.1:
+            os.mkfifo(os.path.join(folder, "fifo.yaml"))
+        arguments = ["test", folder]
+        if generator.random() < 0.3:
+            arguments += ["--junit", self.output_target(generator, work, path)[1]]
+        if generator.random() < 0.2:
+            arguments += ["--explore", generator.choice(["1", "3", "0", "x"])]
+        suite = [os.path.join(root, name) for root, _, names in os.walk(folder) for name in names
+                 if name.endswith(".yaml") and os.path.isfile(os.path.join(root, name))]
+        try:
+            self.checked(number, arguments, work, path, files=suite)
+        finally:
+            for root, folders, _ in os.walk(folder):
+                for name in folders:
+                    try:
+                        os.chmod(os.path.join(root, name), 0o755)
+                    except OSError:
+                        pass
 
     def option_command(self, generator, work, path):
         command = generator.choice(["run", "run", "explore", "shrink", "check"])
@@ -533,6 +690,9 @@ def main():
     counts = fuzzer.counts
     print("fuzz: %d inputs (%d accepted by check, %d rejected), %d commands in %.0fs" % (
         counts["inputs"], counts["accepted"], counts["rejected"], counts["commands"], time.monotonic() - started))
+    modes = sorted((key[5:], value) for key, value in counts.items() if key.startswith("mode "))
+    if modes:
+        print("fuzz: of those, " + ", ".join("%d %s" % (value, name) for name, value in modes))
     if counts.get("script-errors"):
         print("fuzz: %d inputs were skipped by errors of this script" % counts["script-errors"])
     if fuzzer.notes:

@@ -20,7 +20,7 @@ struct Arguments {
             index += 1
             if onlyPositional || !argument.hasPrefix("--") || argument == "-" {
                 if !onlyPositional, argument.hasPrefix("-"), argument != "-", argument.count > 1 {
-                    throw UsageError("unknown option \"\(argument)\" for \(command)", hint: "Run 'groupsim help \(command)' for usage.")
+                    throw UsageError("unknown option \"\(Excerpt.of(argument))\" for \(command)", hint: "Run 'groupsim help \(command)' for usage.")
                 }
                 positional.append(argument)
                 continue
@@ -65,7 +65,7 @@ struct Arguments {
     func integer<T: FixedWidthInteger>(_ option: Option, as type: T.Type) throws -> T? {
         guard let text = values[option.name], case .integer(_, let lowest, let highest) = option.value else { return nil }
         guard let number = T(text), let wide = UInt64(exactly: number), (lowest...highest).contains(wide) else {
-            throw UsageError("--\(option.name) takes a whole number from \(lowest) to \(highest), found \"\(text)\"")
+            throw UsageError("--\(option.name) takes a whole number from \(lowest) to \(highest), found \"\(Excerpt.of(text))\"")
         }
         return number
     }
@@ -75,7 +75,7 @@ struct Arguments {
         let text = values[option.name] ?? option.defaultValue ?? ""
         let word = try Self.word(text, for: option.name, in: Choice.allCases.map(\.rawValue))
         // The word is the raw value of one of the cases, so it is found.
-        guard let choice = Choice(rawValue: word) else { throw UsageError("--\(option.name) takes no \"\(word)\"") }
+        guard let choice = Choice(rawValue: word) else { throw UsageError("--\(option.name) takes no \"\(Excerpt.of(word))\"") }
         return choice
     }
 
@@ -88,7 +88,7 @@ struct Arguments {
     /// `text` when it is one of `words`; else the error listing them.
     private static func word(_ text: String, for name: String, in words: [String]) throws -> String {
         guard words.contains(text) else {
-            var message = "--\(name) takes \(words.joined(separator: ", ")), found \"\(text)\""
+            var message = "--\(name) takes \(words.joined(separator: ", ")), found \"\(Excerpt.of(text))\""
             if let near = Suggestion.nearest(to: text, in: words) { message += "; did you mean \"\(near)\"?" }
             throw UsageError(message)
         }

@@ -48,7 +48,8 @@ struct ExploreCommand: Subcommand {
         failures, schedules simulated, time elapsed) even when it is not a terminal
         """)
     static let quiet = Option.flag("quiet", "show no progress and no warnings on standard error", placement: .instead(of: "progress"))
-    static let options = [runs, seed, exhaustive, limit, noFactor, format, workers, shard, .output, full, progress, quiet]
+    static let options = [runs, seed, exhaustive, limit, noFactor, maxMemory, format, workers, shard, .output, full, progress, quiet,
+                          .noDeterminismCheck]
         + ScenarioInput.options
 
     static let about = """
@@ -90,6 +91,12 @@ struct ExploreCommand: Subcommand {
     the scenario is random (no jitter, no race) every run follows the same schedule; a
     warning on standard error then says so.
 
+    For an app registered from Swift, the seeds the report prints (each failing run's, or
+    the file's for --exhaustive) and a sample of passing runs are run again twice each
+    before the report is printed: when two runs of one seed differ, or a failing run no
+    longer fails the same checks, the app is not deterministic and the command stops with
+    an error naming the first event where the runs parted (--no-determinism-check skips it).
+
     Ctrl-C (SIGINT) or SIGTERM stops the exploration between runs: it prints the report
     of the runs done so far, headed "interrupted after 41,200 of 100,000,000 runs", with
     the failing seeds and the replay line, writes --output if given, and exits 130 (143
@@ -100,7 +107,8 @@ struct ExploreCommand: Subcommand {
 
     Exit status: 0 every check held in every run; 1 a check failed in some run; 2 usage
     error, invalid scenario, a scenario over the --max-copies budget, or a scenario too
-    large for --exhaustive; 130 or 143 interrupted. The budget covers the runs going on at
+    large for --exhaustive, or an app that gave two different runs of one seed; 130 or 143
+    interrupted. The budget covers the runs going on at
     once together: when --workers N of them would go over it, fewer run at a time (a note
     on standard error says so; the report is the same).
     """
@@ -141,11 +149,16 @@ struct ExploreCommand: Subcommand {
             throw UsageError("--limit goes with --exhaustive", hint: Self.usage)
         } else if parsed.flag(Self.noFactor) {
             throw UsageError("--no-factor goes with --exhaustive", hint: Self.usage)
+        } else if parsed.value(Self.maxMemory) != nil {
+            throw UsageError("--max-memory goes with --exhaustive", hint: Self.usage)
         }
+        let memory = try Self.memoryBudget(parsed)
         let factor = !parsed.flag(Self.noFactor)
 
         try OutputFile.check(parsed.value(.output), inputs: [path])
         let scenario = try ScenarioInput.load(path, parsed, apps: apps)
+        let inputs = ScenarioInput.inputs(path, scenario)
+        try OutputFile.check(parsed.value(.output), inputs: inputs)
         // The budget covers the runs in flight together, not one run.
         let (fitting, workersNote) = ScenarioInput.workers(exhaustive ? workers : min(workers, runs), for: scenario,
                                                            budget: try ScenarioInput.budget(parsed))
@@ -166,7 +179,7 @@ struct ExploreCommand: Subcommand {
                 guard exhaustive else {
                     return .success(try await explorer.explore(runs: runs, seed: seed, shard: shardToRun, progress: progress))
                 }
-                return .success(try await explorer.exhaustive(limit: limit, factor: factor, progress: searchProgress))
+                return .success(try await explorer.exhaustive(limit: limit, factor: factor, memory: memory, progress: searchProgress))
             } catch {
                 return .failure(error)
             }
@@ -178,6 +191,11 @@ struct ExploreCommand: Subcommand {
         case .success(let value): report = value
         case .failure(let error): throw UsageError(error.description, hint: "Run 'groupsim help explore' for usage.")
         }
+        // Code GroupSim does not control is checked before its seeds are printed to replay.
+        if !report.interrupted, !parsed.flag(.noDeterminismCheck), DeterminismCheck.applies(to: scenario, apps: apps),
+           let divergence = try await DeterminismCheck.verify(report, scenario: scenario, apps: apps) {
+            throw UsageError(divergence.summary, hint: DeterminismCheck.Divergence.advice)
+        }
         var warnings = ""
         if !parsed.flag(Self.quiet), let workersNote { warnings += workersNote + "\n" }
         if !parsed.flag(Self.quiet), let warning = Self.sameOutcomeWarning(report, scenario: scenario) { warnings = warning + "\n" }
@@ -188,8 +206,13 @@ struct ExploreCommand: Subcommand {
         }
         var status = ExitStatus.checks(passed: report.passed)
         if let signal { status = .interrupted(signal: signal) }
+        if let stop = report.memoryStopDescription {
+            status = .usage
+            warnings += "groupsim: error: \(scenario.name): \(stop.replacingOccurrences(of: "the counts below", with: "the report's counts")); "
+                + "explore it with --runs N instead, or raise --max-memory\n"
+        }
         if let output = parsed.value(.output) {
-            try OutputFile.write(text, to: output, inputs: [path])
+            try OutputFile.write(text, to: output, inputs: inputs)
             var summary = "wrote \(output); \(report.failedRuns) of \(report.runs) runs failed a check\n"
             if report.interrupted, let line = text.split(separator: "\n").first(where: { $0.hasPrefix("interrupted after ") }) {
                 summary = "\(line)\n" + summary

@@ -56,7 +56,7 @@ public struct GroupSimCommand: Sendable {
         guard toolName != "groupsim", text.contains("groupsim ") else { return text }
         var renamed = text
         for command in Self.subcommands.map({ $0.name }) + ["help"] {
-            renamed = renamed.replacingOccurrences(of: "groupsim \(command) ", with: "\(toolName) \(command) ")
+            renamed = renamed.replacingOccurrences(of: "groupsim \(command) ", with: "\(ShellWord.quote(toolName)) \(command) ")
             renamed = renamed.replacingOccurrences(of: "'groupsim \(command)'", with: "'\(toolName) \(command)'")
         }
         return renamed

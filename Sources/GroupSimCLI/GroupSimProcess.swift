@@ -16,6 +16,9 @@ public enum GroupSimProcess {
         // of signals that end the process before it can say anything.
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
+        // SIGQUIT is ignored at every moment, an `--output` write included: no backtrace,
+        // no temporary file left behind.
+        signal(SIGQUIT, SIG_IGN)
         let result = await Interrupts.$enabled.withValue(true) { await command.run(arguments) }
         deliver(result)
     }

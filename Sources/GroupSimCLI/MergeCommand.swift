@@ -84,6 +84,11 @@ struct MergeCommand: Subcommand {
             try OutputFile.check(parsed.value(.output), inputs: inputs)
             let (scenario, note) = Self.exploredScenario(merged, apps: apps)
             if let note { warnings += note }
+            // Its sticker files too, which the replays read.
+            if let scenario {
+                inputs += scenario.stickerFiles
+                try OutputFile.check(parsed.value(.output), inputs: inputs)
+            }
             text = await ExplorationHTMLPage.render(merged, scenario: scenario, apps: apps)
         case .text: text = ExplorationTextReport.render(merged)
         }
@@ -182,7 +187,7 @@ struct MergeCommand: Subcommand {
         }
         guard !reports.isEmpty else {
             throw UsageError("the folder \(path) holds no *.json report; "
-                             + "explore with --shard I/N --format json --output \(folder)shard-I.json")
+                             + "explore with --shard I/N --format json --output \(ShellWord.quote(folder + "shard-I.json"))")
         }
         return reports
     }

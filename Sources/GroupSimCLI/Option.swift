@@ -184,3 +184,11 @@ extension Option {
         .integer("seed", in: UInt64.min...UInt64.max, default: defaultValue, help)
     }
 }
+
+extension Option {
+    /// `--no-determinism-check`, which `run`, `explore` and `test` take.
+    static let noDeterminismCheck = Option.flag("no-determinism-check", """
+        for an app registered from Swift, do not run seeds a second time to check that the app is deterministic 
+        (faster; a verdict may then change from run to run without a word)
+        """)
+}

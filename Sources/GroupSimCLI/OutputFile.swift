@@ -140,11 +140,16 @@ enum OutputFile {
         let name = target.split(separator: "/").last.map(String.init) ?? "output"
         var temporary = ""
         var descriptor: Int32 = -1
+        // A signal that ends the process while the temporary file exists removes it first
+        // (in the real process only: in-process callers keep their own signal handling).
+        let cleanup = Interrupts.enabled ? SignalCleanup() : nil
+        defer { cleanup?.end() }
         for _ in 0..<16 {
             temporary = "\(folder)/.\(name).groupsim-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
             if descriptor >= 0 || errno != EEXIST { break }
         }
+        if descriptor >= 0 { cleanup?.remove(temporary) }
         guard descriptor >= 0 else {
             // A folder that forbids new files, holding a file the user may write: written
             // in place, as `>` writes it.
@@ -164,8 +169,10 @@ enum OutputFile {
         if failure == nil, fsync(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0, failure == nil { failure = errno }
         if failure == nil, rename(temporary, target) != 0 { failure = errno }
+        if failure == nil { cleanup?.remove(nil) }
         if let failure {
             unlink(temporary)
+            cleanup?.remove(nil)
             throw UsageError("cannot write \(path): \(reason(failure))", hint: hint)
         }
     }
@@ -205,4 +212,67 @@ enum OutputFile {
 /// The system's `write(2)`, under a name that `OutputFile.write` does not hide.
 private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
     write(descriptor, buffer, count)
+}
+
+/// While `OutputFile` replaces a file: SIGINT, SIGTERM and SIGHUP remove the temporary
+/// file it is writing, then end the process as the signal would have (SIGQUIT is ignored
+/// for the whole process, `GroupSimProcess`). The handler only calls `unlink`, `signal`
+/// and `raise`, which may be called from a signal handler, on a path copied beforehand
+/// into memory that stays allocated.
+private final class SignalCleanup {
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    private var previous: [sigaction] = []
+
+    init() {
+        // Touched here, before any handler can run, so the handler never initialises it.
+        temporaryPath[0] = 0
+        for number in Self.signals {
+            var action = sigaction()
+            var old = sigaction()
+            #if canImport(Glibc)
+            action.__sigaction_handler.sa_handler = removeTemporaryAndRaise
+            #else
+            action.__sigaction_u.__sa_handler = removeTemporaryAndRaise
+            #endif
+            sigemptyset(&action.sa_mask)
+            for other in Self.signals { sigaddset(&action.sa_mask, other) }
+            sigaction(number, &action, &old)
+            previous.append(old)
+        }
+    }
+
+    /// The file the handler removes from now on (nil: none).
+    func remove(_ path: String?) {
+        guard let path, path.utf8.count <= Int(PATH_MAX) else {
+            temporaryPath[0] = 0
+            return
+        }
+        // Written with the signals blocked, so the handler never sees half a path.
+        var blocked = sigset_t()
+        var old = sigset_t()
+        sigemptyset(&blocked)
+        for number in Self.signals { sigaddset(&blocked, number) }
+        pthread_sigmask(SIG_BLOCK, &blocked, &old)
+        for (index, byte) in path.utf8.enumerated() { temporaryPath[index] = CChar(bitPattern: byte) }
+        temporaryPath[path.utf8.count] = 0
+        pthread_sigmask(SIG_SETMASK, &old, nil)
+    }
+
+    /// The handlers as they were before.
+    func end() {
+        temporaryPath[0] = 0
+        for (number, old) in zip(Self.signals, previous) {
+            var action = old
+            sigaction(number, &action, nil)
+        }
+    }
+}
+
+/// The temporary file `SignalCleanup` removes on a signal: empty when none.
+nonisolated(unsafe) private let temporaryPath = UnsafeMutablePointer<CChar>.allocate(capacity: Int(PATH_MAX) + 1)
+
+private func removeTemporaryAndRaise(_ number: Int32) {
+    if temporaryPath[0] != 0 { unlink(temporaryPath) }
+    signal(number, SIG_DFL)
+    raise(number)
 }

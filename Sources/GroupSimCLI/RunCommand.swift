@@ -42,7 +42,7 @@ struct RunCommand: Subcommand {
         text with every event, transcript entry and pitfall; by default a long timeline, transcript section or pitfall 
         list is condensed
         """, placement: .instead(of: "summary"))
-    static let options = [seed, format, .output, callbacks, summaryOnly, full] + ScenarioInput.options
+    static let options = [seed, format, .output, callbacks, summaryOnly, full, .noDeterminismCheck] + ScenarioInput.options
 
     static let about = """
     FILE may be - to read the scenario from standard input. Simulates the scenario once and
@@ -54,8 +54,12 @@ struct RunCommand: Subcommand {
     """
 
     static let epilogue = """
-    Exit status: 0 every check held; 1 a check failed; 2 usage error, invalid scenario, or a
-    scenario over the --max-copies budget.
+    A scenario whose app is registered from Swift runs the seed twice and compares the two
+    runs: an app that is not deterministic (UUID(), Date(), its own threads or queues, state
+    shared between devices) is an error naming the first event where the runs parted.
+
+    Exit status: 0 every check held; 1 a check failed; 2 usage error, invalid scenario, a
+    scenario over the --max-copies budget, or an app that gave two different runs of one seed.
     """
 
     let apps: AppRegistry
@@ -67,7 +71,13 @@ struct RunCommand: Subcommand {
         let format = try parsed.choice(Self.format, as: Format.self)
         try OutputFile.check(parsed.value(.output), inputs: [path])
         let scenario = try ScenarioInput.load(path, parsed, apps: apps)
+        let inputs = ScenarioInput.inputs(path, scenario)
+        try OutputFile.check(parsed.value(.output), inputs: inputs)
         let report = try await scenario.run(seed: seed, apps: apps)
+        if !parsed.flag(.noDeterminismCheck), DeterminismCheck.applies(to: scenario, apps: apps),
+           let divergence = try await DeterminismCheck.compare(report.outcome, rerunning: scenario, apps: apps) {
+            throw UsageError(divergence.summary, hint: DeterminismCheck.Divergence.advice)
+        }
         let text: String
         switch format {
         case .json: text = JSONReport.render(report)
@@ -84,7 +94,7 @@ struct RunCommand: Subcommand {
         }
         let status = ExitStatus.checks(passed: report.passed)
         if let output = parsed.value(.output) {
-            try OutputFile.write(text, to: output, inputs: [path])
+            try OutputFile.write(text, to: output, inputs: inputs)
             let summary = "wrote \(output); \(report.checkCounts.held) of \(report.checkCounts.total) checks held; "
                 + "trace: \(report.digest)\n"
             return CommandResult(status, output: summary)

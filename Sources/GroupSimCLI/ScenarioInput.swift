@@ -79,6 +79,10 @@ enum ScenarioInput {
         return (count, note)
     }
 
+    /// The files a command reads for `scenario`, read from `path`: the scenario (or standard
+    /// input, for `-`) and its sticker files. `--output` and `--junit` may name none of them.
+    static func inputs(_ path: String, _ scenario: Scenario) -> [String] { [path] + scenario.stickerFiles }
+
     /// Reads and validates the file at `path` (`-`: standard input), then checks it against
     /// the budget.
     static func load(_ path: String, _ parsed: Arguments, apps: AppRegistry) throws -> Scenario {

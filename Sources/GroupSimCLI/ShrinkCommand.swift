@@ -36,6 +36,8 @@ struct ShrinkCommand: Subcommand {
         let attempts = try parsed.integer(Self.attempts, as: Int.self) ?? Self.defaultAttempts
         try OutputFile.check(parsed.value(.output), inputs: [path])
         let scenario = try ScenarioInput.load(path, parsed, apps: apps)
+        let inputs = ScenarioInput.inputs(path, scenario)
+        try OutputFile.check(parsed.value(.output), inputs: inputs)
         let seed = seedOption ?? scenario.seed
         let result = try await Shrinker(apps: apps).shrink(scenario, seed: seed, maxAttempts: attempts)
 
@@ -57,14 +59,14 @@ struct ShrinkCommand: Subcommand {
             + "\(scenario.people.count) -> \(result.scenario.people.count) people, "
             + "\(scenario.steps.count) -> \(result.scenario.steps.count) steps"
         let header = """
-        # Shrunk by groupsim shrink from \(path) with seed \(seed) in \(result.attempts) attempts
+        # Shrunk by groupsim shrink from \(ShellWord.quote(path)) with seed \(seed) in \(result.attempts) attempts
         # (\(sizes)). It still fails:
         #   \(ScenarioWriter.check(check))
 
         """
         let text = header + result.yaml
         if let output = parsed.value(.output) {
-            try OutputFile.write(text, to: output, inputs: [path])
+            try OutputFile.write(text, to: output, inputs: inputs)
             return CommandResult(.success, output: "wrote \(output): \(sizes); still fails \(ScenarioWriter.check(check))\n")
         }
         return CommandResult(.success, output: text)

@@ -36,7 +36,7 @@ struct TestCommand: Subcommand {
     static let options = [explore, seed, junit, format, ScenarioInput.maxCopies.explained("""
         the memory budget: a file whose run would deliver more copies, or use more memory, than N copies would is an ERROR
         with the estimate
-        """)]
+        """), .noDeterminismCheck]
 
     static let about = """
     Runs every scenario file (*.yaml) in the given files and folders (folders are searched
@@ -44,6 +44,10 @@ struct TestCommand: Subcommand {
     or FAIL, how many checks held, how many pitfalls the run reported, and the start of
     the trace digest. A summary line follows. An invalid file is an ERROR line with its
     first problem as FILE:LINE:COLUMN.
+
+    A file whose app is registered from Swift is run twice (and the seeds its exploration
+    prints, twice each): an app that gives two different runs of one seed is an ERROR line
+    naming the first event where the runs parted.
     """
 
     static let epilogue = """
@@ -52,7 +56,8 @@ struct TestCommand: Subcommand {
     SIGTERM).
 
     Exit status: 0 every check of every file held; 1 a check failed; 2 usage error, an
-    invalid scenario file or one over the budget; 130 or 143 interrupted.
+    invalid scenario file or one over the budget, or an app that gave two different runs of
+    one seed; 130 or 143 interrupted.
     """
 
     let apps: AppRegistry
@@ -67,17 +72,21 @@ struct TestCommand: Subcommand {
         let seed = try parsed.integer(Self.seed, as: UInt64.self)
         let format = try parsed.choice(Self.format, as: Format.self)
         let budget = try ScenarioInput.budget(parsed)
-        let paths = try Self.scenarioFiles(in: parsed.positional.isEmpty ? [Self.defaultPath] : parsed.positional)
+        let checksDeterminism = !parsed.flag(.noDeterminismCheck)
+        let (paths, unreadable) = try Self.scenarioFiles(in: parsed.positional.isEmpty ? [Self.defaultPath] : parsed.positional)
         // The JUnit file is an output like --output: never one of the scenarios under test.
         try OutputFile.check(parsed.value(Self.junit), inputs: paths)
 
         // The first SIGINT or SIGTERM stops after the scenario in progress: the results
         // of the scenarios finished are printed (and written to --junit), marked interrupted.
         let (results, signal) = await Interrupts.run { () async -> [ScenarioTestResult] in
-            var results: [ScenarioTestResult] = []
+            // A folder that could not be read is an ERROR of its own, never a skipped pass.
+            var results = unreadable.map { entry in
+                ScenarioTestResult(path: entry.path, invalid: ScenarioError("cannot read it: \(entry.reason)", at: nil))
+            }
             for path in paths {
                 if Task.isCancelled { break }
-                let result = await test(path, seed: seed, runs: runs, budget: budget)
+                let result = await test(path, seed: seed, runs: runs, budget: budget, checksDeterminism: checksDeterminism)
                 // An exploration cut short is not a finished result.
                 if result.exploration?.interrupted == true { break }
                 results.append(result)
@@ -92,12 +101,13 @@ struct TestCommand: Subcommand {
         var interruption: String?
         if let signal {
             let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
-            interruption = "interrupted by \(name) after \(results.count) of \(Plural.count(paths.count, "file"))"
+            interruption = "interrupted by \(name) after \(results.count - unreadable.count) of \(Plural.count(paths.count, "file"))"
             output += interruption.map { $0 + ": the results above are of those files\n" } ?? ""
         }
         output += Self.summary(results) + "\n"
         if let junit = parsed.value(Self.junit) {
-            try OutputFile.write(JUnitReport.render(results, interrupted: interruption), to: junit, inputs: paths)
+            try OutputFile.write(JUnitReport.render(results, interrupted: interruption), to: junit,
+                                 inputs: paths + results.flatMap(\.stickerFiles))
             output += "wrote \(junit)\n"
         }
         var status = results.contains { $0.invalid != nil } ? ExitStatus.usage : .checks(passed: results.allSatisfy(\.passed))
@@ -107,7 +117,8 @@ struct TestCommand: Subcommand {
 
     /// Runs one file once (and explores it when asked), after checking it against the
     /// memory budget: a file over it is an ERROR with the estimate, as `run` refuses it.
-    private func test(_ path: String, seed: UInt64?, runs: Int?, budget: ScenarioBudget) async -> ScenarioTestResult {
+    private func test(_ path: String, seed: UInt64?, runs: Int?, budget: ScenarioBudget,
+                      checksDeterminism: Bool) async -> ScenarioTestResult {
         let scenario: Scenario
         do {
             scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
@@ -117,10 +128,20 @@ struct TestCommand: Subcommand {
         }
         do {
             let report = try await scenario.run(seed: seed, apps: apps)
+            let checked = checksDeterminism && DeterminismCheck.applies(to: scenario, apps: apps)
+            if checked, let divergence = try await DeterminismCheck.compare(report.outcome, rerunning: scenario, apps: apps) {
+                return ScenarioTestResult(path: path, invalid: ScenarioError(divergence.description, at: nil))
+            }
             var result = ScenarioTestResult(path: path, scenario: scenario.name, seed: seed ?? scenario.seed, report: report)
+            result.stickerFiles = scenario.stickerFiles
             if let runs {
                 let workers = ScenarioInput.workers(ProcessInfo.processInfo.activeProcessorCount, for: scenario, budget: budget).count
-                result.exploration = try await Explorer(validated: scenario, apps: apps, workers: workers).explore(runs: runs, seed: seed)
+                let exploration = try await Explorer(validated: scenario, apps: apps, workers: workers).explore(runs: runs, seed: seed)
+                if checked, !exploration.interrupted,
+                   let divergence = try await DeterminismCheck.verify(exploration, scenario: scenario, apps: apps) {
+                    return ScenarioTestResult(path: path, invalid: ScenarioError(divergence.description, at: nil))
+                }
+                result.exploration = exploration
             }
             return result
         } catch let error as ScenarioErrors {
@@ -131,27 +152,66 @@ struct TestCommand: Subcommand {
     }
 
     /// The `.yaml` files of `paths`: files as given, folders searched recursively, each
-    /// folder's files in name order. A path that does not exist is a usage error.
-    static func scenarioFiles(in paths: [String]) throws -> [String] {
-        let manager = FileManager.default
+    /// folder's files sorted by path (symbolic links to folders are not followed), and the
+    /// folders that could not be read with why (`unreadable`: a folder the user may not
+    /// read, a path past PATH_MAX), each a failure of its own, never skipped. A path that
+    /// does not exist is a usage error.
+    static func scenarioFiles(in paths: [String]) throws -> (files: [String], unreadable: [(path: String, reason: String)]) {
         var files: [String] = []
+        var unreadable: [(path: String, reason: String)] = []
         for path in paths {
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw UsageError("no such file or folder: \(path)", hint: usage)
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                if errno == ENOENT { throw UsageError("no such file or folder: \(path)", hint: usage) }
+                unreadable.append((path, OutputFile.reason(errno)))
+                continue
             }
-            guard isDirectory.boolValue else {
+            guard info.st_mode & S_IFMT == S_IFDIR else {
                 files.append(path)
                 continue
             }
-            let found = (manager.enumerator(atPath: path)?.allObjects as? [String] ?? [])
-                .filter { $0.hasSuffix(".yaml") }
-                .sorted()
-            if found.isEmpty { throw UsageError("no scenario files (*.yaml) in \(path)", hint: usage) }
-            let base = path.hasSuffix("/") ? path : path + "/"
-            files += found.map { base + $0 }
+            var found: [String] = []
+            let before = unreadable.count
+            walk(path.hasSuffix("/") ? String(path.dropLast()) : path, into: &found, unreadable: &unreadable)
+            if found.isEmpty, unreadable.count == before { throw UsageError("no scenario files (*.yaml) in \(path)", hint: usage) }
+            files += found.sorted()
         }
-        return files
+        return (files, unreadable)
+    }
+
+    /// The `.yaml` files under `folder`, and the folders under it that could not be read.
+    private static func walk(_ folder: String, into files: inout [String], unreadable: inout [(path: String, reason: String)]) {
+        guard let directory = opendir(folder) else {
+            unreadable.append((folder, OutputFile.reason(errno)))
+            return
+        }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        closedir(directory)
+        for name in names.sorted() {
+            let path = folder + "/" + name
+            var info = stat()
+            // A name lstat cannot reach (past PATH_MAX) is a folder's entry that cannot be read.
+            guard lstat(path, &info) == 0 else {
+                unreadable.append((path, OutputFile.reason(errno)))
+                continue
+            }
+            if info.st_mode & S_IFMT == S_IFDIR {
+                walk(path, into: &files, unreadable: &unreadable)
+            } else if name.hasSuffix(".yaml") {
+                // A named pipe, a socket or a device (through a link too) is never read: it would
+                // wait for a writer that never comes.
+                var target = stat()
+                if stat(path, &target) == 0, target.st_mode & S_IFMT != S_IFREG {
+                    unreadable.append((path, "it is \(BoundedFile.description(of: path) ?? "not a file"), not a scenario file"))
+                } else {
+                    files.append(path)
+                }
+            }
+        }
     }
 
     /// `12 files: 11 passed, 1 failed; 80 of 81 checks held; 27 pitfalls`.

@@ -228,13 +228,15 @@ private enum Wire {
 
     struct Shard: Decodable { let count: Whole, indices: [Whole] }
 
+    struct MemoryStop: Decodable { let budget: Whole, held: Whole }
+
     struct Factoring: Decodable { let devices: [String], dependentOrders: Whole, largestFactor: Whole, fallback: String? }
 
     /// The report: members in the order `render` writes them.
     struct Report: Decodable {
         let scenario: String, file: String, fingerprint: String, groupsimVersion: String, mode: String, seed: Seed
         let requestedRuns: Whole?, estimatedOrders: Whole?, simulatedSchedules: Whole?, factoring: Factoring?, shard: Shard?
-        let interrupted: Bool?, runs: Count, failedRuns: Count, stoppedRuns: Count, devices: [String], sessions: [String]
+        let interrupted: Bool?, memoryStop: MemoryStop?, runs: Count, failedRuns: Count, stoppedRuns: Count, devices: [String], sessions: [String]
         let checks: [CheckTally], unexpectedFailures: [CheckTally]?, outcomes: [Outcome], pitfalls: [Pitfall]
         let cloudConflicts: Conflicts?, stepFailures: [StepFailure], failures: [Failure], outcomeClasses: [OutcomeClass]
         let outliers: [Outlier]
@@ -271,6 +273,7 @@ private enum Wire {
                 report.mostConflicts = cloudConflicts.most.value
             }
             report.interrupted = interrupted ?? false
+            report.memoryStop = memoryStop.map { .init(budget: $0.budget.value, held: $0.held.value) }
             report.factoring = factoring.map {
                 .init(devices: $0.devices, dependentOrders: $0.dependentOrders.value, largestFactor: $0.largestFactor.value,
                       fallback: $0.fallback)

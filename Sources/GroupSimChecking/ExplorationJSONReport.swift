@@ -57,6 +57,9 @@ package enum ExplorationJSONReport {
         } ?? .null))
         // Only when true, so a whole exploration's report reads as it always did.
         if report.interrupted { members.append(("interrupted", .bool(true))) }
+        if let stop = report.memoryStop {
+            members.append(("memoryStop", .object([("budget", .int(stop.budget)), ("held", .int(stop.held))])))
+        }
         members += [
             ("passed", .bool(report.passed)),
             ("runs", .count(report.runs)),

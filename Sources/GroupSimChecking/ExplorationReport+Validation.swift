@@ -16,7 +16,10 @@ extension ExplorationReport {
     ///   are, more distinct outcomes than runs;
     /// - a first failure missing, or present for a check no run failed; a failing run
     ///   outside the covered shards or with a seed that its run number does not derive;
-    ///   a sample of failing runs that is not the lowest-numbered `failureSampleLimit`.
+    ///   a sample of failing runs that is not the lowest-numbered `failureSampleLimit`;
+    /// - cloud conflicts in more runs than there are, or refused writes that those runs
+    ///   cannot hold: fewer than one per run that had them, more than the most in one run
+    ///   times those runs, or any at all with no run that had them.
     ///
     /// - Complexity: linear in the size of the report; every sum is overflow-checked.
     public func validate() throws(ExplorationError) {
@@ -85,6 +88,16 @@ extension ExplorationReport {
         }
         for failure in stepFailures where failure.runs > runs {
             throw refuse("a failed step on \(failure.device) (\(failure.code)) in \(failure.runs) runs out of \(runs) runs")
+        }
+        // Refused conditional writes happen only in the runs counted as having them, at
+        // least one each and at most the most in one run each.
+        guard mostConflicts >= 0, conflictRuns <= runs else {
+            throw refuse("cloud conflicts in \(conflictRuns) runs out of \(runs) runs")
+        }
+        guard conflictRuns <= cloudConflicts, cloudConflicts <= ExactCount(mostConflicts) * conflictRuns,
+              ExactCount(mostConflicts) <= cloudConflicts else {
+            throw refuse("\(cloudConflicts) refused cloud writes in \(conflictRuns) runs, at most \(mostConflicts) in one run: "
+                + "those counts cannot go together")
         }
         var classTotals: [String: ExactCount] = [:]
         var classKeys: Set<ClassKey> = []

@@ -377,6 +377,22 @@ public struct ExplorationReport: Sendable, Hashable {
     /// task cancelled): `runs` is fewer than planned, and the counts are those of the
     /// first `runs` runs in run order, so they are the same however many workers ran.
     public var interrupted = false
+    /// An exhaustive search that stopped because it would have held more than its memory
+    /// budget (`--max-memory`): `interrupted` is set too, and the counts are those of the
+    /// orders searched. nil for every other report.
+    public var memoryStop: MemoryStop? = nil
+
+    /// Where an exhaustive search stopped for memory: its budget and what it held then,
+    /// in bytes (counted from the sizes of what it keeps, `SearchMemory`).
+    public struct MemoryStop: Sendable, Hashable {
+        public var budget: Int
+        public var held: Int
+
+        public init(budget: Int, held: Int) {
+            self.budget = budget
+            self.held = held
+        }
+    }
 
     /// How an exhaustive exploration was split into parts counted apart; nil for random
     /// exploration and for `--no-factor`.
@@ -450,8 +466,39 @@ public struct ExplorationReport: Sendable, Hashable {
     /// The command that replays the run with `seed`: `groupsim run FILE --seed N`, or for
     /// a scenario read from standard input, `groupsim run - --seed N` fed the same text.
     public func replayCommand(seed: UInt64) -> String {
-        file == "<stdin>" ? "groupsim run - --seed \(seed) (with the same scenario on standard input)" : "groupsim run \(file) --seed "
-            + "\(seed)"
+        file == "<stdin>" ? "groupsim run - --seed \(seed) (with the same scenario on standard input)"
+            : "groupsim run \(ShellWord.quote(file)) --seed \(seed)"
+    }
+
+    /// Where an exhaustive search stopped for memory, in words, for the report's heading:
+    /// `stopped at the memory budget: enumerated 1,054 of an estimated 39,916,800 orders; ...`.
+    /// A factored search enumerates local orders (schedules) and counts many more orders
+    /// from them: it says both.
+    public var memoryStopDescription: String? {
+        guard let memoryStop, case .exhaustive(_, let estimate, let simulated) = mode else { return nil }
+        let factored = factoring.map { $0.fallback == nil } ?? false
+        let enumerated = factored ? simulated : runs.clampedInt
+        let counted = factored ? " (\(runs.description.count > 15 ? runs.readable : runs.grouped) orders counted from them)" : ""
+        let why: String
+        if enumerated < estimate {
+            why = "enumerated \(Self.grouped(enumerated)) of an estimated \(Self.grouped(estimate)) orders\(counted)"
+        } else {
+            why = "enumerated \(Self.grouped(enumerated)) orders\(counted), more than the up-front estimate of \(Self.grouped(estimate)): "
+                + "the estimate counts only the orders of what the first run saw between two steps, and events that cross a step "
+                + "in other orders add more"
+        }
+        return "stopped at the memory budget: \(why); the search held about \(Self.bytes(memoryStop.held)), over "
+            + "--max-memory \(Self.bytes(memoryStop.budget)); the counts below are of the orders searched"
+    }
+
+    /// `1.5 GiB`, `512 MiB`, `300 KiB`: binary units, as `--max-memory` takes them.
+    public static func bytes(_ count: Int) -> String {
+        let units: [(String, Int)] = [("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]
+        for (name, size) in units where count >= size {
+            let tenths = Int((Double(count) / Double(size) * 10).rounded())
+            return tenths % 10 == 0 ? "\(tenths / 10) \(name)" : "\(tenths / 10).\(tenths % 10) \(name)"
+        }
+        return "\(count) bytes"
     }
 
     /// `48.2%` of an exact count (`ExactCount.percent(of:)`).

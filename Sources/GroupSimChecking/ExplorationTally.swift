@@ -29,6 +29,9 @@ struct ExplorationTally: Sendable {
     private var conflictRuns: ExactCount = 0
     private var mostConflicts = 0
 
+    /// The outcome classes counted so far (what the tally holds grows with them).
+    var classCount: Int { classes.count }
+
     init(checks: Int) {
         checkFailures = Array(repeating: .zero, count: checks)
         checkFirst = Array(repeating: nil, count: checks)

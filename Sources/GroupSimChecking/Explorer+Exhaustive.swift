@@ -43,33 +43,38 @@ extension Explorer {
     ///   and makes a 96-device group's orders countable; false enumerates every order
     ///   (the oracle the factored counts are tested against). Where factoring cannot
     ///   count a scenario exactly, it enumerates, and `report.factoring.fallback` says why.
+    ///
+    /// - Parameter memory: the most bytes the search may hold (`SearchMemory`: the keys of
+    ///   the orders reached, the branches to simulate, the outcome classes, a factored
+    ///   search's local orders); past it the search stops, as it does when cancelled, and
+    ///   the report (`interrupted`, with `memoryStop`) counts the orders searched so far.
     public func exhaustive(limit: Int = Explorer.defaultExhaustiveLimit,
-        factor: Bool = true) async throws(ExplorationError) -> ExplorationReport {
-        try await exhaustive(limit: limit, factor: factor, progress: nil)
+        factor: Bool = true, memory: Int = Explorer.defaultSearchMemory) async throws(ExplorationError) -> ExplorationReport {
+        try await exhaustive(limit: limit, factor: factor, memory: memory, progress: nil)
     }
 
-    /// `exhaustive(limit:factor:)` with progress reports.
+    /// `exhaustive(limit:factor:memory:)` with progress reports.
     /// - Parameter progress: called before each schedule is simulated and once when the
     ///   search ends, with the orders found, those that failed and the schedules simulated
     ///   (for a progress line; it does not change the report). Called from the searching task.
-    package func exhaustive(limit: Int, factor: Bool, progress: (@Sendable (SearchProgress) -> Void)?)
+    package func exhaustive(limit: Int, factor: Bool, memory: Int, progress: (@Sendable (SearchProgress) -> Void)?)
         async throws(ExplorationError) -> ExplorationReport {
         try validateScenario()
         // One loop for the whole search: the tables are built (sticker files read) once,
         // and every order restarts one engine.
         let loop = RunLoop(tables: ScenarioTables(scenario: scenario), apps: apps)
-        guard factor else { return try await enumerated(limit: limit, on: loop, progress: progress) }
+        guard factor else { return try await enumerated(limit: limit, memory: memory, on: loop, progress: progress) }
         let reason: String
         if let app = scenario.app.name {
             reason = "the app \"\(app)\" is registered from Swift, and may act on what it receives"
         } else {
-            switch try await factored(limit: limit, on: loop, progress: progress) {
+            switch try await factored(limit: limit, memory: memory, on: loop, progress: progress) {
             case .success(let report): return report
             case .failure(.cannot(let why)): reason = why
             case .failure(.violated): reason = "no device's arrivals could be counted apart"
             }
         }
-        var report = try await enumerated(limit: limit, on: loop, progress: progress)
+        var report = try await enumerated(limit: limit, memory: memory, on: loop, progress: progress)
         report.factoring = .init(devices: [], dependentOrders: report.runs.clampedInt, largestFactor: 1, fallback: reason)
         return report
     }
@@ -81,9 +86,9 @@ extension Explorer {
     /// - Parameter schedules: stop after simulating this many schedules (`.searchTooLong`)
     ///   instead of `limit * 20` (tests that skip what takes long).
     /// - Parameter loop: what runs the orders (nil: a loop of its own).
-    /// - Parameter progress: as for `exhaustive(limit:factor:progress:)`.
-    func enumerated(limit: Int, everyAlternative: Bool = false, schedules: Int? = nil, on loop: RunLoop? = nil,
-                    progress: (@Sendable (SearchProgress) -> Void)? = nil) async throws(ExplorationError)
+    /// - Parameter progress: as for `exhaustive(limit:factor:memory:progress:)`.
+    func enumerated(limit: Int, everyAlternative: Bool = false, schedules: Int? = nil, memory: Int = Explorer.defaultSearchMemory,
+                    on loop: RunLoop? = nil, progress: (@Sendable (SearchProgress) -> Void)? = nil) async throws(ExplorationError)
         -> ExplorationReport {
         let loop = loop ?? RunLoop(tables: ScenarioTables(scenario: scenario), apps: apps)
         let seed = scenario.seed
@@ -99,14 +104,15 @@ extension Explorer {
         }
         var search = OrderSearch(root: root, everyAlternative: everyAlternative || scenario.app.name == nil || switching)
         var budget = SearchBudget(scenario: scenario.name, limit: limit, counting: !search.everyAlternative, schedules: schedules,
-                                  progress: progress)
+                                  memory: memory, progress: progress)
         var tally = ExplorationTally(checks: scenario.checks.count)
         var orders = 0
 
         var interrupted = false
         while let (branch, sleep) = search.next() {
-            // A cancelled search stops between orders with the orders found so far.
-            if Task.isCancelled {
+            // A cancelled search, or one that would pass its memory budget, stops between
+            // orders with the orders found so far.
+            if Task.isCancelled || !budget.holds(search.heldBytes + tally.classCount * SearchMemory.outcomeClass) {
                 interrupted = true
                 break
             }
@@ -126,6 +132,7 @@ extension Explorer {
         let template = Self.template(for: scenario, mode: .exhaustive(seed: seed, estimate: budget.estimate, simulated: budget.simulated))
         var report = tally.report(template)
         report.interrupted = interrupted
+        report.memoryStop = budget.memoryStop
         // The sizes of the agreeing groups are counted for random runs only: factoring
         // counts classes without them, and both ways must print the same report.
         for index in report.classes.indices { report.classes[index].agreeing = nil }
@@ -152,14 +159,26 @@ extension Explorer {
         /// The most schedules it may simulate.
         private let most: Int
         private let progress: (@Sendable (SearchProgress) -> Void)?
+        /// The most bytes the search may hold (`SearchMemory`).
+        let memory: Int
+        /// Set when the search would have held more than `memory`.
+        private(set) var memoryStop: ExplorationReport.MemoryStop?
 
         init(scenario: String, limit: Int, counting: Bool = false, schedules: Int? = nil,
-             progress: (@Sendable (SearchProgress) -> Void)? = nil) {
+             memory: Int = Explorer.defaultSearchMemory, progress: (@Sendable (SearchProgress) -> Void)? = nil) {
             self.scenario = scenario
             self.limit = limit
             self.counting = counting
             self.progress = progress
             most = schedules ?? max(limit, 1) &* 20
+            self.memory = memory
+        }
+
+        /// Whether the search may go on holding `bytes`; when not, notes where it stopped.
+        mutating func holds(_ bytes: Int) -> Bool {
+            guard bytes > memory else { return true }
+            memoryStop = ExplorationReport.MemoryStop(budget: memory, held: bytes)
+            return false
         }
 
         /// Reports the progress so far (`tally`: the orders counted), then counts one more
@@ -172,9 +191,12 @@ extension Explorer {
 
         /// After the first schedule: the bound from its decisions, the estimate; unless
         /// counting, `.tooManyOrders` when it is over `limit`.
-        mutating func estimateOnce(_ decisions: [OrderRecorder.Decision], entities: Int) throws(ExplorationError) {
+        /// - Parameter local: factoring: each device's decisions among its own copies in
+        ///   the tail, whose orders are simulated too (`Explorer.localOrders`).
+        mutating func estimateOnce(_ decisions: [OrderRecorder.Decision], entities: Int,
+                                   local: [[OrderRecorder.LocalDecision]] = []) throws(ExplorationError) {
             guard simulated == 1 else { return }
-            let bound = Explorer.estimate(decisions, entities: entities)
+            let bound = Explorer.estimate(decisions, entities: entities) * Explorer.localOrders(local)
             // Int.max stands for any bound past it (printed "more than 9.223 × 10^18").
             estimate = bound < Double(Int.max) ? Int(bound) : Int.max
             guard !counting, bound > Double(limit) else { return }
@@ -209,6 +231,15 @@ extension Explorer {
                                       controller: OrderRecorder(scenario: scenario, prefix: prefix, guide: guide, sleep: sleep, visited: visited))
         let recorder = ran.controller as? OrderRecorder
         return (ran.outcome, recorder?.decisions ?? [], recorder?.sleeps ?? [], recorder?.fresh ?? [], recorder?.stuckAt)
+    }
+
+    /// The local orders a factored search simulates for each dependent order: every
+    /// device's local orders are simulated together, one order of each device per
+    /// simulation, so as many as the device with the most. A device's are estimated from
+    /// its decisions in the first run as the product of how many copies could arrive at
+    /// each: n! for n copies in flight at once (10 texts from one phone, 3,628,800).
+    static func localOrders(_ local: [[OrderRecorder.LocalDecision]]) -> Double {
+        local.map { $0.reduce(1.0) { $0 * Double(max(1, $1.options.count)) } }.max() ?? 1
     }
 
     /// The up-front estimate of distinct orders from the plain run's decisions: split the

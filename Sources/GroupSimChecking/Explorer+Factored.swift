@@ -42,12 +42,13 @@ extension Explorer {
 
     /// `exhaustive(limit:factor: true)`: the factored search, with the devices whose
     /// arrivals broke the condition enumerated instead, one search per such device.
-    func factored(limit: Int, on loop: RunLoop, progress: (@Sendable (SearchProgress) -> Void)? = nil) async throws(ExplorationError)
+    func factored(limit: Int, memory: Int = Explorer.defaultSearchMemory, on loop: RunLoop,
+                  progress: (@Sendable (SearchProgress) -> Void)? = nil) async throws(ExplorationError)
         -> Result<ExplorationReport, FactoringStop> {
         var excluded: Set<Int> = []
         while true {
             let factorable = scenario.devices.indices.map { !excluded.contains($0) }
-            switch try await factoredSearch(limit: limit, factorable: factorable, on: loop, progress: progress) {
+            switch try await factoredSearch(limit: limit, memory: memory, factorable: factorable, on: loop, progress: progress) {
             case .success(let report): return .success(report)
             case .failure(.violated(let device)):
                 guard excluded.insert(device).inserted, excluded.count < scenario.devices.count else {
@@ -85,11 +86,13 @@ extension Explorer {
                            stuckAt: ran?.stuckAt, local: ran?.local ?? [], violation: ran?.violation)
     }
 
-    private func factoredSearch(limit: Int, factorable: [Bool], on loop: RunLoop, progress: (@Sendable (SearchProgress) -> Void)?)
-        async throws(ExplorationError) -> Result<ExplorationReport, FactoringStop> {
+    private func factoredSearch(limit: Int, memory: Int, factorable: [Bool], on loop: RunLoop,
+                                progress: (@Sendable (SearchProgress) -> Void)?) async throws(ExplorationError)
+        -> Result<ExplorationReport, FactoringStop> {
         let seed = scenario.seed
         let sessions = ExploredRun.sessions(of: scenario)
-        var budget = SearchBudget(scenario: scenario.name, limit: limit, progress: progress)
+        var budget = SearchBudget(scenario: scenario.name, limit: limit, memory: memory, progress: progress)
+        let keptRun = SearchMemory.keptRun(scenario)
         let root = OrderKey(for: scenario)
         // The dependent part is searched with every alternative: the race search does not
         // see the copies ordered in the tail, which race with the dependent events.
@@ -100,8 +103,10 @@ extension Explorer {
         var largest = 1
         var counted: Set<Int> = []
         var interrupted = false
+        // What the search holds besides the local orders of the dependent order in hand.
+        func held() -> Int { search.heldBytes + tally.classCount * SearchMemory.outcomeClass + combiner.heldBytes }
         while let (branch, sleep) = search.next() {
-            if Task.isCancelled {
+            if Task.isCancelled || !budget.holds(held()) {
                 interrupted = true
                 break
             }
@@ -109,7 +114,7 @@ extension Explorer {
             let run = await simulateFactored(prefix: branch.prefix, guide: branch.guide, sleep: sleep, visited: search.visited,
                                              factorable: factorable, local: [], sessions: sessions, on: loop)
             if let device = run.violation { return .failure(.violated(device: device)) }
-            try budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1)
+            try budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1, local: run.local)
             let isNew = search.record(run.decisions, sleeps: run.sleeps, fresh: run.fresh, stuckAt: run.stuckAt, of: branch)
             guard isNew else { continue }
 
@@ -121,12 +126,15 @@ extension Explorer {
             var queues = scenario.devices.indices.map { Self.alternatives(run.local[$0], after: 0) }
             var runs = [run]
             var owner: [[Int]] = orders.map { $0.isEmpty ? [] : [0] }
+            var queued = queues.joined().reduce(0) { $0 + SearchMemory.localPrefix($1) }
             while queues.contains(where: { !$0.isEmpty }) {
-                if Task.isCancelled { break }
+                // Past the budget, the local orders simulated so far are combined and counted.
+                if Task.isCancelled || !budget.holds(held() + runs.count * keptRun + queued) { break }
                 var plan: [[Int]] = Array(repeating: [], count: scenario.devices.count)
                 var exploring: [Bool] = Array(repeating: false, count: scenario.devices.count)
                 for device in queues.indices {
                     if let next = queues[device].popLast() {
+                        queued -= SearchMemory.localPrefix(next)
                         plan[device] = next
                         exploring[device] = true
                     }
@@ -138,7 +146,9 @@ extension Explorer {
                 for device in queues.indices where exploring[device] {
                     orders[device].append(LocalOrder(local.local[device]))
                     owner[device].append(runs.count - 1)
-                    queues[device] += Self.alternatives(local.local[device], after: plan[device].count)
+                    let more = Self.alternatives(local.local[device], after: plan[device].count)
+                    queued += more.reduce(0) { $0 + SearchMemory.localPrefix($1) }
+                    queues[device] += more
                 }
             }
             if Task.isCancelled {
@@ -157,11 +167,16 @@ extension Explorer {
             for device in orders.indices where orders[device].count > 1 { counted.insert(device) }
             largest = max(largest, orders.map(\.count).max() ?? 1)
             dependentOrders += 1
+            if budget.memoryStop != nil {
+                interrupted = true
+                break
+            }
         }
         budget.finish(orders: dependentOrders, complete: !interrupted, tally: tally)
         var report = tally.report(Self.template(for: scenario, mode: .exhaustive(seed: seed, estimate: budget.estimate,
             simulated: budget.simulated)))
         report.interrupted = interrupted
+        report.memoryStop = budget.memoryStop
         report.factoring = .init(devices: counted.sorted().map { scenario.devices[$0].name }, dependentOrders: dependentOrders,
                                  largestFactor: largest)
         return .success(report)

@@ -73,17 +73,23 @@ struct OrderSearch {
     /// Reference search: the prefix keys reached. Race search: the keys of the orders counted.
     private(set) var visited: Set<OrderKey>
     private var points: [UInt64: Point] = [:]
+    /// What the branches to simulate hold, in bytes (`SearchMemory`).
+    private var pendingBytes = 0
+    /// What the search holds (branches, keys, points), in bytes (`SearchMemory`).
+    var heldBytes: Int { pendingBytes + visited.count * SearchMemory.key(root) + points.count * SearchMemory.point }
 
     init(root: OrderKey, everyAlternative: Bool) {
         self.root = root
         self.everyAlternative = everyAlternative
         pending = [Explorer.Branch(prefix: [], key: root)]
         visited = everyAlternative ? [root] : []
+        pendingBytes = SearchMemory.branch(pending[0], root)
     }
 
     /// The next branch to simulate, with its sleep set (nil for the reference search).
     mutating func next() -> (branch: Explorer.Branch, sleep: [OrderRecorder.Option]?)? {
         while let branch = pending.popLast() {
+            pendingBytes -= SearchMemory.branch(branch, root)
             if everyAlternative {
                 if !branch.prefix.isEmpty {
                     guard visited.insert(branch.key).inserted else { continue }
@@ -150,6 +156,7 @@ struct OrderSearch {
         }
         // Popped from the end: the deepest first (race search), or the shallowest first.
         pending += deepestFirst ? branches : branches.reversed()
+        pendingBytes += branches.reduce(0) { $0 + SearchMemory.branch($1, root) }
     }
 
     /// The (depth, option) pairs that reverse each race of the run whose later event is

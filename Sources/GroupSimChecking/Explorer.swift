@@ -33,6 +33,9 @@ public struct Explorer: Sendable {
 
     /// The default refusal threshold of `exhaustive(limit:)`: distinct delivery orders.
     public static let defaultExhaustiveLimit = 100_000
+    /// The default memory budget of `exhaustive(limit:factor:memory:)`, in bytes: 1 GiB
+    /// (`groupsim explore --max-memory` takes less under a memory limit, `SearchMemory`).
+    public static let defaultSearchMemory = SearchMemory.defaultBudget(memoryLimit: nil)
 
     public init(scenario: Scenario, apps: AppRegistry = AppRegistry(), workers: Int = 1) {
         self.scenario = scenario

@@ -33,6 +33,9 @@ struct FactorCombiner {
     private var firstWritten: Set<Int> = []
     private var unexpectedWritten: Set<ExploredRun.StepFailureKey> = []
 
+    /// What it keeps between dependent orders, in bytes (`SearchMemory`): the things shown.
+    var heldBytes: Int { shownTables.values.reduce(0) { $0 + $1.count } * SearchMemory.outcomeClass }
+
     init(scenario: Scenario) {
         self.scenario = scenario
         perDeviceChecks = scenario.checks.indices.filter {

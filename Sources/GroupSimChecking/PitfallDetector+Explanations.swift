@@ -216,6 +216,13 @@ extension PitfallDetector {
             return "On \(device) the app set MSMessage.url to a URL whose scheme is not http, https or data. The setter drops such a URL "
                 + "silently: the old value (nil) stays and no error is raised (M8).\(sent) so no device can read its state when the "
                 + "bubble is tapped, and the next reply starts from an empty state: whatever it held is lost (M7, M15)."
+        case .sharedState:
+            return "On iOS each device runs the extension in its own process, and the process ends soon after the extension closes "
+                + "(M22): no object a controller holds is ever seen by another device's controller, or by the app after a reinstall. "
+                + "GroupSim runs every device's controller in one process, so an object kept in a `static` property, a `shared` "
+                + "singleton or a global is the same object on every simulated device: what one device's controller writes there, "
+                + "the others read at once. That hides the races a real group has (each device keeps its own copy, and they meet "
+                + "only through messages and your server) and makes up others that no group of phones can have."
         case .lostUpdate, .divergence, .unattributed, .doubleCount, .joinedLate:
             return "See M1, M4, M6, M12 and M13."
         }
@@ -278,6 +285,11 @@ extension PitfallDetector {
                 + "after setting it, and keep the whole URL under 5,000 characters, or insert fails with error 8, urlExceedsMaxSize (M8)."
         case .joinedLate:
             joinedLateFix(registered: registered)
+        case .sharedState:
+            "Make such an object per device: create it in the factory you register (`apps.register(_:environment:)`), from what "
+                + "the device's `ExtensionEnvironment` gives it (its `storage`, the `cloud`, `makeToken()`), and hand it to the "
+                + "controller; keep what must outlive an activation in the device's storage or on your server, not in a static "
+                + "property or a singleton (M22)."
         case .lostUpdate, .divergence, .unattributed, .doubleCount:
             registered
                 ? "Keep the state on your server and save with a conditional write, merging on conflict (M13)."

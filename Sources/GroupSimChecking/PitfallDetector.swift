@@ -279,7 +279,8 @@ package enum PitfallDetector {
                                      session: nil, summary: "", explanation: "", fix: ""))
                 continue
             }
-            let message = sighting.message ?? evidence.sentAfter(sighting)
+            // An object shared with another device is about no message.
+            let message = sighting.message ?? (sighting.kind == .sharedState ? nil : evidence.sentAfter(sighting))
             let session = message.flatMap { evidence.flow.send(of: $0)?.session }
             found.append(Pitfall(kind: sighting.kind, rule: sighting.kind.rule, devices: [sighting.device], message: message,
                                  session: session, summary: sighting.detail, explanation: explanation(sighting, evidence),

@@ -31,9 +31,9 @@ struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp, Host
     private func call(_ body: @MainActor (ControllerHost<Controller>) -> Void) -> [AppAction] {
         guard let host else { return [] }
         // The batch is taken after the tasks the call started, and the callers its answers
-        // resumed, have run: what they ask for belongs to this call, as it would on iOS
-        // before the system acts on it.
-        return MainActorCalls.run({ body(host) }, when: { host.bridge.resumesOnTheirWay == 0 }, then: { host.bridge.takeBatch() })
+        // resumed, have run to their next suspension: what they ask for belongs to this
+        // call, as it would on iOS before the system acts on it.
+        return MainActorCalls.run({ host.onDevice { body(host) } }, then: { host.bridge.takeBatch() })
     }
 
     func willBecomeActive(_ view: Conversation) -> [AppAction] {
@@ -52,6 +52,8 @@ struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp, Host
             host.controller.didBecomeActive(with: host.conversation)
             host.controller.beginSystemAppearance(true)
             host.controller.endSystemAppearance(true)
+            // Once per activation, with the controller set up: what it shares with other devices.
+            SharedStateWalk.note(host.controller, in: host.bridge.environment)
         }
     }
 
@@ -161,16 +163,27 @@ final class ControllerHost<Controller: MSMessagesAppViewController> {
     let controller: Controller
     let bridge: ExtensionBridge
     let conversation: MSConversation
+    /// The installation's storage, which `UserDefaults` names during a call.
+    private let defaults: LentToMainActor<LocalStorage>
 
     init(make: @MainActor (ExtensionEnvironment) -> Controller, environment: AppEnvironment) {
         let placeholder = Conversation(name: "", localParticipantIdentifier: ParticipantID(bits: 0, 0),
                                        remoteParticipantIdentifiers: [], selectedMessage: nil, draft: nil,
                                        presentationStyle: .compact)
         let bridge = ExtensionBridge(view: placeholder, environment: environment)
-        controller = make(ExtensionEnvironment(installation: environment, cloud: SimulatedCloud(bridge: bridge)))
+        defaults = LentToMainActor(environment.storage)
+        controller = UserDefaults.$device.withValue(defaults) {
+            make(ExtensionEnvironment(installation: environment, cloud: SimulatedCloud(bridge: bridge)))
+        }
         controller.bridge = bridge
         self.bridge = bridge
         conversation = MSConversation(bridge: bridge)
+    }
+
+    /// Runs `body` as part of a call on this device: `UserDefaults.standard` and the
+    /// suites are this installation's, in `body` and in every task it starts.
+    func onDevice(_ body: () -> Void) {
+        UserDefaults.$device.withValue(defaults, operation: body)
     }
 
     /// Shows the controller the conversation as the device sees it now.

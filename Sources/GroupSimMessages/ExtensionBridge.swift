@@ -26,9 +26,6 @@ final class ExtensionBridge {
     private var generatedSessions = 0
     /// The app's own object for the message staged in the input field, if any (M17).
     var staged: MSMessage?
-    /// Callers of the async forms that an answer resumed and that are not yet back on the
-    /// main actor (their way back passes through Swift's shared pool of threads).
-    var resumesOnTheirWay = 0
     /// The session the user's latest intent names: a new `MSSession` the app sends takes it.
     var intentSession: String?
 

@@ -138,16 +138,11 @@ open class MSConversation {
 
     /// Makes the request with a handler that resumes the caller. The continuation is not a
     /// checked one: an extension that closes before the answer never resumes, as its
-    /// process ends on iOS, and that is not a misuse to report.
-    ///
-    /// The bridge counts the callers resumed and not yet back on the main actor, and the
-    /// simulation takes a call's requests only once none is on its way (`MainActorCalls`).
+    /// process ends on iOS, and that is not a misuse to report. The caller's next part
+    /// runs inside the call that carries the answer (`SequencedJobs`).
     @MainActor private func awaitHandler(_ start: (@escaping @MainActor @Sendable ((any Error)?) -> Void) -> Void) async throws {
-        let bridge = LentToMainActor(bridge)
-        defer { bridge.value?.resumesOnTheirWay -= 1 }
         try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
             start { error in
-                bridge.value?.resumesOnTheirWay += 1
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }
             }
         }

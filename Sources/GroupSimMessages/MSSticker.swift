@@ -27,3 +27,37 @@ open class MSSticker {
         self.localizedDescription = localizedDescription
     }
 }
+
+/// `MSStickerView`: shows a sticker and whether it animates; nothing is drawn or peeled
+/// off. Its intrinsic size is the sticker's, in pixels (GroupSim has no screen scale).
+@MainActor
+open class MSStickerView: UIView {
+    /// The sticker shown.
+    open var sticker: MSSticker?
+    private var animating = false
+
+    public init(frame: CGRect, sticker: MSSticker?) {
+        self.sticker = sticker
+        super.init(frame: frame)
+    }
+
+    public override convenience init(frame: CGRect) {
+        self.init(frame: frame, sticker: nil)
+    }
+
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
+    }
+
+    /// One pass of the animation: zero, as nothing is decoded.
+    open var animationDuration: TimeInterval { 0 }
+
+    open func startAnimating() { animating = sticker != nil }
+    open func stopAnimating() { animating = false }
+    open func isAnimating() -> Bool { animating }
+
+    open override var intrinsicContentSize: CGSize {
+        guard let sticker else { return super.intrinsicContentSize }
+        return CGSize(width: sticker.sticker.width, height: sticker.sticker.height)
+    }
+}

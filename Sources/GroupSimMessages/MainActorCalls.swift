@@ -1,5 +1,6 @@
 import Foundation
 import GroupSimSimulation
+import GroupSimScenario
 
 /// How the simulation calls a controller on the main actor, as iOS does.
 ///
@@ -9,47 +10,35 @@ import GroupSimSimulation
 /// handlers run inside the call that carries the system's answer, at the virtual time
 /// the run's seed decides.
 ///
-/// What the controller asked for is taken in a second block on the main queue, behind
-/// what the first block queued there (a `Task` the controller started runs to its first
-/// suspension, as on iOS before the next event), and only once every caller of an async
-/// form that the call's answers resumed is back on the main actor and has run to its
-/// next suspension. Such a caller comes back through
-/// Swift's shared thread pool, which is why a run of a controller app waits on a thread
-/// of its own (`RunThread`). So the code after `try await conversation.insert(message)`
-/// belongs to the call that carried the answer, at the virtual time the seed decides,
-/// however many runs share the main queue.
+/// Inside the call, the Swift concurrency work the controller's code starts or resumes
+/// (a `Task { }`, the code after `try await conversation.insert(message)` or after an
+/// app's own `withCheckedContinuation` bridge, nonisolated `async` functions, actors) runs
+/// before the call returns, each job to its next suspension (`SequencedJobs`); then what
+/// the controller asked for is taken, in the same block. So the code after an `await`
+/// belongs to the call that carried the answer, however many runs share the main queue.
 enum MainActorCalls {
     /// Whether the caller runs on the main queue, so on the main actor.
     static var isOnMainQueue: Bool { DispatchQueue.getSpecific(key: onMainQueue) == true }
 
-    /// Runs `body` on the main actor, then `result` there once `ready` holds, and returns its value.
-    ///
-    /// While `ready` says a caller that `body`'s answers resumed is still on its way back
-    /// to the main actor, it is asked again; then `result` runs, in the same block.
-    static func run<T: Sendable>(_ body: @MainActor () -> Void, when ready: @MainActor () -> Bool,
-                                 then result: @MainActor () -> T) -> T {
-        if isOnMainQueue {
-            // A caller already on the main actor: tasks it started run after it returns.
-            MainActor.assumeIsolated(body)
-            return MainActor.assumeIsolated(result)
+    /// Runs `body` on the main actor with the work it starts, then `result`, and returns
+    /// what `result` gave.
+    static func run(_ body: @MainActor () -> Void, then result: @MainActor () -> [AppAction]) -> [AppAction] {
+        var actions: [AppAction] = []
+        func call() {
+            MainActor.assumeIsolated {
+                SequencedJobs.run(body)
+                actions = result()
+            }
         }
-        syncOnMainQueue { MainActor.assumeIsolated(body) }
-        // Off a run's own thread (an `ExtensionHarness`, a system without custom
-        // executors) waiting could take the very thread a resumed caller needs: no wait.
-        let mayWait = RunExecutor.onRunThread
-        while true {
-            var value: T?
-            syncOnMainQueue { value = MainActor.assumeIsolated { ready() || !mayWait ? result() : nil } }
-            if let value { return value }
-            // A resumed caller is still on its way back to the main actor: let it pass.
-            Thread.sleep(forTimeInterval: 0.000_02)
-        }
+        if isOnMainQueue { call() } else { syncOnMainQueue(call) }
+        return actions
     }
 
-    /// Runs `body` on the main actor and returns its value.
+    /// Runs `body` on the main actor, with the work it starts, and returns its value.
     static func run<T: Sendable>(_ body: @MainActor () -> T) -> T {
-        if isOnMainQueue { return MainActor.assumeIsolated(body) }
-        return DispatchQueue.main.sync { MainActor.assumeIsolated(body) }
+        func call() -> T { MainActor.assumeIsolated { SequencedJobs.run(body) } }
+        if isOnMainQueue { return call() }
+        return DispatchQueue.main.sync(execute: call)
     }
 
     /// Runs `block` on the main queue and waits for it: the plain block form of `sync`,

@@ -1,3 +1,4 @@
+import Foundation
 import GroupSimCore
 import GroupSimScenario
 import GroupSimSimulation
@@ -8,9 +9,12 @@ import GroupSimSimulation
 /// Every call is a round trip: the request reaches the store after `app.cloud-latency`
 /// and the completion handler runs that long after the store answered, in virtual time.
 /// A handler runs only if the extension is still active then (the process ends with
-/// `didResignActive`, M22). Reach it from portable code through a small protocol of your
-/// own, met by CloudKit (or your server) on iOS and by this class in your test target.
-public final class SimulatedCloud {
+/// `didResignActive`, M22). Every method may be called from any isolation (the class is
+/// `Sendable`); completion handlers run on the main actor, and each has an `async throws`
+/// form whose caller resumes inside the call that carries the answer. Reach it from
+/// portable code through a small protocol of your own, met by CloudKit (or your server)
+/// on iOS and by this class in your test target.
+public final class SimulatedCloud: @unchecked Sendable {
     /// A record as the store answered it.
     public struct Record: Sendable, Hashable {
         /// The record's name (its key in the store).
@@ -43,37 +47,85 @@ public final class SimulatedCloud {
         public var serverRecord: Record
     }
 
+    /// The activation's line to its device. Touched only on the main queue, where the
+    /// simulation calls the controller (`MainActorCalls`): that is what makes the class
+    /// safe to share with the app's own types and actors.
     private let bridge: ExtensionBridge
 
     init(bridge: ExtensionBridge) { self.bridge = bridge }
 
+    /// A completion handler: it runs on the main actor, inside the call that carries the
+    /// store's answer.
+    public typealias Completion<Value> = @MainActor @Sendable (Value) -> Void
+
     /// Reads the record named `name`; it comes back with version 0 and no fields when
     /// nothing is stored.
-    public func fetch(recordNamed name: String, completion: @escaping (Record) -> Void) {
-        bridge.awaitCloud(key: name, isFetch: true) { completion(Record($0)) }
-        bridge.enqueue(.fetch(key: name))
+    public func fetch(recordNamed name: String, completion: @escaping Completion<Record>) {
+        request(key: name, isFetch: true, .fetch(key: name)) { completion(Record($0)) }
     }
 
     /// Writes `fields` over the record whatever it holds: concurrent writers overwrite
     /// each other (M13).
-    public func save(_ fields: [String: String], recordNamed name: String, completion: @escaping (Record) -> Void) {
-        bridge.awaitCloud(key: name, isFetch: false) { completion(Record($0)) }
-        bridge.enqueue(.store(key: name, write: .overwrite(Self.state(fields))))
+    public func save(_ fields: [String: String], recordNamed name: String, completion: @escaping Completion<Record>) {
+        request(key: name, isFetch: false, .store(key: name, write: .overwrite(Self.state(fields)))) { completion(Record($0)) }
     }
 
     /// Writes `fields` only if the record's version is still `expectedVersion` (0 when the
     /// app saw nothing stored); otherwise fails with `ServerRecordChanged` and writes
     /// nothing (M13).
     public func save(_ fields: [String: String], recordNamed name: String, ifVersion expectedVersion: Int,
-                     completion: @escaping (Result<Record, ServerRecordChanged>) -> Void) {
-        bridge.awaitCloud(key: name, isFetch: false) { record in
-            if record.conflict {
-                completion(.failure(ServerRecordChanged(serverRecord: Record(record))))
-            } else {
-                completion(.success(Record(record)))
-            }
+                     completion: @escaping Completion<Result<Record, ServerRecordChanged>>) {
+        let write = CloudWrite.conditional(expectedVersion: expectedVersion, state: Self.state(fields))
+        request(key: name, isFetch: false, .store(key: name, write: write)) { record in
+            completion(record.conflict ? .failure(ServerRecordChanged(serverRecord: Record(record))) : .success(Record(record)))
         }
-        bridge.enqueue(.store(key: name, write: .conditional(expectedVersion: expectedVersion, state: Self.state(fields))))
+    }
+
+    // MARK: - The async forms
+
+    /// `fetch(recordNamed:completion:)`, awaited. The code after the `await` runs inside
+    /// the call that carries the answer, at the virtual time the seed decides; if the
+    /// extension closes first (M22), the caller is never resumed, as its process ends on iOS.
+    @MainActor public func fetch(recordNamed name: String) async throws -> Record {
+        await withUnsafeContinuation { continuation in
+            fetch(recordNamed: name) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// `save(_:recordNamed:completion:)`, awaited: an overwrite (M13).
+    @MainActor @discardableResult
+    public func save(_ fields: [String: String], recordNamed name: String) async throws -> Record {
+        await withUnsafeContinuation { continuation in
+            save(fields, recordNamed: name) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// `save(_:recordNamed:ifVersion:completion:)`, awaited: throws `ServerRecordChanged`
+    /// when the record moved past `expectedVersion`, and then wrote nothing (M13).
+    @MainActor @discardableResult
+    public func save(_ fields: [String: String], recordNamed name: String, ifVersion expectedVersion: Int) async throws -> Record {
+        try await withUnsafeThrowingContinuation { continuation in
+            save(fields, recordNamed: name, ifVersion: expectedVersion) { continuation.resume(with: $0) }
+        }
+    }
+
+    // MARK: - Plumbing
+
+    /// Queues `action` for the device with `answer` waiting for the store's reply. Called
+    /// off the main queue (from a thread of the app's own), the request waits for the main
+    /// queue and joins whichever call runs then, which no seed decides: the determinism
+    /// check reports it.
+    private func request(key: String, isFetch: Bool, _ action: AppAction, _ answer: @escaping @MainActor (CloudRecord) -> Void) {
+        let bridge = LentToMainActor(bridge)
+        let send = LentToMainActor({
+            bridge.value.awaitCloud(key: key, isFetch: isFetch) { record in MainActor.assumeIsolated { answer(record) } }
+            bridge.value.enqueue(action)
+        })
+        if MainActorCalls.isOnMainQueue {
+            send.value()
+        } else {
+            DispatchQueue.main.async { send.value() }
+        }
     }
 
     /// The fields as GroupSim's state map (sorted by key: dictionary order is per process).

@@ -37,7 +37,7 @@ package enum ExplorationHTMLReport {
             seen.append(failure.failedChecks)
             let checks = failure.failedChecks.compactMap { report.checks.indices.contains($0) ? report.checks[$0].text : nil }
             let replay: String = switch report.mode {
-            case .random: "groupsim run \(report.file) --seed \(failure.reference.seed)"
+            case .random: report.replayCommand(seed: failure.reference.seed)
             case .exhaustive: "order: " + failure.schedule.joined(separator: ", ")
             }
             outcomes.append(FailingOutcome(checks: checks, run: failure.reference, replay: replay, runReport: nil))
@@ -67,7 +67,9 @@ package enum ExplorationHTMLReport {
             : "<span class=\"fail\">\(report.failedRuns) of \(runs) \(unit) failed a check</span>"
         html += "<p class=\"meta\">\(esc(report.file)) · \(esc(what)) · \(verdict) · \(report.distinctOutcomes) distinct "
             + "outcome\(report.distinctOutcomes == 1 ? "" : "s")</p>\n"
-        if report.interrupted {
+        if let stop = report.memoryStopDescription {
+            html += "<p class=\"fail\">\(esc(stop))</p>\n"
+        } else if report.interrupted {
             let planned = report.plannedRuns.map { " of \(ExplorationReport.grouped($0))" } ?? ""
             html += "<p class=\"fail\">interrupted after \(runs.grouped)\(planned) \(unit): the counts below are of those \(unit)</p>\n"
         }

@@ -49,7 +49,9 @@ package enum ExplorationTextReport {
             if let factoring = report.factoring { lines.append(factoring.summary) }
         }
         let unit = if case .random = report.mode { "runs" } else { "orders" }
-        if report.interrupted {
+        if let stop = report.memoryStopDescription {
+            lines.append(stop)
+        } else if report.interrupted {
             let planned = report.plannedRuns.map { " of \(ExplorationReport.grouped($0))" } ?? ""
             lines.append("interrupted after \(runs.grouped)\(planned) \(unit): the counts below are of those \(unit)")
         }

@@ -103,10 +103,17 @@ package enum JSONReport {
             ("localIdentifier", .string(device.localIdentifier?.uuidString)),
             ("identifiers", .object(device.identifiers.map { ($0.person, .string($0.id.uuidString)) })),
             ("callbacks", .array(device.callbacks.map { .string($0.rawValue) })),
+            ("storage", sorted(device.localStorage)),
+            ("suites", .object(device.localSuites.keys.sorted().map { ($0, sorted(device.localSuites[$0] ?? [:])) })),
             ("transcript", .array(device.transcripts.flatMap { conversation in
                 conversation.entries.map { entry(entry: $0, conversation: conversation.conversation) }
             })),
         ])
+    }
+
+    /// Keys and values as an object, keys sorted, so the text is the same in every run.
+    static func sorted(_ values: [String: String]) -> JSONValue {
+        .object(values.keys.sorted().map { ($0, .string(values[$0])) })
     }
 
     static func entry(entry: DrawnEntry, conversation: String) -> JSONValue {

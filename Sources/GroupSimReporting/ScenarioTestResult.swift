@@ -18,6 +18,9 @@ package struct ScenarioTestResult: Sendable {
     package var exploration: ExplorationReport?
     /// The file's first problem, when it is not a valid scenario.
     package var invalid: ScenarioError?
+    /// The files the scenario read besides itself (its sticker files): `--junit` may not
+    /// name them.
+    package var stickerFiles: [String] = []
 
     package init(path: String, scenario: String, seed: UInt64, report: RunReport) {
         self.path = path
@@ -61,7 +64,7 @@ package struct ScenarioTestResult: Sendable {
     }
 
     /// The command that replays a failing run of this file.
-    package func replay(seed: UInt64) -> String { "groupsim run \(path) --seed \(seed)" }
+    package func replay(seed: UInt64) -> String { "groupsim run \(ShellWord.quote(path)) --seed \(seed)" }
 
     /// `PASS  Scenarios/pickles-race.yaml  7 of 7 checks held  4 pitfalls  trace c12549db63f50206`.
     package var line: String {

@@ -54,6 +54,11 @@ extension PitfallKind {
                 keyword: rawValue, rule: "M6", rules: ["M6"],
                 about: "a device that runs the app has no bubble of a session because its person joined after the session began"
             )
+        case .sharedState:
+            PitfallDescriptor(
+                keyword: rawValue, rule: "M22", rules: ["M22"],
+                about: "two devices' controllers hold the same object, which their own processes on iOS would not share"
+            )
         }
     }
 

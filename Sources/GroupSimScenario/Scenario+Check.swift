@@ -56,6 +56,9 @@ extension Scenario {
     case doubleCount = "double-count"
     /// A member who joined after a session's messages were sent has no bubble of it (M6).
     case joinedLate = "joined-late"
+    /// Two devices' controllers hold the same object, which iOS, running each device's
+    /// extension in its own process, never lets them share (M22).
+    case sharedState = "shared-state"
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0

@@ -140,6 +140,27 @@ extension Scenario {
 }
 
 extension Scenario {
+    /// Where a sticker's `file:` is read from: a relative path is relative to the folder of
+    /// the scenario file (the working folder for one read from standard input), as a
+    /// reader of the file expects.
+    public func stickerPath(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        let folder = file.contains("/") ? String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)]) : "."
+        return folder + "/" + path
+    }
+
+    /// Every sticker file the scenario's steps read, in step order, each once: files a
+    /// command must never write over.
+    public var stickerFiles: [String] {
+        var paths: [String] = []
+        for step in steps {
+            guard case .sticker(.file(let path, _)) = step.action else { continue }
+            let resolved = stickerPath(path)
+            if !paths.contains(resolved) { paths.append(resolved) }
+        }
+        return paths
+    }
+
     /// A sticker to send: described by its attributes, or a real file (M28).
     public enum StickerSpec: Sendable, Hashable {
         case described(format: String, bytes: Int, pixels: Int, description: String)

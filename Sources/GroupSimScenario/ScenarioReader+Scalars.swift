@@ -253,14 +253,14 @@ extension ScenarioReader.Parser {
             if Int64(text) == nil, UInt64(text) != nil { return Scalar(text: text, kind: .string, style: .plain) }
             guard let value = Int64(text) else {
                 throw ScenarioError(
-                    "number too large: \(text) does not fit in a 64-bit integer; quote it to use it as text",
+                    "number too large: \(Excerpt.of(text)) does not fit in a 64-bit integer; quote it to use it as text",
                     at: location, code: .syntax)
             }
             return Scalar(text: text, kind: .integer(value), style: .plain)
         }
         guard let value = Double(text), value.isFinite else {
             throw ScenarioError(
-                "number too large: \(text) does not fit in a 64-bit decimal; quote it to use it as text",
+                "number too large: \(Excerpt.of(text)) does not fit in a 64-bit decimal; quote it to use it as text",
                 at: location, code: .syntax)
         }
         return Scalar(text: text, kind: .decimal(value), style: .plain)

@@ -19,21 +19,21 @@ open class NSLayoutConstraint {
         case lessThanOrEqual = -1, equal = 0, greaterThanOrEqual = 1
     }
 
-    /// The view the constraint starts from.
-    open private(set) weak var firstItem: UIView?
+    /// The view (or layout guide) the constraint starts from.
+    open private(set) weak var firstItem: AnyObject?
     open private(set) var firstAttribute: Attribute
     open private(set) var relation: Relation
-    /// The view the constraint relates to; nil for a constant width or height.
-    open private(set) weak var secondItem: UIView?
+    /// The view (or layout guide) the constraint relates to; nil for a constant width or height.
+    open private(set) weak var secondItem: AnyObject?
     open private(set) var secondAttribute: Attribute
     open private(set) var multiplier: CGFloat
     open var constant: CGFloat
-    open var priority: Float = 1000
+    open var priority: UILayoutPriority = .required
     open var identifier: String?
     /// Whether the constraint is on; nothing is laid out either way.
     open var isActive = false
 
-    init(_ first: UIView?, _ firstAttribute: Attribute, _ relation: Relation, _ second: UIView?, _ secondAttribute: Attribute,
+    init(_ first: AnyObject?, _ firstAttribute: Attribute, _ relation: Relation, _ second: AnyObject?, _ secondAttribute: Attribute,
          multiplier: CGFloat = 1, constant: CGFloat = 0) {
         firstItem = first
         self.firstAttribute = firstAttribute
@@ -55,13 +55,13 @@ open class NSLayoutConstraint {
     }
 }
 
-/// The base of the anchors: a view and one of its attributes.
+/// The base of the anchors: a view (or layout guide) and one of its attributes.
 @MainActor
 open class NSLayoutAnchor<AnchorType: AnyObject> {
-    weak var view: UIView?
+    weak var view: AnyObject?
     let attribute: NSLayoutConstraint.Attribute
 
-    init(_ view: UIView, _ attribute: NSLayoutConstraint.Attribute) {
+    init(_ view: AnyObject, _ attribute: NSLayoutConstraint.Attribute) {
         self.view = view
         self.attribute = attribute
     }
@@ -107,4 +107,45 @@ public final class NSLayoutDimension: NSLayoutAnchor<NSLayoutDimension> {
     public func constraint(equalTo anchor: NSLayoutDimension, multiplier m: CGFloat) -> NSLayoutConstraint {
         NSLayoutConstraint(view, attribute, .equal, anchor.view, anchor.attribute, multiplier: m)
     }
+}
+
+/// `UILayoutPriority`: how much a constraint or a view's content size matters.
+public struct UILayoutPriority: RawRepresentable, Hashable, Comparable, Sendable {
+    public var rawValue: Float
+    public init(rawValue: Float) { self.rawValue = rawValue }
+    public init(_ rawValue: Float) { self.rawValue = rawValue }
+
+    public static let required = UILayoutPriority(1000)
+    public static let defaultHigh = UILayoutPriority(750)
+    public static let dragThatCanResizeScene = UILayoutPriority(510)
+    public static let defaultLow = UILayoutPriority(250)
+    public static let fittingSizeLevel = UILayoutPriority(50)
+
+    public static func < (lhs: UILayoutPriority, rhs: UILayoutPriority) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func + (lhs: UILayoutPriority, rhs: Float) -> UILayoutPriority { UILayoutPriority(lhs.rawValue + rhs) }
+    public static func - (lhs: UILayoutPriority, rhs: Float) -> UILayoutPriority { UILayoutPriority(lhs.rawValue - rhs) }
+}
+
+/// `UILayoutGuide`: a rectangle constraints can name instead of a view (the safe area,
+/// the layout margins, or your own). Its anchors record constraints as a view's do.
+@MainActor
+open class UILayoutGuide {
+    /// The view the guide belongs to.
+    open internal(set) weak var owningView: UIView?
+    open var identifier = ""
+    /// Nothing is laid out: the owning view's bounds (zero without one).
+    open var layoutFrame: CGRect { owningView?.bounds ?? .zero }
+
+    public init() {}
+
+    open var leadingAnchor: NSLayoutXAxisAnchor { NSLayoutXAxisAnchor(self, .leading) }
+    open var trailingAnchor: NSLayoutXAxisAnchor { NSLayoutXAxisAnchor(self, .trailing) }
+    open var leftAnchor: NSLayoutXAxisAnchor { NSLayoutXAxisAnchor(self, .left) }
+    open var rightAnchor: NSLayoutXAxisAnchor { NSLayoutXAxisAnchor(self, .right) }
+    open var centerXAnchor: NSLayoutXAxisAnchor { NSLayoutXAxisAnchor(self, .centerX) }
+    open var topAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(self, .top) }
+    open var bottomAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(self, .bottom) }
+    open var centerYAnchor: NSLayoutYAxisAnchor { NSLayoutYAxisAnchor(self, .centerY) }
+    open var widthAnchor: NSLayoutDimension { NSLayoutDimension(self, .width) }
+    open var heightAnchor: NSLayoutDimension { NSLayoutDimension(self, .height) }
 }

@@ -34,6 +34,12 @@ open class UIView {
         self.frame = frame
     }
 
+    /// Views are never decoded here; this exists so a subclass's `required init?(coder:)`
+    /// compiles and may call `super.init(coder:)`, as on iOS.
+    public required init?(coder: NSCoder) {
+        frame = .zero
+    }
+
     public convenience init() {
         self.init(frame: .zero)
     }
@@ -62,6 +68,7 @@ open class UIView {
         if appearing { view.forEachController { $0.beginAppearance(true) } }
         subviews.insert(view, at: max(0, min(index, subviews.count)))
         view.superview = self
+        if appearing { view.announceWindowChange() }
         if appearing { view.forEachController { $0.endAppearance(true) } }
     }
 
@@ -82,6 +89,7 @@ open class UIView {
         if leaving { forEachController { $0.beginAppearance(false) } }
         superview.subviews.removeAll { $0 === self }
         self.superview = nil
+        if leaving { announceWindowChange() }
         if leaving { forEachController { $0.endAppearance(false) } }
     }
 
@@ -120,6 +128,156 @@ open class UIView {
     /// The view's size as laid out; GroupSim lays nothing out, so it is the frame's size.
     open func sizeThatFits(_ size: CGSize) -> CGSize { frame.size }
 
+    /// How the content fills the bounds; kept, nothing is drawn.
+    open var contentMode: ContentMode = .scaleToFill
+    open var clipsToBounds = false
+    open var tag = 0
+    open var layoutMargins = UIEdgeInsets(top: 8, left: 8, bottom: 8, right: 8)
+    open var directionalLayoutMargins = NSDirectionalEdgeInsets(top: 8, leading: 8, bottom: 8, trailing: 8)
+    open var preservesSuperviewLayoutMargins = false
+    /// Nothing overlaps the view here (no status bar, no home indicator): zero.
+    open var safeAreaInsets: UIEdgeInsets { .zero }
+    /// The traits the view is shown with: GroupSim's one device class (see `UITraitCollection.current`).
+    open var traitCollection: UITraitCollection { .current }
+    open private(set) var layoutGuides: [UILayoutGuide] = []
+    private var contentPriorities: [String: UILayoutPriority] = [:]
+
+    /// The center of the frame, in the superview's coordinates.
+    open var center: CGPoint {
+        get { CGPoint(x: frame.midX, y: frame.midY) }
+        set { frame.origin = CGPoint(x: newValue.x - frame.width / 2, y: newValue.y - frame.height / 2) }
+    }
+
+    /// The size the content wants; `noIntrinsicMetric` in both directions for a plain
+    /// view. Override it, as on iOS; image views answer their image's size.
+    open var intrinsicContentSize: CGSize {
+        CGSize(width: UIView.noIntrinsicMetric, height: UIView.noIntrinsicMetric)
+    }
+
+    open func invalidateIntrinsicContentSize() {}
+
+    /// The area inside the safe area insets, for constraints; recorded like any anchor.
+    public private(set) lazy var safeAreaLayoutGuide = ownGuide("UIViewSafeAreaLayoutGuide")
+    /// The area inside the layout margins, for constraints; recorded like any anchor.
+    public private(set) lazy var layoutMarginsGuide = ownGuide("UIViewLayoutMarginsGuide")
+
+    private func ownGuide(_ identifier: String) -> UILayoutGuide {
+        let guide = UILayoutGuide()
+        guide.identifier = identifier
+        guide.owningView = self
+        return guide
+    }
+
+    open func addLayoutGuide(_ layoutGuide: UILayoutGuide) {
+        layoutGuide.owningView = self
+        layoutGuides.append(layoutGuide)
+    }
+
+    open func removeLayoutGuide(_ layoutGuide: UILayoutGuide) {
+        layoutGuides.removeAll { $0 === layoutGuide }
+        layoutGuide.owningView = nil
+    }
+
+    open func setContentHuggingPriority(_ priority: UILayoutPriority, for axis: NSLayoutConstraint.Axis) {
+        contentPriorities["hug\(axis.rawValue)"] = priority
+    }
+
+    open func contentHuggingPriority(for axis: NSLayoutConstraint.Axis) -> UILayoutPriority {
+        contentPriorities["hug\(axis.rawValue)"] ?? .defaultLow
+    }
+
+    open func setContentCompressionResistancePriority(_ priority: UILayoutPriority, for axis: NSLayoutConstraint.Axis) {
+        contentPriorities["resist\(axis.rawValue)"] = priority
+    }
+
+    open func contentCompressionResistancePriority(for axis: NSLayoutConstraint.Axis) -> UILayoutPriority {
+        contentPriorities["resist\(axis.rawValue)"] ?? .defaultHigh
+    }
+
+    /// The first view in this tree (this one included) whose `tag` is `tag`.
+    open func viewWithTag(_ tag: Int) -> UIView? {
+        if self.tag == tag { return self }
+        for subview in subviews {
+            if let found = subview.viewWithTag(tag) { return found }
+        }
+        return nil
+    }
+
+    /// Nothing draws: UIKit would call this to paint the view; override it as on iOS.
+    open func draw(_ rect: CGRect) {}
+    open func sizeToFit() {}
+    /// The view entered or left the hierarchy the system shows (a table or collection
+    /// view loads its data the first time).
+    open func didMoveToWindow() {}
+    open func traitCollectionDidChange(_ previousTraitCollection: UITraitCollection?) {}
+
+    /// Calls `didMoveToWindow()` on this view and every view inside it.
+    func announceWindowChange() {
+        didMoveToWindow()
+        for subview in subviews { subview.announceWindowChange() }
+    }
+
+    /// `UIView.noIntrinsicMetric`: no size of its own in that direction.
+    public static let noIntrinsicMetric: CGFloat = -1
+
+    public enum ContentMode: Int, Sendable {
+        case scaleToFill = 0, scaleAspectFit, scaleAspectFill, redraw, center, top, bottom, left, right
+        case topLeft, topRight, bottomLeft, bottomRight
+    }
+
+    public struct AnimationOptions: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static let layoutSubviews = AnimationOptions(rawValue: 1 << 0)
+        public static let allowUserInteraction = AnimationOptions(rawValue: 1 << 1)
+        public static let beginFromCurrentState = AnimationOptions(rawValue: 1 << 2)
+        public static let `repeat` = AnimationOptions(rawValue: 1 << 3)
+        public static let autoreverse = AnimationOptions(rawValue: 1 << 4)
+        public static let curveEaseInOut = AnimationOptions([])
+        public static let curveEaseIn = AnimationOptions(rawValue: 1 << 16)
+        public static let curveEaseOut = AnimationOptions(rawValue: 2 << 16)
+        public static let curveLinear = AnimationOptions(rawValue: 3 << 16)
+        public static let transitionCrossDissolve = AnimationOptions(rawValue: 5 << 20)
+    }
+
+    // MARK: - Animation, at once
+
+    /// Nothing animates: `animations` runs now, then `completion(true)`, before this returns.
+    open class func animate(withDuration duration: TimeInterval, animations: @escaping @MainActor () -> Void) {
+        animations()
+    }
+
+    /// Nothing animates: `animations` runs now, then `completion(true)`, before this returns.
+    open class func animate(withDuration duration: TimeInterval, animations: @escaping @MainActor () -> Void,
+                            completion: (@MainActor (Bool) -> Void)? = nil) {
+        animations()
+        completion?(true)
+    }
+
+    /// Nothing animates or waits: `animations` runs now, then `completion(true)`.
+    open class func animate(withDuration duration: TimeInterval, delay: TimeInterval, options: AnimationOptions = [],
+                            animations: @escaping @MainActor () -> Void, completion: (@MainActor (Bool) -> Void)? = nil) {
+        animate(withDuration: duration, animations: animations, completion: completion)
+    }
+
+    /// Nothing animates or waits: `animations` runs now, then `completion(true)`.
+    open class func animate(withDuration duration: TimeInterval, delay: TimeInterval, usingSpringWithDamping dampingRatio: CGFloat,
+                            initialSpringVelocity velocity: CGFloat, options: AnimationOptions = [],
+                            animations: @escaping @MainActor () -> Void, completion: (@MainActor (Bool) -> Void)? = nil) {
+        animate(withDuration: duration, animations: animations, completion: completion)
+    }
+
+    /// Nothing animates: `animations` runs now, then `completion(true)`.
+    open class func transition(with view: UIView, duration: TimeInterval, options: AnimationOptions = [],
+                               animations: (@MainActor () -> Void)?, completion: (@MainActor (Bool) -> Void)? = nil) {
+        animations?()
+        completion?(true)
+    }
+
+    open class func performWithoutAnimation(_ actionsWithoutAnimation: @MainActor () -> Void) {
+        actionsWithoutAnimation()
+    }
+
     // The anchors a layout names; each constraint made from them is recorded, not solved.
     open var leadingAnchor: NSLayoutXAxisAnchor { NSLayoutXAxisAnchor(self, .leading) }
     open var trailingAnchor: NSLayoutXAxisAnchor { NSLayoutXAxisAnchor(self, .trailing) }
@@ -133,112 +291,3 @@ open class UIView {
     open var heightAnchor: NSLayoutDimension { NSLayoutDimension(self, .height) }
 }
 
-/// `UILabel`: text a controller sets; nothing draws it.
-@MainActor
-open class UILabel: UIView {
-    open var text: String?
-    open var numberOfLines = 1
-    open var textColor: UIColor?
-}
-
-/// `UIImageView`: the image it shows; nothing is drawn.
-@MainActor
-open class UIImageView: UIView {
-    open var image: UIImage?
-
-    public convenience init(image: UIImage?) {
-        self.init(frame: .zero)
-        self.image = image
-    }
-}
-
-/// `UIButton`: a title per state and the actions added for its events. Nothing taps it:
-/// call the action your button runs from your tests, or `sendActions(for:)`.
-@MainActor
-open class UIButton: UIView {
-    private var titles: [UInt: String] = [:]
-    private var actions: [(event: UIControl.Event, action: UIAction)] = []
-    open var isEnabled = true
-
-    /// A button; the type only changes how UIKit draws it.
-    public convenience init(type buttonType: UIButton.ButtonType) {
-        self.init(frame: .zero)
-    }
-
-    /// A button that runs `primaryAction` when tapped.
-    public convenience init(primaryAction: UIAction?) {
-        self.init(frame: .zero)
-        if let primaryAction { addAction(primaryAction, for: .touchUpInside) }
-    }
-
-    public enum ButtonType: Int, Sendable {
-        case custom = 0, system
-    }
-
-    open func setTitle(_ title: String?, for state: UIControl.State) { titles[state.rawValue] = title }
-    open func title(for state: UIControl.State) -> String? { titles[state.rawValue] ?? titles[UIControl.State.normal.rawValue] }
-
-    open func addAction(_ action: UIAction, for controlEvents: UIControl.Event) {
-        actions.append((controlEvents, action))
-    }
-
-    /// Runs the actions added for `controlEvents`, as a tap would.
-    open func sendActions(for controlEvents: UIControl.Event) {
-        guard isEnabled else { return }
-        for entry in actions where entry.event.rawValue & controlEvents.rawValue != 0 { entry.action.handler(entry.action) }
-    }
-}
-
-/// The part of `UIControl` buttons use: states and events.
-public enum UIControl {
-    public struct State: OptionSet, Sendable {
-        public let rawValue: UInt
-        public init(rawValue: UInt) { self.rawValue = rawValue }
-        public static let normal = State([])
-        public static let highlighted = State(rawValue: 1 << 0)
-        public static let disabled = State(rawValue: 1 << 1)
-        public static let selected = State(rawValue: 1 << 2)
-    }
-
-    public struct Event: OptionSet, Sendable {
-        public let rawValue: UInt
-        public init(rawValue: UInt) { self.rawValue = rawValue }
-        public static let touchUpInside = Event(rawValue: 1 << 6)
-        public static let valueChanged = Event(rawValue: 1 << 12)
-        public static let primaryActionTriggered = Event(rawValue: 1 << 13)
-    }
-}
-
-/// `UIAction`: a closure a control runs.
-@MainActor
-public final class UIAction {
-    public let title: String
-    let handler: @MainActor (UIAction) -> Void
-
-    public init(title: String = "", handler: @escaping @MainActor (UIAction) -> Void) {
-        self.title = title
-        self.handler = handler
-    }
-}
-
-/// `UIStackView`: its arranged subviews, in order; nothing is laid out.
-@MainActor
-open class UIStackView: UIView {
-    open private(set) var arrangedSubviews: [UIView] = []
-    open var axis: NSLayoutConstraint.Axis = .horizontal
-    open var spacing: CGFloat = 0
-
-    public convenience init(arrangedSubviews views: [UIView]) {
-        self.init(frame: .zero)
-        for view in views { addArrangedSubview(view) }
-    }
-
-    open func addArrangedSubview(_ view: UIView) {
-        arrangedSubviews.append(view)
-        addSubview(view)
-    }
-
-    open func removeArrangedSubview(_ view: UIView) {
-        arrangedSubviews.removeAll { $0 === view }
-    }
-}

@@ -4,7 +4,7 @@ import Foundation
 /// `viewDidLoad`), appearance calls come when the view enters or leaves the hierarchy
 /// the system shows, and containment (`addChild`, `willMove`, `didMove`,
 /// `removeFromParent`) and presentation keep UIKit's relations and call order. There is
-/// no storyboard: make child controllers in code.
+/// no storyboard file: `UIStoryboard` serves the controllers your test registers.
 @MainActor
 open class UIViewController {
     private var loadedView: UIView?
@@ -18,7 +18,28 @@ open class UIViewController {
     open private(set) weak var presentingViewController: UIViewController?
     /// The size the controller asks its container for; nothing reads it but your code.
     open var preferredContentSize: CGSize = .zero
-    open var title: String?
+    /// The title; it is also the navigation item's, as on iOS.
+    open var title: String? {
+        didSet { ownNavigationItem?.title = title }
+    }
+    /// The storyboard that made the controller (see `UIStoryboard`); nil for one made in code.
+    open internal(set) var storyboard: UIStoryboard?
+    private var ownNavigationItem: UINavigationItem?
+    open var modalPresentationStyle: UIModalPresentationStyle = .automatic
+    open var isModalInPresentation = false
+
+    /// The title and bar buttons shown for the controller in a bar; made on first use.
+    open var navigationItem: UINavigationItem {
+        if let ownNavigationItem { return ownNavigationItem }
+        let item = UINavigationItem(title: title ?? "")
+        item.title = title
+        ownNavigationItem = item
+        return item
+    }
+
+    /// The traits the controller is shown with (see `UITraitCollection.current`).
+    open var traitCollection: UITraitCollection { .current }
+    open func traitCollectionDidChange(_ previousTraitCollection: UITraitCollection?) {}
     /// Where the controller stands between appearance calls (UIKit calls each once per change).
     private var appearance = Appearance.disappeared
 
@@ -98,6 +119,10 @@ open class UIViewController {
         switch (appearing, appearance) {
         case (true, .appearing):
             appearance = .appeared
+            // iOS lays the view out between the two appearance calls; nothing is laid out
+            // here, but the controller hears of it.
+            viewWillLayoutSubviews()
+            viewDidLayoutSubviews()
             viewDidAppear(false)
         case (false, .disappearing):
             appearance = .disappeared
@@ -118,8 +143,12 @@ open class UIViewController {
     /// The second half: `viewDidAppear` (or `viewDidDisappear`) down the hierarchy.
     package func endSystemAppearance(_ shown: Bool) {
         guard let root = loadedView else { return }
+        if shown { root.announceWindowChange() }
         root.forEachController { $0.endAppearance(shown) }
-        if !shown { root.isWindowRoot = false }
+        if !shown {
+            root.isWindowRoot = false
+            root.announceWindowChange()
+        }
     }
 
     // MARK: - Containment
@@ -184,4 +213,10 @@ open class UIViewController {
         if shown { presented.endAppearance(false) }
         completion?()
     }
+}
+
+/// `UIModalPresentationStyle`, with UIKit's raw values; kept, nothing is presented on screen.
+public enum UIModalPresentationStyle: Int, Sendable {
+    case fullScreen = 0, pageSheet, formSheet, currentContext, custom, overFullScreen, overCurrentContext, popover
+    case none = -1, automatic = -2
 }

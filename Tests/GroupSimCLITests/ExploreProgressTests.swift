@@ -81,7 +81,7 @@ import GroupSimTesting
         let plain = try await BuiltTool.run(["explore", race, "--exhaustive"], in: folder)
         #expect(shown.status == 1 && plain.status == 1)
         #expect(shown.output == plain.output, "progress does not change the report")
-        #expect(shown.output.hasPrefix("pickles-race: 48 distinct delivery orders (seed 7; up-front estimate 1; 6 schedules simulated;"))
+        #expect(shown.output.hasPrefix("pickles-race: 48 distinct delivery orders (seed 7; up-front estimate 6; 6 schedules simulated;"))
         #expect(plain.error.isEmpty, "no progress without --progress when standard error is not a terminal: \(plain.error)")
         let lines = shown.error.split(separator: "\n")
         #expect(!shown.error.contains("\r"))

@@ -156,6 +156,10 @@ import GroupSimCLI
         ("outcomes over the runs", "add up to more than its 20 runs"),
         ("a shard index out of range", "shard 5/2 is not I/N"),
         ("a seed its run does not derive", "not the seed run #"),
+        ("cloud conflicts in more runs than there are", "cloud conflicts in 21 runs out of 20 runs"),
+        ("cloud writes in no run", "refused cloud writes in 0 runs"),
+        ("more cloud writes than runs times the most", "5 refused cloud writes in 2 runs, at most 2 in one run"),
+        ("cloud writes past 64 bits", "340282366920938463426481119284349108225 refused cloud writes in 20 runs"),
     ])
     func impossibleCountsAreRefused(_ edit: String, _ message: String) async throws {
         let folder = try TemporaryFolder.create("merge-counts")
@@ -171,6 +175,11 @@ import GroupSimCLI
         case "a pitfall in more runs than there are": report.pitfalls[0].runs = 21
         case "outcomes over the runs": report.outcomes[0].counts[0].runs = 21
         case "a shard index out of range": report.shard = ExplorationReport.ShardCoverage(count: 2, indices: [5])
+        case "cloud conflicts in more runs than there are": (report.cloudConflicts, report.conflictRuns, report.mostConflicts) = (21, 21, 1)
+        case "cloud writes in no run": (report.cloudConflicts, report.conflictRuns, report.mostConflicts) = (ExactCount("1" + String(repeating: "0", count: 30)) ?? 0, 0, 0)
+        case "more cloud writes than runs times the most": (report.cloudConflicts, report.conflictRuns, report.mostConflicts) = (5, 2, 2)
+        case "cloud writes past 64 bits":
+            (report.cloudConflicts, report.conflictRuns, report.mostConflicts) = (ExactCount(UInt64.max) * ExactCount(UInt64.max), 20, .max)
         default: report.failures[0].reference.seed &+= 1
         }
         try Self.write(report, to: url)

@@ -139,7 +139,8 @@ import GroupSimCLI
         let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000", "--workers", "2", "--output", report],
             in: folder)
         await running.waitUntilCatching(SIGINT)
-        try await Task.sleep(nanoseconds: 1_500_000_000)
+        // The test explores again in process as many runs as the tool did in this time.
+        try await Task.sleep(nanoseconds: TestSampling.count(default: 500_000_000, full: 1_500_000_000))
         running.send(SIGINT)
         let ended = await running.wait()
         #expect(!ended.bySignal && ended.status == 130, "status \(ended.status), by signal: \(ended.bySignal)\n\(ended.error)")

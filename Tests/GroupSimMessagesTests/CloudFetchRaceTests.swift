@@ -1,6 +1,7 @@
 import Foundation
 import GroupSim
 import GroupSimMessages
+import GroupSimTesting
 @testable import GroupSimChecking
 import Testing
 
@@ -65,11 +66,12 @@ final class SundaeCloudController: MSMessagesAppViewController, ComposeRequestHa
         return apps
     }
 
-    /// Alice starts a sundae; `racers` others pick a part within 2 seconds of each other.
-    static func scenario(racers: Int, jitter: Int = 700, within: Int = 2000) throws -> Scenario {
+    /// Alice starts a sundae; `racers` others pick a part within 2 seconds of each other
+    /// (with `aliceRaces`, Alice and the first `racers - 1` of them, and the last watches).
+    static func scenario(racers: Int, jitter: Int = 700, within: Int = 2000, aliceRaces: Bool = false) throws -> Scenario {
         let names = ["bob", "carol", "dan", "erin"].prefix(racers)
         let people = (["alice"] + names).map { "\($0): [\($0)-phone]" }.joined(separator: ", ")
-        let picks = names.map { "            - { device: \($0)-phone, reply: { session: sundae, data: { \($0): fudge } } }" }
+        let picks = ((aliceRaces ? ["alice"] : []) + names.prefix(aliceRaces ? racers - 1 : racers)).map { "            - { device: \($0)-phone, reply: { session: sundae, data: { \($0): fudge } } }" }
         return try ScenarioParser.parse(text: """
             name: sundae-cloud-race
             seed: 8
@@ -88,11 +90,19 @@ final class SundaeCloudController: MSMessagesAppViewController, ComposeRequestHa
             """, file: "sundae-cloud-race.yaml", registeredApps: apps().names)
     }
 
+    /// The race of two phones the tests below explore. With the full samples
+    /// (`TestSampling`) Bob and Carol race (588 or 606 orders; the reference takes about
+    /// 5,600 schedules); by default Alice races Bob and Carol watches (136 or 144 orders,
+    /// about 800), the same controller, race and window on the same three phones.
+    static func race(jitter: Int = 700, within: Int = 2000) throws -> Scenario {
+        try scenario(racers: 2, jitter: jitter, within: within, aliceRaces: !TestSampling.full)
+    }
+
     /// Two phones racing (588 distinct orders): the race search finds every order and
     /// outcome that branching at every alternative finds, simulating about one schedule
     /// per order where the reference simulates about ten, and its estimate is the count.
     @Test func eachDistinctOrderIsSimulatedAboutOnce() async throws {
-        try await Self.compareWithReference(try Self.scenario(racers: 2, jitter: 0, within: 10), atLeast: 100)
+        try await Self.compareWithReference(try Self.race(jitter: 0, within: 10), atLeast: 100)
     }
 
     /// Two phones racing over the whole window (jitter 700 ms, picks within 2 s: 606
@@ -101,21 +111,23 @@ final class SundaeCloudController: MSMessagesAppViewController, ComposeRequestHa
     /// still simulates about one schedule per order (it took 3,213 when a step never
     /// swapped with an event), and the default limit does not refuse it.
     @Test func theWideWindowIsSimulatedAboutOncePerOrder() async throws {
-        try await Self.compareWithReference(try Self.scenario(racers: 2), atLeast: 600)
+        try await Self.compareWithReference(try Self.race(), atLeast: TestSampling.count(default: 140, full: 600))
     }
 
     /// The first run's bound (100,800 for these 606 orders) decides nothing for a search
-    /// by races: it is refused once it has found more orders than the limit.
+    /// by races: it is refused once it has found more orders than the limit (by default
+    /// 144 orders, bound 600).
     @Test func theSearchIsRefusedByTheOrdersItFinds() async throws {
-        let explorer = Explorer(scenario: try Self.scenario(racers: 2), apps: Self.apps())
+        let orders = TestSampling.count(default: 144, full: 606)
+        let explorer = Explorer(scenario: try Self.race(), apps: Self.apps())
         await #expect(throws: ExplorationError.tooManyOrders(scenario: "sundae-cloud-race", estimate: 101, limit: 100)) {
             try await explorer.exhaustive(limit: 100)
         }
-        guard case .exhaustive(_, let estimate, _) = try await explorer.exhaustive(limit: 606).mode else {
+        guard case .exhaustive(_, let estimate, _) = try await explorer.exhaustive(limit: orders).mode else {
             Issue.record("not an exhaustive report")
             return
         }
-        #expect(estimate == 606)
+        #expect(estimate == orders)
     }
 
     /// The race search against branching at every alternative: the same orders, classes

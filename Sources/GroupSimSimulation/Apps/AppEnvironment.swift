@@ -1,7 +1,8 @@
 import GroupSimCore
+import GroupSimScenario
 
 /// What the simulated device gives an app when it starts: which device it runs on, the
-/// installation's local storage, and a seeded source of tokens.
+/// installation's local storage, and seeded sources of tokens and random numbers.
 ///
 /// One environment exists per device and installation: activations share it (the
 /// storage survives them, M22) and a reinstall replaces it (M2). A device hands it to
@@ -13,15 +14,23 @@ public final class AppEnvironment {
     public let installation: Int
     /// The installation's key-value storage (what `UserDefaults` is on iOS).
     public let storage: LocalStorage
+    /// The process every device's extension shares in this run (`ExtensionProcess`).
+    package let process: ExtensionProcess
+    /// Pitfalls the app's host saw in the app itself (state shared with another device,
+    /// M22), which the device reports once the call into the app returns.
+    package var hostSightings: [(kind: PitfallKind, detail: String)] = []
     /// Made at the first token: most apps draw none, and a run makes an environment for
     /// every device.
     private var generator: SplitMix64?
+    /// `randomBits()`'s stream, apart from the tokens', so drawing numbers changes no token.
+    private var randomGenerator: SplitMix64?
     private let streams: RandomStreams
 
-    init(device: String, installation: Int, streams: RandomStreams) {
+    init(device: String, installation: Int, world: WorldFacts) {
         self.device = device
         self.installation = installation
-        self.streams = streams
+        streams = world.streams
+        process = world.extensionProcess
         storage = LocalStorage()
     }
 
@@ -30,10 +39,20 @@ public final class AppEnvironment {
     /// that runs stay reproducible. It has no dashes, so GroupSim never mistakes it for a
     /// participant identifier (M4).
     public func makeToken() -> String {
-        var stream = generator ?? streams.stream(.tokens, device, String(installation))
-        let value = stream.next()
-        generator = stream
-        let hex = String(value, radix: 16)
+        let hex = String(draw(from: &generator, device, String(installation)), radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// 64 random bits drawn from the seed for this device and installation, from a stream
+    /// of their own: what an app on iOS takes from the system's generator
+    /// (`Int.random(in:)`), here the same in every run of the seed.
+    public func randomBits() -> UInt64 { draw(from: &randomGenerator, device, String(installation), "random") }
+
+    /// The next value of the stream `kept` holds, made from the run's seed and `parts` at the first draw.
+    private func draw(from kept: inout SplitMix64?, _ parts: String...) -> UInt64 {
+        var stream = kept ?? SplitMix64(seed: streams.streamSeed(key: RandomStreams.key(.tokens, parts)))
+        let value = stream.next()
+        kept = stream
+        return value
     }
 }

@@ -25,6 +25,7 @@ extension Device {
                                               message: $0) }
                                       })
         snapshot.localStorage = environment.storage.dictionary
+        snapshot.localSuites = environment.storage.suiteDictionaries
         snapshot.installIDs = installIDs
         snapshot.identifierMaps = [identifiers] + retired.reversed()
         return snapshot

@@ -108,7 +108,7 @@ package struct Device {
         self.members = tables.initialMembers
         self.memberOf = tables.initialConversationsByPerson.indices.contains(position)
             ? tables.initialConversationsByPerson[position] : tables.initialConversations[spec.person] ?? []
-        self.environment = AppEnvironment(device: spec.name, installation: 0, streams: world.streams)
+        self.environment = AppEnvironment(device: spec.name, installation: 0, world: world)
         // With one conversation its transcript holds every numbered session; with several,
         // each holds some, and its table stays as long as the highest it holds.
         self.transcripts = transcripts ?? Transcripts(numbers: world.conversationNumbers,

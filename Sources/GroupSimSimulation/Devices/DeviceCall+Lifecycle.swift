@@ -30,6 +30,7 @@ extension DeviceCall {
             if let selecting { noteRead(selecting, in: conversation) }
             callback(.willBecomeActive) { app, view in app.willBecomeActive(view) }
             callback(.didBecomeActive) { app, view in app.didBecomeActive(view) }
+            reportHostSightings()
         }
         if device.style != requested {
             transition(to: requested)
@@ -104,6 +105,15 @@ extension DeviceCall {
         callback(.willTransition) { app, view in app.willTransition(to: newStyle, conversation: view) }
         device.style = newStyle
         callback(.didTransition) { app, view in app.didTransition(to: newStyle, conversation: view) }
+    }
+
+    /// Reports what the app's host saw in the app as it became active (an object it
+    /// shares with another device's app, M22); the built-in app's host sees nothing.
+    mutating func reportHostSightings() {
+        let environment = device.environment
+        guard !environment.hostSightings.isEmpty else { return }
+        for seen in environment.hostSightings { sighting(seen.kind, message: nil, seen.detail) }
+        environment.hostSightings.removeAll()
     }
 
     // MARK: - Calling the app

@@ -286,7 +286,7 @@ extension DeviceCall {
         device.environment.storage.removeAll()
         device.retired.append(device.identifiers)
         device.identifiers = device.world.mintIdentifiers(device: device.spec.name, generation: device.identifiers.generation + 1)
-        device.environment = AppEnvironment(device: device.spec.name, installation: device.identifiers.generation, streams: device.world.streams)
+        device.environment = AppEnvironment(device: device.spec.name, installation: device.identifiers.generation, world: device.world)
         device.remoteOrderCache = [:]
         trace(.reinstalled(local: localIdentifier(in: device.world.conversations.first?.name ?? "")))
     }

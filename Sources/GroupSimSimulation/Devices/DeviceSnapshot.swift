@@ -92,6 +92,7 @@ public struct DeviceSnapshot: Sendable {
         var sessions: SessionTable
         var drafts: [Draft]
         var localStorage: [String: String] = [:]
+        var localSuites: [String: [String: String]] = [:]
         var installIDs: [String] = []
         var identifierMaps: [IdentifierMap] = []
         var runIndex = -1
@@ -116,6 +117,7 @@ public struct DeviceSnapshot: Sendable {
                               identifiers: identifiers, generation: generation, drawnTranscripts: drawnTranscripts,
                               sessions: sessions, drafts: drafts)
             copy.localStorage = localStorage
+            copy.localSuites = localSuites
             copy.installIDs = installIDs
             copy.identifierMaps = identifierMaps
             copy.runIndex = runIndex
@@ -192,6 +194,12 @@ public struct DeviceSnapshot: Sendable {
     public var localStorage: [String: String] {
         get { fields.localStorage }
         set { writable.localStorage = newValue }
+    }
+    /// The suites of that storage that hold something at the end (`UserDefaults(suiteName:)`),
+    /// by name: each a copy of its keys and values, as `localStorage` is.
+    public var localSuites: [String: [String: String]] {
+        get { fields.localSuites }
+        set { writable.localSuites = newValue }
     }
     /// Every install id this device's installations created, oldest first
     /// (`app.identity: install-id`).

@@ -21,13 +21,16 @@ import GroupSimScenario
 /// exception for anything else, and this store leaves the key as it was.
 ///
 /// A reference, as `UserDefaults.standard` is: the device and the app it runs share one
-/// store per installation. Not shared across threads: the device that owns it runs one
+/// store per installation. `suite(named:)` is what `UserDefaults(suiteName:)` names: a
+/// store of its own inside this one, which a reinstall wipes with it. Not shared across threads: the device that owns it runs one
 /// call at a time. Keys are listed sorted, never in hash order, so nothing printed
 /// depends on hashing.
 public final class LocalStorage {
     private var values: [String: Any] = [:]
     /// `register(defaults:)`: answers for keys that hold nothing; never stored, never listed.
     private var registered: [String: Any] = [:]
+    /// `UserDefaults(suiteName:)`'s stores, made when first named.
+    private var suites: [String: LocalStorage] = [:]
 
     /// An empty store, as a fresh installation has.
     public init() {}
@@ -156,13 +159,34 @@ public final class LocalStorage {
     /// that later changes do not affect.
     public var dictionary: [String: String] { values.mapValues { Self.text($0) } }
 
-    /// Nothing is stored.
-    public var isEmpty: Bool { values.isEmpty }
+    /// Nothing is stored, here or in a suite.
+    public var isEmpty: Bool { values.isEmpty && suites.values.allSatisfy(\.isEmpty) }
 
-    /// Deletes everything: what a reinstall does to the container (M2).
+    // MARK: - Suites
+
+    /// The store of the suite `name` (`UserDefaults(suiteName:)`): a namespace of its own,
+    /// the same object each time, wiped with this store.
+    public func suite(named name: String) -> LocalStorage {
+        if let known = suites[name] { return known }
+        let made = LocalStorage()
+        suites[name] = made
+        return made
+    }
+
+    /// The names of the suites that hold something, sorted.
+    public var suiteNames: [String] { suites.keys.sorted().filter { suites[$0]?.isEmpty == false } }
+
+    /// Each suite that holds something, by name, its keys and values written out as in
+    /// `dictionary`, as a value that later changes do not affect.
+    public var suiteDictionaries: [String: [String: String]] {
+        Dictionary(uniqueKeysWithValues: suiteNames.compactMap { name in suites[name].map { (name, $0.dictionary) } })
+    }
+
+    /// Deletes everything, suites too: what a reinstall does to the container (M2).
     public func removeAll() {
         values.removeAll()
         registered.removeAll()
+        suites.removeAll()
     }
 
     /// Whether `value` is a property-list value.
@@ -175,14 +199,16 @@ public final class LocalStorage {
         }
     }
 
-    /// A stored value as text: strings as they are, the rest in a fixed notation with
-    /// dictionary keys sorted.
+    /// A stored value as text: strings as they are, numbers in Swift's shortest exact
+    /// notation, booleans `true`/`false`, data in hex (`<0a1b>`), dates in ISO 8601, URLs
+    /// as their absolute string, arrays and dictionaries (keys sorted) written out the same
+    /// way; so the listing is the same in every run that stored the same values.
     static func text(_ value: Any?) -> String {
         switch value {
         case nil: ""
         case let text as String: text
         case let value as Bool: value ? "true" : "false"
-        case let data as Data: "<\(data.count) bytes>"
+        case let data as Data: "<" + data.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() + ">"
         case let date as Date: ISO8601DateFormatter().string(from: date)
         case let url as URL: url.absoluteString
         case let array as [Any]: "[" + array.map { text($0) }.joined(separator: ", ") + "]"

@@ -14,6 +14,8 @@ package final class WorldFacts: Sendable {
     /// `tables.scenario` copied (and retained) more of the scenario than the one field.
     let options: Options
     let app: AppSpec
+    /// What the run's extensions share by running in one process (`ExtensionProcess`).
+    let extensionProcess = ExtensionProcess()
     /// The folder of the scenario file, for files it names by a relative path (stickers).
     var scenarioDirectory: String { tables.scenarioDirectory }
     /// Each sticker file the steps name, read and checked before the run starts, so that

@@ -84,10 +84,8 @@ package final class ScenarioTables: Sendable {
             case .reinstall:
                 reinstalls[step.device, default: 0] += 1
             case .sticker(let sticker):
-                // A relative path is relative to the scenario file, as a reader of the file expects.
                 if case .file(let path, let description) = sticker, stickers[sticker] == nil {
-                    let directory = scenarioDirectory
-                    stickers[sticker] = Sticker.load(path: path.hasPrefix("/") ? path : directory + "/" + path, description: description)
+                    stickers[sticker] = Sticker.load(path: scenario.stickerPath(path), description: description)
                 }
             default:
                 break

@@ -21,12 +21,12 @@ import GroupSimTesting
     }
 
     /// For each `pickles-*` file: the outcomes of `--exhaustive` contain every outcome of
-    /// 2,000 random runs.
+    /// 500 random runs (2,000 with the full samples, `TestSampling`).
     @Test(arguments: picklesFiles)
     func exhaustiveFindsEveryOutcomeOfRandomRuns(_ path: String) async throws {
         let scenario = try ScenarioParser.load(path: path)
         let exhaustive = try await Explorer(scenario: scenario).exhaustive()
-        let random = try await Explorer(scenario: scenario, workers: 2).explore(runs: 2_000, seed: 1)
+        let random = try await Explorer(scenario: scenario, workers: 2).explore(runs: TestSampling.count(default: 500, full: 2_000), seed: 1)
         let missing = Set(random.classes.map(\.key)).subtracting(exhaustive.classes.map(\.key))
         #expect(missing.isEmpty, "\(path): \(missing.count) outcome(s) of random runs (seeds derived from 1) that --exhaustive misses")
         // Rows per device: every (sender, state) a random run showed, exhaustive showed too.

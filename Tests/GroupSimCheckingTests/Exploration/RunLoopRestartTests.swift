@@ -17,7 +17,8 @@ import GroupSimTesting
 
     @Test func aRestartedEngineRunsAsANewOne() async throws {
         var scenarios = try TraceFreeVerdictTests.shipped()
-        for seed in UInt64(1)...30 {
+        // 10 generated scenarios by default, 30 with the full samples (`TestSampling`).
+        for seed in UInt64(1)...TestSampling.count(default: 10, full: 30) {
             // Two conversations or one, offline spells, joins and leaves, cloud modes; now
             // and then an old system (M26) or a phone without the app (M27).
             var text = TraceFreeVerdictTests.generate(seed: seed, pair: seed % 2 == 0)
