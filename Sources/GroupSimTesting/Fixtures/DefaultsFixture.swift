@@ -20,6 +20,8 @@ package final class DefaultsVoteController: MSMessagesAppViewController, Compose
         for entry in request.data { UserDefaults.standard.set(entry.value, forKey: entry.key) }
         let vote = UserDefaults.standard.string(forKey: "vote") ?? "none"
         Self.group?.set("group:" + vote, forKey: "vote")
+        // A task started in a call: it runs inside the call (SequencedJobs) and writes the
+        // device's own defaults, which the tests read back; no seed-free timing is involved.
         Task { UserDefaults.standard.set(true, forKey: "voted") }
         let message = MSMessage(session: MSSession())
         message.url = URL(string: "?vote=\(vote)")
