@@ -69,10 +69,7 @@ private final class RunThreads: @unchecked Sendable {
         condition.signal()
         condition.unlock()
         if needsThread {
-            let thread = Thread { [self] in
-                RunExecutor.markRunThread()
-                work()
-            }
+            let thread = Thread { [self] in work() }
             thread.name = "GroupSim run"
             thread.start()
         }
@@ -121,24 +118,8 @@ package struct RunExecutor: Sendable {
         }
     }
 
-    /// Whether the caller runs on a run's own thread, where it may wait for the main
-    /// actor without taking a thread the main actor's tasks need.
-    package static var onRunThread: Bool { pthread_getspecific(runThreadKey) != nil }
-
-    /// Marks the calling thread as one that serves runs.
-    fileprivate static func markRunThread() {
-        pthread_setspecific(runThreadKey, UnsafeRawPointer(bitPattern: 1))
-    }
-
     private actor PlainActor {}
 }
-
-/// The thread-specific key under which a thread that serves runs is marked.
-private let runThreadKey: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key, nil)
-    return key
-}()
 
 /// Runs one scenario many times, one run after another, on one executor: a caller that
 /// runs a scenario many times (exploration, benchmarks) makes one, with the scenario's
