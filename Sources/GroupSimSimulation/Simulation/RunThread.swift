@@ -2,12 +2,11 @@ import Foundation
 
 /// The serial executor a run of a controller app runs on: the executor of its `Simulation`.
 ///
-/// A controller's callbacks run synchronously on the main actor while the simulation
-/// waits, and the code after an `await` in a task the controller started comes back to
-/// the main actor through Swift's shared thread pool. A run that waited on a thread of
-/// that pool could take its last free thread, and then that code would run only when
-/// another run finished, at a time no seed decides. A run served by a thread of its own
-/// leaves the pool free. The thread comes from `RunThreads`, which keeps threads for the
+/// A controller's callbacks run synchronously on the main queue while the simulation
+/// blocks in `DispatchQueue.main.sync`. A run that blocked a thread of Swift's shared pool
+/// there could take its last free thread from everything else the process awaits (the
+/// other workers, the command's own tasks). A run served by a thread of its own leaves
+/// the pool free. The thread comes from `RunThreads`, which keeps threads for the
 /// next run, and goes back there whenever no job is left; a later job takes one again.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 final class RunThread: SerialExecutor, @unchecked Sendable {
