@@ -198,7 +198,7 @@ struct ExploreCommand: Subcommand {
         }
         var warnings = ""
         if !parsed.flag(Self.quiet), let workersNote { warnings += workersNote + "\n" }
-        if !parsed.flag(Self.quiet), let warning = Self.sameOutcomeWarning(report, scenario: scenario) { warnings = warning + "\n" }
+        if !parsed.flag(Self.quiet), let warning = Self.sameOutcomeWarning(report, scenario: scenario) { warnings += warning + "\n" }
         let text: String = switch format {
         case .json: ExplorationJSONReport.render(report)
         case .html: await ExplorationHTMLPage.render(report, scenario: scenario, apps: apps)

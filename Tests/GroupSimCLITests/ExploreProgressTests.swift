@@ -118,6 +118,19 @@ import GroupSimTesting
         #expect(quiet.error.isEmpty)
     }
 
+    /// Both notes reach standard error when both apply: fewer workers than asked, and runs
+    /// that all came out the same.
+    @Test func theWorkersNoteAndTheSameOutcomeWarningAreBothShown() async throws {
+        let path = CLI.path("Scenarios/pickles-race.yaml")
+        let scenario = try ScenarioSource.load(path, apps: AppRegistry(), limits: ScenarioLimits())
+        let copies = ScenarioBudget.estimate(scenario).copies
+        let both = await CLI.run(["explore", path, "--runs", "20", "--workers", "4", "--max-copies", "\(2 * copies)"])
+        #expect(both.status == 0, "\(both.error)")
+        #expect(both.error.hasPrefix("note: 4 runs at once would use about "), "\(both.error)")
+        #expect(both.error.contains(" at a time (the report is the same; raise --max-copies to run more)\nwarning: "), "\(both.error)")
+        #expect(both.error.contains("\nwarning: all 20 runs gave the same outcome: nothing in "), "\(both.error)")
+    }
+
     @Test func exploreWritesASelfContainedPage() async throws {
         let folder = try TemporaryFolder.create("explore-html")
         defer { TemporaryFolder.remove(folder) }
