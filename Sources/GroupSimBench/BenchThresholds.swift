@@ -2,9 +2,9 @@ import Foundation
 
 /// The targets of the ratios `groupsim bench` prints, one file for all of them
 /// (`Benchmarks/Thresholds.json`, shipped with the tool): a ratio of two figures measured
-/// in one invocation travels between machines where the absolute figures do not. The
-/// ratios marked `tested` hold even in a debug build on a loaded machine, and a test
-/// checks them on every run; the others are read from bench's output.
+/// in one invocation travels between machines where the absolute figures do not. bench
+/// prints each ratio beside its target, met or not; no test asserts one, since each is
+/// still a ratio of times that a loaded machine moves.
 package struct BenchThresholds: Sendable, Decodable {
     /// One ratio's target: at least `min`, at most `max`.
     package struct Ratio: Sendable, Decodable {
@@ -12,7 +12,6 @@ package struct BenchThresholds: Sendable, Decodable {
         package var figure: String
         package var min: Double?
         package var max: Double?
-        package var tested: Bool
 
         /// Whether `value` meets the target.
         package func isMet(by value: Double) -> Bool {

@@ -6,9 +6,8 @@ import GroupSimScenarios
 @testable import GroupSimCLI
 
 /// The targets of `groupsim bench`'s ratios live in one file, Benchmarks/Thresholds.json:
-/// bench prints each ratio beside its target, and the ratios that hold even in a debug
-/// build on a loaded machine are checked here, so a regression fails a test. A ratio
-/// compares two figures measured side by side in this process, never a time with a limit.
+/// bench prints each ratio beside its target and whether it is met. No test asserts a
+/// ratio: each is a ratio of times, which a loaded machine moves.
 @Suite(.serialized) struct BenchThresholdsTests {
     static func shipped() throws -> BenchThresholds {
         let text = try #require(BundledScenarios.benchThresholds, "Benchmarks/Thresholds.json ships with the tool")
@@ -46,29 +45,5 @@ import GroupSimScenarios
         }
         // The events (b) ran are exact even if their speed is not.
         #expect(lines.contains { $0.hasPrefix("(b) events over (c): ") && !$0.hasPrefix("(b) events over (c): 0 events") })
-    }
-
-    /// Every ratio the file marks `tested`, measured here: each side the best of three
-    /// repeats, taken in turn so that a busy machine slows both alike.
-    @Test func theTestedRatiosMeetTheirTargets() async throws {
-        let thresholds = try Self.shipped()
-        let tested = thresholds.ratios.filter(\.tested).map(\.id)
-        #expect(tested == ["e-over-b"], "a ratio newly marked tested needs its measurement here")
-        let scenario = try ScenarioParser.load(path: CLI.path("Scenarios/pickles-race.yaml"))
-        var custom = scenario
-        custom.app.name = BenchPollApp.name
-        var apps = AppRegistry()
-        apps.register(BenchPollApp.name) { _ in BenchPollApp() }
-        let clock = ContinuousClock()
-        var builtIn = Duration.seconds(1_000), own = Duration.seconds(1_000)
-        for _ in 0..<3 {
-            builtIn = min(builtIn, await clock.measure { _ = await BenchWorkload.runSeeds(scenario, count: 200, apps: AppRegistry()) })
-            own = min(own, await clock.measure { _ = await BenchWorkload.runSeeds(custom, count: 200, apps: apps) })
-        }
-        // Runs per second of (e) over (b): the same runs, so the ratio of their times.
-        let ratio = Double(builtIn.components.attoseconds / 1_000_000_000 + builtIn.components.seconds * 1_000_000_000)
-            / Double(max(1, own.components.attoseconds / 1_000_000_000 + own.components.seconds * 1_000_000_000))
-        let target = try #require(thresholds["e-over-b"])
-        #expect(target.isMet(by: ratio), "(e)/(b) = \(ratio): \(target.targetText)")
     }
 }
