@@ -6,7 +6,8 @@ import PackageDescription
 
 /// The files the tool itself needs ship with it as resources of the `GroupSimScenarios`
 /// target: the scenarios (the lessons, the scenario `groupsim bench` runs), copied from
-/// `Scenarios/`, and the two documents `groupsim help` prints, copied from `docs/`, so
+/// `Scenarios/`, the targets of the ratios `groupsim bench` prints (`Benchmarks/Thresholds.json`),
+/// and the two documents `groupsim help` prints, copied from `docs/`, so
 /// each stays the only copy and a new lesson is one file pair there plus its catalog
 /// entry. SwiftPM takes resources only from inside a target's folder and copies a
 /// symbolic link as a link, so the target's folder is the package root, with its one
@@ -17,7 +18,7 @@ func visibleEntries(_ folder: String) -> [String] {
     return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
 }
 let helpDocuments = ["docs/behaviour.md", "docs/scenario-format.md"]
-let notShipped = visibleEntries(".").filter { !["Scenarios", "Sources", "docs"].contains($0) }
+let notShipped = visibleEntries(".").filter { !["Benchmarks", "Scenarios", "Sources", "docs"].contains($0) }
     + visibleEntries("Sources").filter { $0 != "GroupSimScenarios" }.map { "Sources/" + $0 }
     + visibleEntries("docs").map { "docs/" + $0 }.filter { !helpDocuments.contains($0) }
 
@@ -52,7 +53,7 @@ let package = Package(
         // ours: scenario fixtures, temporary folders, running the built tool.
         .target(name: "GroupSimTesting", dependencies: ["GroupSim", "GroupSimMessages"]),
         .target(name: "GroupSimScenarios", path: ".", exclude: notShipped, sources: ["Sources/GroupSimScenarios"],
-                resources: [.copy("Scenarios")] + helpDocuments.map { .copy($0) }),
+                resources: [.copy("Scenarios"), .copy("Benchmarks")] + helpDocuments.map { .copy($0) }),
         // The workloads `groupsim bench` times and the apps they run, kept out of the commands.
         .target(name: "GroupSimBench", dependencies: ["GroupSim", "GroupSimMessages"]),
         .target(name: "GroupSimCLI", dependencies: ["GroupSim", "GroupSimMessages", "GroupSimScenarios", "GroupSimBench"]),

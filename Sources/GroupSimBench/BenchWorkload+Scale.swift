@@ -128,10 +128,23 @@ extension BenchWorkload {
         return Explorer(validated: scenario, apps: apps, workers: 1)
     }
 
+    /// The simulation of a generated workload alone, as `exploreOnce` runs it but without
+    /// the checks, pitfalls and tally: one run with the trace off. Returns the copies delivered.
+    package static func simulateOnce(_ scenario: Scenario) async -> Int {
+        let simulation = Simulation(scenario: scenario, seed: scenario.seed, apps: AppRegistry(), recordTrace: false, controller: nil,
+                                    validated: true)
+        return (try? await simulation.run().copiesDelivered) ?? 0
+    }
+
+    /// `exploreOnce`'s report, for the text `groupsim explore` prints from it.
+    package static func exploreReport(_ explorer: Explorer) async throws(ExplorationError) -> ExplorationReport {
+        try await explorer.explore(runs: 1, seed: explorer.scenario.seed)
+    }
+
     /// Runs a generated workload as `groupsim explore FILE --runs 1 --workers 1` does: one
     /// simulation with the trace off, then its checks, pitfalls and outcome key. Returns
     /// the runs made (1).
     package static func exploreOnce(_ explorer: Explorer) async throws(ExplorationError) -> Int {
-        try await explorer.explore(runs: 1, seed: explorer.scenario.seed).runs.clampedInt
+        try await exploreReport(explorer).runs.clampedInt
     }
 }

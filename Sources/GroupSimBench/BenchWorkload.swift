@@ -35,20 +35,27 @@ package enum BenchWorkload {
         return (try? await simulation.run().copiesDelivered) ?? 0
     }
 
+    /// What (b) did: the runs made and the events they ran between them.
+    package struct SeedRuns: Sendable {
+        package var runs = 0
+        package var events = 0
+    }
+
     /// (b) Runs the scenario and its checks with seeds 1 to `count`, one after another, as
     /// exploration runs each schedule: trace off, then the checks and pitfalls.
-    package static func runSeeds(_ scenario: Scenario, count: Int, apps: AppRegistry) async -> Int {
+    package static func runSeeds(_ scenario: Scenario, count: Int, apps: AppRegistry) async -> SeedRuns {
         // The caller validates the scenario once, outside the measurement; the runs share
         // its tables, one executor and one engine, as exploration's do.
         let loop = RunLoop(tables: ScenarioTables(scenario: scenario), apps: apps)
         return await loop.run { loop in
-            var runs = 0
+            var done = SeedRuns()
             for seed in 1...max(1, count) {
                 let outcome = loop.simulate(seed: UInt64(seed)).outcome
+                done.events += outcome.eventCount
                 let report = RunReport(outcome: outcome, explainingPitfalls: false)
-                if report.checks.count == scenario.checks.count { runs += 1 }
+                if report.checks.count == scenario.checks.count { done.runs += 1 }
             }
-            return runs
+            return done
         }
     }
 

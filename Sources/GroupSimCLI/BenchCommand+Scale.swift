@@ -17,6 +17,7 @@ extension BenchCommand {
     func scale(_ parsed: Arguments) async throws -> CommandResult {
         let quick = parsed.flag(Self.quick)
         let size = quick ? ScaleSize.quick : ScaleSize.full
+        let thresholds = Self.thresholds()
         let only = try parsed.word(Self.only, in: size.groups.map(String.init) + ["day", "vote"])
         var lines: [String] = []
         #if DEBUG
@@ -25,6 +26,7 @@ extension BenchCommand {
         #else
         lines.append("groupsim bench --scale: release build, one core, each workload run once as explore --runs 1 --workers 1 runs it")
         #endif
+        lines.append(Self.machineNote(thresholds))
         var nanosecondsPerCopy: [Int: Double] = [:]
         for devices in size.groups where only == nil || only == String(devices) {
             let workload = BenchWorkload.scaleGroup(devices: devices)
@@ -41,6 +43,7 @@ extension BenchCommand {
                          + " in \(Self.seconds(measured.seconds)) = \(Self.count(perCopy)) ns/copy; \(memory.text(copies: workload.copies))"
                          + "; on CPU time \(Self.seconds(measured.cpuSeconds)) = \(Self.count(cpuPerCopy)) ns/copy"
                          + (Self.scaleTargets[devices].map { "; target \($0)" } ?? ""))
+            lines.append(try await endToEndLine(workload, explorer: explorer, thresholds: thresholds))
         }
         if let smallest = size.groups.first, let largest = size.groups.last, smallest != largest,
            let small = nanosecondsPerCopy[smallest], let large = nanosecondsPerCopy[largest], small > 0 {
@@ -64,8 +67,24 @@ extension BenchCommand {
                          + " = \(Self.count(speed))x real time (target >= 100,000); \(memory.text(copies: workload.copies))"
                          + "; on CPU time \(Self.seconds(measured.cpuSeconds)) = \(Self.count(cpuSpeed))x")
         }
-        if only == nil || only == "vote" { lines += try await voteLines(quick: quick) }
+        if only == nil || only == "vote" { lines += try await voteLines(quick: quick, thresholds: thresholds) }
         return CommandResult(.success, output: lines.joined(separator: "\n") + "\n")
+    }
+
+    /// `explore FILE --runs 1 --workers 1` end to end (the run, its analysis and tally, the
+    /// text report) over the simulation of that run alone, on CPU time: what a user's
+    /// command costs beyond simulating, whatever the machine.
+    func endToEndLine(_ workload: BenchWorkload.Generated, explorer: Explorer, thresholds: BenchThresholds) async throws -> String {
+        let devices = workload.scenario.devices.count
+        let simulation = await measure(repeats: 1) { await BenchWorkload.simulateOnce(workload.scenario) }
+        let endToEnd = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in
+            let report = try await BenchWorkload.exploreReport(explorer)
+            _ = ExploreCommand.sameOutcomeWarning(report, scenario: workload.scenario)
+            return ExplorationTextReport.render(ExploreCommand.replayableHere(report)).utf8.count
+        }
+        return "scale \(devices) devices: explore end to end (runs, tally, text report) \(Self.seconds(endToEnd.cpuSeconds))"
+            + " over the simulation alone \(Self.seconds(simulation.cpuSeconds)) on CPU time: "
+            + thresholds.text("explore-over-simulation-\(devices)", Self.ratio(endToEnd.cpuSeconds, simulation.cpuSeconds), digits: 2)
     }
 
     /// The targets of the groups that have one (time, then peak memory).

@@ -1,11 +1,12 @@
 import GroupSim
 import GroupSimBench
+import GroupSimMessages
 
 /// `groupsim bench --scale`'s vote in a full group: the exhaustive verdict over every
 /// order (factored) and random exploration's runs per second, on one core.
 extension BenchCommand {
     /// The vote's lines: `quick` uses 8 people instead of 32.
-    func voteLines(quick: Bool) async throws -> [String] {
+    func voteLines(quick: Bool, thresholds: BenchThresholds) async throws -> [String] {
         let people = quick ? 8 : 32
         let scenario = BenchWorkload.groupVote(people: people)
         let explorer = try BenchWorkload.explorer(for: scenario, apps: apps)
@@ -23,12 +24,27 @@ extension BenchCommand {
         let failing = report.map { $0.checks.map { "\($0.failedRuns.readable)" }.joined(separator: " and ") } ?? "?"
         let rate = random.seconds > 0 ? Double(runs) / random.seconds : 0
         let factored = report?.factoring.map { "\($0.dependentOrders) dependent order(s)" } ?? "not factored"
+        // The same vote with a registered controller in place of the built-in app.
+        var custom = scenario
+        custom.app.name = StoreVoteController.name
+        var registered = apps
+        registered.register(StoreVoteController.name) { StoreVoteController() }
+        let controllerExplorer = try BenchWorkload.explorer(for: custom, apps: registered)
+        let controller = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in
+            try await controllerExplorer.explore(runs: runs, seed: 1).runs.clampedInt
+        }
+        let cpuRate = random.cpuSeconds > 0 ? Double(runs) / random.cpuSeconds : 0
+        let controllerCPURate = controller.cpuSeconds > 0 ? controller.work / controller.cpuSeconds : 0
         return [
             "vote: \(people) people x 3 devices, 5 votes within 5 ms: exhaustive \(orders) orders (failing the checks: \(failing))"
                 + " in \(Self.seconds(exhaustive.seconds)) (target <= 10 s), \(factored);"
                 + " on CPU time \(Self.seconds(exhaustive.cpuSeconds))",
             "vote: random exploration \(Self.count(rate)) runs/s (\(runs) runs in \(Self.seconds(random.seconds)); target >= 2,000);"
-                + " on CPU time \(Self.count(random.cpuSeconds > 0 ? Double(runs) / random.cpuSeconds : 0)) runs/s",
+                + " on CPU time \(Self.count(cpuRate)) runs/s",
+            "vote: random exploration with a registered controller (\(StoreVoteController.name): async store, UserDefaults)"
+                + " \(Self.count(controller.rate)) runs/s (\(Self.count(controller.work)) runs in \(Self.seconds(controller.seconds)));"
+                + " on CPU time \(Self.count(controllerCPURate)) runs/s,"
+                + " \(thresholds.text("vote-controller-over-vote", Self.ratio(controllerCPURate, cpuRate))) of the built-in app's",
         ]
     }
 }

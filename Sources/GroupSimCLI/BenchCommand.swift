@@ -50,21 +50,23 @@ struct BenchCommand: Subcommand {
           each run), and its checks and pitfalls
       (c) events per second of the bare event loop: the schedule of (a) on the event
           queue alone, no devices
-      (d) the ratio (a)/(c)
+      (d) the ratio (a)/(c), on CPU time
+      (b) events over (c): the events (b)'s runs ran per second of CPU time, over (c)
       (e) custom MessagesApp: runs per second of the scenario of (b) with a custom
           app written in Swift against the MessagesApp protocol (a poll keeping its
           state in the URL) in place of the built-in app, and its ratio to (b)
       (f) custom controller: runs per second of the same scenario with the app
           replaced by a registered MSMessagesAppViewController subclass that keeps the
           state in the URL as the built-in app does, and the ratio (b)/(f): how much
-          slower a developer's own controller runs than the built-in app (target: at
-          most 2)
+          slower a developer's own controller runs than the built-in app, and (f)
+          over (b)
     Each of (a), (b), (c) and (e) is the fastest of three repeats. Every figure is
     also given on the process's CPU time, which other programs on a busy machine do
-    not inflate as they do the wall clock.
-    Targets, release build (`swift run -c release groupsim bench`): (a) at least
-    2,500,000 per second and at least a quarter of (c); (b) at least 15,000 per
-    second; (e) at least half of (b).
+    not inflate as they do the wall clock. The absolute figures hold only for the
+    machine that printed them; the ratios travel, and each is printed beside its
+    target from Benchmarks/Thresholds.json (shipped with the tool), for a release
+    build (`swift run -c release groupsim bench`). scripts/bench-simpy.py in the
+    source checkout prints (a) over the same workload run with SimPy.
 
     With --scale, times generated groups as `groupsim explore FILE --runs 1 --workers 1`
     runs them (simulation with the trace off, checks, pitfalls, outcome key), once each:
@@ -78,10 +80,15 @@ struct BenchCommand: Subcommand {
       a day in a 32-person group, 3 devices each: every person sends a message every 5
       minutes on average, half of them replies in one of 20 open sessions; simulated
       time over wall time
+      each group again as `explore` end to end (the run, its tally and the text
+      report) over the simulation of that run alone, on CPU time
       a vote in a full group, 32 people x 3 devices: one person asks, 5 others reply
       within 5 ms; checks on the asker's phone and `converged`: the time of
       `explore --exhaustive` (every order, factored) and random exploration's runs
-      per second (2,000 runs)
+      per second (2,000 runs), then the same random runs with a registered
+      MSMessagesAppViewController subclass written as an App Store extension is
+      (an async store, UserDefaults) in place of the built-in app, over the built-in
+      app's rate
     Targets: nanoseconds per copy at 1,000 devices within 2x of 10 devices; 1,000
     devices in at most 15 s and 2 GiB; 300 devices in at most 1 s and 150 MB; 100
     devices in at most 0.5 s; the day at least 100,000 times real time; the vote
@@ -119,31 +126,38 @@ struct BenchCommand: Subcommand {
             scenario = try ScenarioSource.load(shipped, apps: apps)
         }
 
+        let thresholds = Self.thresholds()
         var lines: [String] = []
         #if DEBUG
         lines.append("groupsim bench: debug build; the targets are for a release build (swift run -c release groupsim bench)")
         #else
         lines.append("groupsim bench: release build, one core")
         #endif
+        lines.append(Self.machineNote(thresholds))
         var copies: Measurement?
         var events: Measurement?
         var builtIn: Measurement?
+        var builtInEvents = 0
         if only == nil || only == "a" {
             let group = BenchWorkload.group(devices: size.devices, messagesEach: size.messages)
             try group.validate()
             let measured = await measure(repeats: size.repeats) { await BenchWorkload.deliverCopies(group) }
             lines.append("(a) copies delivered: \(Self.count(measured.work)) in \(Self.seconds(measured.seconds))"
                          + " = \(Self.count(measured.rate)) copies/s"
-                         + " (\(size.devices) devices x \(Self.count(Double(size.messages))) session messages each; target >= 2,500,000)"
+                         + " (\(size.devices) devices x \(Self.count(Double(size.messages))) session messages each)"
                          + Self.onCPU(measured, "copies/s"))
             copies = measured
         }
         if only == nil || only == "b" {
             try scenario.validate(registeredApps: apps.names)
-            let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(scenario, count: size.runs, apps: apps) }
+            let measured = await measure(repeats: size.repeats) {
+                let done = await BenchWorkload.runSeeds(scenario, count: size.runs, apps: apps)
+                builtInEvents = done.events
+                return done.runs
+            }
             lines.append("(b) runs of \(path): \(Self.count(measured.work)) in \(Self.seconds(measured.seconds))"
                          + " = \(Self.count(measured.rate)) runs/s"
-                         + " (seeds 1 to \(Self.count(Double(size.runs))): simulation, checks and pitfalls, trace off; target >= 15,000)"
+                         + " (seeds 1 to \(Self.count(Double(size.runs))): simulation, checks and pitfalls, trace off)"
                          + Self.onCPU(measured, "runs/s"))
             builtIn = measured
         }
@@ -157,10 +171,16 @@ struct BenchCommand: Subcommand {
             events = measured
         }
         if let copies, let events {
-            let ratio = events.rate > 0 ? copies.rate / events.rate : 0
-            let cpuRatio = events.cpuRate > 0 ? copies.cpuRate / events.cpuRate : 0
-            lines.append("(d) ratio (a)/(c): \(String(format: "%.3f", ratio)) (target >= 0.250); "
-                         + "on CPU time \(String(format: "%.3f", cpuRatio))")
+            lines.append("(d) ratio (a)/(c): \(thresholds.text("d", Self.ratio(copies.cpuRate, events.cpuRate))) on CPU time; "
+                         + "on the wall clock \(String(format: "%.3f", Self.ratio(copies.rate, events.rate)))")
+        }
+        if let builtIn, let events {
+            // (b)'s runs as events: what one event costs inside a whole run (steps, copies,
+            // the app, the checks and pitfalls at its end) against the bare queue's.
+            let perSecond = builtIn.cpuSeconds > 0 ? Double(builtInEvents) / builtIn.cpuSeconds : 0
+            lines.append("(b) events over (c): \(Self.count(Double(builtInEvents))) events in (b)'s runs"
+                         + " = \(Self.count(perSecond)) events/s on CPU time; over (c): "
+                         + thresholds.text("b-events-over-c", Self.ratio(perSecond, events.cpuRate)))
         }
         if only == nil || only == "e" {
             var custom = scenario
@@ -168,12 +188,12 @@ struct BenchCommand: Subcommand {
             var registry = apps
             registry.register(BenchPollApp.name) { _ in BenchPollApp() }
             try custom.validate(registeredApps: registry.names)
-            let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(custom, count: size.runs, apps: registry) }
+            let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(custom, count: size.runs, apps: registry).runs }
             var line = "(e) custom MessagesApp: runs of \(path) with \(BenchPollApp.name): \(Self.count(measured.work))"
                 + " in \(Self.seconds(measured.seconds))"
                 + " = \(Self.count(measured.rate)) runs/s"
             if let builtIn {
-                line += ", \(String(format: "%.3f", builtIn.rate > 0 ? measured.rate / builtIn.rate : 0)) of (b) (target >= 0.500)"
+                line += ", \(thresholds.text("e-over-b", Self.ratio(measured.cpuRate, builtIn.cpuRate))) of (b) on CPU time"
             }
             line += Self.onCPU(measured, "runs/s")
             lines.append(line)
@@ -184,12 +204,15 @@ struct BenchCommand: Subcommand {
             var registered = apps
             registered.register(URLPollController.name) { URLPollController() }
             try custom.validate(registeredApps: registered.names)
-            let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(custom, count: size.runs, apps: registered) }
+            let measured = await measure(repeats: size.repeats) {
+                await BenchWorkload.runSeeds(custom, count: size.runs, apps: registered).runs
+            }
             var line = "(f) custom controller runs/s: \(Self.count(measured.work)) runs in \(Self.seconds(measured.seconds))"
                 + " = \(Self.count(measured.rate)) runs/s"
                 + " (\(path) with an MSMessagesAppViewController subclass keeping the state in the URL)"
             if let builtIn, measured.rate > 0 {
-                line += "; ratio (b)/(f): \(String(format: "%.2f", builtIn.rate / measured.rate)) (target <= 2)"
+                line += "; ratio (b)/(f): \(String(format: "%.2f", builtIn.rate / measured.rate));"
+                    + " (f) over (b) on CPU time: \(thresholds.text("f-over-b", Self.ratio(measured.cpuRate, builtIn.cpuRate)))"
             }
             line += Self.onCPU(measured, "runs/s")
             lines.append(line)

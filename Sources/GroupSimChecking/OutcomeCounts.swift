@@ -186,6 +186,12 @@ struct OutcomeCounts: Sendable {
         return (several[Int32(index)] ?? [:]).map { (values[Int($0.key)], $0.value) }
     }
 
+    /// What row `index` showed, by number in `values`, in how many runs each.
+    private func numberedCounts(at index: Int) -> [(number: Int32, runs: ExactCount)] {
+        if single[index] >= 0 { return [(single[index], singleCountValue(at: index))] }
+        return (several[Int32(index)] ?? [:]).map { ($0.key, $0.value) }
+    }
+
     /// Counts `count` runs that showed value `number` at row `index`.
     private mutating func add(_ number: Int32, _ count: ExactCount, at index: Int) {
         let current = single[index]
@@ -258,5 +264,37 @@ struct OutcomeCounts: Sendable {
         keys.append(key)
         numbers[key] = number
         return number
+    }
+}
+
+extension OutcomeCounts {
+    /// `OutcomeTallies.summary` read from this table: the rows' numbers, not their names.
+    func summary(sessions wanted: Set<String>) -> ExplorationReport.OutcomeSummary {
+        var summary = ExplorationReport.OutcomeSummary()
+        let hasBubble = values.map { $0.from != nil }
+        let asked = sessionNames.map { wanted.contains($0) }
+        var sums: [Int64: ExactCount] = [:]
+        for index in rowDevice.indices {
+            let number = single[index]
+            let session = Int(rowSession[index])
+            if number >= 0 {
+                if hasBubble[Int(number)] { summary.bubbleLines += 1 }
+                guard asked[session] else { continue }
+                summary.devices[sessionNames[session], default: 0] += 1
+                sums[Int64(session) << 32 | Int64(number), default: .zero] += singleCountValue(at: index)
+            } else {
+                let several = numberedCounts(at: index)
+                if several.contains(where: { hasBubble[Int($0.number)] }) { summary.bubbleLines += several.count }
+                guard asked[session] else { continue }
+                summary.devices[sessionNames[session], default: 0] += 1
+                for entry in several { sums[Int64(session) << 32 | Int64(entry.number), default: .zero] += entry.runs }
+            }
+        }
+        // Sorted by key, so that the lists come out alike every time.
+        for (key, runs) in sums.sorted(by: { $0.key < $1.key }) {
+            summary.shown[sessionNames[Int(key >> 32)], default: []]
+                .append(ExplorationReport.OutcomeCount(shown: values[Int(key & 0xFFFF_FFFF)], runs: runs))
+        }
+        return summary
     }
 }

@@ -54,6 +54,13 @@ extension ExplorationReport {
             }
         }
 
+        /// `summary(sessions:)` read from the tally's table where the rows are read from
+        /// one (the order of the rows does not change it); nil for rows held as values.
+        func countedSummary(sessions: Set<String>) -> OutcomeSummary? {
+            guard case .counted(let counts, _, _) = storage else { return nil }
+            return counts.summary(sessions: sessions)
+        }
+
         public static func == (lhs: Self, rhs: Self) -> Bool {
             lhs.count == rhs.count && lhs.indices.allSatisfy { lhs[$0] == rhs[$0] }
         }

@@ -152,26 +152,26 @@ package enum ExplorationTextReport {
     static func outcomeLines(_ report: ExplorationReport, full: Bool) -> [String] {
         var lines = ["Outcomes (what each session's devices showed: the live bubble's sender and the state tapping it would show)"]
         let runs = report.runs
-        let rows = report.outcomes.filter { row in row.counts.contains { $0.shown.from != nil } }
-        if rows.isEmpty {
+        var sessions: [String] = []
+        var known: Set<String> = []
+        for entry in report.classes where known.insert(entry.session).inserted { sessions.append(entry.session) }
+        let listedSessions = full ? sessions : Array(sessions.prefix(sessionLimit))
+        // One pass over the rows' numbers: the listed sessions' devices and shares, and the
+        // by-device lines; the rows themselves are made only when they are printed.
+        let summary = report.outcomes.summary(sessions: Set(listedSessions))
+        if summary.bubbleLines == 0 {
             lines.append("  (no device shows a bubble of any session)")
             return lines
         }
-        var sessions: [String] = []
-        for entry in report.classes where sessions.last != entry.session && !sessions.contains(entry.session) {
-            sessions.append(entry.session)
-        }
-        let listedSessions = full ? sessions : Array(sessions.prefix(sessionLimit))
         var classesBySession: [String: [ExplorationReport.OutcomeClass]] = [:]
         for entry in report.classes { classesBySession[entry.session, default: []].append(entry) }
         var outliersBySession: [String: [ExplorationReport.Outlier]] = [:]
         for entry in report.outliers { outliersBySession[entry.session, default: []].append(entry) }
         var senderShares: [String: [String: ExactCount]] = [:]
-        var devicesBySession: [String: Int] = [:]
-        for row in report.outcomes {
-            devicesBySession[row.session, default: 0] += 1
-            for count in row.counts { senderShares[row.session, default: [:]][sender(count.shown), default: .zero] += count.runs }
+        for (session, counts) in summary.shown {
+            for count in counts { senderShares[session, default: [:]][sender(count.shown), default: .zero] += count.runs }
         }
+        let devicesBySession = summary.devices
         for session in listedSessions {
             let classes = classesBySession[session] ?? []
             let devices = devicesBySession[session] ?? 0
@@ -202,11 +202,12 @@ package enum ExplorationTextReport {
         if listedSessions.count < sessions.count {
             lines.append("  and \(sessions.count - listedSessions.count) more sessions (--full lists them)")
         }
-        let deviceLines = rows.reduce(0) { $0 + $1.counts.count }
+        let deviceLines = summary.bubbleLines
         guard full || deviceLines <= deviceLineLimit else {
             lines.append("  (\(deviceLines) device lines left out; --full prints every device's outcomes)")
             return lines
         }
+        let rows = report.outcomes.filter { row in row.counts.contains { $0.shown.from != nil } }
         lines.append("  by device:")
         let placeWidth = rows.map { $0.device.count + $0.session.count + 2 }.max() ?? 0
         let senderWidth = rows.flatMap(\.counts).map { sender($0.shown).count }.max() ?? 0

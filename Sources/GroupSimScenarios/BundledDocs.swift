@@ -8,13 +8,9 @@ public enum BundledDocs {
     /// The text of `name` (`behaviour.md`) without its final line breaks, or nil when
     /// neither the bundle nor the checkout the tool was built from holds it.
     public static func text(_ name: String) -> String? {
-        for path in BundledScenarios.places(name, checkout: "docs/" + name) {
-            guard let data = FileManager.default.contents(atPath: path) else { continue }
-            var text = String(decoding: data, as: UTF8.self)
-            while text.hasSuffix("\n") { text.removeLast() }
-            return text
-        }
-        return nil
+        guard var text = BundledScenarios.text(name, checkout: "docs/" + name) else { return nil }
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text
     }
 
     /// Where the documents were looked for, for an error message.

@@ -29,6 +29,22 @@ public enum BundledScenarios {
         return nil
     }
 
+    /// The text of the shipped resource `inside` the bundle, or of `checkout` in the
+    /// checkout the tool was built from; nil when neither can be read.
+    static func text(_ inside: String, checkout: String) -> String? {
+        for path in places(inside, checkout: checkout) {
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            return String(decoding: data, as: UTF8.self)
+        }
+        return nil
+    }
+
+    /// `Benchmarks/Thresholds.json`, the targets of the ratios `groupsim bench` prints, as
+    /// it ships with the tool; nil when neither the bundle nor the checkout holds it.
+    public static var benchThresholds: String? {
+        text("Benchmarks/Thresholds.json", checkout: "Benchmarks/Thresholds.json")
+    }
+
     /// Where the folder was looked for, for an error message.
     public static var bundleDescription: String {
         let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent().path ?? "the executable's folder"

@@ -85,8 +85,18 @@ import GroupSimBench
         #expect(result.output.contains("day: 32 people x 3 devices, 404 messages, 38,380 copies, "))
         #expect(result.output.contains(" s simulated in "))
         #expect((BenchCommandTests.figure(result.output, line: "day:", before: "s simulated") ?? 0) == 3_600)
+        // Each group's explore end to end over its simulation alone (the thresholds file
+        // has targets for the full sizes, 100 to 1,000 devices, not for the quick ones).
+        let endToEnd = result.output.split(separator: "\n").first { $0.hasPrefix("scale 10 devices: explore end to end (runs, tally, text report) ") }
+        #expect(endToEnd?.contains(" over the simulation alone ") == true, "\(result.output)")
+        #expect(BenchThresholds.none.text("explore-over-simulation-10", 1.25, digits: 2) == "1.25")
+        // The vote with a registered controller beside the built-in app's.
+        let controller = result.output.split(separator: "\n").first { $0.hasPrefix("vote: random exploration with a registered controller") }
+        #expect(controller?.contains("(200 runs in ") == true, "\(result.output)")
+        #expect(controller?.contains("of the built-in app's") == true)
         let only = await CLI.run(["bench", "--scale", "--quick", "--only", "day"])
-        #expect(only.output.split(separator: "\n").dropFirst().map { String($0.prefix(4)) } == ["day:"])
+        // After the build's line and the note on which figures travel.
+        #expect(only.output.split(separator: "\n").dropFirst(2).map { String($0.prefix(4)) } == ["day:"])
         let wrong = await CLI.run(["bench", "--scale", "--only", "a"])
         #expect(wrong.status == 2)
     }
