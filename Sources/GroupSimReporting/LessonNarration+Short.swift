@@ -83,7 +83,8 @@ extension LessonNarration {
             let device = events[start].subject
             var results: [String] = []
             var refusals: [String] = []
-            if case .tap(let session) = action, let live = history.live(on: device, session: session, before: start + 1) {
+            if case .tap(let session) = action, opensApp(events, from: start, to: end, in: outcome.scenario),
+               let live = history.live(on: device, session: session, before: start + 1) {
                 results.append("selectedMessage is m\(live.message) (M21)")
             }
             for index in (start + 1)..<end {
@@ -130,7 +131,10 @@ extension LessonNarration {
         // Every device alike: one sentence instead of a table.
         if history.devices.count > 1, let row = nowShowing(report, history: history, flow: flow, before: outcome.trace.events.count,
                                                             grouped: true, sameEverywhere: true) {
-            lines = wrapped("At the end all \(history.devices.count) devices show \(row)", indent: "   ")
+            // Devices that draw no bubble (an old system's plain messages, M26) are not among them.
+            let drawing = history.devices.count < outcome.scenario.devices.count ? " that draw bubbles" : ""
+            let every = history.devices.count == 2 ? "both devices\(drawing) show" : "all \(history.devices.count) devices\(drawing) show"
+            lines = wrapped("At the end \(every) \(row)", indent: "   ")
         } else {
             lines.insert("   At the end:", at: 0)
         }

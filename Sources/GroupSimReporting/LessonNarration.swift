@@ -168,7 +168,8 @@ package enum LessonNarration {
             lines.append("")
             lines.append("   \(events[start].time)  step \(number): \(events[start].subject) \(described(action))")
             let device = events[start].subject
-            if case .tap(let session) = action, let live = history.live(on: device, session: session, before: start + 1) {
+            if case .tap(let session) = action, opensApp(events, from: start, to: end, in: outcome.scenario),
+               let live = history.live(on: device, session: session, before: start + 1) {
                 lines += wrapped("\(pad(events[start].time.description, 6)) \(device)'s app opens on the tapped bubble: selectedMessage "
                     + "is m\(live.message) (M21)",
                                  indent: "     ", continuation: String(repeating: " ", count: 12))
@@ -187,6 +188,17 @@ package enum LessonNarration {
             }
         }
         return lines
+    }
+
+    /// Whether the step at `start` opened the app: only iOS with the app runs the extension;
+    /// a tap on a Mac opens the URL in the browser or fails, and selects nothing (M25, M27).
+    static func opensApp(_ events: [TraceEvent], from start: Int, to end: Int, in scenario: Scenario) -> Bool {
+        let device = events[start].subject
+        guard let spec = scenario.device(device), spec.runsApp, spec.platform == .ios else { return false }
+        return !events[(start + 1)..<end].contains { event in
+            if case .failed = event.kind, event.subject == device { return true }
+            return false
+        }
     }
 
     /// `reply poll` with what the step writes: `reply poll (data bob=tomatoes)`.
