@@ -412,9 +412,16 @@ package enum LessonNarration {
     static func wentWrong(_ report: RunReport) -> [String] {
         var lines: [String] = []
         if report.pitfalls.isEmpty { lines += wrapped(noPitfallSentence(report), indent: "   ") }
-        for pitfall in report.pitfalls {
+        for (index, pitfall) in report.pitfalls.enumerated() {
             lines.append("")
             lines += wrapped("\(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.summary)", indent: "   - ", continuation: "     ")
+            // A why and a fix told for an earlier pitfall of the kind, but for the device, are not told again.
+            let earlier = report.pitfalls[..<index].first { $0.kind == pitfall.kind }
+            if let earlier, let was = earlier.devices.first, let now = pitfall.devices.first,
+               earlier.explanation.replacingOccurrences(of: was, with: now) == pitfall.explanation {
+                lines += wrapped("Why and fix: as for \(was) above, on \(now).", indent: "     ")
+                continue
+            }
             lines += wrapped("Why: \(pitfall.explanation)", indent: "     ")
             lines += wrapped("Fix: \(pitfall.fix)", indent: "     ")
         }
