@@ -8,7 +8,10 @@ screens after every event (`--format screens`) into DIR, opens the page from fil
 headless Chromium through chromedriver (WebDriver over HTTP on 127.0.0.1), moves the
 cursor to every event of the run and checks that each device's screen as the page draws
 it (bubbles, summary lines, texts, stickers, plain lines, in order, with their message,
-text, subcaption and state) equals that device's screen in the run at that event. It
+text, subcaption and state) equals that device's screen in the run at that event. For
+every pair of lesson files (Scenarios/lessons/NAME-broken.yaml and NAME-fixed.yaml) it
+also writes the lesson's page (`groupsim lessons NAME --format html`), which holds both
+runs with a slider each, and steps both sliders event by event the same way. It
 also checks that the page made no request but for itself (Chromium's network log) and
 that its script ran under the page's content security policy. For the first scenario it
 saves screenshots at three instants: the first event, the first pitfall moment (where
@@ -109,11 +112,12 @@ class WebDriver:
 
 # What the page draws, read from the DOM: per device, its lines in order.
 READ_SCREENS = """
-const index = arguments[0], upto = arguments[1];
+const index = arguments[0], upto = arguments[1], run = arguments[2];
+const timeline = window.groupsimTimelines[run];
 const out = [];
 for (let i = index; i < upto; i++) {
-  window.groupsimTimeline.seek(i);
-  const cards = Array.from(document.querySelectorAll('#transcripts .device-transcript'));
+  timeline.seek(i);
+  const cards = Array.from(document.getElementById(timeline.prefix + 'transcripts').querySelectorAll('.device-transcript'));
   out.push(cards.map(card => Array.from(card.querySelectorAll('.screen > *')).flatMap(node => {
     const text = sel => { const found = node.querySelector(sel); return found ? found.textContent : null; };
     if (node.classList.contains('conversation')) return [{kind: 'conversation', text: node.textContent}];
@@ -164,42 +168,100 @@ def expected_screens(dump):
     return per_event
 
 
+def screens_of(args, scenario, name, failures):
+    """The run's own screens after every event, or None when groupsim failed."""
+    dump_path = os.path.join(args.out, f"{name}.screens.json")
+    result = subprocess.run([args.groupsim, "run", scenario, "--format", "screens", "--output", dump_path],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if result.returncode not in (0, 1):
+        failures.append(f"{scenario}: groupsim run --format screens exited {result.returncode}: {result.stderr.strip()}")
+        return None
+    with open(dump_path) as file:
+        return json.load(file)
+
+
+def check_lesson(driver, args, lesson, files, failures):
+    """The lesson's page: both runs, each slider stepped through every event of its run."""
+    page = os.path.join(args.out, f"lesson-{lesson}.html")
+    result = subprocess.run([args.groupsim, "lessons", lesson, "--format", "html", "--dir", os.path.dirname(files[0])],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if result.returncode not in (0, 1):
+        failures.append(f"lesson {lesson}: groupsim lessons --format html exited {result.returncode}: {result.stderr.strip()}")
+        return 0
+    with open(page, "w") as file:
+        file.write(result.stdout)
+    dumps = []
+    for scenario in files:
+        dump = screens_of(args, scenario, "lessons-" + os.path.splitext(os.path.basename(scenario))[0], failures)
+        if dump is None:
+            return 0
+        dumps.append(dump)
+    driver.network_requests()
+    url = "file://" + os.path.abspath(page)
+    driver.open(url)
+    runs = driver.run("return window.groupsimTimelines ? window.groupsimTimelines.length : -1;")
+    if runs != len(files):
+        failures.append(f"lesson {lesson}: the page has {runs} sliders, the lesson {len(files)} runs")
+        return 0
+    checked = 0
+    for run, (scenario, dump) in enumerate(zip(files, dumps)):
+        checked += check_slider(driver, f"lesson {lesson} ({os.path.basename(scenario)})", dump, run, failures)
+    check_requests(driver, f"lesson {lesson}", url, failures)
+    return checked
+
+
+def check_slider(driver, label, dump, run, failures):
+    """Steps slider `run` of the open page through every event, comparing each device's screen."""
+    expected = expected_screens(dump)
+    count = driver.run("const t = (window.groupsimTimelines || [])[arguments[0]]; return t ? t.count : -1;", run)
+    if count != len(expected):
+        failures.append(f"{label}: the page's script did not run or walks {count} events, the run has {len(expected)}")
+        return 0
+    checked = 0
+    for start in range(0, count, 40):
+        drawn = driver.run(READ_SCREENS, start, min(count, start + 40), run)
+        for offset, devices in enumerate(drawn):
+            index = start + offset
+            at = dump["events"][index]["at"]
+            if len(devices) != len(dump["devices"]):
+                failures.append(f"{label}: event {index + 1} ({at}): the page shows {len(devices)} screens, the run has {len(dump['devices'])}")
+                continue
+            for device, shown, wanted in zip(dump["devices"], devices, expected[index]):
+                checked += 1
+                if shown != wanted:
+                    failures.append(f"{label}: event {index + 1} ({at}): {device} shows {json.dumps(shown)[:400]}, "
+                                    f"the run has {json.dumps(wanted)[:400]}")
+    return checked
+
+
+def check_requests(driver, label, url, failures):
+    """The page asked for nothing but itself."""
+    foreign = [request for request in driver.network_requests() if request != url and not request.startswith("data:")]
+    resources = driver.run("return performance.getEntriesByType('resource').map(e => e.name);")
+    for request in foreign + resources:
+        failures.append(f"{label}: the page asked for {request}")
+
+
 def check_scenario(driver, args, scenario, number, failures, shots):
     name = os.path.splitext(os.path.basename(scenario))[0]
     if scenario.startswith("Scenarios/lessons/"):
         name = "lessons-" + name
     page = os.path.join(args.out, f"{name}.html")
-    dump_path = os.path.join(args.out, f"{name}.screens.json")
-    for fmt, path in (("html", page), ("screens", dump_path)):
-        result = subprocess.run([args.groupsim, "run", scenario, "--format", fmt, "--output", path],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        if result.returncode not in (0, 1):
-            failures.append(f"{scenario}: groupsim run --format {fmt} exited {result.returncode}: {result.stderr.strip()}")
-            return 0
-    with open(dump_path) as file:
-        dump = json.load(file)
-    expected = expected_screens(dump)
+    result = subprocess.run([args.groupsim, "run", scenario, "--format", "html", "--output", page],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if result.returncode not in (0, 1):
+        failures.append(f"{scenario}: groupsim run --format html exited {result.returncode}: {result.stderr.strip()}")
+        return 0
+    dump = screens_of(args, scenario, name, failures)
+    if dump is None:
+        return 0
     driver.network_requests()
     url = "file://" + os.path.abspath(page)
     driver.open(url)
-    count = driver.run("return window.groupsimTimeline ? window.groupsimTimeline.count : -1;")
-    if count != len(expected):
-        failures.append(f"{scenario}: the page's script did not run or walks {count} events, the run has {len(expected)}")
+    checked = check_slider(driver, scenario, dump, 0, failures)
+    count = len(dump["events"])
+    if checked == 0:
         return 0
-    checked = 0
-    for start in range(0, count, 40):
-        drawn = driver.run(READ_SCREENS, start, min(count, start + 40))
-        for offset, devices in enumerate(drawn):
-            index = start + offset
-            at = dump["events"][index]["at"]
-            if len(devices) != len(dump["devices"]):
-                failures.append(f"{scenario}: event {index + 1} ({at}): the page shows {len(devices)} screens, the run has {len(dump['devices'])}")
-                continue
-            for device, shown, wanted in zip(dump["devices"], devices, expected[index]):
-                checked += 1
-                if shown != wanted:
-                    failures.append(f"{scenario}: event {index + 1} ({at}): {device} shows {json.dumps(shown)[:400]}, "
-                                    f"the run has {json.dumps(wanted)[:400]}")
     if number == 0:
         moments = driver.run("return JSON.parse(document.getElementById('timeline-data').textContent)"
                              ".events.map((e, i) => e.moment ? i : -1).filter(i => i >= 0);")
@@ -217,10 +279,7 @@ def check_scenario(driver, args, scenario, number, failures, shots):
                        "window.scrollTo(0, flow.getBoundingClientRect().top + window.scrollY - 128);", instants[1][1])
             driver.screenshot(args.picture)
             shots.append(args.picture)
-    foreign = [request for request in driver.network_requests() if request != url and not request.startswith("data:")]
-    resources = driver.run("return performance.getEntriesByType('resource').map(e => e.name);")
-    for request in foreign + resources:
-        failures.append(f"{scenario}: the page asked for {request}")
+    check_requests(driver, scenario, url, failures)
     return checked
 
 
@@ -240,19 +299,33 @@ def main():
     except (RuntimeError, OSError) as error:
         print(f"check-timeline: could not start Chromium through chromedriver: {error}", file=sys.stderr)
         return 2
-    failures, shots, screens = [], [], 0
+    failures, shots, screens, pages = [], [], 0, 0
     try:
         for number, scenario in enumerate(args.scenarios):
             checked = check_scenario(driver, args, scenario, number, failures, shots)
             screens += checked
             print(f"check-timeline: {scenario}: {checked} device screens checked")
+        # Each lesson's page: its broken and fixed runs, one slider each.
+        lessons = {}
+        for scenario in args.scenarios:
+            base = os.path.basename(scenario)
+            for suffix, slot in (("-broken.yaml", 0), ("-fixed.yaml", 1)):
+                if os.path.basename(os.path.dirname(scenario)) == "lessons" and base.endswith(suffix):
+                    lessons.setdefault(base[:-len(suffix)], [None, None])[slot] = scenario
+        for lesson, files in sorted(lessons.items()):
+            if None in files:
+                continue
+            checked = check_lesson(driver, args, lesson, files, failures)
+            screens += checked
+            pages += 1
+            print(f"check-timeline: lesson {lesson}: both runs, {checked} device screens checked")
     finally:
         driver.quit()
     for failure in failures[:40]:
         print("FAIL " + failure, file=sys.stderr)
     if len(failures) > 40:
         print(f"... and {len(failures) - 40} more", file=sys.stderr)
-    print(f"check-timeline: {len(args.scenarios)} scenarios, {screens} device screens at every event, "
+    print(f"check-timeline: {len(args.scenarios)} scenarios and {pages} lesson pages (both runs each), {screens} device screens at every event, "
           f"{len(failures)} failures; screenshots: {', '.join(shots)}")
     return 1 if failures else 0
 

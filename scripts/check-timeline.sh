@@ -2,7 +2,9 @@
 # Checks the HTML report's time slider in a real browser: for every scenario in Scenarios/
 # (lessons included) and every event of its run, each device's screen as the page draws
 # it must equal that device's screen in the run at that event (`groupsim run --format
-# screens`); the page must ask for nothing outside itself; three screenshots of the
+# screens`); each lesson's page (`groupsim lessons NAME --format html`) holds its broken
+# and its fixed run, and both sliders are stepped the same way, event by event; the page
+# must ask for nothing outside itself; three screenshots of the
 # pickles race are taken (first event, where the views part, the end). The driver is
 # scripts/check-timeline.py: Python's standard library speaking WebDriver to chromedriver.
 #

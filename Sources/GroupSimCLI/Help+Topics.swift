@@ -11,7 +11,9 @@ extension Help {
         case "help", "--help", "-h":
             return helpOnHelp
         case "format", "scenario-format", "scenario":
-            return try document("scenario-format.md")
+            return plain(try document("scenario-format.md"))
+        case "terms", "glossary", "term":
+            return termsHelp
         case "rules", "behaviour", "behavior":
             _ = try document("behaviour.md")
             return rulesOverview
@@ -20,7 +22,7 @@ extension Help {
         }
         if let text = vocabulary(topic) { return text }
         if let text = rule(topic) { return text } else if BundledDocs.text("behaviour.md") == nil { _ = try document("behaviour.md") }
-        let words = ["format"] + vocabularyTopics + ["rules"]
+        let words = ["format"] + vocabularyTopics + ["terms", "rules"]
         var message = "no help for \"\(topic)\"; topics: \((commandNames + words).joined(separator: ", ")), M1 to M30"
         if let near = Suggestion.nearest(to: topic, in: commandNames + words) { message += "; did you mean \"\(near)\"?" }
         throw UsageError(message)
@@ -43,14 +45,15 @@ extension Help {
     }
 
     static let helpOnHelp = """
-    Usage: groupsim help [COMMAND | format | steps | checks | pitfalls | callbacks | rules | M1...M30]
+    Usage: groupsim help [COMMAND | format | steps | checks | pitfalls | callbacks | terms | rules | M1...M30]
 
     Without a topic, lists every command. With a command's name, prints its help (the same
     as `groupsim COMMAND --help`). `format` prints the scenario file format
     (docs/scenario-format.md); `steps`, `checks`, `pitfalls` and `callbacks` list every
-    step action, check, pitfall kind and callback name with what it means; `rules` lists
-    the rules M1 to M30 the simulation follows, and `M12` (any rule number) prints that
-    rule as docs/behaviour.md#m12 writes it.
+    step action, check, pitfall kind and callback name with what it means; `terms` defines
+    the words the lessons use (session, live bubble, converged...); `rules` lists the rules
+    M1 to M30 the simulation follows, and `M12` (any rule number) prints that rule as
+    docs/behaviour.md#m12 writes it. Documents are printed as plain text, not Markdown.
 
     Exit status: 0; 2 for an unknown topic.
 
@@ -73,7 +76,7 @@ extension Help {
         let name = topic.uppercased()
         guard name.hasPrefix("M"), let number = Int(name.dropFirst()), (1...30).contains(number) else { return nil }
         guard let section = ruleSections().first(where: { $0.rule == "M\(number)" }) else { return nil }
-        return section.text + "\n(\(RuleReference.path("M\(number)")))\n"
+        return plain(section.text) + "\n(\(RuleReference.path("M\(number)")))\n"
     }
 
     /// The rule sections of the behaviour document: each `### M12 ...` heading with the

@@ -15,7 +15,7 @@ enum Help {
 
         Usage:
         \(usages.joined(separator: "\n"))
-          groupsim help [COMMAND | format | steps | checks | pitfalls | callbacks | rules | M1...M30]
+          groupsim help [COMMAND | format | steps | checks | pitfalls | callbacks | terms | rules | M1...M30]
 
         Commands:
         \(list.joined(separator: "\n"))

@@ -17,8 +17,8 @@ struct LessonsCommand: Subcommand {
             switch self {
             case .text: "the narration"
             case .html:
-                "the broken run as one self-contained page instead (as `run --format html`): the message flow, and a time "
-                    + "slider that shows every device's screen at each event as the pitfall happens"
+                "both runs on one self-contained page instead, the broken design then the fixed one, each as `run --format "
+                    + "html` draws it: the message flow, and a time slider that shows every device's screen at each event"
             }
         }
     }
@@ -36,10 +36,12 @@ struct LessonsCommand: Subcommand {
     static let about = """
     Without NAME, lists the lessons in teaching order, one line each on what you will
     see, with the rules each teaches. With NAME, runs the lesson's two scenario files,
-    NAME-broken.yaml and NAME-fixed.yaml, and tells them in one screen (at most 60
-    lines): the setting, the broken run step by step with what each device shows at the
-    end, each pitfall once (what happened where, why, the rule, the fix), the fixed
-    design with the checks that prove it, and the command for the next lesson.
+    NAME-broken.yaml and NAME-fixed.yaml, and tells them in one screen (at most 40
+    lines of 100 columns): the terms it is the first to use, the broken design and what
+    it gets wrong, its run step by step with what each device shows at the end, each
+    pitfall once (what happened where, the fix), the fixed design with the checks that
+    prove it, the rules as `groupsim help M12` commands, and the next lesson. --full
+    adds each pitfall's why and both runs in full; `groupsim help terms` lists the terms.
 
     The lesson files ship with groupsim (a copy of the repository's Scenarios/lessons made
     when it is built), so this works from any directory.
@@ -64,7 +66,7 @@ struct LessonsCommand: Subcommand {
         let directory = try Self.directory(given: parsed.value(Self.dir))
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         guard let name = parsed.positional.first else {
-            return CommandResult(.success, output: Self.list(directory: directory, files: files))
+            return CommandResult(.success, output: Self.list(directory: directory, files: files, shipped: parsed.value(Self.dir) == nil))
         }
         let known = Lesson.all.map(\.name) + Lesson.pairs(in: files).filter { Lesson.named($0) == nil }
         guard known.contains(name) else {
@@ -78,14 +80,14 @@ struct LessonsCommand: Subcommand {
         let fixed = try ScenarioParser.load(path: Self.join(directory, lesson.fixedFile), registeredApps: apps.names)
         let brokenReport = try await broken.run(apps: apps)
         let fixedReport = try await fixed.run(apps: apps)
-        let text = format == .html ? HTMLReport.render(brokenReport)
+        let text = format == .html ? lesson.page(broken: brokenReport, fixed: fixedReport)
             : LessonNarration.render(lesson, broken: brokenReport, fixed: fixedReport, full: parsed.flag(Self.full))
         return CommandResult(.checks(passed: brokenReport.passed && fixedReport.passed), output: text)
     }
 
     /// The list: one line per lesson in teaching order (the catalog, then any other pair
     /// of files found), each saying what the learner will see and the rules it teaches.
-    static func list(directory: String, files: [String]) -> String {
+    static func list(directory: String, files: [String], shipped: Bool) -> String {
         var rows: [(name: String, preview: String, rules: String, missing: [String])] = []
         for lesson in Lesson.all {
             let missing = [lesson.brokenFile, lesson.fixedFile].filter { !files.contains($0) }
@@ -106,7 +108,9 @@ struct LessonsCommand: Subcommand {
             lines.append(line)
         }
         lines.append("")
-        lines.append("\(rows.count) lessons in \(directory); start with: groupsim lessons \(rows.first?.name ?? "NAME")")
+        // The shipped lessons are named by what they are, never by where they were installed.
+        let place = shipped ? "shipped with groupsim" : "in \(directory)"
+        lines.append("\(rows.count) lessons \(place); start with: groupsim lessons \(rows.first?.name ?? "NAME")")
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -7,8 +7,10 @@ import GroupSimSimulation
 extension PitfallDetector {
     // MARK: - Lost update (M12, M13)
 
+    /// `keeping`: the devices that still show the change. While one does, the change is
+    /// lost to the group's agreed state, not gone from every screen, and the words say so.
     static func lostUpdateText(_ change: Change, carrier: RunLedger.Carrier?, lost: [(device: String, shown: SessionStates.Shown?)],
-                               _ evidence: Evidence) -> (explanation: String, fix: String) {
+                               keeping: [String] = [], _ evidence: Evidence) -> (explanation: String, fix: String) {
         let who = evidence.contact(change.person)
         let what = change.entries.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
         // A registered app's `app.state` only tells the checks where its state is: its
@@ -24,7 +26,10 @@ extension PitfallDetector {
                 ?? "\(who)'s change was made on \(change.device)"
             let explanation = "The app keeps its whole state in the message URL, so each reply carries only what its sender's tapped "
                 + "bubble held plus its own change. \(carried). \(reasons) Each device keeps as live bubble only the message that reached "
-                + "it last (M11, M12), so there \(what) is gone, and nothing will bring it back: the group lost \(who)'s update."
+                + "it last (M11, M12), so there \(what) is gone, and nothing will bring it back: "
+                + (keeping.isEmpty ? "the group lost \(who)'s update."
+                    : "\(who)'s update is lost to the group's agreed state, though \(listed(keeping)) still "
+                        + "show\(keeping.count == 1 ? "s" : "") it.")
             let fix = registered
                 ? "Keep the state on your server and let the URL carry only the record's name; fetch the record when a bubble is tapped, "
                     + "and " + conditionalSave

@@ -171,7 +171,8 @@ package enum PitfallDetector {
             let what = change.entries.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
             var origin = change.step.map { "step \($0) on \(change.device)" } ?? "on \(change.device)"
             if states.outcome.scenario.app.state == .message, let carrier { origin += ", sent in m\(carrier.message)" }
-            let (explanation, fix) = lostUpdateText(change, carrier: carrier, lost: lost, evidence)
+            let keeping = zip(devices, shownOn.of).filter { kept[$0.1] }.map { states.outcome.devices[$0.0].name }
+            let (explanation, fix) = lostUpdateText(change, carrier: carrier, lost: lost, keeping: keeping, evidence)
             found.append(Pitfall(kind: .lostUpdate, rule: rule, devices: lost.map(\.device), message: carrier?.message, session: session,
                                  summary: "\(evidence.contact(change.person))'s change \(what) (\(origin)) is missing from \(session) on "
                                      + "\(lost.map(\.device).joined(separator: ", "))",
@@ -255,7 +256,19 @@ package enum PitfallDetector {
             }
             return "\(group.devices.joined(separator: ", ")): \(state) (\(group.from))"
         }
-        let parting = evidence.history.partings(session: session, among: groups.map { $0.devices[0] }).first
+        // The story follows the two devices, in different groups, whose views parted first.
+        var parting: ViewParting?
+        for (index, group) in groups.enumerated() {
+            for other in groups.dropFirst(index + 1) {
+                let few = group.devices.count * other.devices.count <= 64
+                for left in few ? group.devices : [group.devices[0]] {
+                    for right in few ? other.devices : [other.devices[0]] {
+                        guard let found = evidence.history.parting(left, right, session: session) else { continue }
+                        if parting.map({ found.change.traceIndex < $0.change.traceIndex }) ?? true { parting = found }
+                    }
+                }
+            }
+        }
         return Pitfall(
             kind: .divergence, rule: "M12", devices: devices.map { states.outcome.devices[$0].name }, message: nil, session: session,
             summary: "devices show \(groups.count) different states for \(session): \(views.joined(separator: "; "))",

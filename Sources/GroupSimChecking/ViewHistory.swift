@@ -161,20 +161,34 @@ package struct ViewHistory: Sendable {
     }
 
     /// The partings between the devices of a divergent session: the devices are grouped
-    /// by the live bubble they end on, and the first device of each group is compared
-    /// with the first device of every later group (M12); with more than four groups, only
-    /// the first group's device is compared with the others, to keep the list readable.
-    /// Empty when they all end alike.
+    /// by the live bubble they end on, and each group is compared with every later group
+    /// through the pair of their devices that parted first (M12), so that the story follows
+    /// the two devices whose views split first; with more than four groups, only the first
+    /// group is compared with the others, to keep the list readable, and past 64 pairs
+    /// between two groups their first devices stand for them. Empty when they all end alike.
     public func partings(session: String, among devices: [String]) -> [ViewParting] {
-        var groups: [(message: Int?, device: String)] = []
+        var groups: [(message: Int?, devices: [String])] = []
         for device in devices {
             let message = final(on: device, session: session)?.message
-            if !groups.contains(where: { $0.message == message }) { groups.append((message, device)) }
+            if let index = groups.firstIndex(where: { $0.message == message }) {
+                groups[index].devices.append(device)
+            } else {
+                groups.append((message, [device]))
+            }
         }
         var found: [ViewParting] = []
         for (index, group) in groups.enumerated() where index == 0 || groups.count <= 4 {
             for later in groups.dropFirst(index + 1) {
-                if let parting = parting(group.device, later.device, session: session) { found.append(parting) }
+                let few = group.devices.count * later.devices.count <= 64
+                var first: ViewParting?
+                for left in few ? group.devices : Array(group.devices.prefix(1)) {
+                    for right in few ? later.devices : Array(later.devices.prefix(1)) {
+                        guard let parting = parting(left, right, session: session) else { continue }
+                        // The earliest change wins; on a tie the first pair in device order.
+                        if first.map({ parting.change.traceIndex < $0.change.traceIndex }) ?? true { first = parting }
+                    }
+                }
+                if let first { found.append(first) }
             }
         }
         return found

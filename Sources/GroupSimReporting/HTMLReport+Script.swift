@@ -7,28 +7,52 @@
 /// input field's draft follows staging, cancelling and sending (M16, M17), the extension
 /// is open after `didBecomeActive` in the style the step asked for (M19, M24). Walking
 /// keeps a copy of the state every 256 events, so moving the cursor back is cheap.
-/// `window.groupsimTimeline.seek(i)` moves the cursor to event `i` (what the browser
-/// check calls); `window.groupsimTimeline.count` is the number of events.
+/// A page may hold several runs (a lesson's broken and fixed designs): each embeds its
+/// events in a script whose id is `PREFIXtimeline-data`, PREFIX starting its ids, and
+/// gets its own slider. `window.groupsimTimelines[k].seek(i)` moves run k's cursor to event `i` (what
+/// the browser check calls), `.count` is its number of events; `window.groupsimTimeline`
+/// is the first run's.
 extension HTMLReport {
     static let timelineScript = #"""
     (function () {
       "use strict";
-      var source = document.getElementById("timeline-data");
-      var nav = document.getElementById("scrubber");
-      if (!source || !nav) { return; }
+      var timelines = [], active = null;
+      var sources = document.querySelectorAll('script[type="application/json"][id$="timeline-data"]');
+      for (var s = 0; s < sources.length; s++) {
+        var made = setup(sources[s], sources[s].id.slice(0, sources[s].id.length - "timeline-data".length));
+        if (made) { timelines.push(made); }
+      }
+      if (timelines.length === 0) { return; }
+      // ← and → step through the events from anywhere on the page but a field or a slider
+      // (which moves by itself), Home and End jump to the ends: of the run last used.
+      document.addEventListener("keydown", function (event) {
+        var target = event.target;
+        if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+        if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) { return; }
+        (active || timelines[0]).key(event);
+      });
+      window.groupsimTimelines = timelines.map(function (t) { return t.api; });
+      window.groupsimTimeline = window.groupsimTimelines[0];
+
+    function setup(source, prefix) {
+      function byId(name) { return document.getElementById(prefix + name); }
+      var nav = byId("scrubber");
+      if (!nav) { return null; }
       var data = JSON.parse(source.textContent);
       var events = data.events, count = events.length;
-      if (count === 0) { return; }
+      if (count === 0) { return null; }
       var messages = {};
       data.messages.forEach(function (m) { messages[m.id] = m; });
-      var range = document.getElementById("scrub-range");
-      var say = document.getElementById("scrub-say");
-      var moment = document.getElementById("scrub-moment");
-      var timeOut = document.getElementById("scrub-time");
-      var playButton = document.getElementById("scrub-play");
-      var cards = document.querySelectorAll("#transcripts .device-transcript");
-      var heading = document.querySelector("#transcripts h2");
-      var svg = document.querySelector("svg.flow");
+      var range = byId("scrub-range");
+      var say = byId("scrub-say");
+      var moment = byId("scrub-moment");
+      var timeOut = byId("scrub-time");
+      var playButton = byId("scrub-play");
+      var transcripts = byId("transcripts");
+      var cards = transcripts ? transcripts.querySelectorAll(".device-transcript") : [];
+      var heading = transcripts ? transcripts.querySelector("h2") : null;
+      var flowSection = byId("flow");
+      var svg = flowSection ? flowSection.querySelector("svg.flow") : null;
       var svgNS = "http://www.w3.org/2000/svg";
 
       function fresh() {
@@ -281,7 +305,7 @@ extension HTMLReport {
           moment.hidden = false;
           moment.textContent = e.moment + " ";
           var why = el("a", null, "Why, and the fix");
-          why.href = "#pitfall-" + (e.pitfall + 1);
+          why.href = "#" + prefix + "pitfall-" + (e.pitfall + 1);
           moment.appendChild(why);
         } else {
           moment.hidden = true;
@@ -313,25 +337,26 @@ extension HTMLReport {
         playButton.setAttribute("aria-label", "pause");
         timer = setTimeout(tick, 200);
       });
-      range.addEventListener("input", function () { stop(); show(Number(range.value)); });
-      document.getElementById("scrub-prev").addEventListener("click", function () { stop(); show(current - 1); });
-      document.getElementById("scrub-next").addEventListener("click", function () { stop(); show(current + 1); });
-      document.getElementById("scrub-first").addEventListener("click", function () { stop(); show(0); });
-      document.getElementById("scrub-last").addEventListener("click", function () { stop(); show(count - 1); });
-      // ← and → step through the events from anywhere on the page but a field or the slider
-      // (which moves by itself), Home and End jump to the ends.
-      document.addEventListener("keydown", function (event) {
-        var target = event.target;
-        if (event.altKey || event.ctrlKey || event.metaKey || target === range) { return; }
-        if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) { return; }
+      var me = {};
+      function use() { active = me; }
+      nav.addEventListener("click", use);
+      range.addEventListener("input", function () { use(); stop(); show(Number(range.value)); });
+      byId("scrub-prev").addEventListener("click", function () { stop(); show(current - 1); });
+      byId("scrub-next").addEventListener("click", function () { stop(); show(current + 1); });
+      byId("scrub-first").addEventListener("click", function () { stop(); show(0); });
+      byId("scrub-last").addEventListener("click", function () { stop(); show(count - 1); });
+      me.key = function (event) {
+        if (event.target === range) { return; }
         var moves = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: count - 1 };
         if (!(event.key in moves)) { return; }
         event.preventDefault();
         stop();
         show(moves[event.key]);
-      });
+      };
       nav.hidden = false;
-      window.groupsimTimeline = { count: count, seek: function (index) { stop(); show(index); }, devices: data.devices };
+      me.api = { count: count, seek: function (index) { stop(); show(index); }, devices: data.devices, prefix: prefix };
+      return me;
+    }
     }());
     """#
 }

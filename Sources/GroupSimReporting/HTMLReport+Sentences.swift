@@ -69,17 +69,27 @@ extension HTMLReport {
             return ("\(person) leaves the conversation (done on \(device)).", "M6")
         case .droppedURL(let url):
             return ("On \(device) the URL \(url) is dropped: a message accepts no custom scheme.", "M8")
+        // The store's events in the lessons' words: a refused conditional save, the record
+        // coming back with the conflict, and the retry are each said as what they are.
         case .cloudRequest(let operation, let key):
-            return ("\(device) asks the app's server to \(operation.rawValue) \(key).", "M13")
+            return (storeSentence(LessonNarration.cloudRequest(operation, key: key, device: device, mode: scenario.app.state)), "M13")
         case .cloudHandled(let handling, let key, let asker, let version):
-            return ("The app's server handles \(asker)'s \(handling.text) of \(key): version \(version).", "M13")
+            return (storeSentence(LessonNarration.cloudHandled(handling, key: key, device: asker, version: version)), "M13")
         case .cloudAnswer(let answer, let key, let version):
-            return ("\(device) gets the server's answer: \(answer.rawValue) \(key), version \(version).", "M13")
+            return (storeSentence(LessonNarration.cloudAnswer(answer, key: key, version: version, device: device)), "M13")
         case .pitfall(let kind, let detail):
             return ("Pitfall \(kind.rawValue): \(detail)", kind.rule)
         case .note(let note):
             return ("On \(device): \(note.text).", "M25")
         }
+    }
+
+    /// A lesson's sentence about the store as the slider says it: "the store" capitalised, its rule
+    /// (linked beside it) left out, ending with a full stop.
+    static func storeSentence(_ text: String) -> String {
+        var text = text.hasSuffix(" (M13)") ? String(text.dropLast(6)) : text
+        if text.hasPrefix("the ") { text = "The " + text.dropFirst(4) }
+        return text + "."
     }
 
     static func stepRule(_ action: Action) -> Rule? {

@@ -91,6 +91,13 @@ extension HTMLReport {
     .device-transcript .now { margin: 0 0 8px; font-size: 12px; color: #334155; background: #eef2ff; border-radius: 8px; padding: 3px 8px; }
     .bubble.live { box-shadow: 0 0 0 3px #facc15; }
     .bubble .tap { font-size: 11px; opacity: .85; margin-top: 3px; font-style: italic; }
+    .broken { color: #b45309; font-weight: 600; }
+    section.run { margin: 28px 0; padding: 4px 18px 12px; border-radius: 10px; border: 2px solid var(--line); }
+    section.broken-run { border-color: #fcd34d; }
+    section.fixed-run { border-color: #86efac; }
+    .design { font-size: 17px; font-weight: 600; margin: 10px 0 4px; max-width: 110ch; }
+    .design.broken { color: #92400e; }
+    .design.fixed { color: #166534; }
     @media print { .scrubber { display: none; } svg.flow .cursor { display: none; } }
 
     """

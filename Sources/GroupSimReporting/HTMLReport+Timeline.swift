@@ -16,32 +16,35 @@ import GroupSimChecking
 /// `scripts/check-timeline.py`). Before any interaction the page shows what it always
 /// showed, the screens at the end; without scripts, and in print, the slider is hidden.
 extension HTMLReport {
-    /// The slider bar; `hidden` until the script shows it.
-    static func scrubber(events: Int) -> String {
+    /// The slider bar; `hidden` until the script shows it. Its ids start with `prefix`.
+    static func scrubber(events: Int, prefix: String = "") -> String {
         let last = max(0, events - 1)
-        var html = "<nav id=\"scrubber\" class=\"scrubber\" aria-label=\"move through the run, event by event\" hidden>\n"
+        func id(_ name: String) -> String { "id=\"\(prefix)\(name)\"" }
+        var html = "<nav \(id("scrubber")) class=\"scrubber\" aria-label=\"move through the run, event by event\" hidden>\n"
         html += "<div class=\"controls\">"
-        html += "<button type=\"button\" id=\"scrub-first\" title=\"first event (Home)\" aria-label=\"first event\">|◀</button>"
-        html += "<button type=\"button\" id=\"scrub-prev\" title=\"previous event (←)\" aria-label=\"previous event\">◀</button>"
-        html += "<button type=\"button\" id=\"scrub-play\" title=\"play from here\" aria-label=\"play\">▶ play</button>"
-        html += "<button type=\"button\" id=\"scrub-next\" title=\"next event (→)\" aria-label=\"next event\">▶</button>"
-        html += "<button type=\"button\" id=\"scrub-last\" title=\"the end (End)\" aria-label=\"the end\">▶|</button>"
-        html += "<input type=\"range\" id=\"scrub-range\" min=\"0\" max=\"\(last)\" value=\"\(last)\" step=\"1\" aria-label=\"event of "
+        html += "<button type=\"button\" \(id("scrub-first")) title=\"first event (Home)\" aria-label=\"first event\">|◀</button>"
+        html += "<button type=\"button\" \(id("scrub-prev")) title=\"previous event (←)\" aria-label=\"previous event\">◀</button>"
+        html += "<button type=\"button\" \(id("scrub-play")) title=\"play from here\" aria-label=\"play\">▶ play</button>"
+        html += "<button type=\"button\" \(id("scrub-next")) title=\"next event (→)\" aria-label=\"next event\">▶</button>"
+        html += "<button type=\"button\" \(id("scrub-last")) title=\"the end (End)\" aria-label=\"the end\">▶|</button>"
+        html += "<input type=\"range\" \(id("scrub-range")) min=\"0\" max=\"\(last)\" value=\"\(last)\" step=\"1\" aria-label=\"event of "
             + "the run\">"
-        html += "<output id=\"scrub-time\" for=\"scrub-range\"></output></div>\n"
-        html += "<p id=\"scrub-say\" class=\"say\" aria-live=\"polite\">Move the slider, or press ← and → (Home, End), "
+        html += "<output \(id("scrub-time")) for=\"\(prefix)scrub-range\"></output></div>\n"
+        html += "<p \(id("scrub-say")) class=\"say\" aria-live=\"polite\">Move the slider, or press ← and → (Home, End), "
             + "to watch the run event by event; the screens below show the end.</p>\n"
-        html += "<p id=\"scrub-moment\" class=\"moment\" hidden></p>\n"
+        html += "<p \(id("scrub-moment")) class=\"moment\" hidden></p>\n"
         return html + "</nav>\n"
     }
 
-    /// The embedded event list and the script, placed at the end of the body.
-    static func timeline(_ report: RunReport, history: ViewHistory, geometry: FlowGeometry) -> String {
+    /// The run's embedded event list, `id="PREFIXtimeline-data"`: the script finds every
+    /// one on the page by the end of its id, and the ids of its run by what precedes it.
+    static func timelineData(_ report: RunReport, history: ViewHistory, geometry: FlowGeometry, prefix: String) -> String {
         let data = timelineData(report, history: history, geometry: geometry).rendered(indent: nil)
-        var html = "<script type=\"application/json\" id=\"timeline-data\">\(data)</script>\n"
-        html += "<script>\(timelineScript)</script>\n"
-        return html
+        return "<script type=\"application/json\" id=\"\(prefix)timeline-data\">\(data)</script>\n"
     }
+
+    /// The slider's script, once per page after every run's events.
+    static var scriptTag: String { "<script>\(timelineScript)</script>\n" }
 
     /// `'sha256-…'` of the script, the only one the page's content security policy lets run.
     package static var timelineScriptHash: String {

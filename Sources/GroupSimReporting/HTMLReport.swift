@@ -18,26 +18,36 @@ import GroupSimChecking
 /// gives the same bytes.
 public enum HTMLReport {
     public static func render(_ report: RunReport) -> String {
+        let events = report.outcome.trace.events.count
+        var html = pageStart(title: "\(report.outcome.scenario.name) · GroupSim", style: style, script: events > 0 ? timelineScriptHash : nil)
+        html += header(report)
+        html += runBody(report, prefix: "")
+        if events > 0 { html += scriptTag }
+        html += "</body>\n</html>\n"
+        return html
+    }
+
+    /// One run's part of a page after its header: the slider, the sections, the footer
+    /// and the run's embedded events. Every id in it starts with `prefix`, so that a
+    /// page can hold several runs (a lesson's broken and fixed designs), each with its
+    /// own slider; the page adds `scriptTag` once, after the last run.
+    static func runBody(_ report: RunReport, prefix: String) -> String {
         let outcome = report.outcome
-        let scenario = outcome.scenario
         let history = ViewHistory(outcome: outcome)
         let flow = MessageFlow(trace: outcome.trace)
         var geometry = FlowGeometry()
         let diagram = flowDiagram(outcome, flow: flow, geometry: &geometry)
         let events = outcome.trace.events.count
-        var html = pageStart(title: "\(scenario.name) · GroupSim", style: style, script: events > 0 ? timelineScriptHash : nil)
-        html += header(report)
-        if events > 0 { html += scrubber(events: events) }
-        html += section("flow", "Message flow", diagram)
-        html += section("transcripts", "What each device shows at the end", transcripts(outcome))
-        html += section("views", "What each user saw over time", views(report, history: history))
-        html += section("checks", "Checks", checks(report))
-        html += section("pitfalls", "Pitfalls", pitfalls(report))
-        if !outcome.failures.isEmpty { html += section("failures", "Failed steps", failures(outcome)) }
+        var html = events > 0 ? scrubber(events: events, prefix: prefix) : ""
+        html += section(prefix + "flow", "Message flow", diagram)
+        html += section(prefix + "transcripts", "What each device shows at the end", transcripts(outcome))
+        html += section(prefix + "views", "What each user saw over time", views(report, history: history))
+        html += section(prefix + "checks", "Checks", checks(report))
+        html += section(prefix + "pitfalls", "Pitfalls", pitfalls(report, prefix: prefix))
+        if !outcome.failures.isEmpty { html += section(prefix + "failures", "Failed steps", failures(outcome)) }
         html += "<footer>trace: <code>\(esc(report.digest))</code> · \(Plural.count(outcome.copiesDelivered, "copy", plural: "copies")) "
             + "delivered · quiet at \(outcome.endTime)</footer>\n"
-        if events > 0 { html += timeline(report, history: history, geometry: geometry) }
-        html += "</body>\n</html>\n"
+        if events > 0 { html += timelineData(report, history: history, geometry: geometry, prefix: prefix) }
         return html
     }
 
@@ -67,15 +77,20 @@ public enum HTMLReport {
         """
     }
 
-    static func header(_ report: RunReport) -> String {
+    /// The run's name, its `about` and one line of facts; `verdict` replaces the line's
+    /// green "every check held" (a lesson's broken design, whose checks describe how it
+    /// breaks), `heading` the name.
+    static func header(_ report: RunReport, heading: String? = nil, verdict: String? = nil, tag: String = "header",
+                       level: Int = 1) -> String {
         let outcome = report.outcome
         let scenario = outcome.scenario
         let counts = report.checkCounts
-        var html = "<header>\n<h1>\(esc(scenario.name))</h1>\n"
+        var html = "<\(tag)>\n<h\(level)>\(esc(heading ?? scenario.name))</h\(level)>\n"
         if let about = scenario.about?.trimmingTrailingNewlines, !about.isEmpty {
             html += "<p class=\"about\">\(esc(about))</p>\n"
         }
-        let verdict = report.passed ? "<span class=\"pass\">every check held</span>" : "<span class=\"fail\">a check failed</span>"
+        let verdict = !report.passed ? "<span class=\"fail\">a check failed</span>"
+            : verdict.map { "<span class=\"broken\">\(esc($0))</span>" } ?? "<span class=\"pass\">every check held</span>"
         html += "<p class=\"meta\">seed \(outcome.seed) · \(scenario.devices.count) devices · app state: "
             + "\(esc(scenario.app.state.rawValue)) · "
         html += "\(verdict) (\(counts.held) of \(counts.total)) · \(Plural.count(report.pitfalls.count, "pitfall"))</p>\n"
@@ -83,7 +98,7 @@ public enum HTMLReport {
             html += "<p class=\"fail\">The run was stopped after \(Simulation.eventLimit) events without going quiet; checks see the "
                 + "state at that point.</p>\n"
         }
-        return html + "</header>\n"
+        return html + "</\(tag)>\n"
     }
 
     static func checks(_ report: RunReport) -> String {
@@ -103,11 +118,11 @@ public enum HTMLReport {
         return html + "</tbody>\n</table>\n"
     }
 
-    static func pitfalls(_ report: RunReport) -> String {
+    static func pitfalls(_ report: RunReport, prefix: String = "") -> String {
         guard !report.pitfalls.isEmpty else { return "<p class=\"none\">None found.</p>\n" }
         var html = ""
         for (number, pitfall) in report.pitfalls.enumerated() {
-            html += "<article class=\"pitfall\" id=\"pitfall-\(number + 1)\">\n"
+            html += "<article class=\"pitfall\" id=\"\(prefix)pitfall-\(number + 1)\">\n"
             html += "<h3>\(esc(pitfall.kind.rawValue)) <span class=\"rule\">\(esc(pitfall.rule.rawValue))</span></h3>\n"
             html += "<p class=\"what\">\(esc(pitfall.summary))</p>\n"
             html += "<p><strong>Why.</strong> \(esc(pitfall.explanation))</p>\n"

@@ -17,12 +17,22 @@ package struct Lesson: Sendable, Hashable {
     public var rules: [Rule]
     /// Why the fixed design holds up, said after its run.
     public var whyFixed: String
+    /// What the broken design gets wrong, as a clause: `it loses a vote`. The page's
+    /// header and the text say it, so that the broken design's passing checks read as
+    /// what they are: a description of the breakage.
+    public var breakage: String
+    /// The glossary terms this lesson is the first (in teaching order) to use: it defines
+    /// them before anything else (`Glossary`).
+    public var terms: [String]
 
-    public init(name: String, title: String, preview: String? = nil, rules: [Rule], whyFixed: String) {
+    public init(name: String, title: String, preview: String? = nil, rules: [Rule], breakage: String? = nil, terms: [String] = [],
+                whyFixed: String) {
         self.name = name
         self.title = title
         self.preview = preview ?? title
         self.rules = rules
+        self.breakage = breakage ?? "its checks below show how it goes wrong"
+        self.terms = terms
         self.whyFixed = whyFixed
     }
 

@@ -2,42 +2,66 @@ import GroupSimCore
 import GroupSimScenario
 import GroupSimChecking
 
-/// The one-screen lesson (`groupsim lessons NAME`): at most `shortLimit` lines, and no
-/// explanation said twice.
+/// The one-screen lesson (`groupsim lessons NAME`): at most `shortLimit` lines of at most
+/// `width` columns, and no explanation said twice. What does not fit (each pitfall's
+/// why, every check in full, every step's screens) is in `--full`.
 extension LessonNarration {
     static func renderShort(_ lesson: Lesson, broken: RunReport, fixed: RunReport) -> String {
-        var lines = heading(lesson)
-        lines.append("1. The setting (\(broken.outcome.scenario.file))")
-        lines += about(broken.outcome.scenario)
-        lines.append("")
-        lines.append("2. What happens")
-        lines += shortTimeline(broken)
-        lines.append("   What each device shows at the end:")
-        lines += endShowing(broken)
-        lines.append("")
-        lines.append("3. What went wrong")
-        lines += pitfallsOnce(broken)
-        lines.append("")
-        lines.append("4. The fix (\(fixed.outcome.scenario.file))")
-        lines += about(fixed.outcome.scenario)
+        // The fullest telling that fits: each level leaves out a little more, all of it in --full.
+        var text = ""
+        for level in Compaction.allCases {
+            text = renderShort(lesson, broken: broken, fixed: fixed, compaction: level)
+            if text.split(separator: "\n", omittingEmptySubsequences: false).count - 1 <= shortLimit { break }
+        }
+        return text
+    }
+
+    /// What the one-screen lesson leaves out to fit, from nothing to the most.
+    enum Compaction: Int, CaseIterable, Comparable {
+        case none, noEarlierTerms, onePitfallLine, shortFixes, onlyPrimaryFix
+        static func < (left: Self, right: Self) -> Bool { left.rawValue < right.rawValue }
+    }
+
+    static func renderShort(_ lesson: Lesson, broken: RunReport, fixed: RunReport, compaction: Compaction) -> String {
+        var body: [String] = []
+        body.append("1. The broken design (\(fileName(broken)))")
+        body += about(broken.outcome.scenario)
+        body.append("")
+        body.append("2. What happens")
+        body += shortTimeline(broken)
+        body += endShowing(broken)
+        body.append("")
+        body.append("3. What went wrong")
+        body += pitfallsOnce(broken, lesson: lesson, compaction: compaction)
+        body.append("")
+        body.append("4. The fix (\(fileName(fixed)))")
+        body += about(fixed.outcome.scenario)
         if fixed.outcome.cloudConflicts > 0 {
             let count = fixed.outcome.cloudConflicts
-            lines.append("   The race cost \(count) retr\(count == 1 ? "y" : "ies"): the store refused "
-                + "\(Plural.count(count, "conditional write")) (M13).")
+            let refused = Plural.count(count, "conditional write")
+            body += wrapped("The race cost \(count) retr\(count == 1 ? "y" : "ies"): the store refused \(refused) and sent back its "
+                + "record, and the app saved again (M13).", indent: "   ")
         }
-        lines += checkLines(fixed)
+        body += packedCheckLines(fixed)
         if !fixed.pitfalls.isEmpty {
-            lines += wrapped("Pitfalls still found: \(fixed.pitfalls.map { "\($0.kind.rawValue) (\($0.rule))" }.joined(separator: ", "))",
+            body += wrapped("Pitfalls still found: \(fixed.pitfalls.map { "\($0.kind.rawValue) (\($0.rule))" }.joined(separator: ", "))",
                 indent: "   ")
         }
-        lines.append("")
-        if broken.passed && fixed.passed {
-            lines.append("Both designs behaved as their checks say. Every step in detail: groupsim lessons \(lesson.name) --full")
-        } else {
-            lines.append("warning: a check did not hold (\(broken.passed ? "fixed" : "broken") design); see groupsim lessons "
-                + "\(lesson.name) --full")
+        body.append("")
+        if !(broken.passed && fixed.passed) {
+            body += wrapped("warning: a check did not hold (\(broken.passed ? "fixed" : "broken") design); see groupsim lessons "
+                + "\(lesson.name) --full", indent: "")
         }
-        if let footnote = RuleReference.compactFootnote(for: lines.joined(separator: "\n")) { lines.append(footnote) }
+        var lines = heading(lesson) + termLines(lesson, using: body.joined(separator: "\n"),
+                                                earlier: compaction < .noEarlierTerms)
+        lines += body
+        // The command for everything else and the rules.
+        let cited = RuleReference.rulesInOrder(in: lines.joined(separator: "\n")).map(\.rawValue)
+        var more = "More: groupsim lessons \(lesson.name) --full"
+        if let first = cited.first {
+            more += "; rules: groupsim help \(first)" + (cited.count > 1 ? " (and \(cited.dropFirst().joined(separator: ", ")))" : "")
+        }
+        lines += wrapped(more, indent: "", continuation: "   ")
         lines.append(nextLine(lesson))
         return lines.joined(separator: "\n") + "\n"
     }
@@ -59,7 +83,8 @@ extension LessonNarration {
             let device = events[start].subject
             var results: [String] = []
             var refusals: [String] = []
-            if case .tap(let session) = action, let live = history.live(on: device, session: session, before: start + 1) {
+            if case .tap(let session) = action, opensApp(events, from: start, to: end, in: outcome.scenario),
+               let live = history.live(on: device, session: session, before: start + 1) {
                 results.append("selectedMessage is m\(live.message) (M21)")
             }
             for index in (start + 1)..<end {
@@ -78,7 +103,7 @@ extension LessonNarration {
                     results.append("a whole new identifier set (M2)")
                 case .staged:
                     guard case .insert = action else { break }
-                    results.append("staged in the input field (M16)")
+                    results.append("a staged draft in the input field (M16)")
                 default:
                     break
                 }
@@ -96,47 +121,101 @@ extension LessonNarration {
         return lines
     }
 
-    /// Every device's live bubbles at the end, and the store's records.
+    /// Every device's live bubbles at the end, devices that show the same on one line,
+    /// and the store's records.
     static func endShowing(_ report: RunReport) -> [String] {
         let outcome = report.outcome
         let history = ViewHistory(outcome: outcome)
         let flow = MessageFlow(trace: outcome.trace)
-        var lines = nowShowing(report, history: history, flow: flow, before: outcome.trace.events.count)
+        var lines = nowShowing(report, history: history, flow: flow, before: outcome.trace.events.count, grouped: true)
+        // Every device alike: one sentence instead of a table.
+        if history.devices.count > 1, let row = nowShowing(report, history: history, flow: flow, before: outcome.trace.events.count,
+                                                            grouped: true, sameEverywhere: true) {
+            // Devices that draw no bubble (an old system's plain messages, M26) are not among them.
+            let drawing = history.devices.count < outcome.scenario.devices.count ? " that draw bubbles" : ""
+            let every = history.devices.count == 2 ? "both devices\(drawing) show" : "all \(history.devices.count) devices\(drawing) show"
+            lines = wrapped("At the end \(every) \(row)", indent: "   ")
+        } else {
+            lines.insert("   At the end:", at: 0)
+        }
         for record in outcome.cloud {
             lines += wrapped("the store's \(record.key) record (v\(record.version)): \(record.state)", indent: "     ")
-        }
-        if outcome.cloudConflicts > 0 {
-            lines += wrapped("the store refused \(outcome.cloudConflicts) conditional write(s), each retried (M13)", indent: "     ")
         }
         return lines
     }
 
-    /// Each pitfall's what and where; its kind's why, rule and fix said once, after the
-    /// first of that kind. A run without pitfalls shows its checks instead.
-    static func pitfallsOnce(_ report: RunReport) -> [String] {
+    /// Each pitfall's what and where, at most two lines each; the fix said once per
+    /// remedy. Why each happened is in `--full`. A run without pitfalls says so and that
+    /// its checks describe the breakage.
+    static func pitfallsOnce(_ report: RunReport, lesson: Lesson, compaction: Compaction = .none) -> [String] {
         guard !report.pitfalls.isEmpty else {
-            return ["   No pitfall was detected; the checks show what went wrong:"] + checkLines(report).dropFirst()
+            return wrapped(noPitfallSentence(report), indent: "   ")
         }
         var lines: [String] = []
-        var kinds: [PitfallKind] = []
         var remedies: [String] = []
+        var kinds: [PitfallKind] = []
         for pitfall in report.pitfalls where !kinds.contains(pitfall.kind) { kinds.append(pitfall.kind) }
+        // The first of each kind in words; the others of that kind by where they happened.
         for kind in kinds {
             let found = report.pitfalls.filter { $0.kind == kind }
-            for pitfall in found {
-                lines += wrapped("\(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.summary)", indent: "   - ", continuation: "     ")
-            }
             guard let first = found.first else { continue }
-            lines += wrapped("Why: \(first.explanation)", indent: "     ")
-            // Kinds with one remedy (lost update and divergence: the same store) say it once.
-            if let remedy = remedy(of: first.fix), remedies.contains(remedy) {
-                lines += wrapped("Fix: the same change as above (\(remedy)).", indent: "     ")
-            } else {
-                lines += wrapped("Fix: \(first.fix)", indent: "     ")
+            lines += clipped(wrapped("\(first.kind.rawValue) (\(first.rule)): \(first.summary)", indent: "   - ",
+                continuation: "     "), to: compaction >= .onePitfallLine ? 1 : 2)
+            let others = found.dropFirst()
+            if !others.isEmpty {
+                var places: [String] = []
+                for device in others.flatMap(\.devices) where !places.contains(device) { places.append(device) }
+                lines += clipped(wrapped("and \(others.count) more \(kind.rawValue) (on \(places.joined(separator: ", ")))",
+                    indent: "     "), to: 1)
             }
-            if let remedy = remedy(of: first.fix) { remedies.append(remedy) }
+        }
+        // At the most compact, only the fix of the pitfall the lesson is about (its rule is
+        // one the lesson teaches); the others are in --full.
+        let primary = report.pitfalls.filter { lesson.rules.contains($0.rule) }
+        let fixed = compaction >= .onlyPrimaryFix && !primary.isEmpty ? primary : report.pitfalls
+        for pitfall in fixed {
+            let remedy = remedy(of: pitfall.fix) ?? pitfall.fix
+            guard !remedies.contains(remedy) else { continue }
+            remedies.append(remedy)
+            let fix = wrapped("Fix\(remedies.count > 1 ? " (\(pitfall.kind.rawValue))" : ""): \(pitfall.fix)", indent: "   ")
+            lines += compaction >= .shortFixes ? clipped(fix, to: 2) : fix
         }
         return lines
+    }
+
+    /// What a broken design that reports no pitfall says in section 3: no "no pitfall
+    /// found" above a passing `no-pitfalls` check without saying why both are true.
+    static func noPitfallSentence(_ report: RunReport) -> String {
+        let held = report.checks.filter(\.passed).count
+        return "No pitfall is reported: Messages did what it always does, and the loss comes from the app's design. "
+            + "\(held == report.checks.count ? "All \(held)" : "\(held) of \(report.checks.count)") of its checks hold because "
+            + "they describe what it does (see --full)."
+    }
+
+    /// The checks, one line each, two short ones sharing a line.
+    static func packedCheckLines(_ report: RunReport) -> [String] {
+        let cut = checkLines(report, oneLineEach: true)
+        guard let header = cut.first else { return [] }
+        var lines = [header]
+        for line in cut.dropFirst() {
+            let text = line.drop { $0 == " " }
+            if let last = lines.last, lines.count > 1, last.count + 5 + text.count <= width - 4, !last.hasSuffix("…"),
+               !text.hasSuffix("…") {
+                lines[lines.count - 1] = last + "     " + text
+            } else {
+                lines.append(line)
+            }
+        }
+        return lines
+    }
+
+    /// `lines` cut to `limit`, the last one ending in `…` when something was cut.
+    static func clipped(_ lines: [String], to limit: Int) -> [String] {
+        guard lines.count > limit, limit > 0 else { return lines }
+        var kept = Array(lines.prefix(limit))
+        let last = kept[limit - 1]
+        kept[limit - 1] = (last.count > width - 2 ? String(last.prefix(width - 2)) : last) + " …"
+        return kept
     }
 
     /// The first option a fix names (`` `app.state: cloud-merge` ``), if any.

@@ -6,18 +6,22 @@ import GroupSimChecking
 
 /// The text `groupsim lessons NAME` prints.
 ///
-/// By default a lesson fits one screen (`shortLimit` lines): the setting, the broken run
-/// as a short timeline with what each device shows at the end, each kind of pitfall
-/// once (what and where for each, then why, the rule and the fix), the fixed design with
-/// the checks that prove it, and the command for the next lesson. `full: true` prints
-/// the complete narration: every step with what every device then shows, the
-/// transcripts side by side, every pitfall in full, and why the fix works.
+/// By default a lesson fits one screen (`shortLimit` lines of at most `width` columns):
+/// the terms it is the first to use, the broken design and what it gets wrong, its run
+/// as a short timeline with what each device shows at the end, each pitfall's what and
+/// where with the fix said once, the fixed design with the checks that prove it, the
+/// rules as `groupsim help M12` commands, and the command for the next lesson.
+/// `full: true` prints the complete narration: every step of both runs with what every
+/// device then shows, the transcripts side by side, every pitfall in full, and why the
+/// fix works.
 ///
 /// Built from the two runs' reports alone (their traces, final transcripts, checks and
 /// pitfalls), so the same files always give the same narration.
 package enum LessonNarration {
     /// The most lines a lesson prints by default.
-    public static let shortLimit = 60
+    public static let shortLimit = 40
+    /// The most columns any line of a lesson takes, by default and with `--full`.
+    public static let width = 100
 
     public static func render(_ lesson: Lesson, broken: RunReport, fixed: RunReport, full: Bool = false) -> String {
         full ? renderFull(lesson, broken: broken, fixed: fixed) : renderShort(lesson, broken: broken, fixed: fixed)
@@ -29,61 +33,116 @@ package enum LessonNarration {
             return Lesson.named(lesson.name) == nil ? "List the lessons: groupsim lessons" : "That was the last lesson. List them all: "
                 + "groupsim lessons"
         }
-        return "Next: groupsim lessons \(next.name)   (\(next.title))"
+        let line = "Next: groupsim lessons \(next.name)   (\(next.title))"
+        return line.count <= width ? line : "Next: groupsim lessons \(next.name)"
     }
 
     /// The lesson's title, underlined, and a blank line: how both narrations begin.
     static func heading(_ lesson: Lesson) -> [String] {
         let heading = "Lesson \(lesson.name): \(lesson.title) (\(lesson.rules.map(\.rawValue).joined(separator: ", ")))"
-        return [heading, String(repeating: "=", count: heading.count), ""]
+        return [heading, ""]
     }
 
-    /// Every step, every device's view after each, every pitfall in full.
+    /// The glossary terms the lesson is the first to use, each defined in one line, then
+    /// the others `text` uses; both before anything else, so no term is used before it
+    /// is defined (`Glossary`).
+    static func termLines(_ lesson: Lesson, using text: String, earlier: Bool = true) -> [String] {
+        var lines: [String] = []
+        let own = lesson.terms.compactMap(Glossary.term)
+        if !own.isEmpty {
+            lines.append("New terms (all of them: groupsim help terms):")
+            for term in own { lines += wrapped(term.line, indent: "   ", continuation: "     ") }
+        }
+        let others = Glossary.firstUses(in: text).map(\.term).filter { !own.contains($0) }
+        if earlier, !others.isEmpty {
+            lines += clipped(wrapped("Terms from earlier lessons (groupsim help terms): \(others.map(\.name).joined(separator: ", "))",
+                indent: ""), to: 1)
+        }
+        if !lines.isEmpty { lines.append("") }
+        return lines
+    }
+
+    /// The rules `text` cites, as the commands that print them: `groupsim help M12`.
+    static func ruleLines(_ lesson: Lesson, citedIn text: String) -> [String] {
+        let cited = RuleReference.rulesInOrder(in: text).map(\.rawValue)
+        guard let first = cited.first else { return [] }
+        return wrapped("Read a rule: groupsim help \(first)" + (cited.count > 1 ? " (cited here: \(cited.joined(separator: ", ")))" : ""),
+            indent: "", continuation: "   ")
+    }
+
+    /// The scenario file's name, without the folder it was read from.
+    static func fileName(_ report: RunReport) -> String {
+        let file = report.outcome.scenario.file
+        return file.split(separator: "/").last.map(String.init) ?? file
+    }
+
+    /// Every step of both runs, every device's view after each, every pitfall in full.
     static func renderFull(_ lesson: Lesson, broken: RunReport, fixed: RunReport) -> String {
-        var lines = heading(lesson)
-        lines.append("1. The broken design (\(broken.outcome.scenario.file))")
-        lines += about(broken.outcome.scenario)
-        lines.append("")
-        lines.append("2. Step by step")
-        lines += steps(broken)
-        lines.append("")
-        lines.append("   The transcripts at the end, side by side:")
-        lines += SideBySideReport.transcriptColumns(broken.outcome).map { "  " + $0 }
-        lines.append("")
-        lines.append("3. What went wrong")
-        lines += wentWrong(broken)
-        lines.append("")
-        lines.append("4. The fixed design (\(fixed.outcome.scenario.file))")
-        lines += about(fixed.outcome.scenario)
-        lines.append("")
-        lines.append("   The transcripts at the end, side by side:")
-        lines += SideBySideReport.transcriptColumns(fixed.outcome).map { "  " + $0 }
+        var body: [String] = []
+        body += wrapped("1. The broken design (\(fileName(broken))): \(lesson.breakage).", indent: "", continuation: "   ")
+        body += about(broken.outcome.scenario)
+        body.append("")
+        body.append("2. Step by step")
+        body += steps(broken)
+        body.append("")
+        body.append("   The transcripts at the end, side by side:")
+        body += transcripts(broken.outcome)
+        body.append("")
+        body.append("3. What went wrong")
+        body += wentWrong(broken)
+        body.append("")
+        body.append("4. The fixed design (\(fileName(fixed)))")
+        body += about(fixed.outcome.scenario)
+        body.append("")
+        body.append("5. The fixed design step by step")
+        body += steps(fixed)
+        body.append("")
+        body.append("   The transcripts at the end, side by side:")
+        body += transcripts(fixed.outcome)
         for record in fixed.outcome.cloud {
-            lines += wrapped("the store's \(record.key) record (v\(record.version)): \(record.state)", indent: "     ")
+            body += wrapped("the store's \(record.key) record (v\(record.version)): \(record.state)", indent: "     ")
         }
         if fixed.outcome.cloudConflicts > 0 {
-            lines += wrapped("the store refused \(fixed.outcome.cloudConflicts) conditional write(s), each retried (M13)", indent: "     ")
+            body += wrapped("the store refused \(Plural.count(fixed.outcome.cloudConflicts, "conditional write")) and sent back its "
+                + "record each time; the app re-applied its change and saved again (M13)", indent: "     ")
         }
-        lines.append("")
-        lines += checkLines(fixed)
+        body.append("")
+        body += checkLines(fixed)
         if !fixed.pitfalls.isEmpty {
-            lines.append("   Pitfalls still found:")
-            for pitfall in fixed.pitfalls { lines += wrapped("\(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.summary)",
+            body.append("   Pitfalls still found:")
+            for pitfall in fixed.pitfalls { body += wrapped("\(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.summary)",
                 indent: "     - ") }
         } else {
-            lines.append("   No pitfalls.")
+            body.append("   The fixed design reports no pitfall.")
         }
-        lines.append("")
-        lines += wrapped("Why it works: \(lesson.whyFixed)", indent: "   ")
-        lines.append("")
+        body.append("")
+        body += wrapped("Why it works: \(lesson.whyFixed)", indent: "   ")
+        body.append("")
         let verdict = broken.passed && fixed.passed
             ? "Both designs behaved as their checks say."
             : "warning: a check did not hold (\(broken.passed ? "fixed" : "broken") design); see above."
-        lines.append(verdict)
-        if let footnote = RuleReference.footnote(for: lines.joined(separator: "\n")) { lines += wrapped(footnote, indent: "") }
+        body.append(verdict)
+        var lines = heading(lesson) + termLines(lesson, using: body.joined(separator: "\n"))
+        lines += body
+        lines += ruleLines(lesson, citedIn: lines.joined(separator: "\n"))
         lines.append("traces: broken \(broken.digest.prefix(16))…, fixed \(fixed.digest.prefix(16))…")
         lines.append(nextLine(lesson))
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The final transcripts side by side, at most three devices to a table so that a
+    /// line stays within `width` columns as far as the texts allow.
+    static func transcripts(_ outcome: RunOutcome) -> [String] {
+        var lines: [String] = []
+        var start = 0
+        while start < outcome.devices.count {
+            var part = outcome
+            part.devices = Array(outcome.devices[start..<min(start + 3, outcome.devices.count)])
+            if start > 0 { lines.append("") }
+            lines += SideBySideReport.transcriptColumns(part).map { "  " + $0 }
+            start += 3
+        }
+        return lines
     }
 
     static func about(_ scenario: Scenario) -> [String] {
@@ -109,7 +168,8 @@ package enum LessonNarration {
             lines.append("")
             lines.append("   \(events[start].time)  step \(number): \(events[start].subject) \(described(action))")
             let device = events[start].subject
-            if case .tap(let session) = action, let live = history.live(on: device, session: session, before: start + 1) {
+            if case .tap(let session) = action, opensApp(events, from: start, to: end, in: outcome.scenario),
+               let live = history.live(on: device, session: session, before: start + 1) {
                 lines += wrapped("\(pad(events[start].time.description, 6)) \(device)'s app opens on the tapped bubble: selectedMessage "
                     + "is m\(live.message) (M21)",
                                  indent: "     ", continuation: String(repeating: " ", count: 12))
@@ -128,6 +188,17 @@ package enum LessonNarration {
             }
         }
         return lines
+    }
+
+    /// Whether the step at `start` opened the app: only iOS with the app runs the extension;
+    /// a tap on a Mac opens the URL in the browser or fails, and selects nothing (M25, M27).
+    static func opensApp(_ events: [TraceEvent], from start: Int, to end: Int, in scenario: Scenario) -> Bool {
+        let device = events[start].subject
+        guard let spec = scenario.device(device), spec.runsApp, spec.platform == .ios else { return false }
+        return !events[(start + 1)..<end].contains { event in
+            if case .failed = event.kind, event.subject == device { return true }
+            return false
+        }
     }
 
     /// `reply poll` with what the step writes: `reply poll (data bob=tomatoes)`.
@@ -179,8 +250,8 @@ package enum LessonNarration {
             return "! \(kind.rawValue): \(detail)"
         case .staged(let session):
             guard case .insert = step else { return nil }
-            return "\(device) staged a draft\(session.map { " of \($0)" } ?? "") in the input field; nothing is sent until Send is tapped "
-                + "(M16)"
+            return "\(device)'s app put a staged draft\(session.map { " of \($0)" } ?? "") in the input field; nothing is sent until Send "
+                + "is tapped (M16)"
         case .cancelled:
             return "\(device) removed the draft (M17)"
         case .cloudRequest(let operation, let key):
@@ -234,10 +305,21 @@ package enum LessonNarration {
 
     /// What every device that draws bubbles shows for each session just before trace
     /// position `before`.
-    static func nowShowing(_ report: RunReport, history: ViewHistory, flow: MessageFlow, before: Int) -> [String] {
+    static func nowShowing(_ report: RunReport, history: ViewHistory, flow: MessageFlow, before: Int, grouped: Bool = false) -> [String] {
+        rows(report, history: history, flow: flow, before: before, grouped: grouped).lines
+    }
+
+    /// What every device shows when they all show the same, else nil.
+    static func nowShowing(_ report: RunReport, history: ViewHistory, flow: MessageFlow, before: Int, grouped: Bool,
+                           sameEverywhere: Bool) -> String? {
+        let rows = rows(report, history: history, flow: flow, before: before, grouped: true).rows
+        return rows.count == 1 ? rows.first?.shown : nil
+    }
+
+    static func rows(_ report: RunReport, history: ViewHistory, flow: MessageFlow, before: Int,
+                     grouped: Bool) -> (lines: [String], rows: [(devices: [String], shown: String)]) {
         let outcome = report.outcome
-        let width = history.devices.map(\.count).max() ?? 0
-        var lines: [String] = []
+        var rows: [(devices: [String], shown: String)] = []
         for device in history.devices {
             var parts: [String] = []
             for session in history.sessions {
@@ -250,10 +332,26 @@ package enum LessonNarration {
                 parts.append(text)
             }
             let shown = parts.isEmpty ? "nothing yet" : parts.joined(separator: "; ")
-            lines += wrapped("\(device)\(String(repeating: " ", count: width - device.count))  \(shown)", indent: "     ",
-                continuation: String(repeating: " ", count: width + 7))
+            if grouped, let index = rows.firstIndex(where: { $0.shown == shown }) {
+                rows[index].devices.append(device)
+            } else {
+                rows.append(([device], shown))
+            }
         }
-        return lines
+        let names = rows.map { $0.devices.joined(separator: ", ") }
+        let nameWidth = names.map(\.count).max() ?? 0
+        var lines: [String] = []
+        for (name, row) in zip(names, rows) {
+            // Names too wide for a column go on a line of their own.
+            if nameWidth > 30 {
+                lines += wrapped("\(name):", indent: "     ")
+                lines += wrapped(row.shown, indent: "       ")
+            } else {
+                lines += wrapped("\(name)\(String(repeating: " ", count: nameWidth - name.count))  \(row.shown)", indent: "     ",
+                    continuation: String(repeating: " ", count: nameWidth + 7))
+            }
+        }
+        return (lines, rows)
     }
 
     /// A message's caption as drawn: from a final transcript that still shows its bubble,
@@ -313,10 +411,17 @@ package enum LessonNarration {
 
     static func wentWrong(_ report: RunReport) -> [String] {
         var lines: [String] = []
-        if report.pitfalls.isEmpty { lines.append("   No pitfall was detected; the checks below show what went wrong.") }
-        for pitfall in report.pitfalls {
+        if report.pitfalls.isEmpty { lines += wrapped(noPitfallSentence(report), indent: "   ") }
+        for (index, pitfall) in report.pitfalls.enumerated() {
             lines.append("")
             lines += wrapped("\(pitfall.kind.rawValue) (\(pitfall.rule)): \(pitfall.summary)", indent: "   - ", continuation: "     ")
+            // A why and a fix told for an earlier pitfall of the kind, but for the device, are not told again.
+            let earlier = report.pitfalls[..<index].first { $0.kind == pitfall.kind }
+            if let earlier, let was = earlier.devices.first, let now = pitfall.devices.first,
+               earlier.explanation.replacingOccurrences(of: was, with: now) == pitfall.explanation {
+                lines += wrapped("Why and fix: as for \(was) above, on \(now).", indent: "     ")
+                continue
+            }
             lines += wrapped("Why: \(pitfall.explanation)", indent: "     ")
             lines += wrapped("Fix: \(pitfall.fix)", indent: "     ")
         }
@@ -334,11 +439,13 @@ package enum LessonNarration {
         return lines
     }
 
-    static func checkLines(_ report: RunReport) -> [String] {
+    /// The run's checks, each wrapped, or with `oneLineEach` each cut to one line.
+    static func checkLines(_ report: RunReport, oneLineEach: Bool = false) -> [String] {
         guard !report.checks.isEmpty else { return ["   (no checks)"] }
         var lines = ["   Checks that prove it:"]
         for check in report.checks {
-            lines += wrapped("\(check.passed ? "PASS" : "FAIL")  \(check.text)", indent: "     ", continuation: "           ")
+            let text = wrapped("\(check.passed ? "PASS" : "FAIL")  \(check.text)", indent: "     ", continuation: "           ")
+            lines += oneLineEach ? clipped(text, to: 1) : text
         }
         return lines
     }
@@ -353,7 +460,7 @@ package enum LessonNarration {
         var line = indent
         var lineHasWord = false
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            if lineHasWord, line.count + 1 + word.count > 96 {
+            if lineHasWord, line.count + 1 + word.count > width - 2 {
                 lines.append(line)
                 line = rest + word
             } else {

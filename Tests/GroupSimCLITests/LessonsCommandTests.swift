@@ -15,15 +15,37 @@ import GroupSimTesting
         return names.filter { $0.hasSuffix(".yaml") }.sorted().map { "Scenarios/lessons/" + $0 }
     }
 
-    /// `lessons NAME --format html`: the broken run's page, with the time slider to watch
-    /// the pitfall happen.
-    @Test func lessonAsAPageWithTheTimeSlider() async throws {
-        let result = await CLI.run(["lessons", "session-collapse", "--format", "html", "--dir", Self.directory])
+    /// `lessons NAME --format html`: both runs on one page, the broken design first, each
+    /// with its own time slider and events; the header says which design is broken and
+    /// that its passing checks describe the breakage.
+    @Test(arguments: ["session-collapse", "conditional-write"])
+    func lessonAsAPageWithBothRuns(name: String) async throws {
+        let result = await CLI.run(["lessons", name, "--format", "html", "--dir", Self.directory])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.hasPrefix("<!DOCTYPE html>"))
-        #expect(result.output.contains("<nav id=\"scrubber\""))
-        #expect(result.output.contains("<script type=\"application/json\" id=\"timeline-data\">"))
-        #expect(result.output.contains("<h1>session-collapse-broken</h1>") || result.output.contains("session-collapse"))
+        let page = result.output
+        let lesson = try #require(Lesson.named(name))
+        #expect(page.hasPrefix("<!DOCTYPE html>"))
+        #expect(page.contains("<h1>Lesson \(name): \(Markup.html(lesson.title))</h1>"))
+        #expect(page.contains("The first is broken: \(Markup.html(lesson.breakage))."))
+        for prefix in ["broken-", "fixed-"] {
+            #expect(page.contains("<nav id=\"\(prefix)scrubber\""))
+            #expect(page.contains("<script type=\"application/json\" id=\"\(prefix)timeline-data\">"))
+            #expect(page.contains("<section id=\"\(prefix)transcripts\">"))
+        }
+        #expect(page.components(separatedBy: "<script>").count == 2, "one script for both sliders")
+        #expect(page.contains("this design is broken: its checks describe the breakage"))
+        let broken = try #require(page.range(of: "id=\"broken-run\""))
+        let fixed = try #require(page.range(of: "id=\"fixed-run\""))
+        #expect(broken.lowerBound < fixed.lowerBound)
+        // No green "every check held" over the broken design: its checks describe the breakage.
+        #expect(!page[broken.lowerBound..<fixed.lowerBound].contains("every check held"))
+        #expect(page[fixed.lowerBound...].contains("<span class=\"pass\">every check held</span>"))
+        if name == "conditional-write" {
+            // The refused save, the store's record coming back and the retry are events of the fixed run.
+            let fixedPart = page[fixed.lowerBound...]
+            #expect(fixedPart.contains("refuses"), "the refused save")
+            #expect(fixedPart.contains("conflict"), "the store's record coming back")
+        }
         let wrong = await CLI.run(["lessons", "session-collapse", "--format", "pdf", "--dir", Self.directory])
         #expect(wrong.status == 2)
     }
@@ -45,6 +67,11 @@ import GroupSimTesting
         }
         for name in ["who-voted", "two-devices", "conditional-write"] { #expect(Lesson.named(name) != nil) }
         #expect(result.output.contains("\(rows.count) lessons in \(Self.directory); start with: groupsim lessons \(Lesson.all[0].name)"))
+        // The shipped lessons are listed without the folder they were installed in.
+        let shipped = await CLI.run(["lessons"])
+        #expect(shipped.status == 0, "\(shipped.error)")
+        #expect(shipped.output.contains("lessons shipped with groupsim; start with: groupsim lessons \(Lesson.all[0].name)"))
+        #expect(!shipped.output.contains("/"), "no path in the list")
     }
 
     /// Every lesson file runs with exit 0, twice with the same digest (determinism rule 6, README).
@@ -70,7 +97,8 @@ import GroupSimTesting
         #expect(full.status == 0, "\(full.error)")
         let text = full.output
         for heading in ["Lesson \(name): \(lesson.title)", "1. The broken design", "2. Step by step", "3. What went wrong",
-                        "4. The fixed design", "Why it works: ", "Both designs behaved as their checks say."] {
+                        "4. The fixed design", "5. The fixed design step by step", "Why it works: ",
+                        "Both designs behaved as their checks say."] {
             #expect(text.contains(heading), "\(name): \(heading)")
         }
         #expect(text.contains("step 1: "))
@@ -86,7 +114,7 @@ import GroupSimTesting
         #expect(try await fixed.run().pitfalls.isEmpty)
     }
 
-    /// By default every lesson fits one screen (at most 60 lines), tells each
+    /// By default every lesson fits one screen (at most 40 lines), tells each
     /// kind of pitfall once (no explanation twice, the parting once), and ends with the
     /// command for the next lesson.
     @Test(arguments: Lesson.all.map(\.name))
@@ -95,7 +123,7 @@ import GroupSimTesting
         #expect(result.status == 0, "\(result.error)")
         let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.count <= LessonNarration.shortLimit, "\(name) prints \(lines.count) lines")
-        for heading in ["1. The setting", "2. What happens", "3. What went wrong", "4. The fix", "Checks that prove it:"] {
+        for heading in ["1. The broken design", "2. What happens", "3. What went wrong", "4. The fix", "Checks that prove it:"] {
             #expect(result.output.contains(heading), "\(name): \(heading)")
         }
         #expect(!result.output.contains("Where the devices' views parted"))
@@ -111,7 +139,7 @@ import GroupSimTesting
         } else {
             #expect(last == "That was the last lesson. List them all: groupsim lessons")
         }
-        #expect(lines.first { $0.hasPrefix("Both designs behaved") }?.contains("groupsim lessons \(name) --full") == true)
+        #expect(lines.contains { $0.hasPrefix("More: groupsim lessons \(name) --full") })
     }
 
     /// The stale-selection fix is a change to the app (`app.selection: newest`),
@@ -141,8 +169,13 @@ import GroupSimTesting
         #expect(text.contains("bob-phone sent m2 in poll, \"Bob picked tomatoes\" {bob: tomatoes, q: topping}"))
         #expect(text.contains("       bob-phone    poll: m3 from Carol \"Carol picked pickles\" {carol: pickles, q: topping}"))
         #expect(text.contains("- lost-update (M12): Bob's change bob=tomatoes"))
-        // The parting is told once, in the divergence pitfall, not again in its own section.
-        #expect(text.components(separatedBy: "Where it started: ").count == 2)
+        // The parting is told once, in the divergence pitfall, not again in its own section,
+        // and it follows the two devices that parted first (M12).
+        let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.components(separatedBy: "Where it started: ").count == 2)
+        #expect(flat.contains("Where it started: bob-phone and carol-phone agreed on poll until 500ms (both showed m1); then bob-phone "
+            + "sent m2 while carol-phone still showed m1"))
+        #expect(flat.contains("Bob's update is lost to the group's agreed state, though carol-phone still shows it."))
         #expect(!text.contains("Where the devices' views parted:"))
         #expect(text.contains("the store's poll record (v3): {bob: tomatoes, carol: pickles, q: topping}"))
     }

@@ -39,7 +39,7 @@ import GroupSim
         let result = await CLI.run(["help", "stpes"])
         #expect(result.status == 2)
         #expect(result.error.contains("did you mean \"steps\"?"), "\(result.error)")
-        #expect(result.error.contains("format, steps, checks, pitfalls, callbacks, rules"), "\(result.error)")
+        #expect(result.error.contains("format, steps, checks, pitfalls, callbacks, terms, rules"), "\(result.error)")
     }
 
     /// The first column of the Markdown table whose header row starts with `| header |`.
