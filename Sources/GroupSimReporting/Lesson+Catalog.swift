@@ -61,6 +61,14 @@ extension Lesson {
                 + "current record, and the app re-applies its own change to that and saves again (M13). The race now costs a retry "
                 + "instead of a vote."),
         Lesson(
+            name: "push-on-send",
+            title: "Push on Send: a removed draft must change nothing",
+            preview: "Carol removes her draft, yet the server already holds her vote and Bob's tap reads it",
+            rules: ["M13", "M16", "M17"],
+            whyFixed: "The app now writes the record when the user taps Send (didStartSending), as the documents describe it: the token "
+                + "and the state leave together, under the user's control. A draft the user removes only calls didCancelSending, and "
+                + "the server never hears of it (M13, M17)."),
+        Lesson(
             name: "identifiers",
             title: "Per-device identifiers and $uuid names",
             preview: "a voter's UUID written into the URL names nobody on any other device",

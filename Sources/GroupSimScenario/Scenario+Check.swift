@@ -59,6 +59,9 @@ extension Scenario {
     /// Two devices' controllers hold the same object, which iOS, running each device's
     /// extension in its own process, never lets them share (M22).
     case sharedState = "shared-state"
+    /// The user removed a draft whose change the app had already written to the cloud
+    /// record everyone reads (`app.push: on-compose`, M13, M17).
+    case cancelledWrite = "cancelled-write"
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0

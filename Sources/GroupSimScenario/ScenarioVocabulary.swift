@@ -104,6 +104,8 @@ package enum ScenarioVocabulary {
         Field("identity", .choice(AppSpec.Identity.allCases.map(\.rawValue)), "whose choice a data key names (default participant-id)"),
         Field("selection", .choice(AppSpec.Selection.allCases.map(\.rawValue)), "which bubble a reply builds on (default tapped)"),
         Field("record-key", .name, "the URL query item that names the cloud record, in the cloud states (default session)"),
+        Field("push", .choice(AppSpec.Push.allCases.map(\.rawValue)), "when the built-in app writes the cloud record: when the user "
+            + "taps Send, or as soon as it composes (M13; default on-send)"),
     ])
 
     public static let options = ObjectShape("options", [

@@ -121,6 +121,7 @@ package enum ScenarioWriter {
         if app.identity != defaults.identity { lines.append("  identity: \(app.identity.rawValue)") }
         if app.selection != defaults.selection { lines.append("  selection: \(app.selection.rawValue)") }
         if app.recordKey != defaults.recordKey { lines.append("  record-key: \(scalar(app.recordKey))") }
+        if app.push != defaults.push { lines.append("  push: \(app.push.rawValue)") }
         return lines.isEmpty ? [] : ["app:"] + lines
     }
 

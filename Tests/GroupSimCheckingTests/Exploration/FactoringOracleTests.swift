@@ -128,13 +128,19 @@ import GroupSimTesting
         }
         let someone = devices[pick(people)][0]
         let voter = repliers.first ?? 1
-        lines += ["expect:",
-                  "  - latest: { device: \(someone), session: poll, from: p\(voter) }",
-                  "  - converged: poll",
-                  "  - diverged: poll",
-                  "  - complete: { session: poll, data: { p\(voter): yes } }",
-                  "  - summaries: { device: p0-phone, session: poll, count: \(pick(3)) }",
-                  "  - \(["pitfalls: [lost-update]", "pitfalls: [divergence]", "no-pitfalls: true"][pick(3)])"]
-        return lines.joined(separator: "\n") + "\n"
+        let expect = ["expect:",
+                      "  - latest: { device: \(someone), session: poll, from: p\(voter) }",
+                      "  - converged: poll",
+                      "  - diverged: poll",
+                      "  - complete: { session: poll, data: { p\(voter): yes } }",
+                      "  - summaries: { device: p0-phone, session: poll, count: \(pick(3)) }",
+                      "  - \(["pitfalls: [lost-update]", "pitfalls: [divergence]", "no-pitfalls: true"][pick(3)])"]
+        // A tap reads the cloud (M13, M21): in the cloud modes its fetch is part of the
+        // dependent part, and what the device then shows is the record it fetched.
+        if pick(2) == 0 {
+            let tapper = devices[pick(people)][0]
+            lines += ["  - at: \(start + pick(120))ms", "    device: \(tapper)", "    tap: poll"]
+        }
+        return (lines + expect).joined(separator: "\n") + "\n"
     }
 }

@@ -130,7 +130,7 @@ import GroupSim
                 probed += 1
             }
         }
-        #expect(probed == 11, "platform, app, state, identity, selection, nil-summary, identifiers, open twice, pitfalls, sequence")
+        #expect(probed == 12, "platform, app, state, identity, selection, push, nil-summary, identifiers, open twice, pitfalls, sequence")
     }
 
     /// Steps and checks: the keywords of which exactly one must be given are the parser's.
