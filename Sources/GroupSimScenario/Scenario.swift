@@ -325,3 +325,4 @@ package typealias PitfallKind = Scenario.PitfallKind
 package typealias SourceLocation = Scenario.SourceLocation
 package typealias PresentationStyle = Scenario.PresentationStyle
 package typealias DataEntry = Scenario.DataEntry
+package typealias LayoutExpectation = Scenario.LayoutExpectation

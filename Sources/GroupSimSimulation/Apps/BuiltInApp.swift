@@ -174,7 +174,7 @@ package struct BuiltInApp: MessagesApp {
 
     private func draft(_ request: ComposeRequest, url: String) -> Message {
         Message(session: request.session, url: url.isEmpty ? nil : url,
-                layout: TemplateLayout(caption: request.caption, subcaption: request.subcaption),
+                layout: request.layout,
                 summaryText: request.summary)
     }
 

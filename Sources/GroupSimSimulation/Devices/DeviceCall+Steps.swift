@@ -58,12 +58,22 @@ extension DeviceCall {
         let data = compose.data.map {
             DataEntry(resolveTokens($0.key, in: conversation, raw: true), resolveTokens($0.value, in: conversation, raw: true))
         }
-        let request = ComposeRequest(
+        var request = ComposeRequest(
             kind: kind, session: session, isNewSession: device.sessionIsNew, data: data,
-            caption: compose.caption.map { resolveTokens($0, in: conversation, raw: false) },
-            subcaption: compose.subcaption.map { resolveTokens($0, in: conversation, raw: false) },
             summary: compose.summary.map { resolveTokens($0, in: conversation, raw: false) },
             url: compose.url, direct: compose.direct)
+        // Every layout field, `$me` and `$PERSON` as tokens each device draws as a name (M5).
+        var drawn = compose
+        for field in Compose.LayoutField.allCases where field.drawsTokens {
+            drawn[field] = compose[field].map { resolveTokens($0, in: conversation, raw: false) }
+        }
+        request.caption = drawn.caption
+        request.subcaption = drawn.subcaption
+        request.trailingCaption = drawn.trailingCaption
+        request.trailingSubcaption = drawn.trailingSubcaption
+        request.imageTitle = drawn.imageTitle
+        request.imageSubtitle = drawn.imageSubtitle
+        request.image = drawn.image
         device.composing = data.isEmpty ? nil : PendingChange(step: device.currentStep, session: compose.session, entries: data)
         if device.world.app.state == .message, device.selected?.message?.session != session {
             // Nothing of this session is selected: the app builds on an empty state.

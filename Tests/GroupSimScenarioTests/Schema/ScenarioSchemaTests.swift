@@ -28,6 +28,7 @@ import GroupSim
         "check": base + "steps: []\nexpect: [ { HOLE } ]\n",
         "latest": base + "steps: []\nexpect: [ { latest: { HOLE } } ]\n",
         "summaries": base + "steps: []\nexpect: [ { summaries: { HOLE } } ]\n",
+        "plain": base + "steps: []\nexpect: [ { plain: { HOLE } } ]\n",
         "complete": base + "steps: []\nexpect: [ { complete: { HOLE } } ]\n",
         "callbacks": base + "steps: []\nexpect: [ { callbacks: { HOLE } } ]\n",
         "error": base + "steps: []\nexpect: [ { error: { HOLE } } ]\n",
