@@ -28,11 +28,18 @@ package enum CheckEvaluator {
     static func title(_ check: Check) -> String {
         let keyword = check.kind.descriptor.keyword
         switch check {
-        case .latest(let deviceName, let session, let from, let written, let caption):
+        case .latest(let deviceName, let session, let from, let written, let caption, let layout):
             var text = "\(keyword) \(deviceName) \(session)"
             if let from { text += " from=\(from)" }
             if !written.isEmpty { text += " data=\(StateMap(written))" }
             if let caption { text += " caption=\"\(caption)\"" }
+            for (field, value) in layout.expected { text += " \(field.rawValue)=\"\(value)\"" }
+            if let bar = layout.captionBar { text += " caption-bar=\(bar)" }
+            return text
+        case .plain(let deviceName, let count, let texts):
+            var text = "\(keyword) \(deviceName)"
+            if let count { text += " count=\(count)" }
+            if let texts { text += " texts=\(texts)" }
             return text
         case .summaries(let deviceName, let session, let count, let texts):
             var text = "\(keyword) \(deviceName) \(session)"
@@ -60,11 +67,12 @@ package enum CheckEvaluator {
     private static func judge(_ check: Check, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall],
                               explained: Bool) -> (Bool, String) {
         switch check {
-        case .latest(let deviceName, let session, let from, let written, let caption):
+        case .latest(let deviceName, let session, let from, let written, let caption, let layout):
             let tokens = TokenKeys(written, outcome, conversation: states.conversation(of: session))
             // The live bubble's sender and state need no drawing; its caption alone does,
             // and only when the rest held.
-            if !explained, let device = outcome.device(deviceName), let shown = states.shown(session, on: device) {
+            if !explained, layout == LayoutExpectation(), let device = outcome.device(deviceName),
+               let shown = states.shown(session, on: device) {
                 let passed = (from == nil || from == shown.sender) && contains(shown, tokens.data(on: device))
                 guard passed, let caption else { return (passed, "") }
                 return (device.caption(ofSession: session) == .some(caption), "")
@@ -79,9 +87,19 @@ package enum CheckEvaluator {
             if let why = shown.unreadable, !data.isEmpty {
                 detail = "\(deviceName) shows m\(view.message) from \(view.senderPerson), caption \(drawn), but its state could not be read: \(why)"
             }
-            let passed = (from == nil || from == view.senderPerson) && contains(shown, data)
+            var passed = (from == nil || from == view.senderPerson) && contains(shown, data)
                 && (caption == nil || caption == view.caption)
+            if layout != LayoutExpectation() {
+                let (held, drawnFields) = Self.layoutHolds(layout, on: device, message: view.message)
+                passed = passed && held
+                detail += drawnFields
+            }
             return (passed, detail)
+        case .plain(let deviceName, let count, let texts):
+            let received = outcome.device(deviceName).map(Self.plainTexts) ?? []
+            let passed = (count == nil || count == received.count) && (texts == nil || texts == received)
+            guard explained else { return (passed, "") }
+            return (passed, "\(deviceName) received \(Plural.count(received.count, "plain message")): \(received)")
         case .summaries(let deviceName, let session, let count, let texts):
             // A summary line exists only because a newer bubble of its session replaced it,
             // so a session with summary lines always has a live bubble (M10).
@@ -166,6 +184,35 @@ package enum CheckEvaluator {
                 }.joined(separator: "; ")
             return (passed, detail)
         }
+    }
+
+    /// Whether the live bubble `message` on `device` draws every layout field `layout`
+    /// expects (M5, M9), and the fields it draws, for the detail (`, image-title "Lunch"`).
+    static func layoutHolds(_ layout: LayoutExpectation, on device: DeviceSnapshot, message: Int) -> (Bool, String) {
+        let bubble = device.transcripts.lazy.flatMap(\.entries).first { $0.kind == .bubble && $0.message == message }
+        let drawn = bubble?.layout ?? TemplateLayout()
+        func text(_ field: Compose.LayoutField) -> String? {
+            switch field {
+            case .caption: drawn.caption
+            case .subcaption: drawn.subcaption
+            case .trailingCaption: drawn.trailingCaption
+            case .trailingSubcaption: drawn.trailingSubcaption
+            case .imageTitle: drawn.imageTitle
+            case .imageSubtitle: drawn.imageSubtitle
+            case .image: drawn.image
+            }
+        }
+        var held = layout.expected.allSatisfy { text($0.field) == $0.text }
+        if let bar = layout.captionBar { held = held && drawn.hasCaptionBar == bar }
+        var detail = Compose.LayoutField.allCases.dropFirst().compactMap { field in text(field).map { ", \(field.rawValue) \"\($0)\"" } }
+            .joined()
+        if layout.captionBar != nil { detail += drawn.hasCaptionBar ? ", a caption bar" : ", no caption bar" }
+        return (held, detail)
+    }
+
+    /// The plain messages a device received instead of bubbles (M26), in transcript order.
+    static func plainTexts(_ device: DeviceSnapshot) -> [String] {
+        device.transcripts.flatMap(\.entries).filter { $0.kind == .plain }.map { $0.text ?? "" }
     }
 
     /// Whether a device's state holds every entry of `data`: only a state that could be read does.

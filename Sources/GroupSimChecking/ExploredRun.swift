@@ -104,10 +104,14 @@ struct ExploredRun: Sendable {
         }
         func addRow(_ session: String, _ number: Int32, index: Int?, device: DeviceSnapshot, position: Int) {
             let value: Int32
-            if let index, let message = states.liveMessage(session: index, device: position), message >= 0 {
+            if let index, let message = states.liveMessage(session: index, device: position), message >= 0,
+               !states.showsFetchedView(session: index, device: position) {
                 byMessage.grow(toInclude: message, with: -1)
                 if byMessage[message] < 0 { byMessage[message] = make(session, device: device) }
                 value = byMessage[message]
+            } else if let index, states.showsFetchedView(session: index, device: position) {
+                // The record its tap fetched (M13): its own, not its bubble's.
+                value = make(session, device: device)
             } else {
                 if noBubble < 0 { noBubble = make(session, device: device) }
                 value = noBubble

@@ -40,7 +40,7 @@ struct FactorCombiner {
         self.scenario = scenario
         perDeviceChecks = scenario.checks.indices.filter {
             switch scenario.checks[$0].check {
-            case .latest, .summaries, .callbacks, .complete: true
+            case .latest, .summaries, .plain, .callbacks, .complete: true
             case .converged, .diverged, .pitfalls, .noPitfalls, .noPitfallsOf, .error: false
             }
         }
@@ -151,7 +151,7 @@ struct FactorCombiner {
             for (position, check) in perDeviceChecks.enumerated() {
                 var fails = false
                 switch scenario.checks[check].check {
-                case .latest(let on, _, _, _, _), .summaries(let on, _, _, _), .callbacks(let on, _):
+                case .latest(let on, _, _, _, _, _), .summaries(let on, _, _, _), .plain(let on, _, _), .callbacks(let on, _):
                     fails = on == name && !(run.report.checks.indices.contains(check) && run.report.checks[check].passed)
                 case .complete(let session, let written):
                     let states = run.report.states
@@ -275,7 +275,7 @@ struct FactorCombiner {
             for (index, spec) in scenario.checks.enumerated() {
                 let passed: Bool
                 switch spec.check {
-                case .latest, .summaries, .callbacks, .complete:
+                case .latest, .summaries, .plain, .callbacks, .complete:
                     let position = perDeviceChecks.firstIndex(of: index) ?? 0
                     // `complete` holds on nothing where no device runs the app (CheckEvaluator).
                     var none = false

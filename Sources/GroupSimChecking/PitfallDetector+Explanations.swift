@@ -160,7 +160,8 @@ extension PitfallDetector {
 
     // MARK: - Divergence (M12)
 
-    static func divergenceExplanation(_ session: String, parting: ViewParting?, groups: Int, mode: AppSpec.StateMode) -> String {
+    static func divergenceExplanation(_ session: String, parting: ViewParting?, groups: Int, mode: AppSpec.StateMode,
+                                      fetched: [String] = []) -> String {
         let here = parting.map { " Where it started: \($0.description)" } ?? ""
         switch mode {
         case .message:
@@ -169,6 +170,11 @@ extension PitfallDetector {
                 + "The app reads its state from that bubble's URL, so the \(groups) groups of devices now disagree about \(session), and "
                 + "nothing reconciles them.\(here)"
         case .cloudOverwrite, .cloudMerge, .cloudCAS:
+            guard fetched.isEmpty else {
+                return "The state lives in the store, and a tap reads it once: \(listed(fetched)) show\(fetched.count == 1 ? "s" : "") "
+                    + "the record \(fetched.count == 1 ? "its" : "their") app fetched when the user tapped, and the store has changed "
+                    + "since; nothing refreshes it until a newer bubble of \(session) arrives and is tapped (M13, M21).\(here)"
+            }
             return "The state lives in the store, but a device with no bubble of \(session) cannot fetch it: the user has nothing to tap "
                 + "(M13, M30).\(here)"
         }
@@ -228,6 +234,11 @@ extension PitfallDetector {
                 + "singleton or a global is the same object on every simulated device: what one device's controller writes there, "
                 + "the others read at once. That hides the races a real group has (each device keeps its own copy, and they meet "
                 + "only through messages and your server) and makes up others that no group of phones can have."
+        case .cancelledWrite:
+            return "The app wrote its change to the cloud record as soon as the user composed, before the message was even staged "
+                + "(`app.push: on-compose`). Nothing is sent until the user taps Send, and the user can remove the draft instead "
+                + "(M16, M17): \(device) did, at \(sighting.time). The bubble never left, but the record every device fetches when its "
+                + "user taps the session already holds the change (M13), so the group reads a change its author cancelled."
         case .lostUpdate, .divergence, .unattributed, .doubleCount, .joinedLate:
             return "See M1, M4, M6, M12 and M13."
         }
@@ -290,6 +301,12 @@ extension PitfallDetector {
                 + "after setting it, and keep the whole URL under 5,000 characters, or insert fails with error 8, urlExceedsMaxSize (M8)."
         case .joinedLate:
             joinedLateFix(registered: registered)
+        case .cancelledWrite:
+            registered
+                ? "Push the state when the user sends, not when composing: write the record in didStartSending(_:conversation:), "
+                    + "and write nothing in didCancelSending(_:conversation:) (M13, M17)."
+                : "Push the state when the user sends, not when composing: write the record in didStartSending, and nothing when the "
+                    + "draft is removed (`app.push: on-send`, the default; M13, M17)."
         case .sharedState:
             "Make such an object per device: create it in the factory you register (`apps.register(_:environment:)`), from what "
                 + "the device's `ExtensionEnvironment` gives it (its `storage`, the `cloud`, `makeToken()`), and hand it to the "

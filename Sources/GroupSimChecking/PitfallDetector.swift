@@ -151,8 +151,10 @@ package enum PitfallDetector {
             kept = shownOn.distinct.map { shown in
                 shown.map { shown in
                     // A state that could not be read is no evidence that the change is missing.
-                    shown.unreadable != nil || shown.provenance.contains(change.id) || shown.state.contains(change.entries)
-                        || overwrittenKnowingly(change, in: shown.state, evidence)
+                    shown.unreadable != nil || keeps(change, state: shown.state, provenance: shown.provenance, evidence)
+                        // A record a tap fetched before the change was written is out of date,
+                        // not missing it: the store, which the next tap reads, decides (M13).
+                        || shown.store.map { keeps(change, state: $0.state, provenance: $0.provenance, evidence) } ?? false
                 } ?? false
             }
             var lost: [(device: String, shown: SessionStates.Shown?)] = []
@@ -179,6 +181,12 @@ package enum PitfallDetector {
                                  explanation: explanation, fix: fix))
         }
         return found
+    }
+
+    /// Whether a state with `provenance` keeps `change`: it descends from a state that
+    /// included it, holds its entries, or holds later values of them written knowingly.
+    static func keeps(_ change: Change, state: StateMap, provenance: Provenance, _ evidence: Evidence) -> Bool {
+        provenance.contains(change.id) || state.contains(change.entries) || overwrittenKnowingly(change, in: state, evidence)
     }
 
     /// Whether every entry of `change` missing from `state` holds there a value written by a
@@ -272,7 +280,12 @@ package enum PitfallDetector {
         return Pitfall(
             kind: .divergence, rule: "M12", devices: devices.map { states.outcome.devices[$0].name }, message: nil, session: session,
             summary: "devices show \(groups.count) different states for \(session): \(views.joined(separator: "; "))",
-            explanation: divergenceExplanation(session, parting: parting, groups: groups.count, mode: states.outcome.scenario.app.state),
+            explanation: divergenceExplanation(session, parting: parting, groups: groups.count, mode: states.outcome.scenario.app.state,
+                                               fetched: zip(devices, shownOn.of).compactMap { device, which in
+                                                   shownOn.distinct[which]?.fetched == true && shownOn.distinct[which]?.store != nil
+                                                       && shownOn.distinct[which]?.state != shownOn.distinct[which]?.store?.state
+                                                       ? states.outcome.devices[device].name : nil
+                                               }),
             fix: states.outcome.scenario.app.name != nil
                 ? "Keep the state on your server and fetch it when a bubble is tapped, so every device shows the store's state whatever "
                     + "bubble it kept, and save with a conditional write, merging your change into the server's record on conflict (M13)."

@@ -14,6 +14,17 @@ final class SessionStates: Sendable {
         /// Why the state could not be read (the cloud modes: the URL names no record, or
         /// the store has none by that name); nil when `state` is what the device shows.
         var unreadable: String? = nil
+        /// Whether `state` is the record the device's app fetched when its user tapped the
+        /// live bubble (M13, M21), rather than what a tap would fetch now.
+        var fetched = false
+        /// For a fetched record, the store's record now: what the next tap reads. A change
+        /// it holds is not lost on the device, only not read yet.
+        var store: Record? = nil
+
+        struct Record: Equatable {
+            var state: StateMap
+            var provenance: Provenance
+        }
 
         /// What a check compares: the state, or that it could not be read.
         var reading: Reading { unreadable == nil ? .state(state) : .unreadable }
@@ -201,7 +212,8 @@ final class SessionStates: Sendable {
         }
         // A snapshot that is not one of this run's, as it stands: read its own views.
         guard let view = device.session(session) else { return nil }
-        return shown(session, state: view.urlState, provenance: view.provenance, message: view.message, sender: view.senderPerson)
+        return shown(session, state: view.urlState, provenance: view.provenance, message: view.message, sender: view.senderPerson,
+                     device: nil)
     }
 
     /// `shown(_:on:)` by position: `session` indexes `sessions`, `device` `outcome.devices`.
@@ -211,12 +223,13 @@ final class SessionStates: Sendable {
             guard let message = outcome.ledger.liveMessage(device: device, session: ledgerNumbers[session]),
                   let envelope = outcome.ledger.envelope(of: message) else { return nil }
             return shown(sessions[session], state: envelope.state, provenance: envelope.provenance, message: envelope.id,
-                         sender: envelope.senderPerson)
+                         sender: envelope.senderPerson, device: device)
         }
         let position = positions[device * sessions.count + session]
         guard position >= 0 else { return nil }
         let bubble = outcome.devices[device].sessionTable.bubble(at: Int(position))
-        return shown(sessions[session], state: bubble.state, provenance: bubble.provenance, message: bubble.message, sender: bubble.sender)
+        return shown(sessions[session], state: bubble.state, provenance: bubble.provenance, message: bubble.message, sender: bubble.sender,
+                     device: device)
     }
 
     /// Whether `outcome.devices[device]`, showing no bubble of the session, is the device
@@ -303,6 +316,12 @@ final class SessionStates: Sendable {
         var known: [(slot: Int, index: Int)] = []
         var table: [Int: Int]?
         for device in devices {
+            if let index, showsFetchedView(session: index, device: device) {
+                // What it fetched is its own: shared with no other device showing the message.
+                result.distinct.append(shown(session: index, device: device))
+                result.of.append(result.distinct.count - 1)
+                continue
+            }
             let slot = max(0, (index.flatMap { liveMessage(session: $0, device: device) } ?? -1) + 1)
             if let found = table != nil ? table?[slot] : known.first(where: { $0.slot == slot })?.index {
                 result.of.append(found)
@@ -330,8 +349,18 @@ final class SessionStates: Sendable {
         return index
     }
 
+    /// Whether `outcome.devices[device]` shows for the session (by index in `sessions`) the
+    /// record its app fetched on a tap (`Shown.fetched`): then what it shows is its own, not
+    /// its live bubble's alone. Costs nothing in a run where no tap fetched.
+    func showsFetchedView(session index: Int, device: Int) -> Bool {
+        outcome.ledger.hasFetchedViews && shown(session: index, device: device)?.fetched == true
+    }
+
     /// What tapping a live bubble shows: its URL's state, or the cloud record it points to.
-    private func shown(_ session: String, state: StateMap, provenance: Provenance, message: Int, sender: String) -> Shown {
+    /// In the cloud modes a device (by index in `outcome.devices`) whose app fetched the
+    /// record while that bubble was selected shows what the fetch answered, which may be
+    /// older than the store's record now: a tap reads the cloud once (M13, M21).
+    private func shown(_ session: String, state: StateMap, provenance: Provenance, message: Int, sender: String, device: Int?) -> Shown {
         switch outcome.scenario.app.state {
         case .message:
             return Shown(state: state, provenance: provenance, message: message, sender: sender)
@@ -340,6 +369,15 @@ final class SessionStates: Sendable {
             guard let key = state[recordKey] else {
                 return Shown(state: StateMap(), provenance: Provenance(), message: message, sender: sender,
                              unreadable: Self.noRecordKey(recordKey, in: state))
+            }
+            if let device, let view = outcome.ledger.view(device: device, key: key), view.message == message {
+                guard let fetched = view.state else {
+                    return Shown(state: StateMap(), provenance: Provenance(), message: message, sender: sender,
+                                 unreadable: "the cloud store had no record named \"\(key)\" when the tap fetched it (the bubble's "
+                                     + "`\(recordKey)` item)", fetched: true)
+                }
+                let now = cloudByKey[key].map { Shown.Record(state: outcome.cloud[$0].state, provenance: outcome.cloud[$0].provenance) }
+                return Shown(state: fetched, provenance: view.provenance, message: message, sender: sender, fetched: true, store: now)
             }
             guard let index = cloudByKey[key] else {
                 return Shown(state: StateMap(), provenance: Provenance(), message: message, sender: sender,

@@ -22,17 +22,17 @@ extension Shrinker {
         init(check: Check, report: RunReport) {
             let outcome = report.outcome
             switch check {
-            case .complete(let session, let data), .latest(_, let session, _, let data, _):
+            case .complete(let session, let data), .latest(_, let session, _, let data, _, _):
                 self.session = session
                 writtenEntries = data.filter { Self.wrote($0, in: session, outcome) }
-                if case .latest(_, _, let from?, _, _) = check, Self.sent(from, in: session, outcome) {
+                if case .latest(_, _, let from?, _, _, _) = check, Self.sent(from, in: session, outcome) {
                     sender = from
                 }
             case .noPitfalls:
                 pitfall = report.pitfalls.first?.kind
             case .noPitfallsOf(let kinds):
                 pitfall = report.pitfalls.first { kinds.contains($0.kind) }?.kind
-            case .summaries, .converged, .diverged, .pitfalls, .callbacks, .error:
+            case .summaries, .plain, .converged, .diverged, .pitfalls, .callbacks, .error:
                 break
             }
         }

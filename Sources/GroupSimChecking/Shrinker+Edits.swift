@@ -65,9 +65,9 @@ extension Shrinker {
         /// `leave` of those people, every link that names them, and their memberships.
         static func removing(people: Set<String>, devices: Set<String>, from current: Candidate) -> Candidate? {
             switch current.target {
-            case .latest(let device, _, let from, _, _):
+            case .latest(let device, _, let from, _, _, _):
                 if devices.contains(device) || from.map(people.contains) == true { return nil }
-            case .summaries(let device, _, _, _), .callbacks(let device, _):
+            case .summaries(let device, _, _, _), .plain(let device, _, _), .callbacks(let device, _):
                 if devices.contains(device) { return nil }
             case .converged, .diverged, .complete, .pitfalls, .noPitfalls, .noPitfallsOf, .error:
                 break
@@ -208,8 +208,8 @@ extension Shrinker {
             .milliseconds(nanoseconds / 1_000_000)
         }
 
-        /// Each optional field of each send, insert and reply removed: caption,
-        /// subcaption, summary, url, `direct`, and each data entry.
+        /// Each optional field of each send, insert and reply removed: each layout field,
+        /// summary, url, `direct`, and each data entry.
         private static func fewerFields(_ current: Candidate) -> [Candidate] {
             var edits: [Candidate] = []
             for (index, item) in current.scenario.timeline.enumerated() {
@@ -256,8 +256,7 @@ extension Shrinker {
                 change(&copy)
                 simpler.append(copy)
             }
-            if compose.caption != nil { without { $0.caption = nil } }
-            if compose.subcaption != nil { without { $0.subcaption = nil } }
+            for field in Compose.LayoutField.allCases where compose[field] != nil { without { $0[field] = nil } }
             if compose.summary != nil { without { $0.summary = nil } }
             if compose.url != nil { without { $0.url = nil } }
             if compose.direct { without { $0.direct = false } }

@@ -128,6 +128,14 @@ package enum JSONReport {
         ]
         if entry.kind == .bubble {
             members.append(("subcaption", .string(entry.subcaption)))
+            // The layout's other fields (M9), only on a bubble that sets one.
+            if let layout = entry.layout {
+                let fields: [(String, String?)] = [("trailingCaption", layout.trailingCaption), ("trailingSubcaption", layout.trailingSubcaption),
+                                                   ("imageTitle", layout.imageTitle), ("imageSubtitle", layout.imageSubtitle),
+                                                   ("image", layout.image)]
+                let set = fields.compactMap { name, value in value.map { (name, JSONValue.string($0)) } }
+                if !set.isEmpty { members.append(("layout", .object(set))) }
+            }
             members.append(("senderIdentifier", .string(entry.senderIdentifier?.uuidString)))
             members.append(("url", .string(entry.url)))
             members.append(("state", .object((entry.state ?? StateMap()).entries.map { ($0.key, .string($0.value)) })))

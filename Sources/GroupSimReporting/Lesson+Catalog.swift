@@ -71,6 +71,14 @@ extension Lesson {
                 + "current record, and the app re-applies its own change to that and saves again (M13). The race now costs a retry "
                 + "instead of a vote."),
         Lesson(
+            name: "push-on-send",
+            title: "Push on Send: a removed draft must change nothing",
+            preview: "Carol removes her draft, yet the server already holds her vote and Bob's tap reads it",
+            rules: ["M13", "M16", "M17"],
+            whyFixed: "The app now writes the record when the user taps Send (didStartSending), as the documents describe it: the token "
+                + "and the state leave together, under the user's control. A draft the user removes only calls didCancelSending, and "
+                + "the server never hears of it (M13, M17)."),
+        Lesson(
             name: "identifiers",
             title: "Per-device identifiers and $uuid names",
             preview: "a voter's UUID written into the URL names nobody on any other device",
@@ -117,8 +125,7 @@ extension Lesson {
                 + "the browser, and a watch views and hands replies off to the iPhone (M25). " + oldSystems),
     ]
 
-    /// What an old system receives, in one sentence to update when GroupSim draws it more
-    /// closely (M26).
-    static let oldSystems = "An old system (iOS 9, watchOS 2, OS X 10.11) gets plain messages instead of the bubble (M26): "
-        + "here, the layout's image when it has one, then the URL when it is http or https."
+    /// What an old system receives (M26).
+    static let oldSystems = "An old system (iOS 9, watchOS 2, OS X 10.11) gets two plain messages instead of the bubble (M26): "
+        + "the layout's image when it has one, then the message's URL as text, whatever its scheme but data."
 }

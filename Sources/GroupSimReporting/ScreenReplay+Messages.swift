@@ -67,7 +67,7 @@ extension ScreenReplay {
     }
 
     /// What an old system shows for an app message (M26): the layout's picture with its
-    /// captions, then the URL when it is a web one.
+    /// captions, then the URL as text (but a data URL).
     static func plainLines(_ message: Message, draw: (String) -> String) -> [String] {
         var lines: [String] = []
         let layout = message.layout
@@ -77,7 +77,7 @@ extension ScreenReplay {
             lines.append(captions.isEmpty ? "[picture of \(media)]" : "[picture of \(media), captioned "
                 + "\"\(captions.joined(separator: " "))\"]")
         }
-        if let url = message.url, MessageURL.isWeb(url) { lines.append(url) }
+        if let url = message.url, MessageURL.reachesOldSystems(url) { lines.append(url) }
         return lines
     }
 

@@ -9,7 +9,7 @@ extension Check {
     /// switches of `kind` and `descriptor`, the parser, the writer and `CheckEvaluator` ask
     /// for it; the keyword tables, the schema and the help are derived from the descriptor.
     public enum Kind: Int, Sendable, Hashable, CaseIterable {
-        case latest, summaries, converged, diverged, complete, pitfalls, noPitfalls, callbacks, error
+        case latest, summaries, plain, converged, diverged, complete, pitfalls, noPitfalls, callbacks, error
 
         /// Everything the tables need to know about this kind of check.
         package var descriptor: CheckDescriptor {
@@ -23,7 +23,14 @@ extension Check {
                     Field("from", .name, "the person who sent the live bubble"),
                     Field("data", .map(.text), "entries the live bubble's state contains"),
                     Field("caption", .text, "the caption as drawn on that device"),
-                ], required: ["device", "session"])), about: "what a device's live bubble of a session is", rules: ["M10", "M5"])
+                    Field("subcaption", .text, "the subcaption as drawn"),
+                    Field("trailing-caption", .text, "the trailing caption as drawn"),
+                    Field("trailing-subcaption", .text, "the trailing subcaption as drawn"),
+                    Field("image-title", .text, "the image title as drawn"),
+                    Field("image-subtitle", .text, "the image subtitle as drawn"),
+                    Field("image", .text, "the layout's image name"),
+                    Field("caption-bar", .flag, "whether the bubble has a caption bar (some caption field is set, M9)"),
+                ], required: ["device", "session"])), about: "what a device's live bubble of a session is", rules: ["M10", "M5", "M9"])
             case .summaries:
                 CheckDescriptor(keyword: "summaries", value: .object(ObjectShape("summaries", [
                     Field("device", .name, "the device"),
@@ -31,6 +38,13 @@ extension Check {
                     Field("count", .integer(minimum: 0), "how many summary lines"),
                     Field("texts", .list(.text, minimum: 0), "the summary lines as drawn"),
                 ], required: ["device", "session"])), about: "the summary lines a device shows for a session", rules: ["M10", "M14"])
+            case .plain:
+                CheckDescriptor(keyword: "plain", value: .object(ObjectShape("plain", [
+                    Field("device", .name, "the device"),
+                    Field("count", .integer(minimum: 0), "how many plain messages"),
+                    Field("texts", .list(.text, minimum: 0), "the plain messages, in order"),
+                ], required: ["device"])), about: "the plain messages a device received instead of bubbles (an old system)",
+                rules: ["M26"])
             case .converged:
                 CheckDescriptor(keyword: "converged", value: .name,
                                 about: "every device with the app shows the same state for this session", rules: ["M12"])
@@ -81,6 +95,7 @@ extension Check {
         switch self {
         case .latest: .latest
         case .summaries: .summaries
+        case .plain: .plain
         case .converged: .converged
         case .diverged: .diverged
         case .complete: .complete

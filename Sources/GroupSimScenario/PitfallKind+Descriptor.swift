@@ -54,6 +54,11 @@ extension PitfallKind {
                 keyword: rawValue, rule: "M6", rules: ["M6"],
                 about: "a device that runs the app has no bubble of a session because its person joined after the session began"
             )
+        case .cancelledWrite:
+            PitfallDescriptor(
+                keyword: rawValue, rule: "M17", rules: ["M17", "M13"],
+                about: "the user removed a draft whose change the app had already written to the shared cloud record"
+            )
         case .sharedState:
             PitfallDescriptor(
                 keyword: rawValue, rule: "M22", rules: ["M22"],

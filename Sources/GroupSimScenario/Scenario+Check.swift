@@ -17,8 +17,13 @@ extension Scenario {
     /// A check (docs/scenario-format.md, "Checks: expect"). Optional fields are checked only when given.
     public enum Check: Sendable, Hashable {
     /// The session's live bubble on `device` was sent by person `from`, its state contains
-    /// every `data` entry, and its drawn caption equals `caption`.
-    case latest(device: String, session: String, from: String?, data: [DataEntry], caption: String?)
+    /// every `data` entry, its drawn caption equals `caption`, and its other layout fields
+    /// are drawn as `layout` says.
+    case latest(device: String, session: String, from: String?, data: [DataEntry], caption: String?,
+                layout: LayoutExpectation = LayoutExpectation())
+    /// The plain messages `device` received instead of bubbles (an old system, M26): how
+    /// many, and their texts in order.
+    case plain(device: String, count: Int?, texts: [String]?)
     /// `device` shows `count` summary lines for the session, drawn as `texts`.
     case summaries(device: String, session: String, count: Int?, texts: [String]?)
     /// Every member device that runs the app would show the same state if tapped now.
@@ -42,6 +47,27 @@ extension Scenario {
 }
 
 extension Scenario {
+    /// What a `latest` check expects of the live bubble's layout besides its caption (M9),
+    /// each field as drawn on the device (M5).
+    public struct LayoutExpectation: Sendable, Hashable {
+        /// Expected text per field; `caption` is the check's own `caption`.
+        public var fields: [Compose.LayoutField: String]
+        /// Whether the bubble has a caption bar: some caption field is set (M9).
+        public var captionBar: Bool?
+
+        public init(fields: [Compose.LayoutField: String] = [:], captionBar: Bool? = nil) {
+            self.fields = fields
+            self.captionBar = captionBar
+        }
+
+        /// The fields it expects, in the layout's order, as `(name, text)`.
+        public var expected: [(field: Compose.LayoutField, text: String)] {
+            Compose.LayoutField.allCases.compactMap { field in fields[field].map { (field, $0) } }
+        }
+    }
+}
+
+extension Scenario {
     /// The pitfalls GroupSim detects, with the rule each comes from.
     public enum PitfallKind: String, Sendable, Hashable, CaseIterable, Comparable {
     case lostUpdate = "lost-update"
@@ -59,6 +85,9 @@ extension Scenario {
     /// Two devices' controllers hold the same object, which iOS, running each device's
     /// extension in its own process, never lets them share (M22).
     case sharedState = "shared-state"
+    /// The user removed a draft whose change the app had already written to the cloud
+    /// record everyone reads (`app.push: on-compose`, M13, M17).
+    case cancelledWrite = "cancelled-write"
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0

@@ -107,11 +107,59 @@ extension Scenario {
         /// Layout text; `$me`/`$bob` become identifier tokens drawn as contact names (M5).
         public var caption: String?
         public var subcaption: String?
+        /// The other text fields of the template layout (M9), drawn like the caption (M5).
+        public var trailingCaption: String?
+        public var trailingSubcaption: String?
+        public var imageTitle: String?
+        public var imageSubtitle: String?
+        /// A name standing for the layout's image (M9): what an old system receives as a
+        /// picture (M26). GroupSim draws no pixels.
+        public var image: String?
         public var summary: String?
         /// An explicit message URL; the state's query items are added to it (M8 filters the scheme).
         public var url: String?
         /// Use the direct send API (M18) instead of insert and the user's tap.
         public var direct: Bool
+
+        /// The template layout's fields a step can set (M9), by their names in a file.
+        public enum LayoutField: String, Sendable, Hashable, CaseIterable {
+            case caption, subcaption
+            case trailingCaption = "trailing-caption"
+            case trailingSubcaption = "trailing-subcaption"
+            case imageTitle = "image-title"
+            case imageSubtitle = "image-subtitle"
+            case image
+
+            /// Whether `$me` and `$PERSON` in it are drawn as contact names (M5): every text
+            /// field; `image` is a name.
+            public var drawsTokens: Bool { self != .image }
+        }
+
+        /// One layout field by its name.
+        public subscript(field: LayoutField) -> String? {
+            get {
+                switch field {
+                case .caption: caption
+                case .subcaption: subcaption
+                case .trailingCaption: trailingCaption
+                case .trailingSubcaption: trailingSubcaption
+                case .imageTitle: imageTitle
+                case .imageSubtitle: imageSubtitle
+                case .image: image
+                }
+            }
+            set {
+                switch field {
+                case .caption: caption = newValue
+                case .subcaption: subcaption = newValue
+                case .trailingCaption: trailingCaption = newValue
+                case .trailingSubcaption: trailingSubcaption = newValue
+                case .imageTitle: imageTitle = newValue
+                case .imageSubtitle: imageSubtitle = newValue
+                case .image: image = newValue
+                }
+            }
+        }
 
         public init(session: String, data: [DataEntry] = [], caption: String? = nil, subcaption: String? = nil,
                     summary: String? = nil, url: String? = nil, direct: Bool = false) {

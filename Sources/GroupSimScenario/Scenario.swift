@@ -227,6 +227,17 @@ extension Scenario {
             case newest
         }
 
+        /// When the built-in app writes the cloud record in the cloud modes (the `app.push`
+        /// setting, M13).
+        public enum Push: String, Sendable, Hashable, CaseIterable {
+            /// When the user taps Send (`didStartSending`): a draft the user removes
+            /// changes nothing, as the documents describe it.
+            case onSend = "on-send"
+            /// As soon as the message is composed, before it is staged: a draft the user
+            /// then removes has already changed the record everyone reads.
+            case onCompose = "on-compose"
+        }
+
         /// A registered app's name; nil for the built-in app.
         public var name: String?
         public var state: StateMode
@@ -240,18 +251,22 @@ extension Scenario {
         /// (the `app.record-key` setting): the built-in app writes its token under it, and
         /// the checks read the record it names.
         public var recordKey: String
+        /// When the built-in app writes the record (default: when the user taps Send).
+        public var push: Push
 
         /// `app.record-key` when the file leaves it out.
         public static let defaultRecordKey = "session"
 
         public init(name: String? = nil, state: StateMode = .message, cloudLatency: VirtualDuration = .milliseconds(20),
-                    identity: Identity = .participantID, selection: Selection = .tapped, recordKey: String = defaultRecordKey) {
+                    identity: Identity = .participantID, selection: Selection = .tapped, recordKey: String = defaultRecordKey,
+                    push: Push = .onSend) {
             self.name = name
             self.state = state
             self.cloudLatency = cloudLatency
             self.identity = identity
             self.selection = selection
             self.recordKey = recordKey
+            self.push = push
         }
     }
 }
@@ -310,3 +325,4 @@ package typealias PitfallKind = Scenario.PitfallKind
 package typealias SourceLocation = Scenario.SourceLocation
 package typealias PresentationStyle = Scenario.PresentationStyle
 package typealias DataEntry = Scenario.DataEntry
+package typealias LayoutExpectation = Scenario.LayoutExpectation

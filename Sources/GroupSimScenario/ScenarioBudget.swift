@@ -182,7 +182,8 @@ extension Action {
         switch self {
         case .send(let compose), .reply(let compose):
             var total = compose.session.utf8.count + (compose.url?.utf8.count ?? 0)
-            for text in [compose.caption, compose.subcaption, compose.summary] { total += text?.utf8.count ?? 0 }
+            for field in Compose.LayoutField.allCases { total += compose[field]?.utf8.count ?? 0 }
+            total += compose.summary?.utf8.count ?? 0
             for entry in compose.data { total += entry.key.utf8.count + entry.value.utf8.count }
             return total
         case .text(let text): return text.utf8.count

@@ -77,8 +77,7 @@ extension ScenarioParser.Context {
     private mutating func readCompose(_ node: Node, keyword: String) -> (compose: Compose, session: SourceLocation)? {
         let createsSession = keyword != "reply"
         let misplaced = createsSession ? [:] : [
-            "subcaption": "reply takes session, data, caption, summary and direct; \"subcaption\" is only for send and insert",
-            "url": "reply takes session, data, caption, summary and direct; \"url\" is only for send and insert",
+            "url": "reply takes session, data, the layout's fields, summary and direct; \"url\" is only for send and insert",
         ]
         guard let fields = fields(
             node, expected: "a mapping such as { session: poll, caption: \"Pick a topping\" }", place: keyword,
@@ -103,13 +102,13 @@ extension ScenarioParser.Context {
             if let entries = readData(node, checkingTokens: true) { data = entries } else { valid = false }
         }
         var texts: [String: String] = [:]
-        for key in ["caption", "subcaption", "summary", "url"] {
+        for key in Compose.LayoutField.allCases.map(\.rawValue) + ["summary", "url"] {
             guard let node = fields.optional(key) else { continue }
             guard let text = text(node, expected: "text") else {
                 valid = false
                 continue
             }
-            if key != "url" { checkTokens(in: text, at: node.location, field: key) }
+            if key != "url", key != Compose.LayoutField.image.rawValue { checkTokens(in: text, at: node.location, field: key) }
             texts[key] = text
         }
         var direct = false
@@ -121,10 +120,8 @@ extension ScenarioParser.Context {
             }
         }
         guard valid, let session, let sessionNode else { return nil }
-        let compose = Compose(
-            session: session, data: data, caption: texts["caption"], subcaption: texts["subcaption"],
-            summary: texts["summary"], url: texts["url"], direct: direct
-        )
+        var compose = Compose(session: session, data: data, summary: texts["summary"], url: texts["url"], direct: direct)
+        for field in Compose.LayoutField.allCases { compose[field] = texts[field.rawValue] }
         return (compose, sessionNode.location)
     }
 

@@ -66,8 +66,41 @@ extension ScenarioParser.Context {
                 caption = text(node, expected: "the caption as drawn")
                 valid = valid && caption != nil
             }
+            var layout = LayoutExpectation()
+            for field in Compose.LayoutField.allCases where field != .caption {
+                guard let node = fields.optional(field.rawValue) else { continue }
+                layout.fields[field] = text(node, expected: "the \(field.rawValue) as drawn")
+                valid = valid && layout.fields[field] != nil
+            }
+            if let entry = fields.optionalEntry("caption-bar") {
+                layout.captionBar = flag(entry.value)
+                valid = valid && layout.captionBar != nil
+            }
             guard valid, let device, let session else { return nil }
-            return .latest(device: device, session: session, from: from, data: data, caption: caption)
+            return .latest(device: device, session: session, from: from, data: data, caption: caption, layout: layout)
+
+        case .plain:
+            guard let fields = fields(
+                node, expected: "a mapping such as { device: bob-old, count: 2 }", place: place, allowed: Self.checkKeys(.plain)
+            ) else { return nil }
+            let device = required("device", in: fields, place: place).flatMap { knownDevice($0) }
+            var valid = true
+            var count: Int?
+            if let node = fields.optional("count") {
+                count = self.count(node, expected: "a number of plain messages such as 2")
+                valid = valid && count != nil
+            }
+            var texts: [String]?
+            if let node = fields.optional("texts") {
+                texts = readTexts(node)
+                valid = valid && texts != nil
+            }
+            if let count, let texts, count != texts.count, let node = fields["count"] {
+                report("count is \(count) but texts lists \(texts.count == 1 ? "1 message" : "\(texts.count) messages")", at: node.location)
+                valid = false
+            }
+            guard valid, let device else { return nil }
+            return .plain(device: device, count: count, texts: texts)
 
         case .summaries:
             guard let fields = fields(

@@ -60,7 +60,7 @@ extension ScenarioParser.Context {
 
     // MARK: app
 
-    /// `app: {name, state, cloud-latency, identity, selection}`. `name` must be one of the
+    /// `app: {name, state, cloud-latency, identity, selection, record-key, push}`. `name` must be one of the
     /// registered apps.
     mutating func readApp(_ node: Node) -> AppSpec {
         var app = AppSpec()
@@ -84,6 +84,7 @@ extension ScenarioParser.Context {
         if let node = fields.optional("cloud-latency"), let latency = duration(node) { app.cloudLatency = latency }
         if let node = fields.optional("identity"), let identity = choice(node, of: AppSpec.Identity.self) { app.identity = identity }
         if let node = fields.optional("selection"), let selection = choice(node, of: AppSpec.Selection.self) { app.selection = selection }
+        if let node = fields.optional("push"), let push = choice(node, of: AppSpec.Push.self) { app.push = push }
         if let node = fields.optional("record-key"), let key = recordKey(node) {
             if app.state.usesCloud {
                 app.recordKey = key

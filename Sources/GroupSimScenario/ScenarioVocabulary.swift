@@ -104,6 +104,8 @@ package enum ScenarioVocabulary {
         Field("identity", .choice(AppSpec.Identity.allCases.map(\.rawValue)), "whose choice a data key names (default participant-id)"),
         Field("selection", .choice(AppSpec.Selection.allCases.map(\.rawValue)), "which bubble a reply builds on (default tapped)"),
         Field("record-key", .name, "the URL query item that names the cloud record, in the cloud states (default session)"),
+        Field("push", .choice(AppSpec.Push.allCases.map(\.rawValue)), "when the built-in app writes the cloud record: when the user "
+            + "taps Send, or as soon as it composes (M13; default on-send)"),
     ])
 
     public static let options = ObjectShape("options", [
@@ -119,11 +121,21 @@ package enum ScenarioVocabulary {
     /// The styles `open:` may request; `transcript` cannot be requested (M19).
     public static let openStyles = [PresentationStyle.compact, .expanded].map(\.rawValue)
 
+    /// The template layout's fields of `send`, `insert` and `reply` (M9).
+    static let layoutFields = [
+        Field("caption", .text, "the bubble's caption; $me and $PERSON are drawn as contact names (M5)"),
+        Field("subcaption", .text, "the bubble's subcaption (M9; $ tokens drawn as names, M5)"),
+        Field("trailing-caption", .text, "the caption bar's trailing caption (M9, M5)"),
+        Field("trailing-subcaption", .text, "the caption bar's trailing subcaption (M9, M5)"),
+        Field("image-title", .text, "the title drawn over the image (M9, M5)"),
+        Field("image-subtitle", .text, "the subtitle drawn over the image (M9, M5)"),
+        Field("image", .text, "a name for the layout's image: old systems receive it as a picture (M9, M26)"),
+    ]
+
     public static let send = ObjectShape("send", [
         Field("session", .name, "the session (a new one the first time the name is used)"),
         Field("data", .map(.text), "changes to the app's state; $me and $PERSON become raw UUIDs (M4)"),
-        Field("caption", .text, "the bubble's caption; $me and $PERSON are drawn as contact names (M5)"),
-        Field("subcaption", .text, "the bubble's subcaption"),
+    ] + layoutFields + [
         Field("summary", .text, "the summary text shown when a later bubble replaces this one (M10)"),
         Field("url", .text, "a URL to set instead of the app's own (M8)"),
         Field("direct", .flag, "send with the direct send API (M18)"),
@@ -132,7 +144,7 @@ package enum ScenarioVocabulary {
     public static let reply = ObjectShape("reply", [
         Field("session", .name, "the session whose live bubble this device taps"),
         Field("data", .map(.text), "changes to the app's state"),
-        Field("caption", .text, "the bubble's caption"),
+    ] + layoutFields + [
         Field("summary", .text, "the summary text"),
         Field("direct", .flag, "send with the direct send API (M18)"),
     ], required: ["session"])

@@ -121,6 +121,7 @@ package enum ScenarioWriter {
         if app.identity != defaults.identity { lines.append("  identity: \(app.identity.rawValue)") }
         if app.selection != defaults.selection { lines.append("  selection: \(app.selection.rawValue)") }
         if app.recordKey != defaults.recordKey { lines.append("  record-key: \(scalar(app.recordKey))") }
+        if app.push != defaults.push { lines.append("  push: \(app.push.rawValue)") }
         return lines.isEmpty ? [] : ["app:"] + lines
     }
 
@@ -198,12 +199,19 @@ package enum ScenarioWriter {
     /// `complete: { session: poll, data: { bob: tomatoes } }`.
     public static func check(_ check: Check) -> String {
         switch check {
-        case .latest(let device, let session, let from, let data, let caption):
+        case .latest(let device, let session, let from, let data, let caption, let layout):
             var fields = [("device", scalar(device)), ("session", scalar(session))]
             if let from { fields.append(("from", scalar(from))) }
             if !data.isEmpty { fields.append(("data", dataMapping(data))) }
             if let caption { fields.append(("caption", scalar(caption))) }
+            for (field, text) in layout.expected { fields.append((field.rawValue, scalar(text))) }
+            if let bar = layout.captionBar { fields.append(("caption-bar", bar ? "true" : "false")) }
             return "latest: \(mapping(fields))"
+        case .plain(let device, let count, let texts):
+            var fields = [("device", scalar(device))]
+            if let count { fields.append(("count", String(count))) }
+            if let texts { fields.append(("texts", list(texts.map(scalar)))) }
+            return "plain: \(mapping(fields))"
         case .summaries(let device, let session, let count, let texts):
             var fields = [("device", scalar(device)), ("session", scalar(session))]
             if let count { fields.append(("count", String(count))) }
@@ -259,12 +267,11 @@ package enum ScenarioWriter {
 
 extension Compose {
     /// The flow mapping of a `send`, `insert` or `reply` (every field that is set: the
-    /// parser refuses a `reply` with a subcaption or url, as it should).
+    /// parser refuses a `reply` with a url, as it should).
     fileprivate func fields() -> String {
         var fields = [("session", ScenarioWriter.scalar(session))]
         if !data.isEmpty { fields.append(("data", ScenarioWriter.dataMapping(data))) }
-        if let caption { fields.append(("caption", ScenarioWriter.scalar(caption))) }
-        if let subcaption { fields.append(("subcaption", ScenarioWriter.scalar(subcaption))) }
+        for field in LayoutField.allCases { if let text = self[field] { fields.append((field.rawValue, ScenarioWriter.scalar(text))) } }
         if let summary { fields.append(("summary", ScenarioWriter.scalar(summary))) }
         if let url { fields.append(("url", ScenarioWriter.scalar(url))) }
         if direct { fields.append(("direct", "true")) }

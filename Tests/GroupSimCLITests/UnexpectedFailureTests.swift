@@ -87,7 +87,7 @@ import GroupSimTesting
         defer { TemporaryFolder.remove(folder) }
         let late = """
             name: late-direct-send
-            app: { state: cloud-overwrite, cloud-latency: 5m }
+            app: { state: cloud-overwrite, cloud-latency: 5m, push: on-compose }
             people: { alice: [alice-phone], bob: [bob-phone] }
             steps:
               - { at: 0ms, device: alice-phone, send: { session: poll, data: { alice: yes }, direct: true } }

@@ -9,8 +9,10 @@ import GroupSimScenario
 ///   updates under races, M12). With `app.selection: newest` it builds on the newest
 ///   bubble of the session it was handed (a later one from didReceive beats a stale
 ///   selectedMessage, M15, M23).
-/// - `cloud-overwrite`: the URL carries a session token; fetch, change, write the whole
-///   map back. Concurrent replies overwrite each other (M13).
+/// - `cloud-overwrite`: the URL carries a session token; a tap fetches the record it names
+///   (what the app then shows), a compose fetches and stages, and the user's tap on Send
+///   writes the whole changed map back (`app.push: on-send`; `on-compose` writes before
+///   staging). Concurrent replies overwrite each other (M13).
 /// - `cloud-merge`: as cloud-overwrite, but the write merges the changed keys atomically
 ///   at the store. Converges (M13).
 /// - `cloud-cas`: as cloud-overwrite, but the write is conditional on the version read
@@ -32,26 +34,49 @@ package struct BuiltInApp: MessagesApp {
     public let selection: AppSpec.Selection
     /// The query item the token goes in (`app.record-key`).
     public let recordKey: String
-    /// The request waiting for the cloud store to answer.
+    /// When the record is written (`app.push`).
+    public let push: AppSpec.Push
+    /// The request waiting for the cloud store's answer to its fetch.
     private var pending: ComposeRequest?
+    /// `push: on-send`: the request staged, and the write its Send makes.
+    private var unsent: (request: ComposeRequest, key: String, write: CloudWrite)?
+    /// The request whose write is waiting for the store's answer (`cloud-cas` retries it).
+    private var writing: ComposeRequest?
     /// `cloud-cas`: conflicts met by the pending request so far.
     private var retries = 0
     /// `selection: newest`: per session, the newest bubble didReceive handed the app
     /// since the user last selected one.
     private var newest: [String: Message] = [:]
+    /// The records a tap is fetching (M13, M21), by key: a compose while one is on its way
+    /// waits for that answer rather than fetching the same record a second time.
+    private var reading: Set<String> = []
 
-    public init(mode: AppSpec.StateMode, selection: AppSpec.Selection = .tapped, recordKey: String = tokenKey) {
+    public init(mode: AppSpec.StateMode, selection: AppSpec.Selection = .tapped, recordKey: String = tokenKey,
+                push: AppSpec.Push = .onSend) {
         self.mode = mode
         self.selection = selection
         self.recordKey = recordKey
+        self.push = push
     }
 
     /// The built-in app as `spec` configures it.
-    public init(spec: AppSpec) { self.init(mode: spec.state, selection: spec.selection, recordKey: spec.recordKey) }
+    public init(spec: AppSpec) { self.init(mode: spec.state, selection: spec.selection, recordKey: spec.recordKey, push: spec.push) }
+
+    public mutating func didBecomeActive(_ conversation: Conversation) -> [AppAction] {
+        conversation.selectedMessage.map { readCloud(for: $0) } ?? []
+    }
 
     public mutating func didSelect(_ message: Message, conversation: Conversation) -> [AppAction] {
         if let session = message.session?.name { newest[session] = nil }
-        return []
+        return readCloud(for: message)
+    }
+
+    /// A tap reads the cloud (M13, M21): in the cloud modes, the tapped bubble's token
+    /// names the record to fetch, and the answer is what the app shows.
+    private mutating func readCloud(for message: Message) -> [AppAction] {
+        guard mode != .message, let key = StateMap(url: message.url)[recordKey] else { return [] }
+        reading.insert(key)
+        return [.fetch(key: key)]
     }
 
     public mutating func didReceive(_ message: Message, conversation: Conversation) -> [AppAction] {
@@ -78,12 +103,16 @@ package struct BuiltInApp: MessagesApp {
         case .cloudOverwrite, .cloudMerge, .cloudCAS:
             pending = request
             retries = 0
-            return [.fetch(key: request.session.name)]
+            // A reply taps, then composes: the tap's fetch, still on its way, is the read
+            // this change builds on, so the app asks once and its answer serves both.
+            return reading.contains(request.session.name) ? [] : [.fetch(key: request.session.name)]
         }
     }
 
     public mutating func didFetch(_ record: CloudRecord, conversation: Conversation) -> [AppAction] {
-        guard let request = pending else { return [] }
+        reading.remove(record.key)
+        guard let request = pending, request.session.name == record.key else { return [] }
+        pending = nil
         var state = record.state ?? StateMap()
         state.apply(request.data)
         let write: CloudWrite = switch mode {
@@ -91,33 +120,61 @@ package struct BuiltInApp: MessagesApp {
         case .cloudCAS: .conditional(expectedVersion: record.version, state: state)
         case .message, .cloudOverwrite: .overwrite(state)
         }
-        return [.store(key: record.key, write: write)]
+        guard push == .onSend else {
+            writing = request
+            return [.store(key: record.key, write: write)]
+        }
+        // The token is the record's name: the message can be staged now, and the state is
+        // pushed when the user sends it (M13, M17).
+        unsent = (request, record.key, write)
+        return [place(tokenMessage(request, key: record.key), request)]
+    }
+
+    /// `push: on-send`: the user tapped Send (or the direct send began): push the state.
+    public mutating func didStartSending(_ message: Message, conversation: Conversation) -> [AppAction] {
+        guard let unsent, message.session == unsent.request.session else { return [] }
+        self.unsent = nil
+        writing = unsent.request
+        return [.store(key: unsent.key, write: unsent.write)]
+    }
+
+    /// `push: on-send`: the user removed the draft: nothing is written.
+    public mutating func didCancelSending(_ message: Message, conversation: Conversation) -> [AppAction] {
+        guard let unsent, message.session == unsent.request.session else { return [] }
+        self.unsent = nil
+        return []
     }
 
     public mutating func didStore(_ record: CloudRecord, conversation: Conversation) -> [AppAction] {
-        guard let request = pending else { return [] }
+        guard let request = writing else { return [] }
         if record.conflict {
             // The answer is the server's current record: re-apply the change to it and
             // write again over its version.
             retries += 1
             guard mode == .cloudCAS, retries <= Self.maximumRetries else {
-                pending = nil
+                writing = nil
                 return []
             }
             var state = record.state ?? StateMap()
             state.apply(request.data)
             return [.store(key: record.key, write: .conditional(expectedVersion: record.version, state: state))]
         }
-        pending = nil
+        writing = nil
+        // On Send the message left before the write: nothing more to do.
+        return push == .onSend ? [] : [place(tokenMessage(request, key: record.key), request)]
+    }
+
+    /// The message whose URL carries only the token that names the record `key`.
+    private func tokenMessage(_ request: ComposeRequest, key: String) -> Message {
         var token = StateMap()
-        token[recordKey] = record.key
+        token[recordKey] = key
         let base = request.url.map(MessageURL.base(of:)) ?? ""
-        return [place(draft(request, url: token.url(base: base)), request)]
+        return draft(request, url: token.url(base: base))
     }
 
     private func draft(_ request: ComposeRequest, url: String) -> Message {
         Message(session: request.session, url: url.isEmpty ? nil : url,
-                layout: TemplateLayout(caption: request.caption, subcaption: request.subcaption),
+                layout: request.layout,
                 summaryText: request.summary)
     }
 

@@ -172,10 +172,22 @@ public struct ComposeRequest: Sendable, Hashable {
     /// Layout text with `$me`/`$bob` turned into `$UUID` tokens (M5).
     public var caption: String?
     public var subcaption: String?
+    /// The layout's other fields (M9): text with `$UUID` tokens (M5), and the image's name.
+    public var trailingCaption: String?
+    public var trailingSubcaption: String?
+    public var imageTitle: String?
+    public var imageSubtitle: String?
+    public var image: String?
     public var summary: String?
     public var url: String?
     /// Whether the user asked for the direct send API (M18).
     public var direct: Bool
+
+    /// Every layout field the user gave, as a template layout (M9).
+    public var layout: TemplateLayout {
+        TemplateLayout(image: image, imageTitle: imageTitle, imageSubtitle: imageSubtitle, caption: caption, subcaption: subcaption,
+                       trailingCaption: trailingCaption, trailingSubcaption: trailingSubcaption)
+    }
 
     public init(kind: Kind, session: Session, isNewSession: Bool, data: [Scenario.DataEntry] = [], caption: String? = nil,
                 subcaption: String? = nil, summary: String? = nil, url: String? = nil, direct: Bool = false) {

@@ -75,6 +75,9 @@ package struct Device {
     var origin: RunOutcome.StepFailure.Origin?
     /// What the user's current compose intent changes, until a message or write carries it.
     var composing: PendingChange?
+    /// Per session, the change the app wrote to the cloud before any message of it was
+    /// sent (`app.push: on-compose`): removing the draft then leaves it in the record (M17).
+    var written: [String: Change] = [:]
     /// The provenance of the state the app last read, per session.
     var readProvenance: [String: Provenance] = [:]
     var actionDepth = 0
@@ -142,6 +145,15 @@ package struct Device {
         readProvenance = [:]
         interactionAvailable = false
         lastInteraction = nil
+    }
+
+    /// The number of the bubble selected in the running app when its URL names the cloud
+    /// record `key` (`app.record-key`, M13): a fetch answered then is what the app shows
+    /// for the session (M21). Nil while the app is closed, nothing is selected, or the
+    /// state travels in the message. Mutating for the reason `snapshot()` is.
+    mutating func selectedMessage(naming key: String) -> Int? {
+        guard isRunning, world.app.state != .message, let selected, selected.state[world.app.recordKey] == key else { return nil }
+        return selected.id
     }
 
     /// The members of `conversation` changed (M6: the list changes while the extension runs).

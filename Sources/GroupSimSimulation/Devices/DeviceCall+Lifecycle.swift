@@ -224,6 +224,7 @@ extension DeviceCall {
                 pending.allocated = made
                 device.composing = pending
                 change = made
+                device.written[made.session] = made
             }
             trace(.cloudRequest(.store, key: key), .cloud(operation: .store(write), record: nil))
             effects.cloudRequests.append(CloudRequest(device: device.spec.name, conversation: conversation, key: key, operation: .store(write),
@@ -309,11 +310,10 @@ extension DeviceCall {
         guard var message = checkedURL(unchecked) else { return .urlExceedsMaxSize }
         checkStaleSelection(message)
         message.isPending = false
-        let change = device.composing?.session == message.session?.name ? device.composing : nil
+        var change = device.composing?.session == message.session?.name ? device.composing : nil
         if change != nil { device.composing = nil }
         let base = base(of: message)
-        let sending = message
-        callback(.didStartSending) { app, view in app.didStartSending(sending, conversation: view) }
+        change = startSending(message, change: change)
         commit(.app(message), in: conversation, change: change, base: base)
         return nil
     }

@@ -16,13 +16,14 @@ extension DeviceCall {
         switch envelope.content {
         case .app:
             if !device.spec.drawsBubbles {
-                // Old systems get plain messages instead (M26): the layout's image, when it
-                // has one, then a web URL. No picture is made up for a layout without one.
+                // Old systems get two plain messages instead (M26): the layout's image, when
+                // it has one, then the URL as text (but a data URL). No picture is made up
+                // for a layout without one.
                 let message = envelope.message ?? Message()
                 if let picture = fallbackPicture(of: message, from: envelope) {
                     device.transcripts[place, conversation].append(.plain(envelope, text: picture))
                 }
-                if let url = message.url, MessageURL.isWeb(url) {
+                if let url = message.url, MessageURL.reachesOldSystems(url) {
                     device.transcripts[place, conversation].append(.plain(envelope, text: url))
                 }
                 return

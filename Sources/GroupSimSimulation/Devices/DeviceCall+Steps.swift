@@ -58,12 +58,22 @@ extension DeviceCall {
         let data = compose.data.map {
             DataEntry(resolveTokens($0.key, in: conversation, raw: true), resolveTokens($0.value, in: conversation, raw: true))
         }
-        let request = ComposeRequest(
+        var request = ComposeRequest(
             kind: kind, session: session, isNewSession: device.sessionIsNew, data: data,
-            caption: compose.caption.map { resolveTokens($0, in: conversation, raw: false) },
-            subcaption: compose.subcaption.map { resolveTokens($0, in: conversation, raw: false) },
             summary: compose.summary.map { resolveTokens($0, in: conversation, raw: false) },
             url: compose.url, direct: compose.direct)
+        // Every layout field, `$me` and `$PERSON` as tokens each device draws as a name (M5).
+        var drawn = compose
+        for field in Compose.LayoutField.allCases where field.drawsTokens {
+            drawn[field] = compose[field].map { resolveTokens($0, in: conversation, raw: false) }
+        }
+        request.caption = drawn.caption
+        request.subcaption = drawn.subcaption
+        request.trailingCaption = drawn.trailingCaption
+        request.trailingSubcaption = drawn.trailingSubcaption
+        request.imageTitle = drawn.imageTitle
+        request.imageSubtitle = drawn.imageSubtitle
+        request.image = drawn.image
         device.composing = data.isEmpty ? nil : PendingChange(step: device.currentStep, session: compose.session, entries: data)
         if device.world.app.state == .message, device.selected?.message?.session != session {
             // Nothing of this session is selected: the app builds on an empty state.
@@ -161,10 +171,24 @@ extension DeviceCall {
             return
         }
         sent.isPending = false
-        if device.activeConversation == conversation {
-            callback(.didStartSending) { app, view in app.didStartSending(sent, conversation: view) }
-        }
-        commit(.app(sent), in: staged.conversation, change: staged.change, base: staged.base)
+        var change = staged.change
+        if device.activeConversation == conversation { change = startSending(sent, change: change) }
+        commit(.app(sent), in: staged.conversation, change: change, base: staged.base)
+    }
+
+    /// Tells the app the user tapped Send (M17) with the message's change as the one the
+    /// user is making, so that a write the app makes then (the built-in app's push on Send,
+    /// M13) carries it. Returns the change as the send records it: numbered when the write
+    /// took it, and then still the device's current change until the store answers (a
+    /// refused conditional write is retried with it).
+    mutating func startSending(_ message: Message, change: PendingChange?) -> PendingChange? {
+        let before = device.composing
+        if let change { device.composing = change }
+        callback(.didStartSending) { app, view in app.didStartSending(message, conversation: view) }
+        guard let change else { return nil }
+        if let pushed = device.composing, pushed.session == change.session, pushed.allocated != nil { return pushed }
+        device.composing = before
+        return change
     }
 
     /// The user removes the conversation's staged draft (M17); the extension hears of it
@@ -176,6 +200,11 @@ extension DeviceCall {
         }
         device.drafts[conversation] = nil
         trace(.cancelled)
+        if let session = staged.message?.session?.name, let written = device.written.removeValue(forKey: session) {
+            let what = written.entries.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+            sighting(.cancelledWrite, message: nil, "\(device.spec.name)'s app had written \(what) to the cloud record of \(session) before "
+                + "staging the draft its user removed (M17, M13)")
+        }
         guard let message = staged.message, device.activeConversation == conversation else { return }
         callback(.didCancelSending) { app, view in app.didCancelSending(message, conversation: view) }
     }
@@ -200,7 +229,11 @@ extension DeviceCall {
         var install: String?
         if device.world.app.identity == .installID, case .app = content { install = ownInstallID() }
         var sessionNumber = -1
-        if case .app(let message) = content, let session = message.session?.name { sessionNumber = device.world.sessionNumber(session) }
+        if case .app(let message) = content, let session = message.session?.name {
+            sessionNumber = device.world.sessionNumber(session)
+            // The write, if any, went out with its message.
+            if !device.written.isEmpty { device.written[session] = nil }
+        }
         let envelope = Envelope(id: id, conversation: conversation, senderDevice: device.spec.name, senderPerson: device.spec.person,
                                 sentAt: now, content: content, senderMap: device.identifiers, provenance: provenance, change: change,
                                 senderInstall: install, senderPosition: device.position, sessionNumber: sessionNumber,

@@ -272,6 +272,9 @@ extension DeviceSnapshot {
     /// Drawn caption (bubbles), or the line's text (summary, text, sticker, plain).
     public var text: String?
     public var subcaption: String?
+    /// Every field of the bubble's template layout as drawn here, `$UUID` tokens as contact
+    /// names (M5, M9); bubbles only.
+    public var layout: TemplateLayout?
     public var url: String?
     /// The app's state in the URL (bubbles only; M12).
     public var state: StateMap?

@@ -39,8 +39,15 @@ struct TranscriptDrawer: Sendable {
             drawn.kind = .bubble
             // Worked out now, not when the bubble arrived: a reinstall renews it (M2, M3).
             drawn.senderIdentifier = senderIdentifier(of: envelope)
-            drawn.text = message?.layout.caption.map { drawTokens($0, minted: envelope.senderMap) }
-            drawn.subcaption = message?.layout.subcaption.map { drawTokens($0, minted: envelope.senderMap) }
+            if var layout = message?.layout {
+                let draw = { (text: String?) in text.map { drawTokens($0, minted: envelope.senderMap) } }
+                (layout.caption, layout.subcaption) = (draw(layout.caption), draw(layout.subcaption))
+                (layout.trailingCaption, layout.trailingSubcaption) = (draw(layout.trailingCaption), draw(layout.trailingSubcaption))
+                (layout.imageTitle, layout.imageSubtitle) = (draw(layout.imageTitle), draw(layout.imageSubtitle))
+                drawn.layout = layout
+                drawn.text = layout.caption
+                drawn.subcaption = layout.subcaption
+            }
             drawn.url = envelope.url
             drawn.state = envelope.state
         case .summary:

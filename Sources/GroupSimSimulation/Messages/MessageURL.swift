@@ -27,7 +27,12 @@ package enum MessageURL {
         return allowedSchemes.contains(scheme)
     }
 
-    /// Whether a click on macOS opens it in a browser (M25), and whether iOS 9 receives it (M26).
+    /// Whether an old system receives the URL as a plain message (M26): every URL the
+    /// setter keeps (M8) but a data URL, which is not sent. A URL with no scheme
+    /// (`?q=lunch`) arrives as its text.
+    public static func reachesOldSystems(_ url: String) -> Bool { scheme(of: url) != "data" }
+
+    /// Whether a click on macOS opens it in a browser (M25).
     public static func isWeb(_ url: String) -> Bool {
         guard let scheme = scheme(of: url) else { return false }
         return scheme == "http" || scheme == "https"

@@ -99,6 +99,10 @@ struct Engine {
                                        payload: .cloud(operation: request.operation, record: response.record)))
             scheduler.enqueue(.cloudAnswer(response, to: receiver), at: context.now, after: scenario.app.cloudLatency)
         case .cloudAnswer(let response, let receiver):
+            // Before the call: what the app shows is what it read, whatever it does next.
+            if case .fetch = response.request.operation, let selected = world.devices[receiver].selectedMessage(naming: response.record.key) {
+                recorder.ledger.fetched(response, by: receiver, selected: selected)
+            }
             callDevice(receiver) { $0.receive(response) }
         }
         return true

@@ -88,6 +88,26 @@ package struct RunLedger: Sendable {
     /// Whether some device shows a bubble the live table cannot hold: of a session no step
     /// names (an app named it), or in a conversation that is not the scenario's.
     package private(set) var showsUntrackedBubbles = false
+    /// The cloud records devices fetched while a bubble naming them was selected, by device
+    /// and record key, the last answer each (`fetched(_:by:selected:)`). Empty but in the
+    /// cloud modes, and there holds at most a record per device and session.
+    private var views: [ViewKey: FetchedView] = [:]
+
+    private struct ViewKey: Hashable {
+        var device: Int
+        var key: String
+    }
+
+    /// A cloud record as a device fetched it with a bubble selected (M13, M21): what its app
+    /// shows for the session while that bubble stays the live one.
+    package struct FetchedView: Sendable, Hashable {
+        /// The selected bubble's message when the answer came.
+        package var message: Int
+        /// nil when the store had no record by that name.
+        package var state: StateMap?
+        package var provenance: Provenance
+        package var version: Int
+    }
 
     package init(tables: ScenarioTables) {
         deviceIndex = tables.deviceIndex
@@ -145,6 +165,7 @@ package struct RunLedger: Sendable {
         for index in firstConversation.indices { firstConversation[index] = Int32.max }
         shownSessionCount = 0
         showsUntrackedBubbles = false
+        views.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Kept as the run goes
@@ -251,7 +272,24 @@ package struct RunLedger: Sendable {
         return column < 0 ? nil : Int(column)
     }
 
+    /// Device `device` received the store's answer to a fetch while the bubble numbered
+    /// `selected` was selected and named the record: a tap reads the cloud (M13, M21).
+    mutating func fetched(_ response: CloudResponse, by device: Int, selected: Int) {
+        let record = response.record
+        views[ViewKey(device: device, key: record.key)] = FetchedView(message: selected, state: record.state,
+                                                                      provenance: response.provenance, version: record.version)
+    }
+
     // MARK: - Read by the analysis
+
+    /// Whether some device fetched a record with a bubble selected (`view(device:key:)`):
+    /// false in most runs, where what a device shows depends on its live bubble alone.
+    package var hasFetchedViews: Bool { !views.isEmpty }
+
+    /// The record `device` last fetched under `key` with a bubble selected; nil when none.
+    package func view(device: Int, key: String) -> FetchedView? {
+        views.isEmpty ? nil : views[ViewKey(device: device, key: key)]
+    }
 
     /// When step `number` began; nil when no step of that number ran.
     package func start(ofStep number: Int) -> VirtualTime? {

@@ -11,11 +11,12 @@ import GroupSimTesting
 /// unexpected step failure does. Reports say how it follows from the step.
 @Suite struct LaterFailureTests {
     /// Alice taps Send in the built-in app's own interface, asking for a direct send; the
-    /// app fetches the record and writes it back, each a 10-minute round trip, and sends
-    /// 20 minutes after the tap, long after the interaction stopped counting (60s).
+    /// app fetches the record and writes it back before sending (`push: on-compose`), each a
+    /// 10-minute round trip, and sends 20 minutes after the tap, long after the interaction
+    /// stopped counting (60s).
     static let late = """
         name: late-direct-send
-        app: { state: cloud-overwrite, cloud-latency: 5m }
+        app: { state: cloud-overwrite, cloud-latency: 5m, push: on-compose }
         people:
           alice: [alice-phone]
           bob: [bob-phone]

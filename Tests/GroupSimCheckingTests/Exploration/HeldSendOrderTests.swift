@@ -15,7 +15,7 @@ import GroupSimTesting
         name: offline-during-race
         seed: 1
         people: { p0: [p0-phone], p1: [p1-phone], p2: [p2-phone] }
-        \(state.map { "app: { state: \($0), cloud-latency: 27ms }" } ?? "")
+        \(state.map { "app: { state: \($0), cloud-latency: 27ms, push: on-compose }" } ?? "")
         network: { latency: 20ms, fifo: \(fifo) }
         steps:
           - { at: 0ms, device: p0-phone, send: { session: poll, data: { q: lunch } } }
@@ -39,7 +39,7 @@ import GroupSimTesting
         name: oracle-84-cut
         seed: 84
         people: { p0: [p0-phone], p1: [p1-phone], p2: [p2-phone] }
-        app: { state: \(state), cloud-latency: 27ms }
+        app: { state: \(state), cloud-latency: 27ms, push: on-compose }
         network: { latency: 52ms }
         steps:
           - { at: 0ms, device: p0-phone, send: { session: poll, data: { q: lunch } } }
@@ -98,7 +98,7 @@ import GroupSimTesting
     /// the counts the cut-down scenarios above confirm by brute force.
     @Test(arguments: [(UInt64(84), 240, 156), (115, 136, 136)])
     func generatedScenariosAgree(_ seed: UInt64, _ orders: Int, _ failingLatest: Int) async throws {
-        let text = FactoringOracleTests.generate(seed: seed)
+        let text = FactoringOracleTests.generate(seed: seed, writeOnCompose: true)
         let explorer = Explorer(scenario: try Fixture.scenario(text))
         let factored = try await explorer.exhaustive(factor: true)
         let plain = try await explorer.exhaustive(factor: false)

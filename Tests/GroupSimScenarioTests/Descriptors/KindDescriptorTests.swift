@@ -45,8 +45,10 @@ import GroupSimTesting
     /// A check of each kind. The switch has no `default:`: a new kind must be added here.
     static func sample(_ kind: Check.Kind) -> Check {
         switch kind {
-        case .latest: .latest(device: "bob-phone", session: "poll", from: "alice", data: [DataEntry("a", "b")], caption: "Pick")
+        case .latest: .latest(device: "bob-phone", session: "poll", from: "alice", data: [DataEntry("a", "b")], caption: "Pick",
+                              layout: LayoutExpectation(fields: [.imageTitle: "Lunch", .trailingCaption: "$bob"], captionBar: true))
         case .summaries: .summaries(device: "bob-phone", session: "poll", count: 1, texts: ["one"])
+        case .plain: .plain(device: "bob-phone", count: 2, texts: ["[picture of pizza]", "?q=lunch"])
         case .converged: .converged(session: "poll")
         case .diverged: .diverged(session: "poll")
         case .complete: .complete(session: "poll", data: [DataEntry("alice", "pickles")])

@@ -127,12 +127,12 @@ import GroupSimTesting
              send: { session: poll }
            - at: 1s
              device: bob-phone
-             reply: { session: poll, subcaption: x, data: { $bobb: "$5" } }
+             reply: { session: poll, url: x, data: { $bobb: "$5" } }
 
          """,
          """
-         t.yaml:12:29: error: reply takes session, data, caption, summary and direct; "subcaption" is only for send and insert
-         t.yaml:12:52: error: unknown person "$bobb" in data; did you mean "$bob"?
+         t.yaml:12:29: error: reply takes session, data, the layout's fields, summary and direct; "url" is only for send and insert
+         t.yaml:12:45: error: unknown person "$bobb" in data; did you mean "$bob"?
          """),
         ("""
          steps:

@@ -36,7 +36,7 @@ import GroupSimTesting
         case unknownDeviceInStep, deviceNamesAsPeople, unknownPersonInConversation, personListedTwiceInConversation
         case emptyConversation, stepNeedsConversation, notAMember, unknownConversation, unknownSession, unknownToken
         case unknownTokenInData, transcriptStyle, unknownApp, unknownLinkEndpoint, linkToItself, negativeJitter
-        case raceWithinZero, emptyRace, deviceActionWithConversation, emptyText, replyWithSubcaption, joinUnknownPerson
+        case raceWithinZero, emptyRace, deviceActionWithConversation, emptyText, replyWithURL, joinUnknownPerson
         case leaveNonMember, sessionOfAnotherConversation, emptyPitfalls, summariesDisagree, stepOutOfRange
         case unknownSessionInCheck, personNamedAsDevice, deviceListedTwice, personWithoutDevices
         case noPeople, deviceNobodyLists, stepNumbers
@@ -96,8 +96,8 @@ import GroupSimTesting
                 scenario.timeline.append(.step(step(2, "alice-phone", .offline, 1, "group")))
             case .emptyText:
                 scenario.timeline = [.step(step(1, "alice-phone", .text(""), 0, nil))]
-            case .replyWithSubcaption:
-                scenario.timeline.append(.step(step(2, "bob-phone", .reply(Compose(session: "poll", subcaption: "x")), 1000, nil)))
+            case .replyWithURL:
+                scenario.timeline.append(.step(step(2, "bob-phone", .reply(Compose(session: "poll", url: "x")), 1000, nil)))
             case .joinUnknownPerson:
                 scenario.timeline = [.step(step(1, "alice-phone", .join(person: "dave"), 0, nil))]
             case .leaveNonMember:
@@ -178,8 +178,8 @@ import GroupSimTesting
             case .deviceActionWithConversation:
                 #"<swift>:steps[1].conversation: error: offline acts on the whole device, not on one conversation; remove "conversation""#
             case .emptyText: "<swift>:steps[0].text: error: an empty text message cannot be sent"
-            case .replyWithSubcaption:
-                #"<swift>:steps[1].reply.subcaption: error: reply takes session, data, caption, summary and direct; "subcaption" is "# +
+            case .replyWithURL:
+                #"<swift>:steps[1].reply.url: error: reply takes session, data, the layout's fields, summary and direct; "url" is "# +
                     #"only for send and insert"#
             case .joinUnknownPerson: #"<swift>:steps[0].join: error: unknown person "dave"; expected alice, bob or carol"#
             case .leaveNonMember: #"<swift>:steps[1].leave: error: bob is not a member of conversation "group""#

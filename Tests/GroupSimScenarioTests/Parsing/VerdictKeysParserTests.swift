@@ -43,10 +43,10 @@ import GroupSimTesting
          #"t.yaml:6:26: error: unknown key "recordkey" in app; did you mean "record-key"?"#),
         ("expect:\n  - no-pitfalls: [lost-updates]\n",
          #"t.yaml:9:19: error: expected lost-update, divergence, foreign-identifier, stale-identifier, stale-selection, "# +
-             #"dropped-url, unattributed, double-count, joined-late or shared-state, found "lost-updates"; did you mean "lost-update"?"#),
+             #"dropped-url, unattributed, double-count, joined-late, shared-state or cancelled-write, found "lost-updates"; did you mean "lost-update"?"#),
         ("expect:\n  - no-pitfalls: [lost-update, nonsense]\n",
          #"t.yaml:9:32: error: expected lost-update, divergence, foreign-identifier, stale-identifier, stale-selection, "# +
-             #"dropped-url, unattributed, double-count, joined-late or shared-state, found "nonsense""#),
+             #"dropped-url, unattributed, double-count, joined-late, shared-state or cancelled-write, found "nonsense""#),
         ("expect:\n  - no-pitfalls: []\n",
          #"t.yaml:9:18: error: no-pitfalls lists none; to expect no pitfalls at all, write no-pitfalls: true"#),
         ("expect:\n  - no-pitfalls: lost-update\n",

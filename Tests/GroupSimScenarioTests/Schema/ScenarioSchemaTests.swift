@@ -28,6 +28,7 @@ import GroupSim
         "check": base + "steps: []\nexpect: [ { HOLE } ]\n",
         "latest": base + "steps: []\nexpect: [ { latest: { HOLE } } ]\n",
         "summaries": base + "steps: []\nexpect: [ { summaries: { HOLE } } ]\n",
+        "plain": base + "steps: []\nexpect: [ { plain: { HOLE } } ]\n",
         "complete": base + "steps: []\nexpect: [ { complete: { HOLE } } ]\n",
         "callbacks": base + "steps: []\nexpect: [ { callbacks: { HOLE } } ]\n",
         "error": base + "steps: []\nexpect: [ { error: { HOLE } } ]\n",
@@ -130,7 +131,7 @@ import GroupSim
                 probed += 1
             }
         }
-        #expect(probed == 11, "platform, app, state, identity, selection, nil-summary, identifiers, open twice, pitfalls, sequence")
+        #expect(probed == 12, "platform, app, state, identity, selection, push, nil-summary, identifiers, open twice, pitfalls, sequence")
     }
 
     /// Steps and checks: the keywords of which exactly one must be given are the parser's.

@@ -330,6 +330,27 @@ import GroupSimTesting
         #expect(report.transcript("bob-old").allSatisfy { $0.kind == .plain })
     }
 
+    /// M26: old systems get two plain messages, the layout's image and the message's URL as
+    /// text; a URL with no scheme (the built-in app's `?q=lunch`) arrives too, a data URL
+    /// does not.
+    @Test func m26OldSystemsGetTheURLAsText() async throws {
+        let text = """
+        name: old
+        people:
+          alice: [alice-phone]
+          bob: [bob-old]
+        devices:
+          bob-old: { platform: ios9 }
+        steps:
+          - { at: 0ms, device: alice-phone, send: { session: poll, caption: "Lunch?", data: { q: lunch } } }
+          - { at: 10ms, device: alice-phone, send: { session: data, url: "data:text/plain,hi" } }
+
+        """
+        let report = try await Fixture.run(text)
+        #expect(report.transcript("bob-old").map(\.text) == ["?q=lunch"])
+        #expect(report.transcript("bob-old").allSatisfy { $0.kind == .plain })
+    }
+
     /// M26 with M5: the picture of a layout's image carries its caption as Messages draws
     /// it, `$UUID` tokens as contact names; without an image there is no picture at all.
     @Test func m26FallbackDrawsNamesAndInventsNoPicture() async throws {

@@ -29,7 +29,7 @@ import GroupSimTesting
 
     /// A refused write's answer carries the current record; the built-in app retries on it.
     @Test func builtInAppRetriesOnTheServersRecord() {
-        var app = BuiltInApp(mode: .cloudCAS)
+        var app = BuiltInApp(mode: .cloudCAS, push: .onCompose)
         let view = Conversation(name: "group", localParticipantIdentifier: ParticipantID(bits: 1, 2), remoteParticipantIdentifiers: [],
                                 selectedMessage: nil, draft: nil, presentationStyle: .expanded)
         let request = ComposeRequest(kind: .reply, session: Session(name: "poll"), isNewSession: false,

@@ -42,16 +42,22 @@ import GroupSimTesting
         #expect(report.live("alice-phone", "poll")?.urlState.entries == [DataEntry("session", "poll")])
     }
 
-    /// M13: each reply is a fetch and a write, each a round trip of cloud-latency, before
-    /// the message is sent.
-    @Test func m13RoundTripsBeforeSending() async throws {
+    /// M13: a reply fetches (a round trip of cloud-latency) before the message is staged;
+    /// the write is pushed when the user taps Send, so it leaves with the message.
+    @Test func m13FetchBeforeSendingPushOnSend() async throws {
         let report = try await Fixture.run(Self.race("cloud-merge"))
-        let sent = report.outcome.trace.events.filter { event in
+        let bob = report.outcome.trace.events.filter { $0.subject == "bob-phone" }
+        let sent = bob.filter { event in
             if case .sent(let id, _, _) = event.kind { return id == 2 }
             return false
         }
-        // Bob replies at 500ms: fetch 500 -> 520 -> 540, write 540 -> 560 -> 580, then send.
-        #expect(sent.map(\.time.nanoseconds) == [580_000_000])
+        let stored = bob.filter { event in
+            if case .cloudRequest(.store, _) = event.kind { return true }
+            return false
+        }
+        // Bob replies at 500ms: fetch 500 -> 520 -> 540, then send and push at 540.
+        #expect(sent.map(\.time.nanoseconds) == [540_000_000])
+        #expect(stored.map(\.time.nanoseconds) == [540_000_000])
     }
 }
 
