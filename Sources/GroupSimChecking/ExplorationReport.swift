@@ -480,7 +480,11 @@ public struct ExplorationReport: Sendable, Hashable {
         let enumerated = factored ? simulated : runs.clampedInt
         let counted = factored ? " (\(runs.description.count > 15 ? runs.readable : runs.grouped) orders counted from them)" : ""
         let why: String
-        if enumerated < estimate {
+        if estimate == 0 {
+            // The first schedule's own decisions passed the budget before any estimate.
+            why = "the first schedule alone held more than the budget (its every decision among the events in flight), "
+                + "before any order was enumerated"
+        } else if enumerated < estimate {
             why = "enumerated \(Self.grouped(enumerated)) of an estimated \(Self.grouped(estimate)) orders\(counted)"
         } else {
             why = "enumerated \(Self.grouped(enumerated)) orders\(counted), more than the up-front estimate of \(Self.grouped(estimate)): "

@@ -122,6 +122,14 @@ struct OrderRecorder: ScheduleController {
     /// An order to replay by the texts of its events (`ExplorationReport.FailingRun.schedule`).
     private let replaying: [String]?
     private(set) var decisions: [Decision] = []
+    /// The most bytes this run's decisions may hold (`SearchMemory`): past it the recorder
+    /// keeps only each decision's chosen event and sets `overBudget`, so one schedule of a
+    /// huge scenario cannot exhaust memory before the search checks its budget.
+    private let memory: Int
+    /// What the decisions would hold, in `SearchMemory`'s bytes.
+    private(set) var recordedBytes = 0
+    /// The decisions passed `memory`: the search stops at its memory budget.
+    private(set) var overBudget = false
     /// Prefix keys explored before this run (read only: shared, never copied).
     private let visited: Set<OrderKey>
     /// Prefix keys this run reached first, in order: the explorer adds them to `visited`.
@@ -196,7 +204,8 @@ struct OrderRecorder: ScheduleController {
     ///   not read); nil prunes by `visited`.
     init(scenario: Scenario, prefix: [Int], guide: [UInt64] = [], sleep: [Option]? = nil, visited: Set<OrderKey>, reducing: Bool = true,
          schedule: [String]? = nil,
-         factorable: [Bool]? = nil, localPrefix: [[Int]] = []) {
+         factorable: [Bool]? = nil, localPrefix: [[Int]] = [], memory: Int = .max) {
+        self.memory = memory
         self.factorable = factorable ?? Array(repeating: false, count: scenario.devices.count)
         self.localPrefix = localPrefix
         local = Array(repeating: [], count: scenario.devices.count)
@@ -345,7 +354,14 @@ struct OrderRecorder: ScheduleController {
                 stuckAt = depth
             }
         }
-        decisions.append(Decision(options: options, chosen: pick))
+        let (bytes, overflow) = recordedBytes.addingReportingOverflow(SearchMemory.arrayHeader + options.count * SearchMemory.option)
+        recordedBytes = overflow ? .max : bytes
+        if recordedBytes > memory { overBudget = true }
+        if overBudget, options.indices.contains(pick) {
+            decisions.append(Decision(options: [options[pick]], chosen: 0))
+        } else {
+            decisions.append(Decision(options: options, chosen: pick))
+        }
         let position = options.indices.contains(pick) ? options[pick].position : 0
         ran(candidates[position], at: position, in: candidates)
         return position

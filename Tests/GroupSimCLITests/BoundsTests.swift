@@ -61,6 +61,30 @@ import GroupSim
         #expect(report.runs > 0)
     }
 
+    /// The fuzzer's case: a lesson whose steps are repeated a hundred times. Its first
+    /// schedule alone records more decisions than the budget allows; the recorder counts
+    /// them as it goes, so the search stops with exit 2 and a report instead of being
+    /// killed by the allocator under a memory limit, whether it enumerates or factors.
+    @Test func aFirstScheduleOverTheBudgetStopsTheSearch() async throws {
+        let folder = try TemporaryFolder.create("bounds")
+        defer { TemporaryFolder.remove(folder) }
+        let lesson = try String(contentsOfFile: CLI.path("Scenarios/lessons/conditional-write-fixed.yaml"), encoding: .utf8)
+        let head = try #require(lesson.components(separatedBy: "steps:\n").first)
+        let rest = try #require(lesson.components(separatedBy: "steps:\n").dropFirst().first)
+        let steps = try #require(rest.components(separatedBy: "expect:\n").first)
+        let checks = rest.components(separatedBy: "expect:\n").dropFirst().first ?? ""
+        let file = try TemporaryFolder.file("repeated.yaml", head + "steps:\n" + String(repeating: steps, count: 100)
+            + "expect:\n" + checks, in: folder)
+        for factoring in [[], ["--no-factor"]] {
+            let stopped = try await BuiltTool.run(["explore", file, "--exhaustive", "--limit", "100000000", "--max-memory", "4M"]
+                + factoring, in: folder, launcher: ["/bin/sh", "-c", "ulimit -v 2000000; exec \"$@\"", "sh"])
+            #expect(!stopped.bySignal, "ended by signal \(stopped.status): \(stopped.error)")
+            #expect(stopped.status == 2, "\(factoring): \(stopped.error)")
+            #expect(stopped.output.contains("stopped at the memory budget: the first schedule alone held more than the budget"),
+                    "\(factoring): \(stopped.output)")
+        }
+    }
+
     @Test func maxMemoryTakesSizes() async throws {
         #expect(ExploreCommand.parseSize("4M") == 4 << 20)
         #expect(ExploreCommand.parseSize("1.5GiB") == 3 << 29)
