@@ -491,8 +491,11 @@ public struct ExplorationReport: Sendable, Hashable {
                 + "the estimate counts only the orders of what the first run saw between two steps, and events that cross a step "
                 + "in other orders add more"
         }
-        return "stopped at the memory budget: \(why); the search held about \(Self.bytes(memoryStop.held)), over "
-            + "--max-memory \(Self.bytes(memoryStop.budget)); the counts below are of the orders searched"
+        // A search stops at the step that passes the budget, so what it held often prints as
+        // the budget does: then it says so rather than "about 4 MiB, over 4 MiB".
+        let held = Self.bytes(memoryStop.held), budget = Self.bytes(memoryStop.budget)
+        let size = held == budget ? "just over --max-memory \(budget)" : "about \(held), over --max-memory \(budget)"
+        return "stopped at the memory budget: \(why); the search held \(size); the counts below are of the orders searched"
     }
 
     /// `1.5 GiB`, `512 MiB`, `300 KiB`: binary units, as `--max-memory` takes them.
