@@ -102,7 +102,8 @@ extension Explorer {
         let switching = scenario.steps.contains {
             if case .connectivity = $0.action.kind.built.independence { true } else { false }
         }
-        var search = OrderSearch(root: root, everyAlternative: everyAlternative || scenario.app.name == nil || switching)
+        var search = OrderSearch(root: root, everyAlternative: everyAlternative || scenario.app.name == nil || switching,
+                                 budget: memory)
         var budget = SearchBudget(scenario: scenario.name, limit: limit, counting: !search.everyAlternative, schedules: schedules,
                                   memory: memory, progress: progress)
         var tally = ExplorationTally(checks: scenario.checks.count)

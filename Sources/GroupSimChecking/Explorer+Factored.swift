@@ -99,7 +99,7 @@ extension Explorer {
         let root = OrderKey(for: scenario)
         // The dependent part is searched with every alternative: the race search does not
         // see the copies ordered in the tail, which race with the dependent events.
-        var search = OrderSearch(root: root, everyAlternative: true)
+        var search = OrderSearch(root: root, everyAlternative: true, budget: memory)
         var tally = ExplorationTally(checks: scenario.checks.count)
         var combiner = FactorCombiner(scenario: scenario)
         var dependentOrders = 0

@@ -85,6 +85,14 @@ import GroupSim
             // It stops at the decision that passes the budget: what it held prints as the budget does.
             #expect(stopped.output.contains("the search held just over --max-memory 4 MiB;"), "\(factoring): \(stopped.output)")
         }
+        // With room for that schedule, the branches it leaves (one per alternative at each of
+        // its decisions, each with its prefix) pass the budget: the search stops as it makes
+        // them (it held 1.3 GiB after one order and was killed under the default budget).
+        let branches = try await BuiltTool.run(["explore", file, "--exhaustive", "--limit", "100000000", "--max-memory", "64M"],
+                                               in: folder, launcher: ["/bin/sh", "-c", "ulimit -v 2000000; exec \"$@\"", "sh"])
+        #expect(!branches.bySignal && branches.status == 2, "\(branches.status): \(branches.error)")
+        #expect(branches.output.contains("stopped at the memory budget: enumerated 1 of an estimated"), "\(branches.output)")
+        #expect(branches.output.contains("the search held just over --max-memory 64 MiB;"), "\(branches.output)")
     }
 
     @Test func maxMemoryTakesSizes() async throws {
