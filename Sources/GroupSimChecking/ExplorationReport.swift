@@ -480,15 +480,22 @@ public struct ExplorationReport: Sendable, Hashable {
         let enumerated = factored ? simulated : runs.clampedInt
         let counted = factored ? " (\(runs.description.count > 15 ? runs.readable : runs.grouped) orders counted from them)" : ""
         let why: String
-        if enumerated < estimate {
+        if estimate == 0 {
+            // The first schedule's own decisions passed the budget before any estimate.
+            why = "the first schedule alone held more than the budget (its every decision among the events in flight), "
+                + "before any order was enumerated"
+        } else if enumerated < estimate {
             why = "enumerated \(Self.grouped(enumerated)) of an estimated \(Self.grouped(estimate)) orders\(counted)"
         } else {
             why = "enumerated \(Self.grouped(enumerated)) orders\(counted), more than the up-front estimate of \(Self.grouped(estimate)): "
                 + "the estimate counts only the orders of what the first run saw between two steps, and events that cross a step "
                 + "in other orders add more"
         }
-        return "stopped at the memory budget: \(why); the search held about \(Self.bytes(memoryStop.held)), over "
-            + "--max-memory \(Self.bytes(memoryStop.budget)); the counts below are of the orders searched"
+        // A search stops at the step that passes the budget, so what it held often prints as
+        // the budget does: then it says so rather than "about 4 MiB, over 4 MiB".
+        let held = Self.bytes(memoryStop.held), budget = Self.bytes(memoryStop.budget)
+        let size = held == budget ? "just over --max-memory \(budget)" : "about \(held), over --max-memory \(budget)"
+        return "stopped at the memory budget: \(why); the search held \(size); the counts below are of the orders searched"
     }
 
     /// `1.5 GiB`, `512 MiB`, `300 KiB`: binary units, as `--max-memory` takes them.

@@ -102,7 +102,8 @@ extension Explorer {
         let switching = scenario.steps.contains {
             if case .connectivity = $0.action.kind.built.independence { true } else { false }
         }
-        var search = OrderSearch(root: root, everyAlternative: everyAlternative || scenario.app.name == nil || switching)
+        var search = OrderSearch(root: root, everyAlternative: everyAlternative || scenario.app.name == nil || switching,
+                                 budget: memory)
         var budget = SearchBudget(scenario: scenario.name, limit: limit, counting: !search.everyAlternative, schedules: schedules,
                                   memory: memory, progress: progress)
         var tally = ExplorationTally(checks: scenario.checks.count)
@@ -118,7 +119,13 @@ extension Explorer {
             }
             try budget.spend(after: tally)
             let run = await simulateOrder(prefix: branch.prefix, guide: branch.guide, sleep: sleep,
-                                          visited: search.everyAlternative ? search.visited : [], on: loop)
+                                          visited: search.everyAlternative ? search.visited : [], memory: memory, on: loop)
+            if let held = run.overBudget {
+                // One schedule's decisions alone passed the budget: stop before keeping them.
+                _ = budget.holds(held)
+                interrupted = true
+                break
+            }
             try budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1)
             let counted = search.record(run.decisions, sleeps: run.sleeps, fresh: run.fresh, stuckAt: run.stuckAt, of: branch)
             guard counted else { continue }
@@ -224,13 +231,18 @@ extension Explorer {
     /// One simulation under an `OrderRecorder`, on `loop`. The loop keeps no copy of the
     /// recorder (and its share of `visited`) once this returns, so the caller's set stays
     /// uniquely referenced and grows in place.
+    /// - Parameter memory: the most bytes the run's decisions may hold; `overBudget` is what
+    ///   they would have held when they passed it (nil: they did not).
     private func simulateOrder(prefix: [Int], guide: [UInt64], sleep: [OrderRecorder.Option]?, visited: Set<OrderKey>,
-                               on loop: RunLoop) async
-        -> (outcome: RunOutcome, decisions: [OrderRecorder.Decision], sleeps: [[OrderRecorder.Option]], fresh: [OrderKey], stuckAt: Int?) {
+                               memory: Int, on loop: RunLoop) async
+        -> (outcome: RunOutcome, decisions: [OrderRecorder.Decision], sleeps: [[OrderRecorder.Option]], fresh: [OrderKey], stuckAt: Int?,
+            overBudget: Int?) {
         let ran = await loop.simulate(seed: scenario.seed,
-                                      controller: OrderRecorder(scenario: scenario, prefix: prefix, guide: guide, sleep: sleep, visited: visited))
+                                      controller: OrderRecorder(scenario: scenario, prefix: prefix, guide: guide, sleep: sleep, visited: visited,
+                                                                memory: memory))
         let recorder = ran.controller as? OrderRecorder
-        return (ran.outcome, recorder?.decisions ?? [], recorder?.sleeps ?? [], recorder?.fresh ?? [], recorder?.stuckAt)
+        let over = recorder.flatMap { $0.overBudget ? $0.recordedBytes : nil }
+        return (ran.outcome, recorder?.decisions ?? [], recorder?.sleeps ?? [], recorder?.fresh ?? [], recorder?.stuckAt, over)
     }
 
     /// The local orders a factored search simulates for each dependent order: every

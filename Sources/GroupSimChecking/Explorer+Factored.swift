@@ -69,13 +69,15 @@ extension Explorer {
         var stuckAt: Int?
         var local: [[OrderRecorder.LocalDecision]]
         var violation: Int?
+        /// What the decisions would have held when they passed the memory budget (nil: they did not).
+        var overBudget: Int?
     }
 
     private func simulateFactored(prefix: [Int], guide: [UInt64] = [], sleep: [OrderRecorder.Option]? = nil, visited: Set<OrderKey> = [],
-                                  factorable: [Bool], local: [[Int]], sessions: [String], on loop: RunLoop) async
+                                  factorable: [Bool], local: [[Int]], sessions: [String], memory: Int = .max, on loop: RunLoop) async
         -> FactoredRun {
         let recorder = OrderRecorder(scenario: scenario, prefix: prefix, guide: guide, sleep: sleep, visited: visited,
-                                     factorable: factorable, localPrefix: local)
+                                     factorable: factorable, localPrefix: local, memory: memory)
         let simulated = await loop.simulate(seed: scenario.seed, controller: recorder)
         let outcome = simulated.outcome
         let ran = simulated.controller as? OrderRecorder
@@ -83,7 +85,8 @@ extension Explorer {
         let explored = ExploredRun(reference: .init(run: 0, seed: scenario.seed), report: report, sessions: sessions)
         return FactoredRun(report: report, explored: explored, decisions: ran?.decisions ?? [], fresh: ran?.fresh ?? [],
                            sleeps: ran?.sleeps ?? [],
-                           stuckAt: ran?.stuckAt, local: ran?.local ?? [], violation: ran?.violation)
+                           stuckAt: ran?.stuckAt, local: ran?.local ?? [], violation: ran?.violation,
+                           overBudget: ran.flatMap { $0.overBudget ? $0.recordedBytes : nil })
     }
 
     private func factoredSearch(limit: Int, memory: Int, factorable: [Bool], on loop: RunLoop,
@@ -96,7 +99,7 @@ extension Explorer {
         let root = OrderKey(for: scenario)
         // The dependent part is searched with every alternative: the race search does not
         // see the copies ordered in the tail, which race with the dependent events.
-        var search = OrderSearch(root: root, everyAlternative: true)
+        var search = OrderSearch(root: root, everyAlternative: true, budget: memory)
         var tally = ExplorationTally(checks: scenario.checks.count)
         var combiner = FactorCombiner(scenario: scenario)
         var dependentOrders = 0
@@ -112,7 +115,13 @@ extension Explorer {
             }
             try budget.spend(after: tally)
             let run = await simulateFactored(prefix: branch.prefix, guide: branch.guide, sleep: sleep, visited: search.visited,
-                                             factorable: factorable, local: [], sessions: sessions, on: loop)
+                                             factorable: factorable, local: [], sessions: sessions, memory: memory, on: loop)
+            if let held = run.overBudget {
+                // One schedule's decisions alone passed the budget: stop before keeping them.
+                _ = budget.holds(held)
+                interrupted = true
+                break
+            }
             if let device = run.violation { return .failure(.violated(device: device)) }
             try budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1, local: run.local)
             let isNew = search.record(run.decisions, sleeps: run.sleeps, fresh: run.fresh, stuckAt: run.stuckAt, of: branch)

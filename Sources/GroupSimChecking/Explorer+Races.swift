@@ -75,12 +75,21 @@ struct OrderSearch {
     private var points: [UInt64: Point] = [:]
     /// What the branches to simulate hold, in bytes (`SearchMemory`).
     private var pendingBytes = 0
+    /// The most bytes the search may hold: one run leaves a branch per alternative at each
+    /// of its decisions, each with its prefix, so a run of thousands of decisions would
+    /// leave more than memory holds; `push` stops at the branch that passes this.
+    private let budget: Int
+    /// What the search held when `push` stopped at the budget (then the search is not
+    /// complete, and `heldBytes` stays this, over the budget, whatever is taken off).
+    private var passed: Int?
     /// What the search holds (branches, keys, points), in bytes (`SearchMemory`).
-    var heldBytes: Int { pendingBytes + visited.count * SearchMemory.key(root) + points.count * SearchMemory.point }
+    var heldBytes: Int { passed ?? counted }
+    private var counted: Int { pendingBytes + visited.count * SearchMemory.key(root) + points.count * SearchMemory.point }
 
-    init(root: OrderKey, everyAlternative: Bool) {
+    init(root: OrderKey, everyAlternative: Bool, budget: Int = .max) {
         self.root = root
         self.everyAlternative = everyAlternative
+        self.budget = budget
         pending = [Explorer.Branch(prefix: [], key: root)]
         visited = everyAlternative ? [root] : []
         pendingBytes = SearchMemory.branch(pending[0], root)
@@ -143,6 +152,7 @@ struct OrderSearch {
     private mutating func push(_ wanted: [[Int]], taken: [OrderRecorder.Decision], keys: [OrderKey], guides: [[Int]: [UInt64]],
                                deepestFirst: Bool) {
         var branches: [Explorer.Branch] = []
+        var added = 0
         var seen: Set<OrderKey> = []
         for pair in wanted.sorted(by: { ($0[0], $0[1]) < ($1[0], $1[1]) }) {
             let depth = pair[0], index = pair[1]
@@ -151,12 +161,19 @@ struct OrderSearch {
             if everyAlternative {
                 guard !visited.contains(next), seen.insert(next).inserted else { continue }
             }
-            branches.append(Explorer.Branch(prefix: taken[..<depth].map(\.chosen) + [index], key: next, guide: guides[pair] ?? [],
-                                            start: option))
+            let branch = Explorer.Branch(prefix: taken[..<depth].map(\.chosen) + [index], key: next, guide: guides[pair] ?? [],
+                                         start: option)
+            branches.append(branch)
+            added += SearchMemory.branch(branch, root)
+            let held = counted.addingReportingOverflow(added)
+            if held.overflow || held.partialValue > budget {
+                passed = held.overflow ? .max : held.partialValue
+                break
+            }
         }
         // Popped from the end: the deepest first (race search), or the shallowest first.
         pending += deepestFirst ? branches : branches.reversed()
-        pendingBytes += branches.reduce(0) { $0 + SearchMemory.branch($1, root) }
+        pendingBytes += added
     }
 
     /// The (depth, option) pairs that reverse each race of the run whose later event is

@@ -122,6 +122,15 @@ struct OrderRecorder: ScheduleController {
     /// An order to replay by the texts of its events (`ExplorationReport.FailingRun.schedule`).
     private let replaying: [String]?
     private(set) var decisions: [Decision] = []
+    /// The most bytes this run's decisions may hold (`SearchMemory`): past it the recorder
+    /// sets `overBudget`, keeps that decision's chosen event only and records nothing more
+    /// (the explorer drops the run), so one schedule of a huge scenario cannot exhaust
+    /// memory before the search checks its budget.
+    private let memory: Int
+    /// What the decisions held, in `SearchMemory`'s bytes, up to the one that passed `memory`.
+    private(set) var recordedBytes = 0
+    /// The decisions passed `memory`: the search stops at its memory budget.
+    private(set) var overBudget = false
     /// Prefix keys explored before this run (read only: shared, never copied).
     private let visited: Set<OrderKey>
     /// Prefix keys this run reached first, in order: the explorer adds them to `visited`.
@@ -196,7 +205,8 @@ struct OrderRecorder: ScheduleController {
     ///   not read); nil prunes by `visited`.
     init(scenario: Scenario, prefix: [Int], guide: [UInt64] = [], sleep: [Option]? = nil, visited: Set<OrderKey>, reducing: Bool = true,
          schedule: [String]? = nil,
-         factorable: [Bool]? = nil, localPrefix: [[Int]] = []) {
+         factorable: [Bool]? = nil, localPrefix: [[Int]] = [], memory: Int = .max) {
+        self.memory = memory
         self.factorable = factorable ?? Array(repeating: false, count: scenario.devices.count)
         self.localPrefix = localPrefix
         local = Array(repeating: [], count: scenario.devices.count)
@@ -236,6 +246,10 @@ struct OrderRecorder: ScheduleController {
     mutating func choose(among candidates: [ScheduleCandidate]) -> Int { choose(among: candidates, waiting: []) }
 
     mutating func choose(among candidates: [ScheduleCandidate], waiting: [ScheduleCandidate]) -> Int {
+        // Past the budget the explorer stops and drops this run: what is left of it needs
+        // no choice worked out, and naming every event in flight at every step was most of
+        // its cost (1.1 of 1.4 s of CPU for a lesson repeated a hundred times, debug build).
+        if overBudget { return 0 }
         learnNewEvents(candidates + waiting)
         // A copy waiting behind an older one on its FIFO link was made by the event that sent it.
         for copy in waiting where copy.kind == .delivery {
@@ -345,7 +359,14 @@ struct OrderRecorder: ScheduleController {
                 stuckAt = depth
             }
         }
-        decisions.append(Decision(options: options, chosen: pick))
+        let (bytes, overflow) = recordedBytes.addingReportingOverflow(SearchMemory.arrayHeader + options.count * SearchMemory.option)
+        recordedBytes = overflow ? .max : bytes
+        if recordedBytes > memory { overBudget = true }
+        if overBudget, options.indices.contains(pick) {
+            decisions.append(Decision(options: [options[pick]], chosen: 0))
+        } else {
+            decisions.append(Decision(options: options, chosen: pick))
+        }
         let position = options.indices.contains(pick) ? options[pick].position : 0
         ran(candidates[position], at: position, in: candidates)
         return position

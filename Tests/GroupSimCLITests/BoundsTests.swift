@@ -61,6 +61,40 @@ import GroupSim
         #expect(report.runs > 0)
     }
 
+    /// The fuzzer's case: a lesson whose steps are repeated a hundred times. Its first
+    /// schedule alone records more decisions than the budget allows; the recorder counts
+    /// them as it goes, so the search stops with exit 2 and a report instead of being
+    /// killed by the allocator under a memory limit, whether it enumerates or factors.
+    @Test func aFirstScheduleOverTheBudgetStopsTheSearch() async throws {
+        let folder = try TemporaryFolder.create("bounds")
+        defer { TemporaryFolder.remove(folder) }
+        let lesson = try String(contentsOfFile: CLI.path("Scenarios/lessons/conditional-write-fixed.yaml"), encoding: .utf8)
+        let head = try #require(lesson.components(separatedBy: "steps:\n").first)
+        let rest = try #require(lesson.components(separatedBy: "steps:\n").dropFirst().first)
+        let steps = try #require(rest.components(separatedBy: "expect:\n").first)
+        let checks = rest.components(separatedBy: "expect:\n").dropFirst().first ?? ""
+        let file = try TemporaryFolder.file("repeated.yaml", head + "steps:\n" + String(repeating: steps, count: 100)
+            + "expect:\n" + checks, in: folder)
+        for factoring in [[], ["--no-factor"]] {
+            let stopped = try await BuiltTool.run(["explore", file, "--exhaustive", "--limit", "100000000", "--max-memory", "4M"]
+                + factoring, in: folder, launcher: ["/bin/sh", "-c", "ulimit -v 2000000; exec \"$@\"", "sh"])
+            #expect(!stopped.bySignal, "ended by signal \(stopped.status): \(stopped.error)")
+            #expect(stopped.status == 2, "\(factoring): \(stopped.error)")
+            #expect(stopped.output.contains("stopped at the memory budget: the first schedule alone held more than the budget"),
+                    "\(factoring): \(stopped.output)")
+            // It stops at the decision that passes the budget: what it held prints as the budget does.
+            #expect(stopped.output.contains("the search held just over --max-memory 4 MiB;"), "\(factoring): \(stopped.output)")
+        }
+        // With room for that schedule, the branches it leaves (one per alternative at each of
+        // its decisions, each with its prefix) pass the budget: the search stops as it makes
+        // them (it held 1.3 GiB after one order and was killed under the default budget).
+        let branches = try await BuiltTool.run(["explore", file, "--exhaustive", "--limit", "100000000", "--max-memory", "64M"],
+                                               in: folder, launcher: ["/bin/sh", "-c", "ulimit -v 2000000; exec \"$@\"", "sh"])
+        #expect(!branches.bySignal && branches.status == 2, "\(branches.status): \(branches.error)")
+        #expect(branches.output.contains("stopped at the memory budget: enumerated 1 of an estimated"), "\(branches.output)")
+        #expect(branches.output.contains("the search held just over --max-memory 64 MiB;"), "\(branches.output)")
+    }
+
     @Test func maxMemoryTakesSizes() async throws {
         #expect(ExploreCommand.parseSize("4M") == 4 << 20)
         #expect(ExploreCommand.parseSize("1.5GiB") == 3 << 29)
