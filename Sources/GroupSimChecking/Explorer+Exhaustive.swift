@@ -1,3 +1,4 @@
+import GroupSimScenario
 import GroupSimSimulation
 
 extension Explorer {
@@ -65,14 +66,10 @@ extension Explorer {
         let loop = RunLoop(tables: ScenarioTables(scenario: scenario), apps: apps)
         guard factor else { return try await enumerated(limit: limit, memory: memory, on: loop, progress: progress) }
         let reason: String
-        if let app = scenario.app.name {
-            reason = "the app \"\(app)\" is registered from Swift, and may act on what it receives"
-        } else {
-            switch try await factored(limit: limit, memory: memory, on: loop, progress: progress) {
-            case .success(let report): return report
-            case .failure(.cannot(let why)): reason = why
-            case .failure(.violated): reason = "no device's arrivals could be counted apart"
-            }
+        switch try await factored(limit: limit, memory: memory, on: loop, progress: progress) {
+        case .success(let report): return report
+        case .failure(.cannot(let why)): reason = why
+        case .failure(.violated): reason = "no device's arrivals could be counted apart"
         }
         var report = try await enumerated(limit: limit, memory: memory, on: loop, progress: progress)
         report.factoring = .init(devices: [], dependentOrders: report.runs.clampedInt, largestFactor: 1, fallback: reason)
@@ -99,10 +96,8 @@ extension Explorer {
         // ways pick the same order to stand for equivalent ones. A device that goes offline
         // and back gets what it held in send order (M30), so sends on different devices do
         // not commute there: the race search, which takes them to, is not used.
-        let switching = scenario.steps.contains {
-            if case .connectivity = $0.action.kind.built.independence { true } else { false }
-        }
-        var search = OrderSearch(root: root, everyAlternative: everyAlternative || scenario.app.name == nil || switching)
+        var search = OrderSearch(root: root, everyAlternative: everyAlternative || scenario.app.name == nil
+            || Self.switchesConnectivity(scenario))
         var budget = SearchBudget(scenario: scenario.name, limit: limit, counting: !search.everyAlternative, schedules: schedules,
                                   memory: memory, progress: progress)
         var tally = ExplorationTally(checks: scenario.checks.count)
@@ -138,6 +133,12 @@ extension Explorer {
         for index in report.classes.indices { report.classes[index].agreeing = nil }
         report.outliers = []
         return report
+    }
+
+    /// Whether a device of `scenario` goes offline or back online: then sends on different
+    /// devices do not commute (M30), and the search by races is not used.
+    static func switchesConnectivity(_ scenario: Scenario) -> Bool {
+        scenario.steps.contains { if case .connectivity = $0.action.kind.built.independence { true } else { false } }
     }
 
     /// What an exhaustive search may spend: it stops after simulating 20 times `limit`

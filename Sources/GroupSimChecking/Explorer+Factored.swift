@@ -34,8 +34,9 @@ extension Explorer {
     /// Why a factored search stopped.
     enum FactoringStop: Error {
         /// The device's copies could not be counted apart in some order: search again
-        /// without it.
-        case violated(device: Int)
+        /// without it, and without every device in `acted` (whose apps did something on an
+        /// arrival there, said in words).
+        case violated(device: Int, acted: [Int: String])
         /// Factoring cannot count this scenario exactly; enumerate, saying why.
         case cannot(String)
     }
@@ -46,13 +47,21 @@ extension Explorer {
                   progress: (@Sendable (SearchProgress) -> Void)? = nil) async throws(ExplorationError)
         -> Result<ExplorationReport, FactoringStop> {
         var excluded: Set<Int> = []
+        var acted: [Int: String] = [:]
         while true {
             let factorable = scenario.devices.indices.map { !excluded.contains($0) }
             switch try await factoredSearch(limit: limit, memory: memory, factorable: factorable, on: loop, progress: progress) {
-            case .success(let report): return .success(report)
-            case .failure(.violated(let device)):
-                guard excluded.insert(device).inserted, excluded.count < scenario.devices.count else {
-                    return .failure(.cannot("no device's arrivals could be counted apart"))
+            case .success(var report):
+                report.factoring?.unfactored = acted.keys.sorted().compactMap { acted[$0] }
+                return .success(report)
+            case .failure(.violated(let device, let more)):
+                acted.merge(more) { first, _ in first }
+                let before = excluded.count
+                excluded.formUnion(more.keys)
+                excluded.insert(device)
+                guard excluded.count > before, excluded.count < scenario.devices.count else {
+                    let why = acted.isEmpty ? "" : ": " + Self.actedSummary(acted)
+                    return .failure(.cannot("no device's arrivals could be counted apart" + why))
                 }
             case .failure(let stop): return .failure(stop)
             }
@@ -69,6 +78,8 @@ extension Explorer {
         var stuckAt: Int?
         var local: [[OrderRecorder.LocalDecision]]
         var violation: Int?
+        /// `OrderRecorder.acted`: devices whose apps acted on an arrival in the tail.
+        var acted: [Int: String] = [:]
     }
 
     private func simulateFactored(prefix: [Int], guide: [UInt64] = [], sleep: [OrderRecorder.Option]? = nil, visited: Set<OrderKey> = [],
@@ -83,7 +94,7 @@ extension Explorer {
         let explored = ExploredRun(reference: .init(run: 0, seed: scenario.seed), report: report, sessions: sessions)
         return FactoredRun(report: report, explored: explored, decisions: ran?.decisions ?? [], fresh: ran?.fresh ?? [],
                            sleeps: ran?.sleeps ?? [],
-                           stuckAt: ran?.stuckAt, local: ran?.local ?? [], violation: ran?.violation)
+                           stuckAt: ran?.stuckAt, local: ran?.local ?? [], violation: ran?.violation, acted: ran?.acted ?? [:])
     }
 
     private func factoredSearch(limit: Int, memory: Int, factorable: [Bool], on loop: RunLoop,
@@ -91,12 +102,18 @@ extension Explorer {
         -> Result<ExplorationReport, FactoringStop> {
         let seed = scenario.seed
         let sessions = ExploredRun.sessions(of: scenario)
-        var budget = SearchBudget(scenario: scenario.name, limit: limit, memory: memory, progress: progress)
         let keptRun = SearchMemory.keptRun(scenario)
         let root = OrderKey(for: scenario)
-        // The dependent part is searched with every alternative: the race search does not
-        // see the copies ordered in the tail, which race with the dependent events.
-        var search = OrderSearch(root: root, everyAlternative: true)
+        // The built-in app's dependent part is searched with every alternative, as its
+        // plain enumeration is, so that both ways let the same order stand for equivalent
+        // ones. An app registered from Swift is searched by races, as its plain
+        // enumeration is (unless a device goes offline and back: `enumerated`): a copy
+        // deferred to the tail reaches a device that has nothing left in the dependent
+        // part (no step, no cloud answer, and its app acted on no arrival there), so it
+        // races with no dependent event.
+        var search = OrderSearch(root: root, everyAlternative: scenario.app.name == nil || Self.switchesConnectivity(scenario))
+        var budget = SearchBudget(scenario: scenario.name, limit: limit, counting: !search.everyAlternative, memory: memory,
+                                  progress: progress)
         var tally = ExplorationTally(checks: scenario.checks.count)
         var combiner = FactorCombiner(scenario: scenario)
         var dependentOrders = 0
@@ -111,9 +128,10 @@ extension Explorer {
                 break
             }
             try budget.spend(after: tally)
-            let run = await simulateFactored(prefix: branch.prefix, guide: branch.guide, sleep: sleep, visited: search.visited,
+            let run = await simulateFactored(prefix: branch.prefix, guide: branch.guide, sleep: sleep,
+                                             visited: search.everyAlternative ? search.visited : [],
                                              factorable: factorable, local: [], sessions: sessions, on: loop)
-            if let device = run.violation { return .failure(.violated(device: device)) }
+            if let device = run.violation { return .failure(.violated(device: device, acted: run.acted)) }
             try budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1, local: run.local)
             let isNew = search.record(run.decisions, sleeps: run.sleeps, fresh: run.fresh, stuckAt: run.stuckAt, of: branch)
             guard isNew else { continue }
@@ -141,7 +159,7 @@ extension Explorer {
                 }
                 try budget.spend(after: tally)
                 let local = await simulateFactored(prefix: prefix, factorable: factorable, local: plan, sessions: sessions, on: loop)
-                if let device = local.violation { return .failure(.violated(device: device)) }
+                if let device = local.violation { return .failure(.violated(device: device, acted: local.acted)) }
                 runs.append(local)
                 for device in queues.indices where exploring[device] {
                     orders[device].append(LocalOrder(local.local[device]))
@@ -167,6 +185,7 @@ extension Explorer {
             for device in orders.indices where orders[device].count > 1 { counted.insert(device) }
             largest = max(largest, orders.map(\.count).max() ?? 1)
             dependentOrders += 1
+            try budget.found(orders: dependentOrders)
             if budget.memoryStop != nil {
                 interrupted = true
                 break
@@ -180,6 +199,15 @@ extension Explorer {
         report.factoring = .init(devices: counted.sorted().map { scenario.devices[$0].name }, dependentOrders: dependentOrders,
                                  largestFactor: largest)
         return .success(report)
+    }
+
+    /// What the apps of the devices in `acted` did, for the `not factored:` line: the
+    /// first device's, then how many more acted.
+    static func actedSummary(_ acted: [Int: String]) -> String {
+        let reasons = acted.keys.sorted().compactMap { acted[$0] }
+        guard let first = reasons.first else { return "" }
+        let more = reasons.count - 1
+        return more == 0 ? first : first + " (and \(Plural.count(more, "more device")) whose apps acted on arrivals)"
     }
 
     /// The local prefixes a device's tail leaves to explore: at each depth from `after`
