@@ -429,9 +429,15 @@ public struct ExplorationReport: Sendable, Hashable {
             let shown = devices.prefix(4).joined(separator: ", ") + (devices.count > 4 ? " and \(devices.count - 4) more" : "")
             let factored = "factored: \(Plural.count(dependentOrders, "dependent order")) enumerated; the arrival orders of "
                 + "\(Plural.count(devices.count, "device")) (\(shown)) counted per device, at most \(largestFactor) each"
-            guard let first = unfactored.first else { return factored }
-            let more = unfactored.count > 1 ? " (and \(Plural.count(unfactored.count - 1, "more device")) whose apps acted on arrivals)" : ""
-            return factored + "\nnot factored: " + first + more + "; those devices' arrivals were enumerated"
+            guard !unfactored.isEmpty else { return factored }
+            return factored + "\nnot factored: " + Self.acted(unfactored) + "; those devices' arrivals were enumerated"
+        }
+
+        /// The first of `unfactored`'s sentences, then how many more devices acted.
+        static func acted(_ unfactored: [String]) -> String {
+            guard let first = unfactored.first else { return "" }
+            let more = unfactored.count - 1
+            return more == 0 ? first : first + " (and \(Plural.count(more, "more device")) whose app acted on an arrival)"
         }
     }
 

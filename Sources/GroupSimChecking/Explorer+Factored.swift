@@ -204,10 +204,7 @@ extension Explorer {
     /// What the apps of the devices in `acted` did, for the `not factored:` line: the
     /// first device's, then how many more acted.
     static func actedSummary(_ acted: [Int: String]) -> String {
-        let reasons = acted.keys.sorted().compactMap { acted[$0] }
-        guard let first = reasons.first else { return "" }
-        let more = reasons.count - 1
-        return more == 0 ? first : first + " (and \(Plural.count(more, "more device")) whose apps acted on arrivals)"
+        ExplorationReport.Factoring.acted(acted.keys.sorted().compactMap { acted[$0] })
     }
 
     /// The local prefixes a device's tail leaves to explore: at each depth from `after`

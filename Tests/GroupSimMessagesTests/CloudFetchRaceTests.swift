@@ -168,5 +168,6 @@ final class SundaeCloudController: MSMessagesAppViewController, ComposeRequestHa
         #expect(factoring.unfactored.first?.hasPrefix("alice-phone's app fetched from the cloud store on an arrival (m") == true,
                 "\(factoring.unfactored)")
         #expect(factoring.summary.contains("\nnot factored: alice-phone's app fetched from the cloud store"), "\(factoring.summary)")
+        print(factoring.summary)
     }
 }
