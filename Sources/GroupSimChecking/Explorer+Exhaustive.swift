@@ -66,10 +66,19 @@ extension Explorer {
         let loop = RunLoop(tables: ScenarioTables(scenario: scenario), apps: apps)
         guard factor else { return try await enumerated(limit: limit, memory: memory, on: loop, progress: progress) }
         let reason: String
-        switch try await factored(limit: limit, memory: memory, on: loop, progress: progress) {
-        case .success(let report): return report
-        case .failure(.cannot(let why)): reason = why
-        case .failure(.violated): reason = "no device's arrivals could be counted apart"
+        do throws(ExplorationError) {
+            switch try await factored(limit: limit, memory: memory, on: loop, progress: progress) {
+            case .success(let report): return report
+            case .failure(.cannot(let why)): reason = why
+            case .failure(.violated): reason = "no device's arrivals could be counted apart"
+            }
+        } catch .tooManyOrders(_, let estimate, _) where scenario.app.name != nil {
+            // The factored search branches at every alternative and refuses by the first
+            // run's estimate, which for a registered app can be far above its orders (every
+            // fetch on arrival multiplies it): the search by races, which counts what it
+            // finds, decides instead.
+            reason = "the dependent part was estimated at \(ExplorationError.format(estimate)) orders, over the limit of \(limit), "
+                + "and the app registered from Swift is searched by races instead"
         }
         var report = try await enumerated(limit: limit, memory: memory, on: loop, progress: progress)
         report.factoring = .init(devices: [], dependentOrders: report.runs.clampedInt, largestFactor: 1, fallback: reason)
