@@ -100,7 +100,7 @@ extension Explorer {
         let seed = scenario.seed
         let sessions = ExploredRun.sessions(of: scenario)
         let root = OrderKey(for: scenario)
-        // By races for an app registered from Swift (which is never factored); the built-in
+        // By races for an app registered from Swift (unless factored: `factored`); the built-in
         // app's scenarios are searched as their factored dependent parts are, so that both
         // ways pick the same order to stand for equivalent ones. A device that goes offline
         // and back gets what it held in send order (M30), so sends on different devices do

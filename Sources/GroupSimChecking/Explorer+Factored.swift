@@ -7,7 +7,14 @@ import GroupSimSimulation
 /// Once no step is left that a device takes part in, and the device waits for no cloud
 /// answer, the built-in app on it acts on nothing it receives (M23): the order in which
 /// its copies still in flight arrive changes what that device shows, and nothing that
-/// any other device sees (M11). So the orders of a run split into a dependent part (the
+/// any other device sees (M11). An app registered from Swift is judged by what it did:
+/// the engine tells the recorder what the app sent, staged, asked of the store, wrote to
+/// its storage or failed with on each arrival (`ScheduleEffect`), and a device whose app
+/// did any of it on an arrival deferred here is enumerated instead (`OrderRecorder.acted`,
+/// the report's `unfactored`). Each device's controller is its own instance and the
+/// simulation decides time and randomness, so the rest holds for it as for the built-in
+/// app, unless the controllers share state in the process (the `shared-state` pitfall).
+/// So the orders of a run split into a dependent part (the
 /// steps and every event a step could read, enumerated as `enumerated(limit:)` does) and,
 /// per such device, its own arrival orders. Each device's local orders are simulated once
 /// each; the number of whole orders is the product of the devices' counts, and every
