@@ -10,9 +10,9 @@ import Testing
 /// another device, so every device's arrival orders are counted apart, and the counts
 /// are the built-in app's (which its own oracle checks against plain enumeration).
 @Suite struct ControllerGroupVoteTests {
-    /// People in the group (3 devices each): 5 by default, the full 32 with the full
-    /// samples (`TestSampling`).
-    static let people = TestSampling.count(default: 5, full: 32)
+    /// People in the group (3 devices each): 6 by default (the asker and five voters),
+    /// the full 32 with the full samples (`TestSampling`).
+    static let people = TestSampling.count(default: 6, full: 32)
 
     @Test func aControllerThatReadsOnTapIsDecidedInAFullGroup() async throws {
         let builtIn = BenchWorkload.groupVote(people: Self.people)
