@@ -230,7 +230,9 @@ private enum Wire {
 
     struct MemoryStop: Decodable { let budget: Whole, held: Whole }
 
-    struct Factoring: Decodable { let devices: [String], dependentOrders: Whole, largestFactor: Whole, fallback: String? }
+    struct Factoring: Decodable {
+        let devices: [String], dependentOrders: Whole, largestFactor: Whole, fallback: String?, unfactored: [String]?
+    }
 
     /// The report: members in the order `render` writes them.
     struct Report: Decodable {
@@ -276,7 +278,7 @@ private enum Wire {
             report.memoryStop = memoryStop.map { .init(budget: $0.budget.value, held: $0.held.value) }
             report.factoring = factoring.map {
                 .init(devices: $0.devices, dependentOrders: $0.dependentOrders.value, largestFactor: $0.largestFactor.value,
-                      fallback: $0.fallback)
+                      fallback: $0.fallback, unfactored: $0.unfactored ?? [])
             }
             return report
         }

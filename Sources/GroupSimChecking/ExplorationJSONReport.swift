@@ -48,6 +48,7 @@ package enum ExplorationJSONReport {
                     ("largestFactor", .int(factoring.largestFactor)),
                 ]
                 if let fallback = factoring.fallback { fields.append(("fallback", .string(fallback))) }
+                if !factoring.unfactored.isEmpty { fields.append(("unfactored", .array(factoring.unfactored.map(JSONValue.string)))) }
                 members.append(("factoring", .object(fields)))
             }
         }

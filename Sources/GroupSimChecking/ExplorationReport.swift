@@ -409,20 +409,35 @@ public struct ExplorationReport: Sendable, Hashable {
         public var largestFactor: Int
         /// Why it enumerated everything instead, when it did.
         public var fallback: String?
+        /// Devices whose arrivals were enumerated with the dependent part because their
+        /// app did something on an arrival that others could see, one sentence each
+        /// (`bob-phone's app fetched from the cloud store on an arrival (m2 to bob-phone)`),
+        /// in the scenario's device order.
+        public var unfactored: [String]
 
-        public init(devices: [String], dependentOrders: Int, largestFactor: Int, fallback: String? = nil) {
+        public init(devices: [String], dependentOrders: Int, largestFactor: Int, fallback: String? = nil, unfactored: [String] = []) {
             self.devices = devices
             self.dependentOrders = dependentOrders
             self.largestFactor = largestFactor
             self.fallback = fallback
+            self.unfactored = unfactored
         }
 
         /// One line for the text report.
         public var summary: String {
             if let fallback { return "not factored: \(fallback); every order was enumerated" }
             let shown = devices.prefix(4).joined(separator: ", ") + (devices.count > 4 ? " and \(devices.count - 4) more" : "")
-            return "factored: \(Plural.count(dependentOrders, "dependent order")) enumerated; the arrival orders of "
+            let factored = "factored: \(Plural.count(dependentOrders, "dependent order")) enumerated; the arrival orders of "
                 + "\(Plural.count(devices.count, "device")) (\(shown)) counted per device, at most \(largestFactor) each"
+            guard !unfactored.isEmpty else { return factored }
+            return factored + "\nnot factored: " + Self.acted(unfactored) + "; those devices' arrivals were enumerated"
+        }
+
+        /// The first of `unfactored`'s sentences, then how many more devices acted.
+        static func acted(_ unfactored: [String]) -> String {
+            guard let first = unfactored.first else { return "" }
+            let more = unfactored.count - 1
+            return more == 0 ? first : first + " (and \(Plural.count(more, "more device")) whose app acted on an arrival)"
         }
     }
 

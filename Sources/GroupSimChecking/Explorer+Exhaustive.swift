@@ -1,3 +1,4 @@
+import GroupSimScenario
 import GroupSimSimulation
 
 extension Explorer {
@@ -65,14 +66,19 @@ extension Explorer {
         let loop = RunLoop(tables: ScenarioTables(scenario: scenario), apps: apps)
         guard factor else { return try await enumerated(limit: limit, memory: memory, on: loop, progress: progress) }
         let reason: String
-        if let app = scenario.app.name {
-            reason = "the app \"\(app)\" is registered from Swift, and may act on what it receives"
-        } else {
+        do throws(ExplorationError) {
             switch try await factored(limit: limit, memory: memory, on: loop, progress: progress) {
             case .success(let report): return report
             case .failure(.cannot(let why)): reason = why
             case .failure(.violated): reason = "no device's arrivals could be counted apart"
             }
+        } catch .tooManyOrders(_, let estimate, _) where scenario.app.name != nil {
+            // The factored search branches at every alternative and refuses by the first
+            // run's estimate, which for a registered app can be far above its orders (every
+            // fetch on arrival multiplies it): the search by races, which counts what it
+            // finds, decides instead.
+            reason = "the dependent part was estimated at \(ExplorationError.format(estimate)) orders, over the limit of \(limit), "
+                + "and the app registered from Swift is searched by races instead"
         }
         var report = try await enumerated(limit: limit, memory: memory, on: loop, progress: progress)
         report.factoring = .init(devices: [], dependentOrders: report.runs.clampedInt, largestFactor: 1, fallback: reason)
@@ -94,16 +100,13 @@ extension Explorer {
         let seed = scenario.seed
         let sessions = ExploredRun.sessions(of: scenario)
         let root = OrderKey(for: scenario)
-        // By races for an app registered from Swift (which is never factored); the built-in
+        // By races for an app registered from Swift (unless factored: `factored`); the built-in
         // app's scenarios are searched as their factored dependent parts are, so that both
         // ways pick the same order to stand for equivalent ones. A device that goes offline
         // and back gets what it held in send order (M30), so sends on different devices do
         // not commute there: the race search, which takes them to, is not used.
-        let switching = scenario.steps.contains {
-            if case .connectivity = $0.action.kind.built.independence { true } else { false }
-        }
-        var search = OrderSearch(root: root, everyAlternative: everyAlternative || scenario.app.name == nil || switching,
-                                 budget: memory)
+        var search = OrderSearch(root: root, everyAlternative: everyAlternative || scenario.app.name == nil
+            || Self.switchesConnectivity(scenario), budget: memory)
         var budget = SearchBudget(scenario: scenario.name, limit: limit, counting: !search.everyAlternative, schedules: schedules,
                                   memory: memory, progress: progress)
         var tally = ExplorationTally(checks: scenario.checks.count)
@@ -145,6 +148,12 @@ extension Explorer {
         for index in report.classes.indices { report.classes[index].agreeing = nil }
         report.outliers = []
         return report
+    }
+
+    /// Whether a device of `scenario` goes offline or back online: then sends on different
+    /// devices do not commute (M30), and the search by races is not used.
+    static func switchesConnectivity(_ scenario: Scenario) -> Bool {
+        scenario.steps.contains { if case .connectivity = $0.action.kind.built.independence { true } else { false } }
     }
 
     /// What an exhaustive search may spend: it stops after simulating 20 times `limit`

@@ -174,6 +174,12 @@ struct OrderRecorder: ScheduleController {
     /// can read any more were pending beside one that must come before a step, so
     /// counting it apart would lose orders. The explorer then enumerates it.
     private(set) var violation: Int?
+    /// The devices whose apps did something on an arrival in the tail that another
+    /// device or the store could see (`ScheduleEffect`), each with the first such thing
+    /// in words: their arrivals are not independent, and the explorer enumerates them.
+    private(set) var acted: [Int: String] = [:]
+    /// The text of the last copy taken in the tail (what `acted` names).
+    private var lastTailCopy = ""
     /// Steps run so far, and each one's run index by step number.
     private var stepsRun = 0
     private var stepRunIndex: [Int: Int] = [:]
@@ -455,8 +461,21 @@ struct OrderRecorder: ScheduleController {
         let texts = positions.map { "m\(candidates[$0].message ?? 0) \(held ? "held for" : "to") \(candidates[$0].device)" }
         local[device].append(LocalDecision(options: texts, chosen: pick, before: placed[pick].before, after: placed[pick].after))
         let position = positions[pick]
+        lastTailCopy = texts[pick]
         ran(candidates[position], at: position, in: candidates)
         return position
+    }
+
+    /// What a device's app did on the copy that just reached it. In the tail, where its
+    /// arrivals are counted apart, anything another device, the store or the checks of
+    /// the whole run could see breaks the condition: the device is enumerated instead.
+    mutating func noted(_ effects: [ScheduleEffect], on device: Int) {
+        guard tailStart != nil, factorable.indices.contains(device), factorable[device], acted[device] == nil,
+              let first = effects.first else { return }
+        let what = effects.map(\.text)
+        let list = what.count > 1 ? what.dropLast().joined(separator: ", ") + " and " + (what.last ?? "") : first.text
+        acted[device] = "\(deviceNames[device])'s app \(list) on an arrival (\(lastTailCopy))"
+        violation = violation ?? device
     }
 
     /// A persistent set (Godefroid): when every allowed event is a copy arriving, each

@@ -115,26 +115,29 @@ final class SundaeCloudController: MSMessagesAppViewController, ComposeRequestHa
     }
 
     /// The first run's bound (100,800 for these 606 orders) decides nothing for a search
-    /// by races: it is refused once it has found more orders than the limit (by default
-    /// 144 orders, bound 600).
+    /// by races: without factoring, it is refused once it has found more orders than the
+    /// limit (by default 144 orders, bound 600). (Factored, the limit bounds the dependent
+    /// orders: `aDeviceThatOnlyWatchesIsCountedApart`.)
     @Test func theSearchIsRefusedByTheOrdersItFinds() async throws {
         let orders = TestSampling.count(default: 144, full: 606)
         let explorer = Explorer(scenario: try Self.race(), apps: Self.apps())
         await #expect(throws: ExplorationError.tooManyOrders(scenario: "sundae-cloud-race", estimate: 101, limit: 100)) {
-            try await explorer.exhaustive(limit: 100)
+            try await explorer.exhaustive(limit: 100, factor: false)
         }
-        guard case .exhaustive(_, let estimate, _) = try await explorer.exhaustive(limit: orders).mode else {
+        guard case .exhaustive(_, let estimate, _) = try await explorer.exhaustive(limit: orders, factor: false).mode else {
             Issue.record("not an exhaustive report")
             return
         }
         #expect(estimate == orders)
     }
 
-    /// The race search against branching at every alternative: the same orders, classes
+    /// The race search (without factoring, which would count a device that only watches
+    /// apart: `aDeviceThatOnlyWatchesIsCountedApart`) against branching at every
+    /// alternative: the same orders, classes
     /// and failures, at most 1.2 schedules per order, an estimate within 2x of the count.
     static func compareWithReference(_ scenario: Scenario, atLeast least: Int) async throws {
         let explorer = Explorer(scenario: scenario, apps: Self.apps())
-        let report = try await explorer.exhaustive()
+        let report = try await explorer.exhaustive(factor: false)
         let reference = try await explorer.enumerated(limit: 1_000_000, everyAlternative: true)
         #expect(report.runs == reference.runs)
         #expect(report.classes == reference.classes)
@@ -149,5 +152,24 @@ final class SundaeCloudController: MSMessagesAppViewController, ComposeRequestHa
         #expect(Double(simulated) <= 1.2 * Double(orders), "\(simulated) schedules for \(orders) orders")
         #expect(referenceSimulated > 5 * orders)
         #expect(estimate <= 2 * orders && orders <= 2 * estimate, "estimate \(estimate) for \(orders) orders")
+    }
+
+    /// Alice races Bob and Carol watches: Carol's app never runs, so the order in which
+    /// the two picks reach her changes what she shows and nothing else, and her arrivals
+    /// are counted apart; Alice's and Bob's controllers fetch on every arrival, and the
+    /// report says which fetch kept them enumerated. The counts are plain enumeration's.
+    @Test func aDeviceThatOnlyWatchesIsCountedApart() async throws {
+        let explorer = Explorer(scenario: try Self.scenario(racers: 2, aliceRaces: true), apps: Self.apps())
+        let factored = try await explorer.exhaustive()
+        let plain = try await explorer.exhaustive(factor: false)
+        #expect(FactoringOracle.differences(factored, plain).isEmpty, "\(FactoringOracle.differences(factored, plain))")
+        #expect(factored.runs == 144)
+        let factoring = try #require(factored.factoring)
+        #expect(factoring.devices == ["carol-phone"] && factoring.largestFactor == 2 && factoring.fallback == nil)
+        #expect(factoring.dependentOrders == 72)
+        #expect(factoring.unfactored.first?.hasPrefix("alice-phone's app fetched from the cloud store on an arrival (m") == true,
+                "\(factoring.unfactored)")
+        #expect(factoring.summary.contains("\nnot factored: alice-phone's app fetched from the cloud store"), "\(factoring.summary)")
+        print(factoring.summary)
     }
 }

@@ -57,7 +57,15 @@ package struct Device {
     var selected: Envelope? { didSet { lastView = nil } }
     /// The staged draft of each conversation: the input field belongs to a conversation,
     /// so staging in one leaves another's draft alone (M16).
-    var drafts: [String: Draft] = [:] { didSet { lastView = nil } }
+    var drafts: [String: Draft] = [:] {
+        didSet {
+            lastView = nil
+            draftChanges &+= 1
+        }
+    }
+    /// How many times a draft was staged or cleared: exploration compares it around an
+    /// arrival to see whether the app staged something on it (`ScheduleEffect.insert`).
+    var draftChanges = 0
     /// `conversationViewBox()` as last built, kept until something it shows changes (the
     /// observers above forget it): apps are called on every delivery while they run. In
     /// a box, so that a callback lends it to the app instead of copying all of it.

@@ -26,7 +26,10 @@ import GroupSimScenario
 /// call at a time. Keys are listed sorted, never in hash order, so nothing printed
 /// depends on hashing.
 public final class LocalStorage {
-    private var values: [String: Any] = [:]
+    private var values: [String: Any] = [:] { didSet { changes &+= 1 } }
+    /// How many times a value was stored or removed here: exploration compares it around
+    /// an arrival to see whether the app wrote on it (`ScheduleEffect.storageWrite`).
+    private var changes = 0
     /// `register(defaults:)`: answers for keys that hold nothing; never stored, never listed.
     private var registered: [String: Any] = [:]
     /// `UserDefaults(suiteName:)`'s stores, made when first named.
@@ -158,6 +161,9 @@ public final class LocalStorage {
     /// The stored keys and values now, values written out as in `contents`, as a value
     /// that later changes do not affect.
     public var dictionary: [String: String] { values.mapValues { Self.text($0) } }
+
+    /// How many writes this store and its suites took so far (stores and removals).
+    package var writeCount: Int { suites.values.reduce(changes) { $0 &+ $1.writeCount } }
 
     /// Nothing is stored, here or in a suite.
     public var isEmpty: Bool { values.isEmpty && suites.values.allSatisfy(\.isEmpty) }

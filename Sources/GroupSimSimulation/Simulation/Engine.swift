@@ -87,7 +87,11 @@ struct Engine {
                 recorder.copiesDelivered += 1
                 // Before the call: what the app does on it (a reply) comes after it.
                 recorder.ledger.delivered(envelope, to: receiver, at: context.now)
-                callDevice(receiver) { $0.receive(envelope) }
+                if scheduler.isControlled {
+                    deliverNotingEffects(envelope, to: receiver)
+                } else {
+                    callDevice(receiver) { $0.receive(envelope) }
+                }
             }
         case .cloudArrive(let request):
             guard let receiver = world.deviceIndex[request.device] else { return true }
@@ -191,6 +195,26 @@ struct Engine {
     private mutating func callDevice(_ index: Int, _ call: (inout DeviceCall) -> Void) {
         world.call(index, context: &context, output: &output, call)
         // Most calls (deliveries with the trace off) ask for nothing more.
+        if !output.isEmpty { applyAndEmptyOutput() }
+    }
+
+    /// A copy reaching a device under a controller, which is told what the device's app
+    /// did on it (`ScheduleEffect`): what it sent, staged, asked of the cloud store or
+    /// wrote to its storage, and what failed.
+    private mutating func deliverNotingEffects(_ envelope: Envelope, to receiver: Int) {
+        let drafts = world.devices[receiver].draftChanges
+        let writes = world.devices[receiver].environment.storage.writeCount
+        world.call(receiver, context: &context, output: &output) { $0.receive(envelope) }
+        var effects: [ScheduleEffect] = []
+        if !output.outgoing.isEmpty { effects.append(.send) }
+        if world.devices[receiver].draftChanges != drafts { effects.append(.insert) }
+        for request in output.cloudRequests {
+            let effect: ScheduleEffect = if case .fetch = request.operation { .cloudRead } else { .cloudWrite }
+            if !effects.contains(effect) { effects.append(effect) }
+        }
+        if world.devices[receiver].environment.storage.writeCount != writes { effects.append(.storageWrite) }
+        for failure in output.failures where !effects.contains(.failure(failure.code)) { effects.append(.failure(failure.code)) }
+        if !effects.isEmpty { scheduler.note(effects, on: receiver) }
         if !output.isEmpty { applyAndEmptyOutput() }
     }
 

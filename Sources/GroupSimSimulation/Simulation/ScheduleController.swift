@@ -14,11 +14,47 @@ package protocol ScheduleController: Sendable {
     /// network, those behind an older copy on their link (deliveries, in queue order).
     /// By default they are ignored.
     mutating func choose(among candidates: [ScheduleCandidate], waiting: [ScheduleCandidate]) -> Int
+
+    /// Told, right after a copy reached a device (the event it chose last), what the
+    /// device's app did on it that another device or a later step could see
+    /// (`ScheduleEffect`), when it did anything. By default ignored.
+    mutating func noted(_ effects: [ScheduleEffect], on device: Int)
 }
 
 extension ScheduleController {
     package mutating func choose(among candidates: [ScheduleCandidate], waiting: [ScheduleCandidate]) -> Int {
         choose(among: candidates)
+    }
+
+    package mutating func noted(_ effects: [ScheduleEffect], on device: Int) {}
+}
+
+/// What an app did on a copy that reached its device, beyond showing it: what factoring
+/// a registered controller's arrival orders must rule out (docs/exploration.md).
+package enum ScheduleEffect: Sendable, Hashable {
+    /// It sent a message (directly, or a staged one sent at once).
+    case send
+    /// It staged something in the input field, or cleared it.
+    case insert
+    /// It asked the cloud store for a record.
+    case cloudRead
+    /// It wrote a record of the cloud store.
+    case cloudWrite
+    /// It stored or removed a value of the installation's storage.
+    case storageWrite
+    /// Something it asked for failed with this code.
+    case failure(MessageErrorCode)
+
+    /// For people: `fetched from the cloud store`.
+    package var text: String {
+        switch self {
+        case .send: "sent a message"
+        case .insert: "staged a message"
+        case .cloudRead: "fetched from the cloud store"
+        case .cloudWrite: "wrote to the cloud store"
+        case .storageWrite: "wrote to its storage"
+        case .failure(let code): "failed with \(code)"
+        }
     }
 }
 

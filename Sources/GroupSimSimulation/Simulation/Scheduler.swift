@@ -65,6 +65,13 @@ struct Scheduler {
         return taken
     }
 
+    /// Tells the controller what the app of `device` did on the copy that just reached it.
+    mutating func note(_ effects: [ScheduleEffect], on device: Int) {
+        guard case .controlled(var controller) = strategy else { return }
+        controller.noted(effects, on: device)
+        strategy = .controlled(controller)
+    }
+
     /// The controller as it stands now (controllers are values: the run's copy is the one that saw it).
     var controller: (any ScheduleController)? {
         if case .controlled(let controller) = strategy { return controller }

@@ -31,7 +31,7 @@ import GroupSimTesting
         var seed: UInt64 = 0
         while compared < Self.scenarios, seed < 5_000 {
             seed += 1
-            let text = Self.generate(seed: seed, taps: true)
+            let text = FactoringOracle.generate(seed: seed, taps: true)
             let scenario = try Fixture.scenario(text)
             let explorer = Explorer(scenario: scenario)
             let plain: ExplorationReport
@@ -49,102 +49,12 @@ import GroupSimTesting
             }
             compared += 1
             if factored.factoring?.fallback == nil, !(factored.factoring?.devices.isEmpty ?? true) { factoredSome += 1 }
-            let differences = Self.differences(factored, plain)
+            let differences = FactoringOracle.differences(factored, plain)
             #expect(differences.isEmpty, "seed \(seed): \(differences.joined(separator: "; "))\n\(text)")
             if !differences.isEmpty { return }
         }
         #expect(compared == Self.scenarios, "only \(compared) generated scenarios were small enough")
         // The property means something only if most scenarios were really factored.
         #expect(factoredSome * 2 > compared, "only \(factoredSome) of \(compared) scenarios were factored")
-    }
-
-    /// The counts two reports of one scenario must share, named where they differ.
-    static func differences(_ a: ExplorationReport, _ b: ExplorationReport) -> [String] {
-        var found: [String] = []
-        if a.runs != b.runs { found.append("orders \(a.runs) vs \(b.runs)") }
-        if a.failedRuns != b.failedRuns { found.append("failed orders \(a.failedRuns) vs \(b.failedRuns)") }
-        if a.stoppedRuns != b.stoppedRuns { found.append("stopped \(a.stoppedRuns) vs \(b.stoppedRuns)") }
-        for (x, y) in zip(a.checks, b.checks) where x.failedRuns != y.failedRuns || (x.firstFailure == nil) != (y.firstFailure == nil) {
-            found.append("check \(x.text): \(x.failedRuns) vs \(y.failedRuns)")
-        }
-        if a.unexpectedFailures.map(\.failedRuns) != b.unexpectedFailures.map(\.failedRuns) { found.append("unexpected failures") }
-        if a.pitfalls != b.pitfalls { found.append("pitfalls \(a.pitfalls.map { "\($0.kind.rawValue) \($0.runs)" }) vs " +
-            "\(b.pitfalls.map { "\($0.kind.rawValue) \($0.runs)" })") }
-        if a.outcomes != b.outcomes { found.append("device rows") }
-        if a.classes != b.classes { found.append("outcome classes \(a.classes.map(\.runs)) vs \(b.classes.map(\.runs))") }
-        if a.stepFailures != b.stepFailures { found.append("failed steps") }
-        if a.cloudConflicts != b.cloudConflicts || a.conflictRuns != b.conflictRuns { found.append("cloud conflicts") }
-        return found
-    }
-
-    /// A small random race: 3 to 5 people with 1 or 2 devices each, one send, then 2 to 3
-    /// replies (a race with a window, or steps a few milliseconds apart), sometimes a
-    /// device offline until after the replies, a late reply that reads the race's result,
-    /// a reinstall, and checks of every kind that reads the final states.
-    /// `taps` adds a tap (`FactoringOracleTests` generates them); `writeOnCompose` writes the
-    /// cloud before staging (`app.push: on-compose`), the timing the scenarios of seeds 84
-    /// and 115 found their fault with (`HeldSendOrderTests`).
-    static func generate(seed: UInt64, taps: Bool = false, writeOnCompose: Bool = false) -> String {
-        var random = SplitMix64(seed: seed)
-        func pick(_ n: Int) -> Int { Int(random.next(below: UInt64(n))) }
-        let people = 3 + pick(3)
-        var devices: [[String]] = []
-        var lines = ["name: oracle-\(seed)", "seed: \(seed)", "people:"]
-        for person in 0..<people {
-            let count = 1 + (pick(3) == 0 ? 1 : 0)
-            devices.append((0..<count).map { "p\(person)-\(["phone", "ipad"][$0])" })
-            lines.append("  p\(person): [\(devices[person].joined(separator: ", "))]")
-        }
-        let mode = ["message", "message", "cloud-overwrite", "cloud-merge", "cloud-cas"][pick(5)]
-        if mode != "message" { lines += ["app:", "  state: \(mode)", "  cloud-latency: \(10 + pick(40))ms"] }
-        if mode != "message", writeOnCompose { lines.append("  push: on-compose") }
-        lines += ["network:", "  latency: \(20 + pick(60))ms", "  jitter: \(pick(3) * 20)ms", "steps:",
-                  "  - at: 0ms", "    device: p0-phone", "    send: { session: poll, data: { q: lunch } }"]
-        var others = Array(1..<people)
-        var repliers: [Int] = []
-        for _ in 0..<(2 + pick(min(3, people - 1) - 1)) { repliers.append(others.remove(at: pick(others.count))) }
-        let offline = pick(4) == 0 ? devices[pick(people)].last : nil
-        if let offline, offline != "p0-phone" {
-            lines += ["  - at: 100ms", "    device: \(offline)", "    offline: true"]
-        }
-        let start = 300
-        if pick(2) == 0 {
-            lines += ["  - at: \(start)ms", "    race:", "      within: \(1 + pick(30))ms", "      steps:"]
-            for person in repliers {
-                lines.append("        - { device: p\(person)-phone, reply: { session: poll, data: { p\(person): yes } } }")
-            }
-        } else {
-            for (index, person) in repliers.enumerated() {
-                lines += ["  - at: \(start + index * pick(8))ms", "    device: p\(person)-phone",
-                          "    reply: { session: poll, data: { p\(person): yes } }"]
-            }
-        }
-        if let offline, offline != "p0-phone" {
-            lines += ["  - at: 2s", "    device: \(offline)", "    online: true"]
-            // A copy sent as the device comes back may overtake the held ones (M30).
-            if pick(2) == 0 { lines += ["  - at: 2s", "    device: p0-phone", "    reply: { session: poll, data: { again: yes } }"] }
-        }
-        if pick(3) == 0 {
-            lines += ["  - at: \(start + 20 + pick(60))ms", "    device: p0-phone", "    reply: { session: poll, data: { closed: yes } }"]
-        }
-        if pick(6) == 0, let reinstalled = devices[pick(people)].last {
-            lines += ["  - at: 5s", "    device: \(reinstalled)", "    reinstall: true"]
-        }
-        let someone = devices[pick(people)][0]
-        let voter = repliers.first ?? 1
-        let expect = ["expect:",
-                      "  - latest: { device: \(someone), session: poll, from: p\(voter) }",
-                      "  - converged: poll",
-                      "  - diverged: poll",
-                      "  - complete: { session: poll, data: { p\(voter): yes } }",
-                      "  - summaries: { device: p0-phone, session: poll, count: \(pick(3)) }",
-                      "  - \(["pitfalls: [lost-update]", "pitfalls: [divergence]", "no-pitfalls: true"][pick(3)])"]
-        // A tap reads the cloud (M13, M21): in the cloud modes its fetch is part of the
-        // dependent part, and what the device then shows is the record it fetched.
-        if taps, pick(2) == 0 {
-            let tapper = devices[pick(people)][0]
-            lines += ["  - at: \(start + pick(120))ms", "    device: \(tapper)", "    tap: poll"]
-        }
-        return (lines + expect).joined(separator: "\n") + "\n"
     }
 }

@@ -98,11 +98,11 @@ import GroupSimTesting
     /// the counts the cut-down scenarios above confirm by brute force.
     @Test(arguments: [(UInt64(84), 240, 156), (115, 136, 136)])
     func generatedScenariosAgree(_ seed: UInt64, _ orders: Int, _ failingLatest: Int) async throws {
-        let text = FactoringOracleTests.generate(seed: seed, writeOnCompose: true)
+        let text = FactoringOracle.generate(seed: seed, writeOnCompose: true)
         let explorer = Explorer(scenario: try Fixture.scenario(text))
         let factored = try await explorer.exhaustive(factor: true)
         let plain = try await explorer.exhaustive(factor: false)
-        let differences = FactoringOracleTests.differences(factored, plain)
+        let differences = FactoringOracle.differences(factored, plain)
         #expect(differences.isEmpty, "seed \(seed): \(differences.joined(separator: "; "))")
         #expect(plain.runs == ExactCount(orders) && plain.checks.first?.failedRuns == ExactCount(failingLatest), "seed \(seed)")
     }

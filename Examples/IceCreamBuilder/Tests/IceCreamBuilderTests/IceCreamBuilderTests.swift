@@ -27,7 +27,59 @@ func sundaeRace() throws -> Scenario {
         """, file: "sundae-race.yaml", registeredApps: iceCreamApps().names)
 }
 
+/// A full group picks the scoops: `people` people with three devices each, the first
+/// starts a sundae, and the next five each choose a flavour within 5 ms of each other,
+/// 50 ms before any copy arrives.
+func sundaeVote(people: Int) throws -> Scenario {
+    let group = (0..<people).map { "p\($0): [p\($0)-d0, p\($0)-d1, p\($0)-d2]" }.joined(separator: ", ")
+    let flavours = ["mint", "vanilla", "chocolate", "strawberry", "pistachio"]
+    let picks = flavours.indices.map {
+        "            - { device: p\($0 + 1)-d0, reply: { session: sundae, data: { scoops: \(flavours[$0]) } } }"
+    }
+    return try ScenarioParser.parse(text: """
+        name: sundae-vote
+        people: { \(group) }
+        network: { latency: 50ms, jitter: 20ms }
+        app: { name: icecream, state: message }
+        steps:
+          - { at: 0ms, device: p0-d0, send: { session: sundae, data: { base: cone } } }
+          - at: 500ms
+            race:
+              within: 5ms
+              steps:
+        \(picks.joined(separator: "\n"))
+        expect:
+          - latest: { device: p0-d0, session: sundae, from: p1 }
+          - converged: sundae
+        """, file: "sundae-vote.yaml", registeredApps: iceCreamApps().names)
+}
+
 @Suite struct IceCreamBuilderTests {
+    /// People in the group of `aFullGroupIsDecidedExhaustively`: 32 (96 devices) with
+    /// `GROUPSIM_FULL_TESTS=1`, else 8, so that a debug `swift test` stays quick.
+    static let groupSize = ProcessInfo.processInfo.environment["GROUPSIM_FULL_TESTS"] == "1" ? 32 : 8
+
+    /// The extension acts only on taps: on an arrival it changes nothing another device
+    /// could see (no send, no insert, no storage write), so `--exhaustive` counts each
+    /// device's arrival orders apart and decides the whole group. Every device but the
+    /// voters' phones receives all five picks (120 orders), each voter's phone the other
+    /// four (24); the first person's phone shows p1's pick last in a fifth of its orders,
+    /// and no device can show every pick, so `converged` fails in every order.
+    @Test func aFullGroupIsDecidedExhaustively() async throws {
+        let people = Self.groupSize
+        let report = try await Explorer(scenario: try sundaeVote(people: people), apps: iceCreamApps()).exhaustive()
+        var orders = ExactCount.one
+        for _ in 0..<(3 * people - 5) { orders *= 120 }
+        for _ in 0..<5 { orders *= 24 }
+        #expect(report.runs == orders)
+        let fifth = orders.quotientAndRemainder(dividingBy: 5).quotient
+        #expect(report.checks.map(\.failedRuns) == [orders - fifth, orders])
+        let factoring = try #require(report.factoring)
+        #expect(factoring.fallback == nil && factoring.unfactored.isEmpty, "\(factoring.summary)")
+        #expect(factoring.devices.count == 3 * people && factoring.dependentOrders == 1, "\(factoring.summary)")
+        print("sundae vote, \(people) x 3 devices: \(report.runs.readable) orders, \(factoring.summary)")
+    }
+
     /// The sample's child controllers: compact shows the history, a tapped bubble shows
     /// the builder for that bubble's sundae, and a choice stages the next message and
     /// dismisses the extension, as Apple's sample does.

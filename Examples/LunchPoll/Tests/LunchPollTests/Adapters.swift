@@ -22,6 +22,14 @@ extension CloudPollViewController: ComposeRequestHandling {
     }
 }
 
+/// A plain completion handler handed to the simulated cloud, whose handlers are
+/// `@Sendable`: the poll's handlers (as CloudKit's) are plain closures, and the cloud
+/// calls each once, on the main actor, inside the call that carries the answer.
+struct Handed<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
 /// The simulated cloud as the poll's store (CloudKit plays this part on iOS).
 final class SimulatedPollStore: PollStore {
     let cloud: SimulatedCloud
@@ -29,14 +37,16 @@ final class SimulatedPollStore: PollStore {
     init(_ cloud: SimulatedCloud) { self.cloud = cloud }
 
     func fetch(_ name: String, completion: @escaping (PollRecord) -> Void) {
-        cloud.fetch(recordNamed: name) { completion(PollRecord($0)) }
+        let handed = Handed(completion)
+        cloud.fetch(recordNamed: name) { handed.value(PollRecord($0)) }
     }
 
     func save(_ record: PollRecord, completion: @escaping (PollRecord?, PollRecord?) -> Void) {
+        let handed = Handed(completion)
         cloud.save(record.fields, recordNamed: record.name, ifVersion: record.version) { result in
             switch result {
-            case .success(let saved): completion(PollRecord(saved), nil)
-            case .failure(let conflict): completion(nil, PollRecord(conflict.serverRecord))
+            case .success(let saved): handed.value(PollRecord(saved), nil)
+            case .failure(let conflict): handed.value(nil, PollRecord(conflict.serverRecord))
             }
         }
     }
