@@ -49,32 +49,13 @@ import GroupSimTesting
             }
             compared += 1
             if factored.factoring?.fallback == nil, !(factored.factoring?.devices.isEmpty ?? true) { factoredSome += 1 }
-            let differences = Self.differences(factored, plain)
+            let differences = ReportDifferences.between(factored, plain)
             #expect(differences.isEmpty, "seed \(seed): \(differences.joined(separator: "; "))\n\(text)")
             if !differences.isEmpty { return }
         }
         #expect(compared == Self.scenarios, "only \(compared) generated scenarios were small enough")
         // The property means something only if most scenarios were really factored.
         #expect(factoredSome * 2 > compared, "only \(factoredSome) of \(compared) scenarios were factored")
-    }
-
-    /// The counts two reports of one scenario must share, named where they differ.
-    static func differences(_ a: ExplorationReport, _ b: ExplorationReport) -> [String] {
-        var found: [String] = []
-        if a.runs != b.runs { found.append("orders \(a.runs) vs \(b.runs)") }
-        if a.failedRuns != b.failedRuns { found.append("failed orders \(a.failedRuns) vs \(b.failedRuns)") }
-        if a.stoppedRuns != b.stoppedRuns { found.append("stopped \(a.stoppedRuns) vs \(b.stoppedRuns)") }
-        for (x, y) in zip(a.checks, b.checks) where x.failedRuns != y.failedRuns || (x.firstFailure == nil) != (y.firstFailure == nil) {
-            found.append("check \(x.text): \(x.failedRuns) vs \(y.failedRuns)")
-        }
-        if a.unexpectedFailures.map(\.failedRuns) != b.unexpectedFailures.map(\.failedRuns) { found.append("unexpected failures") }
-        if a.pitfalls != b.pitfalls { found.append("pitfalls \(a.pitfalls.map { "\($0.kind.rawValue) \($0.runs)" }) vs " +
-            "\(b.pitfalls.map { "\($0.kind.rawValue) \($0.runs)" })") }
-        if a.outcomes != b.outcomes { found.append("device rows") }
-        if a.classes != b.classes { found.append("outcome classes \(a.classes.map(\.runs)) vs \(b.classes.map(\.runs))") }
-        if a.stepFailures != b.stepFailures { found.append("failed steps") }
-        if a.cloudConflicts != b.cloudConflicts || a.conflictRuns != b.conflictRuns { found.append("cloud conflicts") }
-        return found
     }
 
     /// A small random race: 3 to 5 people with 1 or 2 devices each, one send, then 2 to 3

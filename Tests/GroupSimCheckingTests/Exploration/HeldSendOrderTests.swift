@@ -102,7 +102,7 @@ import GroupSimTesting
         let explorer = Explorer(scenario: try Fixture.scenario(text))
         let factored = try await explorer.exhaustive(factor: true)
         let plain = try await explorer.exhaustive(factor: false)
-        let differences = FactoringOracleTests.differences(factored, plain)
+        let differences = ReportDifferences.between(factored, plain)
         #expect(differences.isEmpty, "seed \(seed): \(differences.joined(separator: "; "))")
         #expect(plain.runs == ExactCount(orders) && plain.checks.first?.failedRuns == ExactCount(failingLatest), "seed \(seed)")
     }

@@ -102,7 +102,7 @@ import GroupSimTesting
         let explorer = Explorer(scenario: scenario)
         let plain = try await explorer.enumerated(limit: 6_000, schedules: 2_000)
         let factored = try await explorer.exhaustive(limit: 6_000, factor: true)
-        let differences = FactoringOracleTests.differences(factored, plain)
+        let differences = ReportDifferences.between(factored, plain)
         #expect(differences.isEmpty, "\(differences)")
         let late = try #require(plain.pitfalls.first { $0.kind == .joinedLate })
         #expect(late.runs == plain.runs && late.rule == "M6")
