@@ -19,6 +19,13 @@ extension Explorer {
     /// run at all depends on the windows (`blocks`), which order them without a race.
     static func dependent(_ a: OrderRecorder.Option, _ b: OrderRecorder.Option, store: Int) -> Bool {
         func owner(_ entity: Int) -> Int { entity > store ? entity - store - 1 : entity }
+        // Most events belong to one entity: compared without building arrays, as the race
+        // search compares every pair of a run's events.
+        if a.entities.count == 1, b.entities.count == 1 {
+            let shared = owner(a.entities[0])
+            guard shared == owner(b.entities[0]) else { return false }
+            return !(shared == store && a.leavesStore && b.leavesStore)
+        }
         let shared = a.entities.map(owner).filter { b.entities.map(owner).contains($0) }
         guard !shared.isEmpty else { return false }
         return !(shared.allSatisfy { $0 == store } && a.leavesStore && b.leavesStore)
