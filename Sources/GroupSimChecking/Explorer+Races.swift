@@ -81,9 +81,8 @@ struct OrderSearch {
     struct WakeupNode {
         var event: OrderRecorder.Option
         var children: [WakeupNode] = []
-
-        /// Its nodes, itself included.
-        var size: Int { children.reduce(1) { $0 + $1.size } }
+        /// Its nodes, itself included (kept as nodes are added, for the memory count).
+        private(set) var size = 1
 
         /// The events of its leftmost sequence after it, by identity: a run's guide.
         var leftmost: [UInt64] {
@@ -99,6 +98,7 @@ struct OrderSearch {
         init(event: OrderRecorder.Option, children: [WakeupNode] = []) {
             self.event = event
             self.children = children
+            size = children.reduce(1) { $0 + $1.size }
         }
 
         /// A chain of nodes, one per event of `events`.
@@ -106,7 +106,11 @@ struct OrderSearch {
             guard let first = events.first else { return nil }
             event = first
             if let rest = WakeupNode(chain: events.dropFirst()) { children = [rest] }
+            size = events.count
         }
+
+        /// Adds `nodes` to its count: they were added below it.
+        mutating func grew(by nodes: Int) { size += nodes }
     }
 
     /// One point of the run being extended (race search).
@@ -177,12 +181,14 @@ struct OrderSearch {
             levels.removeSubrange((depth + 1)...)
             var level = levels[depth]
             let node = level.tree.removeFirst()
-            treeNodes -= node.size
+            // Its subtree guides the run and is held on; a node skipped drops its subtree.
+            treeNodes -= 1
             let taken = level.options[level.chosen]
             if !level.done.contains(where: { $0.identity == taken.identity }) { level.done.append(taken) }
             let asleep = level.asleep
             guard let index = level.options.firstIndex(where: { $0.identity == node.event.identity }),
                   !asleep.contains(where: { $0.identity == node.event.identity }) else {
+                treeNodes -= node.size - 1
                 levels[depth] = level
                 continue
             }
@@ -225,12 +231,14 @@ struct OrderSearch {
             guiding = []
             if let followed = tree.firstIndex(where: { $0.event.identity == chosen.identity }) {
                 guiding = tree.remove(at: followed).children
+                treeNodes -= 1
             }
             levels.append(Level(options: taken[depth].options, chosen: taken[depth].chosen, sleep: sleeps[depth - replayed],
                                 tree: tree))
         }
+        // What the run did not reach of the tree that guided it is dropped.
+        treeNodes -= guiding.reduce(0) { $0 + $1.size }
         races(taken, after: replayed, end: end)
-        treeNodes = levels.reduce(0) { total, level in level.tree.reduce(total) { $0 + $1.size } }
         guard stuckAt == nil else { return false }
         var key = root
         for decision in taken { key = key.extended(with: decision.options[decision.chosen]) }
@@ -322,29 +330,32 @@ struct OrderSearch {
             let wanted = Set(levels[depth].tree.map(\.event.identity))
             for option in levels[depth].options where !asleep.contains(option.identity) && !wanted.contains(option.identity) {
                 levels[depth].tree.append(WakeupNode(event: option))
+                treeNodes += 1
             }
             return
         }
         sequence.insert(sequence.remove(at: first), at: 0)
-        func place(_ sequence: [Int], into nodes: inout [WakeupNode], atRoot: Bool) {
-            guard !sequence.isEmpty, atRoot || !nodes.isEmpty else { return }
+        /// Returns how many nodes it added.
+        func place(_ sequence: [Int], into nodes: inout [WakeupNode], atRoot: Bool) -> Int {
+            guard !sequence.isEmpty, atRoot || !nodes.isEmpty else { return 0 }
             for index in nodes.indices {
                 let event = nodes[index].event
+                var rest = sequence
                 if let position = sequence.firstIndex(where: { events[$0].identity == event.identity }) {
                     guard !sequence.prefix(position).contains(where: { before[sequence[position]].contains($0) }) else { continue }
-                    var rest = sequence
                     rest.remove(at: position)
-                    place(rest, into: &nodes[index].children, atRoot: false)
-                    return
+                } else if !sequence.allSatisfy({ Explorer.commute(event, events[$0], store: store) }) {
+                    continue
                 }
-                if sequence.allSatisfy({ Explorer.commute(event, events[$0], store: store) }) {
-                    place(sequence, into: &nodes[index].children, atRoot: false)
-                    return
-                }
+                let added = place(rest, into: &nodes[index].children, atRoot: false)
+                nodes[index].grew(by: added)
+                return added
             }
-            if let chain = WakeupNode(chain: sequence.map { events[$0] }) { nodes.append(chain) }
+            guard let chain = WakeupNode(chain: sequence.map { events[$0] }) else { return 0 }
+            nodes.append(chain)
+            return chain.size
         }
-        place(sequence, into: &levels[depth].tree, atRoot: true)
+        treeNodes += place(sequence, into: &levels[depth].tree, atRoot: true)
     }
 }
 
