@@ -237,7 +237,7 @@ private enum Wire {
     /// The report: members in the order `render` writes them.
     struct Report: Decodable {
         let scenario: String, file: String, fingerprint: String, groupsimVersion: String, mode: String, seed: Seed
-        let requestedRuns: Whole?, estimatedOrders: Whole?, simulatedSchedules: Whole?, factoring: Factoring?, shard: Shard?
+        let requestedRuns: Whole?, estimatedOrders: Whole?, simulatedSchedules: Whole?, search: String?, factoring: Factoring?, shard: Shard?
         let interrupted: Bool?, memoryStop: MemoryStop?, runs: Count, failedRuns: Count, stoppedRuns: Count, devices: [String], sessions: [String]
         let checks: [CheckTally], unexpectedFailures: [CheckTally]?, outcomes: [Outcome], pitfalls: [Pitfall]
         let cloudConflicts: Conflicts?, stepFailures: [StepFailure], failures: [Failure], outcomeClasses: [OutcomeClass]
@@ -276,6 +276,13 @@ private enum Wire {
             }
             report.interrupted = interrupted ?? false
             report.memoryStop = memoryStop.map { .init(budget: $0.budget.value, held: $0.held.value) }
+            if let search {
+                guard let known = ExplorationReport.Search(rawValue: search) else {
+                    throw .invalidReport("the report: \"search\" must be \"optimal\", \"every-alternative\" or \"factored\", "
+                        + "not \"\(search)\"")
+                }
+                report.search = known
+            }
             report.factoring = factoring.map {
                 .init(devices: $0.devices, dependentOrders: $0.dependentOrders.value, largestFactor: $0.largestFactor.value,
                       fallback: $0.fallback, unfactored: $0.unfactored ?? [])

@@ -41,6 +41,7 @@ package enum ExplorationJSONReport {
         case .exhaustive(let seed, let estimate, let simulated):
             members += [("mode", .string("exhaustive")), ("seed", .string(String(seed))),
                         ("estimatedOrders", .int(estimate)), ("simulatedSchedules", .int(simulated))]
+            if let search = report.search { members.append(("search", .string(search.rawValue))) }
             if let factoring = report.factoring {
                 var fields: [(String, JSONValue)] = [
                     ("devices", .array(factoring.devices.map(JSONValue.string))),

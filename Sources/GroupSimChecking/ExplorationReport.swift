@@ -398,6 +398,23 @@ public struct ExplorationReport: Sendable, Hashable {
     /// exploration and for `--no-factor`.
     public var factoring: Factoring? = nil
 
+    /// Which search an exhaustive exploration made, which says what its schedules
+    /// simulated are beside its orders; nil for random exploration (and in reports written
+    /// before it was recorded).
+    public var search: Search? = nil
+
+    /// The searches of `--exhaustive` (docs/exploration.md).
+    public enum Search: String, Sendable, Hashable {
+        /// By races with wakeup trees (an app registered from Swift): one schedule per order.
+        case optimal
+        /// Branching at every alternative (the built-in app's orders, a device that goes
+        /// offline and back): several schedules per order, each order counted once.
+        case everyAlternative = "every-alternative"
+        /// Factored: the dependent orders and each device's local orders are simulated, and
+        /// the orders counted from them.
+        case factored
+    }
+
     /// How exhaustive exploration split the orders (docs/exploration.md, "Factoring").
     public struct Factoring: Sendable, Hashable {
         /// Devices whose arrival orders, once no step could read them any more, were each

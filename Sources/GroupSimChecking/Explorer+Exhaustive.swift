@@ -20,9 +20,10 @@ extension Explorer {
     /// cannot change what any device shows are one order: events on different devices
     /// commute (M11), and so do requests that leave the cloud store as it is when no write
     /// separates them (M13), so an order is known by its `OrderKey`. For an app registered
-    /// from Swift the search branches where two events race (`OrderSearch`), which
-    /// simulates about one schedule per distinct order; where only copies are in flight
-    /// and the app ignores what it receives, one device's copies are ordered at a time.
+    /// from Swift the search branches where two events race (`OrderSearch`: optimal
+    /// partial-order reduction), which simulates one schedule per distinct order; where
+    /// only copies are in flight and the app ignores what it receives, one device's copies
+    /// are ordered at a time.
     /// The report's `runs` is the number of distinct orders (equivalence classes),
     /// `distinctOutcomes` the number of distinct things the devices ended up showing, and
     /// each failing order's `schedule` lists its events.
@@ -36,7 +37,7 @@ extension Explorer {
     ///   The search stops after simulating `limit * 20` schedules.
     /// - Throws: `ExplorationError.tooManyOrders` (with the bound, or the orders found),
     ///   `.searchTooLong`, or `.invalidScenario` (`Scenario.validate`).
-    /// - Complexity: about one simulation per distinct order for a registered app; more for
+    /// - Complexity: one simulation per distinct order for a registered app; more for
     ///   the built-in app and a factored dependent part (they branch at every alternative).
     ///
     /// - Parameter factor: count the orders of devices that nothing can read any more
@@ -68,7 +69,9 @@ extension Explorer {
         let reason: String
         do throws(ExplorationError) {
             switch try await factored(limit: limit, memory: memory, on: loop, progress: progress) {
-            case .success(let report): return report
+            case .success(var report):
+                report.search = .factored
+                return report
             case .failure(.cannot(let why)): reason = why
             case .failure(.violated): reason = "no device's arrivals could be counted apart"
             }
@@ -143,6 +146,7 @@ extension Explorer {
         var report = tally.report(template)
         report.interrupted = interrupted
         report.memoryStop = budget.memoryStop
+        report.search = search.everyAlternative ? .everyAlternative : .optimal
         // The sizes of the agreeing groups are counted for random runs only: factoring
         // counts classes without them, and both ways must print the same report.
         for index in report.classes.indices { report.classes[index].agreeing = nil }

@@ -19,9 +19,23 @@ extension Explorer {
     /// run at all depends on the windows (`blocks`), which order them without a race.
     static func dependent(_ a: OrderRecorder.Option, _ b: OrderRecorder.Option, store: Int) -> Bool {
         func owner(_ entity: Int) -> Int { entity > store ? entity - store - 1 : entity }
+        // Most events belong to one entity: compared without building arrays, as the race
+        // search compares every pair of a run's events.
+        if a.entities.count == 1, b.entities.count == 1 {
+            let shared = owner(a.entities[0])
+            guard shared == owner(b.entities[0]) else { return false }
+            return !(shared == store && a.leavesStore && b.leavesStore)
+        }
         let shared = a.entities.map(owner).filter { b.entities.map(owner).contains($0) }
         guard !shared.isEmpty else { return false }
         return !(shared.allSatisfy { $0 == store } && a.leavesStore && b.leavesStore)
+    }
+
+    /// Whether two events may be swapped, for the race search: they are not dependent,
+    /// and neither holds the other back by its window (`blocks`). Two events that may both
+    /// run never hold each other back; an event asleep may, against one it never met.
+    static func commute(_ a: OrderRecorder.Option, _ b: OrderRecorder.Option, store: Int) -> Bool {
+        !dependent(a, b, store: store) && !blocks(a, b) && !blocks(b, a)
     }
 
     /// Whether `a`, while pending, holds `b` back whatever ran (`OrderRecorder.allowed`):
@@ -39,40 +53,95 @@ extension Explorer {
     }
 }
 
-/// The state of an exhaustive search: the branches still to simulate and, per point
-/// reached (a prefix of choices), what was explored from it.
+/// The state of an exhaustive search: the branches still to simulate and what was
+/// explored from each point of the run being extended.
 ///
-/// By races (the default): dynamic partial-order reduction with source sets and sleep sets
-/// (Flanagan and Godefroid 2005; Abdulla, Aronis, Jonsson and Sagonas 2014). A run takes, at
-/// each point, the first event not asleep. Afterwards, for each race in it (two events
-/// that do not commute, `Explorer.dependent`, the later one not already after the earlier
-/// through a third), a branch at the earlier event's point starts the reversed order:
-/// with the later event, or one of the events it waits for that do not wait for the
-/// earlier one, followed by the rest of them (the guide), unless one of those starting
-/// events is explored or wanted there already. A branch runs with the sleep set of its
-/// point plus the events explored there before it that commute with its first event: the
-/// orders that begin with those were explored from their own branch. So an order
-/// equivalent to an explored one is rarely simulated (only when every event left is
-/// asleep), and never counted twice: each counted order's key (`OrderKey`) is new.
+/// By races (the default): optimal dynamic partial-order reduction, with source sets and
+/// wakeup trees (Abdulla, Aronis, Jonsson and Sagonas, "Optimal dynamic partial order
+/// reduction", POPL 2014). The search keeps the points of the last run (`Level`): at each,
+/// the events that could run, the one taken, its sleep set (events explored from an
+/// equivalent point) with the events explored from it before, and its wakeup tree: the
+/// sequences still to start from it. After each run it looks for races (two events that
+/// do not commute, `Explorer.commute`, the later one not already after the earlier through
+/// a third); for each, the sequence that reverses it (the events between that do not wait
+/// for the earlier one, then the later one) is inserted into the wakeup tree of the point
+/// where the earlier event ran, unless an event asleep there could start it (a weak
+/// initial: that order was explored from its own branch) or the tree holds a sequence it
+/// extends. The next run replays the deepest point with a sequence left and follows that
+/// sequence's leftmost path. Every order is reached, and each by one schedule: a run never
+/// ends with every remaining event asleep, and no order is counted twice (each counted
+/// order's key, `OrderKey`, is new).
 ///
 /// With `everyAlternative`: every alternative of every run is a branch and a branch or a
 /// choice whose key was reached before is pruned (the reference the race search is
 /// tested against; it simulates several schedules per order).
 struct OrderSearch {
-    /// What is known of one point: its sleep set when first reached, the events started
-    /// from it, and those started or waiting to be (by identity).
-    struct Point {
-        var sleep: [OrderRecorder.Option] = []
+    /// A wakeup tree's node: an event to take, then the sequences to follow it (in order:
+    /// the first is taken first).
+    struct WakeupNode {
+        var event: OrderRecorder.Option
+        var children: [WakeupNode] = []
+        /// Its nodes, itself included (kept as nodes are added, for the memory count).
+        private(set) var size = 1
+
+        /// The events of its leftmost sequence after it, by identity: a run's guide.
+        var leftmost: [UInt64] {
+            var path: [UInt64] = []
+            var next = children.first
+            while let node = next {
+                path.append(node.event.identity)
+                next = node.children.first
+            }
+            return path
+        }
+
+        init(event: OrderRecorder.Option, children: [WakeupNode] = []) {
+            self.event = event
+            self.children = children
+            size = children.reduce(1) { $0 + $1.size }
+        }
+
+        /// A chain of nodes, one per event of `events`.
+        init?(chain events: some Collection<OrderRecorder.Option>) {
+            guard let first = events.first else { return nil }
+            event = first
+            if let rest = WakeupNode(chain: events.dropFirst()) { children = [rest] }
+            size = events.count
+        }
+
+        /// Adds `nodes` to its count: they were added below it.
+        mutating func grew(by nodes: Int) { size += nodes }
+    }
+
+    /// One point of the run being extended (race search).
+    struct Level {
+        /// The events that could run there (from the run that reached it first).
+        var options: [OrderRecorder.Option]
+        /// The one the current run takes.
+        var chosen: Int
+        /// The sleep set when the point was reached.
+        var sleep: [OrderRecorder.Option]
+        /// The events explored from it before the one taken: asleep for the later ones.
         var done: [OrderRecorder.Option] = []
-        var wanted: Set<UInt64> = []
+        /// Its wakeup tree: the sequences still to start from it.
+        var tree: [WakeupNode] = []
+
+        /// Every event asleep for what starts here next.
+        var asleep: [OrderRecorder.Option] { sleep + done }
     }
 
     let root: OrderKey
     let everyAlternative: Bool
+    /// Reference search: the branches to simulate. The race search keeps only its first.
     private(set) var pending: [Explorer.Branch]
     /// Reference search: the prefix keys reached. Race search: the keys of the orders counted.
     private(set) var visited: Set<OrderKey>
-    private var points: [UInt64: Point] = [:]
+    /// Race search: the points of the run being extended.
+    private var levels: [Level] = []
+    /// Race search: the wakeup tree below the event the branch being simulated starts with.
+    private var started: [WakeupNode] = []
+    /// Race search: the nodes of every wakeup tree held.
+    private var treeNodes = 0
     /// What the branches to simulate hold, in bytes (`SearchMemory`).
     private var pendingBytes = 0
     /// The most bytes the search may hold: one run leaves a branch per alternative at each
@@ -82,9 +151,13 @@ struct OrderSearch {
     /// What the search held when `push` stopped at the budget (then the search is not
     /// complete, and `heldBytes` stays this, over the budget, whatever is taken off).
     private var passed: Int?
-    /// What the search holds (branches, keys, points), in bytes (`SearchMemory`).
+    /// What the search holds (branches, keys, points, wakeup trees), in bytes (`SearchMemory`).
     var heldBytes: Int { passed ?? counted }
-    private var counted: Int { pendingBytes + visited.count * SearchMemory.key(root) + points.count * SearchMemory.point }
+    private var counted: Int {
+        let options = levels.reduce(0) { $0 + $1.options.count + $1.sleep.count + $1.done.count }
+        return pendingBytes + visited.count * SearchMemory.key(root) + levels.count * SearchMemory.level
+            + options * SearchMemory.option + treeNodes * SearchMemory.wakeupNode
+    }
 
     init(root: OrderKey, everyAlternative: Bool, budget: Int = .max) {
         self.root = root
@@ -97,60 +170,92 @@ struct OrderSearch {
 
     /// The next branch to simulate, with its sleep set (nil for the reference search).
     mutating func next() -> (branch: Explorer.Branch, sleep: [OrderRecorder.Option]?)? {
-        while let branch = pending.popLast() {
-            pendingBytes -= SearchMemory.branch(branch, root)
-            if everyAlternative {
+        if everyAlternative {
+            while let branch = pending.popLast() {
+                pendingBytes -= SearchMemory.branch(branch, root)
                 if !branch.prefix.isEmpty {
                     guard visited.insert(branch.key).inserted else { continue }
                 }
                 return (branch, nil)
             }
-            guard let start = branch.start else { return (branch, []) }
-            let at = Self.pathHash(branch.prefix.dropLast())
-            var point = points[at] ?? Point()
-            // Explored from here already, or asleep here: an equivalent order was explored.
-            guard !(point.done + point.sleep).contains(where: { $0.identity == start.identity }) else { continue }
-            let sleep = (point.sleep + point.done).filter { !Explorer.dependent($0, start, store: root.store) }
-            point.done.append(start)
-            point.wanted.insert(start.identity)
-            points[at] = point
-            return (branch, sleep)
+            return nil
+        }
+        if let first = pending.popLast() {
+            pendingBytes = 0
+            return (first, [])
+        }
+        // The deepest point with a sequence left: the event it took joins those explored
+        // there, and the sequence's first event is taken instead, its tree guiding the run.
+        while let depth = levels.lastIndex(where: { !$0.tree.isEmpty }) {
+            levels.removeSubrange((depth + 1)...)
+            var level = levels[depth]
+            let node = level.tree.removeFirst()
+            // Its subtree guides the run and is held on; a node skipped drops its subtree.
+            treeNodes -= 1
+            let taken = level.options[level.chosen]
+            if !level.done.contains(where: { $0.identity == taken.identity }) { level.done.append(taken) }
+            let asleep = level.asleep
+            guard let index = level.options.firstIndex(where: { $0.identity == node.event.identity }),
+                  !asleep.contains(where: { $0.identity == node.event.identity }) else {
+                treeNodes -= node.size - 1
+                levels[depth] = level
+                continue
+            }
+            level.chosen = index
+            levels[depth] = level
+            started = node.children
+            let start = level.options[index]
+            let branch = Explorer.Branch(prefix: levels.map(\.chosen), key: root, guide: node.leftmost, start: start)
+            return (branch, asleep.filter { Explorer.commute($0, start, store: root.store) })
         }
         return nil
     }
 
-    /// Takes in a run of `branch`: records the points it reached first and pushes the
-    /// branches it leaves. Returns whether it is an order to count (complete and new).
+    /// Takes in a run of `branch`: records the points it reached first and the sequences
+    /// to explore that it leaves. Returns whether it is an order to count (complete and new).
     mutating func record(_ decisions: [OrderRecorder.Decision], sleeps: [[OrderRecorder.Option]], fresh: [OrderKey], stuckAt: Int?,
                          of branch: Explorer.Branch) -> Bool {
         let taken = Array(decisions.prefix { $0.options.indices.contains($0.chosen) })
         let end = min(stuckAt ?? taken.count, taken.count)
         let replayed = branch.prefix.count
-        var keys = [root]
-        for decision in taken { keys.append((keys.last ?? root).extended(with: decision.options[decision.chosen])) }
         if everyAlternative {
+            var keys = [root]
+            for decision in taken { keys.append((keys.last ?? root).extended(with: decision.options[decision.chosen])) }
             visited.formUnion(fresh)
             var wanted: [[Int]] = []
             for depth in min(replayed, end)..<end {
                 for index in taken[depth].options.indices where index != taken[depth].chosen { wanted.append([depth, index]) }
             }
-            push(wanted, taken: taken, keys: keys, guides: [:], deepestFirst: false)
+            push(wanted, taken: taken, keys: keys)
             return stuckAt == nil
         }
-        var hashes = [Self.pathHash([])]
-        for decision in taken { hashes.append(Self.step(hashes.last ?? 0, decision.chosen)) }
+        // The points past the replayed prefix, each with what is left of the tree that
+        // guided the run there.
+        levels.removeSubrange(min(replayed, levels.count)...)
+        var guiding = started
+        started = []
         for depth in replayed..<end where sleeps.indices.contains(depth - replayed) {
             let chosen = taken[depth].options[taken[depth].chosen]
-            points[hashes[depth]] = Point(sleep: sleeps[depth - replayed], done: [chosen], wanted: [chosen.identity])
+            var tree = guiding
+            guiding = []
+            if let followed = tree.firstIndex(where: { $0.event.identity == chosen.identity }) {
+                guiding = tree.remove(at: followed).children
+                treeNodes -= 1
+            }
+            levels.append(Level(options: taken[depth].options, chosen: taken[depth].chosen, sleep: sleeps[depth - replayed],
+                                tree: tree))
         }
-        let (wanted, guides) = races(taken, after: replayed, end: end, hashes: hashes)
-        push(wanted, taken: taken, keys: keys, guides: guides, deepestFirst: true)
-        guard stuckAt == nil, let last = keys.last else { return false }
-        return visited.insert(last).inserted
+        // What the run did not reach of the tree that guided it is dropped.
+        treeNodes -= guiding.reduce(0) { $0 + $1.size }
+        races(taken, after: replayed, end: end)
+        guard stuckAt == nil else { return false }
+        var key = root
+        for decision in taken { key = key.extended(with: decision.options[decision.chosen]) }
+        return visited.insert(key).inserted
     }
 
-    private mutating func push(_ wanted: [[Int]], taken: [OrderRecorder.Decision], keys: [OrderKey], guides: [[Int]: [UInt64]],
-                               deepestFirst: Bool) {
+    /// Reference search: a branch for each (depth, option) pair not reached before.
+    private mutating func push(_ wanted: [[Int]], taken: [OrderRecorder.Decision], keys: [OrderKey]) {
         var branches: [Explorer.Branch] = []
         var added = 0
         var seen: Set<OrderKey> = []
@@ -158,11 +263,8 @@ struct OrderSearch {
             let depth = pair[0], index = pair[1]
             let option = taken[depth].options[index]
             let next = keys[depth].extended(with: option)
-            if everyAlternative {
-                guard !visited.contains(next), seen.insert(next).inserted else { continue }
-            }
-            let branch = Explorer.Branch(prefix: taken[..<depth].map(\.chosen) + [index], key: next, guide: guides[pair] ?? [],
-                                         start: option)
+            guard !visited.contains(next), seen.insert(next).inserted else { continue }
+            let branch = Explorer.Branch(prefix: taken[..<depth].map(\.chosen) + [index], key: next, start: option)
             branches.append(branch)
             added += SearchMemory.branch(branch, root)
             let held = counted.addingReportingOverflow(added)
@@ -171,43 +273,29 @@ struct OrderSearch {
                 break
             }
         }
-        // Popped from the end: the deepest first (race search), or the shallowest first.
-        pending += deepestFirst ? branches : branches.reversed()
+        // Popped from the end: the shallowest first.
+        pending += branches.reversed()
         pendingBytes += added
     }
 
-    /// The (depth, option) pairs that reverse each race of the run whose later event is
-    /// the replayed prefix's last or after it (the races among the events before it were
-    /// found by the run that took them first), with the rest of each reversal.
-    private mutating func races(_ taken: [OrderRecorder.Decision], after replayed: Int, end: Int,
-                                hashes: [UInt64]) -> ([[Int]], [[Int]: [UInt64]]) {
-        // Events still pending when the run's decisions end (copies that factoring orders
-        // in the tail, after everything else) race with what ran before them too.
-        var events = taken.map { $0.options[$0.chosen] }
-        let ran = Set(events.map(\.identity))
-        var left: [UInt64: OrderRecorder.Option] = [:]
-        var order: [UInt64] = []
-        for decision in taken {
-            for option in decision.options where !ran.contains(option.identity) {
-                if left.updateValue(option, forKey: option.identity) == nil { order.append(option.identity) }
-            }
-        }
-        events += order.compactMap { left[$0] }
+    /// Finds the races of the run whose later event is the replayed prefix's last or after
+    /// it (the races among the events before it were found by the run that took them
+    /// first), and inserts the sequence that reverses each into the wakeup tree of the
+    /// point where its earlier event ran.
+    private mutating func races(_ taken: [OrderRecorder.Decision], after replayed: Int, end: Int) {
+        let events = taken.prefix(end).map { $0.options[$0.chosen] }
         let store = root.store
         var before = Array(repeating: EventSet(count: events.count), count: events.count)
-        var wanted: [[Int]] = []
-        var guides: [[Int]: [UInt64]] = [:]
         for later in events.indices {
-            // The pending ones arrive in any order among themselves (factoring counts those).
             // Held after what made it, let it run or holds it back by its window: no race
             // there; a race with each earlier event it does not commute with otherwise.
             let event = events[later]
             var direct: [Int] = []
             var racing: [Int] = []
-            for earlier in events.indices.prefix(min(later, taken.count)) {
+            for earlier in events.indices.prefix(later) {
                 if earlier == event.since || earlier == event.madeBy || Explorer.blocks(events[earlier], event) {
                     direct.append(earlier)
-                } else if Explorer.dependent(events[earlier], event, store: store) {
+                } else if !Explorer.commute(events[earlier], event, store: store) {
                     direct.append(earlier)
                     racing.append(earlier)
                 }
@@ -221,58 +309,71 @@ struct OrderSearch {
             }
             before[later] = closure
             guard later + 1 >= replayed else { continue }
-            for earlier in racing where !through.contains(earlier) {
-                // The events that do not wait for `earlier`, then `later`: the reversal's
-                // starting events are those among them that wait for none of the others.
-                var reversal = EventSet(count: events.count)
-                let between = ((earlier + 1)..<later).filter { !before[$0].contains(earlier) }
-                for event in between { reversal.insert(event) }
-                let starts = (between + [later]).filter { !before[$0].intersects(reversal) }
-                guard let pairs = reversalStart(starts.map { events[$0].identity }, at: earlier, taken: taken, end: end,
-                                                hashes: hashes) else { continue }
-                wanted += pairs
-                // Started where the earlier event ran: the rest of the reversal follows.
-                if let pair = pairs.first, pairs.count == 1, pair[0] == earlier {
-                    let first = taken[earlier].options[pair[1]].identity
-                    var rest = (between + [later]).map { events[$0].identity }
-                    if let index = rest.firstIndex(of: first) { rest.remove(at: index) }
-                    guides[pair] = rest
+            for earlier in racing where !through.contains(earlier) && levels.indices.contains(earlier) {
+                // The events that do not wait for `earlier`, then `later`.
+                let reversal = ((earlier + 1)..<later).filter { !before[$0].contains(earlier) } + [later]
+                let initial = { (position: Int) in !reversal.contains { before[reversal[position]].contains($0) } }
+                // An event asleep there that could start it: explored from its own branch.
+                let covered = levels[earlier].asleep.contains { asleep in
+                    if let position = reversal.firstIndex(where: { events[$0].identity == asleep.identity }) {
+                        return initial(position)
+                    }
+                    return reversal.allSatisfy { Explorer.commute(asleep, events[$0], store: store) }
                 }
+                guard !covered else { continue }
+                insert(reversal, at: earlier, events: events, before: before)
             }
         }
-        return (wanted, guides)
     }
 
-    /// Where to start the reversal of a race whose earlier event ran at `depth`: nil when
-    /// a starting event is explored or wanted there already. Where none of them could
-    /// run at that point, the latest earlier point where one could; failing that, every
-    /// alternative at the point.
-    private mutating func reversalStart(_ identities: [UInt64], at depth: Int, taken: [OrderRecorder.Decision], end: Int,
-                                        hashes: [UInt64]) -> [[Int]]? {
-        for point in stride(from: depth, through: 0, by: -1) {
-            let options = taken[point].options
-            let starting = options.indices.filter { identities.contains(options[$0].identity) }
-            guard let first = starting.first else { continue }
-            guard point < end, var known = points[hashes[point]] else { return nil }
-            // Explored or wanted from here, or asleep here (explored from an equivalent point).
-            if starting.contains(where: { index in known.wanted.contains(options[index].identity)
-                || known.sleep.contains { $0.identity == options[index].identity } }) { return nil }
-            known.wanted.insert(options[first].identity)
-            points[hashes[point]] = known
-            return [[point, first]]
+    /// Inserts the sequence `reversal` (positions in the run) into the wakeup tree of the
+    /// point at `depth`: following the nodes whose event could start what is left of it
+    /// (one of its events that waits for none of the others, or one that commutes with
+    /// all of them), it stops where a sequence of the tree already covers it (a leaf is
+    /// explored to the end whatever it meets), else adds the rest as a new last branch.
+    private mutating func insert(_ reversal: [Int], at depth: Int, events: [OrderRecorder.Option], before: [EventSet]) {
+        let store = root.store
+        var sequence = reversal
+        // Started by an event that can run at the point: its first one that waits for none
+        // of the others and is offered there.
+        let offered = Set(levels[depth].options.map(\.identity))
+        guard let first = sequence.indices.first(where: { position in
+            offered.contains(events[sequence[position]].identity)
+                && !sequence.contains { before[sequence[position]].contains($0) }
+        }) else {
+            // None of them can run there (a window holds them): every event there not
+            // explored yet starts a branch of its own.
+            let asleep = Set(levels[depth].asleep.map(\.identity) + [levels[depth].options[levels[depth].chosen].identity])
+            let wanted = Set(levels[depth].tree.map(\.event.identity))
+            for option in levels[depth].options where !asleep.contains(option.identity) && !wanted.contains(option.identity) {
+                levels[depth].tree.append(WakeupNode(event: option))
+                treeNodes += 1
+            }
+            return
         }
-        guard depth < end, var known = points[hashes[depth]] else { return nil }
-        let options = taken[depth].options
-        let fresh = options.indices.filter { !known.wanted.contains(options[$0].identity) }
-        for index in fresh { known.wanted.insert(options[index].identity) }
-        points[hashes[depth]] = known
-        return fresh.map { [depth, $0] }
+        sequence.insert(sequence.remove(at: first), at: 0)
+        /// Returns how many nodes it added.
+        func place(_ sequence: [Int], into nodes: inout [WakeupNode], atRoot: Bool) -> Int {
+            guard !sequence.isEmpty, atRoot || !nodes.isEmpty else { return 0 }
+            for index in nodes.indices {
+                let event = nodes[index].event
+                var rest = sequence
+                if let position = sequence.firstIndex(where: { events[$0].identity == event.identity }) {
+                    guard !sequence.prefix(position).contains(where: { before[sequence[position]].contains($0) }) else { continue }
+                    rest.remove(at: position)
+                } else if !sequence.allSatisfy({ Explorer.commute(event, events[$0], store: store) }) {
+                    continue
+                }
+                let added = place(rest, into: &nodes[index].children, atRoot: false)
+                nodes[index].grew(by: added)
+                return added
+            }
+            guard let chain = WakeupNode(chain: sequence.map { events[$0] }) else { return 0 }
+            nodes.append(chain)
+            return chain.size
+        }
+        treeNodes += place(sequence, into: &levels[depth].tree, atRoot: true)
     }
-
-    /// A point's name: a hash of the choices that reach it.
-    static func pathHash(_ choices: some Sequence<Int>) -> UInt64 { choices.reduce(0x243F_6A88_85A3_08D3) { step($0, $1) } }
-
-    static func step(_ hash: UInt64, _ choice: Int) -> UInt64 { SplitMix64.mix(hash ^ UInt64(truncatingIfNeeded: choice &+ 1)) }
 }
 
 /// A set of a run's events by position, as bits.

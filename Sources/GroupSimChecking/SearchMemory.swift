@@ -8,7 +8,8 @@ import GroupSimScenario
 /// 32-byte header and its elements, a set or dictionary entry costs its element and about
 /// as much again in slack. What is counted: the keys of the orders and prefixes reached
 /// (`OrderKey`, one hash per entity), the branches still to simulate (a prefix of choices,
-/// a guide, a key and an event), the points the race search remembers, the outcome
+/// a guide, a key and an event), the points of the run the race search extends with their
+/// wakeup trees, the outcome
 /// classes of the tally and, in a factored search, every simulated local order kept until
 /// its dependent order is combined (a run's report, about what `ScenarioBudget` estimates
 /// one run of the scenario holds) with the local prefixes still to try.
@@ -27,8 +28,11 @@ package enum SearchMemory {
     static let arrayHeader = 32
     /// An `OrderRecorder.Option`: three short strings, an entity list and a dozen numbers.
     static let option = 256
-    /// One point the race search remembers: its sleep set, the events started and wanted.
-    static let point = 96 + 4 * option
+    /// One point of the run the race search extends, without its events (counted as
+    /// `option` each): the arrays that hold them.
+    static let level = 4 * arrayHeader + 16
+    /// One node of a wakeup tree: its event and the array of its children.
+    static let wakeupNode = option + arrayHeader
     /// One outcome class of the tally: its key (a session and the things shown) and counts.
     static let outcomeClass = 512
 

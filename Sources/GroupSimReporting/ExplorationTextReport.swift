@@ -44,7 +44,8 @@ package enum ExplorationTextReport {
             }
         case .exhaustive(let seed, let estimate, let simulated):
             lines.append("\(report.scenario): \(readableRuns) distinct delivery order\(runs == 1 ? "" : "s") (seed \(seed); up-front "
-                + "estimate \(estimateText(estimate)); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated; "
+                + "estimate \(estimateText(estimate)); \(simulated) schedule\(simulated == 1 ? "" : "s") simulated"
+                + "\(report.search == .optimal ? " by the optimal search" : ""); "
                 + "orders that only swap events on different devices, or cloud reads no write separates, count as one)")
             if let factoring = report.factoring { lines.append(factoring.summary) }
         }
