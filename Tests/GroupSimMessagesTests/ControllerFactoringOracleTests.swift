@@ -11,7 +11,7 @@ import Testing
 /// (which take the steps) it does nothing on arrival, so that the orders stay few enough
 /// to enumerate: the devices that act and the devices counted apart then meet in one
 /// scenario.
-final class ArrivalController: MSMessagesAppViewController, ComposeRequestHandling {
+final class ReactingArrivalController: MSMessagesAppViewController, ComposeRequestHandling {
     typealias Reaction = ArrivalReaction
 
     let reaction: Reaction
@@ -70,7 +70,7 @@ final class ArrivalController: MSMessagesAppViewController, ComposeRequestHandli
     }
 }
 
-/// What `ArrivalController` does on each copy that reaches it while it runs.
+/// What `ReactingArrivalController` does on each copy that reaches it while it runs.
 enum ArrivalReaction: String, CaseIterable, Sendable {
     case nothing, fetch, write, reply
 }
@@ -95,7 +95,7 @@ enum ArrivalReaction: String, CaseIterable, Sendable {
     static func apps() -> AppRegistry {
         var apps = AppRegistry()
         for reaction in ArrivalReaction.allCases {
-            apps.register("arrival-\(reaction.rawValue)", environment: { ArrivalController(reaction: reaction, environment: $0) })
+            apps.register("arrival-\(reaction.rawValue)", environment: { ReactingArrivalController(reaction: reaction, environment: $0) })
         }
         return apps
     }
