@@ -7,7 +7,7 @@ import Testing
 /// only through `GroupSimMessages`; ambiguous where it imports Foundation too, until the
 /// target declares the one-line typealias docs/extensions.md gives, which then also
 /// serves files that import only Foundation.
-@Suite struct DefaultsShadowingTests {
+@Suite(.serialized) struct DefaultsShadowingTests {
     /// Uses the name unqualified, and compiles only if it is GroupSim's class.
     static let usesDefaults = """
         func lastVote() -> String? {
@@ -18,7 +18,7 @@ import Testing
         """
 
     /// Type-checks `files` (name → source) as one module; the status and what swiftc printed.
-    static func typecheck(_ files: [String: String]) throws -> (status: Int32, output: String) {
+    static func typecheck(_ files: [String: String]) async throws -> (status: Int32, output: String) {
         let modules = try #require(ExampleBuildTests.modulesFolder(), "no built GroupSimMessages.swiftmodule found")
         let temporary = try TemporaryFolder.create()
         defer { TemporaryFolder.remove(temporary) }
@@ -28,13 +28,13 @@ import Testing
             try files[name]?.write(to: file, atomically: true, encoding: .utf8)
             paths.append(file.path)
         }
-        return try ExampleBuildTests.swiftc(["-typecheck", "-swift-version", "6", "-module-name", "Poll", "-I", modules,
+        return try await ExampleBuildTests.swiftc(["-typecheck", "-swift-version", "6", "-module-name", "Poll", "-I", modules,
                                              "-module-cache-path", temporary.appendingPathComponent("cache").path] + paths,
                                             in: temporary)
     }
 
-    @Test func groupSimMessagesAloneShadowsFoundation() throws {
-        let result = try Self.typecheck(["Poll.swift": "import GroupSimMessages\n" + Self.usesDefaults])
+    @Test func groupSimMessagesAloneShadowsFoundation() async throws {
+        let result = try await Self.typecheck(["Poll.swift": "import GroupSimMessages\n" + Self.usesDefaults])
         #expect(result.status == 0, "\(result.output)")
         #expect(!result.output.contains("warning:"), "\(result.output)")
     }
@@ -42,8 +42,8 @@ import Testing
     /// Swift lets a module's declaration shadow another module's only when the file
     /// reaches the other module through it alone: with its own `import Foundation` the
     /// file sees two `UserDefaults`.
-    @Test func importingFoundationTooIsAmbiguous() throws {
-        let result = try Self.typecheck(["Poll.swift": "import Foundation\nimport GroupSimMessages\n" + Self.usesDefaults])
+    @Test func importingFoundationTooIsAmbiguous() async throws {
+        let result = try await Self.typecheck(["Poll.swift": "import Foundation\nimport GroupSimMessages\n" + Self.usesDefaults])
         #expect(result.status != 0)
         #expect(result.output.contains("error: ambiguous use of 'init(suiteName:)'")
                 && result.output.contains("found this candidate in module 'Foundation'"), "\(result.output)")
@@ -51,8 +51,8 @@ import Testing
 
     /// The typealias in one file of the target wins in every file of it, the one that
     /// imports Foundation and GroupSimMessages and the one that imports only Foundation.
-    @Test func theTargetsTypealiasSettlesEveryFile() throws {
-        let result = try Self.typecheck([
+    @Test func theTargetsTypealiasSettlesEveryFile() async throws {
+        let result = try await Self.typecheck([
             "Defaults.swift": """
                 #if !canImport(Messages)
                 import GroupSimMessages
