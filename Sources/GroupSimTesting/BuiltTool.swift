@@ -5,6 +5,12 @@ import Testing
 /// shows: its standard input and output, signals, its exit status and the folder it is
 /// started from. Every file a test gives it lives in a temporary folder of its own.
 package enum BuiltTool {
+    /// A launcher that starts the tool at a low priority (`nice -n 10`: about a tenth of a
+    /// core's share against the tests), for an exploration that runs until the test
+    /// signals it: at normal priority five of them took most of a 2-core machine from the
+    /// test process, which then signalled them minutes late.
+    package static let lowPriority = ["/usr/bin/nice", "-n", "10"]
+
     /// The `groupsim` built beside the test bundle (`swift build` puts both in one folder).
     package static var executable: URL? {
         var folders: [URL] = []

@@ -172,7 +172,8 @@ import GroupSimCLI
         let folder = try TemporaryFolder.create()
         defer { TemporaryFolder.remove(folder) }
         for _ in 0..<5 {
-            let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000"], in: folder)
+            let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000"], in: folder,
+                                                launcher: BuiltTool.lowPriority)
             await running.waitUntilCatching(SIGINT)
             try await Task.sleep(nanoseconds: 300_000_000)
             running.send(SIGINT)
@@ -188,7 +189,7 @@ import GroupSimCLI
         let folder = try TemporaryFolder.create()
         defer { TemporaryFolder.remove(folder) }
         let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000", "--format", "html", "--output", "page.html"],
-            in: folder)
+            in: folder, launcher: BuiltTool.lowPriority)
         await running.waitUntilCatching(SIGINT)
         try await Task.sleep(nanoseconds: 1_000_000_000)
         running.send(SIGINT)

@@ -138,7 +138,7 @@ import GroupSimCLI
         defer { TemporaryFolder.remove(folder) }
         let report = folder.appendingPathComponent("report.txt").path
         let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000", "--workers", "2", "--output", report],
-            in: folder)
+            in: folder, launcher: BuiltTool.lowPriority)
         await running.waitUntilCatching(SIGINT)
         // The test explores again in process as many runs as the tool did in this time.
         try await Task.sleep(nanoseconds: TestSampling.count(default: 500_000_000, full: 1_500_000_000))
@@ -164,7 +164,8 @@ import GroupSimCLI
     @Test func sigtermExitsOneHundredFortyThreeWithTheReport() async throws {
         let folder = try TemporaryFolder.create()
         defer { TemporaryFolder.remove(folder) }
-        let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000"], in: folder)
+        let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000"], in: folder,
+                                                launcher: BuiltTool.lowPriority)
         await running.waitUntilCatching(SIGTERM)
         running.send(SIGTERM)
         let ended = await running.wait()
@@ -179,7 +180,8 @@ import GroupSimCLI
         defer { TemporaryFolder.remove(folder) }
         let fifo = folder.appendingPathComponent("nobody-reads").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000", "--output", fifo], in: folder)
+        let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000", "--output", fifo], in: folder,
+                                          launcher: BuiltTool.lowPriority)
         await running.waitUntilCatching(SIGINT)
         running.send(SIGINT)
         try await Task.sleep(nanoseconds: 500_000_000)
