@@ -146,10 +146,14 @@ enum OutputFile {
         defer { cleanup?.end() }
         for _ in 0..<16 {
             temporary = "\(folder)/.\(name).groupsim-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+            // Named to the handler before it exists: a signal between the open and the
+            // naming left the file behind on a loaded machine. One before the open removes
+            // nothing (the name is new, and O_EXCL refuses one that is not).
+            cleanup?.remove(temporary)
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if descriptor < 0 { cleanup?.remove(nil) }
             if descriptor >= 0 || errno != EEXIST { break }
         }
-        if descriptor >= 0 { cleanup?.remove(temporary) }
         guard descriptor >= 0 else {
             // A folder that forbids new files, holding a file the user may write: written
             // in place, as `>` writes it.
