@@ -84,21 +84,7 @@ extension ScenarioParser.Context {
                 node, expected: "a mapping such as { device: bob-old, count: 2 }", place: place, allowed: Self.checkKeys(.plain)
             ) else { return nil }
             let device = required("device", in: fields, place: place).flatMap { knownDevice($0) }
-            var valid = true
-            var count: Int?
-            if let node = fields.optional("count") {
-                count = self.count(node, expected: "a number of plain messages such as 2")
-                valid = valid && count != nil
-            }
-            var texts: [String]?
-            if let node = fields.optional("texts") {
-                texts = readTexts(node)
-                valid = valid && texts != nil
-            }
-            if let count, let texts, count != texts.count, let node = fields["count"] {
-                report("count is \(count) but texts lists \(texts.count == 1 ? "1 message" : "\(texts.count) messages")", at: node.location)
-                valid = false
-            }
+            let (count, texts, valid) = countAndTexts(fields, expected: "a number of plain messages such as 2", unit: "message")
             guard valid, let device else { return nil }
             return .plain(device: device, count: count, texts: texts)
 
@@ -109,22 +95,7 @@ extension ScenarioParser.Context {
             ) else { return nil }
             let device = required("device", in: fields, place: place).flatMap { knownDevice($0) }
             let session = required("session", in: fields, place: place).flatMap { knownSession($0) }
-            var valid = true
-            var count: Int?
-            if let node = fields.optional("count") {
-                count = self.count(node, expected: "a number of summary lines such as 2")
-                valid = valid && count != nil
-            }
-            var texts: [String]?
-            if let node = fields.optional("texts") {
-                texts = readTexts(node)
-                valid = valid && texts != nil
-            }
-            if let count, let texts, count != texts.count, let node = fields["count"] {
-                let lines = texts.count == 1 ? "1 line" : "\(texts.count) lines"
-                report("count is \(count) but texts lists \(lines)", at: node.location)
-                valid = false
-            }
+            let (count, texts, valid) = countAndTexts(fields, expected: "a number of summary lines such as 2", unit: "line")
             guard valid, let device, let session else { return nil }
             return .summaries(device: device, session: session, count: count, texts: texts)
 
@@ -203,6 +174,29 @@ extension ScenarioParser.Context {
     }
 
     /// `texts:` the summary lines as drawn.
+    /// The optional `count` and `texts` of a check that counts what a device shows
+    /// (`summaries`, `plain`), and whether both read; a count that disagrees with the
+    /// texts listed is reported at the count, in `unit`s.
+    private mutating func countAndTexts(_ fields: ScenarioParser.Fields, expected: String, unit: String)
+        -> (count: Int?, texts: [String]?, valid: Bool) {
+        var valid = true
+        var count: Int?
+        if let node = fields.optional("count") {
+            count = self.count(node, expected: expected)
+            valid = valid && count != nil
+        }
+        var texts: [String]?
+        if let node = fields.optional("texts") {
+            texts = readTexts(node)
+            valid = valid && texts != nil
+        }
+        if let count, let texts, count != texts.count, let node = fields["count"] {
+            report("count is \(count) but texts lists \(texts.count == 1 ? "1 \(unit)" : "\(texts.count) \(unit)s")", at: node.location)
+            valid = false
+        }
+        return (count, texts, valid)
+    }
+
     private mutating func readTexts(_ node: Node) -> [String]? {
         guard let items = list(node, expected: "a list of summary lines such as [\"Alice asked\"]") else { return nil }
         let texts = items.compactMap { text($0, expected: "a summary line") }
