@@ -284,15 +284,7 @@ struct BenchCommand: Subcommand {
     }
 
     /// `992,000`: a whole number with thousands separators.
-    static func count(_ value: Double) -> String {
-        let digits = String(Int(value.rounded()))
-        var result = ""
-        for (offset, digit) in digits.reversed().enumerated() {
-            if offset > 0, offset % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return String(result.reversed())
-    }
+    static func count(_ value: Double) -> String { Int(value.rounded()).grouped }
 
     static func seconds(_ value: Double) -> String {
         String(format: "%.3f s", value)

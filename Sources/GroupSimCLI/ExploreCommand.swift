@@ -26,10 +26,10 @@ struct ExploreCommand: Subcommand {
         }
     }
 
-    static let runs = Option.integer("runs", in: 1...100_000_000, default: ScenarioBudget.grouped(defaultRuns), "how many runs")
+    static let runs = Option.integer("runs", in: 1...100_000_000, default: defaultRuns.grouped, "how many runs")
     static let seed = Option.seed("the base seed")
     static let exhaustive = Option.flag("exhaustive", "every distinct delivery order instead of random runs")
-    static let limit = Option.integer("limit", in: 1...100_000_000, default: ScenarioBudget.grouped(Explorer.defaultExhaustiveLimit),
+    static let limit = Option.integer("limit", in: 1...100_000_000, default: Explorer.defaultExhaustiveLimit.grouped,
                                       "with --exhaustive: refuse above N orders to enumerate (estimated; found, for an app registered from Swift)", placement: .inside("exhaustive"))
     static let noFactor = Option.flag("no-factor", """
         with --exhaustive: enumerate every order, without factoring (the slow oracle the factored counts are tested against)

@@ -7,7 +7,7 @@ import GroupSim
 enum ScenarioInput {
     /// `--max-copies N`.
     static let maxCopies = Option.integer("max-copies", in: 0...Int(Int32.max) * 1_000, default: """
-        \(ScenarioBudget.grouped(ScenarioBudget.defaultMaximumCopies)), about 8 GB; less under a memory limit such as ulimit -v or
+        \(ScenarioBudget.defaultMaximumCopies.grouped), about 8 GB; less under a memory limit such as ulimit -v or
         a container's: half of it
         """, """
         the memory budget: refuse (exit 2) a scenario whose run would deliver more copies, or use more memory, than N copies would
@@ -72,9 +72,9 @@ enum ScenarioInput {
         if estimate.bytes > 0 { fitting = min(fitting, budget.maximumBytes / estimate.bytes) }
         let count = max(1, min(requested, fitting))
         guard count < requested else { return (requested, nil) }
-        let note = "note: \(requested) runs at once would use about \(ScenarioBudget.grouped(estimate.copies)) "
+        let note = "note: \(requested) runs at once would use about \(estimate.copies.grouped) "
             + "copies' worth of memory each, "
-            + "over the budget of \(ScenarioBudget.grouped(budget.maximumCopies)) copies together; running \(count) at a time "
+            + "over the budget of \(budget.maximumCopies.grouped) copies together; running \(count) at a time "
             + "(the report is the same; raise --max-copies to run more)"
         return (count, note)
     }
