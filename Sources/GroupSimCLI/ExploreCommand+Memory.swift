@@ -12,7 +12,7 @@ extension ExploreCommand {
 
     /// The budget `--max-memory` sets, or the default for this process.
     static func memoryBudget(_ parsed: Arguments) throws -> Int {
-        guard let text = parsed.value(maxMemory) else { return SearchMemory.defaultBudget(memoryLimit: ScenarioInput.memoryLimit()) }
+        guard let text = parsed.value(maxMemory) else { return SearchMemory.defaultBudget(memoryLimit: ProcessMemory.limit()) }
         guard let bytes = parseSize(text) else {
             throw UsageError("--max-memory: \"\(Excerpt.of(text))\" is not a size: give bytes, or a number with K, M, G or T "
                              + "(such as 512M or 2G)", hint: usage)
