@@ -5,7 +5,7 @@ extension ExploreCommand {
     static let maxMemory = Option.text("max-memory", "SIZE", default: """
         1G; under a memory limit such as ulimit -v or a container's, an eighth of it when that is less
         """, """
-        with --exhaustive: the most memory the search may hold (the orders reached, the branches still to try, the local \
+        the most memory the search may hold (the orders reached, the branches still to try, the local \
         orders kept; counted from their sizes, the same on every machine), in bytes or with K, M, G or T (powers of 1024); \
         past it the search stops with the report of the orders searched so far and exit status 2
         """, placement: .inside("exhaustive"))
