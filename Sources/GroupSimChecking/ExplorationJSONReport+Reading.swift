@@ -164,10 +164,10 @@ extension ExplorationJSONReport {
 /// A value of a report and its place in it (`outcomes[0].counts[1]`), for messages that
 /// name the member that is missing or malformed and what was expected.
 private struct Node {
-    enum Step { case member(String), item(Int) }
+    enum Part { case member(String), item(Int) }
 
     let value: JSONValue
-    let path: [Step]
+    let path: [Part]
 
     /// `what` is wrong with this value: `checks[0]: "line" must be ...`, `devices: item 0 ...`.
     func refused(_ what: String) -> ExplorationError {
