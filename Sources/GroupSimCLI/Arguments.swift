@@ -70,6 +70,27 @@ struct Arguments {
         return number
     }
 
+    /// The whole number given for `option`, else the number its default is (`Option.number`).
+    func number(_ option: Option) throws -> Int { try integer(option, as: Int.self) ?? option.number ?? 0 }
+
+    /// Refuses an option given without the option it goes inside (`--limit` without
+    /// `--exhaustive`), and two given together where one is instead of the other, as
+    /// the table's placements say (and the usage line shows).
+    func checkRelations(_ options: [Option], usage: String) throws {
+        for option in options where given(option.name) {
+            switch option.placement {
+            case .alone: break
+            case .inside(let outer) where !given(outer): throw UsageError("--\(option.name) goes with --\(outer)", hint: usage)
+            case .inside: break
+            case .instead(let other) where given(other):
+                throw UsageError("--\(other) and --\(option.name) contradict each other; give one", hint: usage)
+            case .instead: break
+            }
+        }
+    }
+
+    private func given(_ name: String) -> Bool { values[name] != nil || flags.contains(name) }
+
     /// The case of `Choice` given for `option`, or the option's default when absent.
     func choice<Choice: OptionChoice>(_ option: Option, as type: Choice.Type) throws -> Choice {
         let text = values[option.name] ?? option.defaultValue ?? ""

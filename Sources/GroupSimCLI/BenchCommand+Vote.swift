@@ -11,13 +11,13 @@ extension BenchCommand {
         let scenario = BenchWorkload.groupVote(people: people)
         let explorer = try BenchWorkload.explorer(for: scenario, apps: apps)
         var report: ExplorationReport?
-        let exhaustive = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in
+        let exhaustive = try await BenchMeasurement.measure(repeats: 1) { () async throws(ExplorationError) -> Int in
             let found = try await explorer.exhaustive()
             report = found
             return 1
         }
         let runs = quick ? 200 : 2_000
-        let random = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in
+        let random = try await BenchMeasurement.measure(repeats: 1) { () async throws(ExplorationError) -> Int in
             try await explorer.explore(runs: runs, seed: 1).runs.clampedInt
         }
         let orders = report?.runs.readable ?? "?"
@@ -30,7 +30,7 @@ extension BenchCommand {
         var registered = apps
         registered.register(StoreVoteController.name) { StoreVoteController() }
         let controllerExplorer = try BenchWorkload.explorer(for: custom, apps: registered)
-        let controller = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in
+        let controller = try await BenchMeasurement.measure(repeats: 1) { () async throws(ExplorationError) -> Int in
             try await controllerExplorer.explore(runs: runs, seed: 1).runs.clampedInt
         }
         let cpuRate = random.cpuSeconds > 0 ? Double(runs) / random.cpuSeconds : 0
@@ -59,7 +59,7 @@ extension BenchCommand {
         registered.register(URLPollController.name) { URLPollController() }
         let explorer = try BenchWorkload.explorer(for: controlled, apps: registered)
         var report: ExplorationReport?
-        let measured = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in
+        let measured = try await BenchMeasurement.measure(repeats: 1) { () async throws(ExplorationError) -> Int in
             report = try await explorer.exhaustive()
             return 1
         }

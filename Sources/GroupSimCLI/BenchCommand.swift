@@ -16,9 +16,9 @@ import GroupSimScenarios
 /// Swift (`BenchPollApp`) in place of the built-in app; (f) the same with a registered
 /// `MSMessagesAppViewController` subclass, and the ratio of (b) to (f). `--scale` times
 /// generated groups of 10 to 1,000 devices and a day in a 32-person group instead.
-/// Wall-clock timing lives here, in the command-line target, never in
-/// the library (determinism rule 1, README). Benchmarks measure and print; nothing here fails
-/// on a slow machine.
+/// Wall-clock timing lives in GroupSimBench, never in the simulation library
+/// (determinism rule 1, README). Benchmarks measure and print; nothing here fails on a
+/// slow machine.
 struct BenchCommand: Subcommand {
     static let name = "bench"
     static let summary = "measure copies delivered, runs and bare events per second on this machine"
@@ -134,14 +134,14 @@ struct BenchCommand: Subcommand {
         lines.append("groupsim bench: release build, one core")
         #endif
         lines.append(Self.machineNote(thresholds))
-        var copies: Measurement?
-        var events: Measurement?
-        var builtIn: Measurement?
+        var copies: BenchMeasurement?
+        var events: BenchMeasurement?
+        var builtIn: BenchMeasurement?
         var builtInEvents = 0
         if only == nil || only == "a" {
             let group = BenchWorkload.group(devices: size.devices, messagesEach: size.messages)
             try group.validate()
-            let measured = await measure(repeats: size.repeats) { await BenchWorkload.deliverCopies(group) }
+            let measured = await BenchMeasurement.measure(repeats: size.repeats) { await BenchWorkload.deliverCopies(group) }
             lines.append("(a) copies delivered: \(Self.count(measured.work)) in \(Self.seconds(measured.seconds))"
                          + " = \(Self.count(measured.rate)) copies/s"
                          + " (\(size.devices) devices x \(Self.count(Double(size.messages))) session messages each)"
@@ -150,7 +150,7 @@ struct BenchCommand: Subcommand {
         }
         if only == nil || only == "b" {
             try scenario.validate(registeredApps: apps.names)
-            let measured = await measure(repeats: size.repeats) {
+            let measured = await BenchMeasurement.measure(repeats: size.repeats) {
                 let done = await BenchWorkload.runSeeds(scenario, count: size.runs, apps: apps)
                 builtInEvents = done.events
                 return done.runs
@@ -162,7 +162,7 @@ struct BenchCommand: Subcommand {
             builtIn = measured
         }
         if only == nil || only == "c" {
-            let measured = await measure(repeats: size.repeats) {
+            let measured = await BenchMeasurement.measure(repeats: size.repeats) {
                 BenchWorkload.bareEventLoop(devices: size.devices, messagesEach: size.messages)
             }
             lines.append("(c) bare event loop: \(Self.count(measured.work)) events in \(Self.seconds(measured.seconds))"
@@ -188,7 +188,7 @@ struct BenchCommand: Subcommand {
             var registry = apps
             registry.register(BenchPollApp.name) { _ in BenchPollApp() }
             try custom.validate(registeredApps: registry.names)
-            let measured = await measure(repeats: size.repeats) { await BenchWorkload.runSeeds(custom, count: size.runs, apps: registry).runs }
+            let measured = await BenchMeasurement.measure(repeats: size.repeats) { await BenchWorkload.runSeeds(custom, count: size.runs, apps: registry).runs }
             var line = "(e) custom MessagesApp: runs of \(path) with \(BenchPollApp.name): \(Self.count(measured.work))"
                 + " in \(Self.seconds(measured.seconds))"
                 + " = \(Self.count(measured.rate)) runs/s"
@@ -204,7 +204,7 @@ struct BenchCommand: Subcommand {
             var registered = apps
             registered.register(URLPollController.name) { URLPollController() }
             try custom.validate(registeredApps: registered.names)
-            let measured = await measure(repeats: size.repeats) {
+            let measured = await BenchMeasurement.measure(repeats: size.repeats) {
                 await BenchWorkload.runSeeds(custom, count: size.runs, apps: registered).runs
             }
             var line = "(f) custom controller runs/s: \(Self.count(measured.work)) runs in \(Self.seconds(measured.seconds))"
@@ -234,65 +234,13 @@ struct BenchCommand: Subcommand {
         static let quick = Size(devices: 4, messages: 20, runs: 20, repeats: 1)
     }
 
-    /// How much work a measurement did, how long the fastest repeat took on the wall
-    /// clock, and the least CPU time a repeat used.
-    struct Measurement {
-        var work: Double
-        var seconds: Double
-        /// The process's CPU time over the repeat: what the work cost, which other
-        /// programs on a busy machine do not inflate as they do the wall clock.
-        var cpuSeconds: Double = 0
-
-        /// Work per second; 0 when the clock saw no time pass.
-        var rate: Double { seconds > 0 ? work / seconds : 0 }
-        /// Work per second of CPU time; 0 when none was measured.
-        var cpuRate: Double { cpuSeconds > 0 ? work / cpuSeconds : 0 }
-    }
-
-    /// The process's CPU time so far, in seconds (every thread); 0 if the system cannot say.
-    static func processCPUSeconds() -> Double {
-        var spec = timespec()
-        guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec) == 0 else { return 0 }
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
-
     /// `; on CPU time 0.812 s = 1,221,675 copies/s`.
-    static func onCPU(_ measured: Measurement, _ unit: String) -> String {
+    static func onCPU(_ measured: BenchMeasurement, _ unit: String) -> String {
         "; on CPU time \(seconds(measured.cpuSeconds)) = \(count(measured.cpuRate)) \(unit)"
     }
 
-    /// Runs `body` `repeats` times and keeps the fastest; `body` returns the work it did,
-    /// and what it throws ends the measurement.
-    func measure<Failure: Error>(repeats: Int, _ body: () async throws(Failure) -> Int) async throws(Failure) -> Measurement {
-        let clock = ContinuousClock()
-        var best: Measurement?
-        var leastCPU = Double.infinity
-        for _ in 0..<max(1, repeats) {
-            let start = clock.now
-            let cpuStart = Self.processCPUSeconds()
-            let work = try await body()
-            let elapsed = start.duration(to: clock.now)
-            leastCPU = min(leastCPU, max(0, Self.processCPUSeconds() - cpuStart))
-            // A clock that saw no time pass still gives a finite rate.
-            let seconds = max(1e-9, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-            if best == nil || seconds < best?.seconds ?? .infinity {
-                best = Measurement(work: Double(work), seconds: seconds)
-            }
-        }
-        best?.cpuSeconds = leastCPU.isFinite ? leastCPU : 0
-        return best ?? Measurement(work: 0, seconds: 0)
-    }
-
     /// `992,000`: a whole number with thousands separators.
-    static func count(_ value: Double) -> String {
-        let digits = String(Int(value.rounded()))
-        var result = ""
-        for (offset, digit) in digits.reversed().enumerated() {
-            if offset > 0, offset % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return String(result.reversed())
-    }
+    static func count(_ value: Double) -> String { Int(value.rounded()).grouped }
 
     static func seconds(_ value: Double) -> String {
         String(format: "%.3f s", value)

@@ -5,14 +5,14 @@ extension ExploreCommand {
     static let maxMemory = Option.text("max-memory", "SIZE", default: """
         1G; under a memory limit such as ulimit -v or a container's, an eighth of it when that is less
         """, """
-        with --exhaustive: the most memory the search may hold (the orders reached, the branches still to try, the local \
+        the most memory the search may hold (the orders reached, the branches still to try, the local \
         orders kept; counted from their sizes, the same on every machine), in bytes or with K, M, G or T (powers of 1024); \
         past it the search stops with the report of the orders searched so far and exit status 2
         """, placement: .inside("exhaustive"))
 
     /// The budget `--max-memory` sets, or the default for this process.
     static func memoryBudget(_ parsed: Arguments) throws -> Int {
-        guard let text = parsed.value(maxMemory) else { return SearchMemory.defaultBudget(memoryLimit: ScenarioInput.memoryLimit()) }
+        guard let text = parsed.value(maxMemory) else { return SearchMemory.defaultBudget(memoryLimit: ProcessMemory.limit()) }
         guard let bytes = parseSize(text) else {
             throw UsageError("--max-memory: \"\(Excerpt.of(text))\" is not a size: give bytes, or a number with K, M, G or T "
                              + "(such as 512M or 2G)", hint: usage)

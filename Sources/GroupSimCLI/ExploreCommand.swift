@@ -9,7 +9,6 @@ struct ExploreCommand: Subcommand {
     static let name = "explore"
     static let summary = "run a scenario under many schedules: failures per check, outcomes per device, a seed to replay"
     static let operands = "FILE"
-    static let defaultRuns = 1_000
 
     /// What `explore --format` prints.
     enum Format: String, OptionChoice {
@@ -26,13 +25,14 @@ struct ExploreCommand: Subcommand {
         }
     }
 
-    static let runs = Option.integer("runs", in: 1...100_000_000, default: ScenarioBudget.grouped(defaultRuns), "how many runs")
+    static let runs = Option.integer("runs", in: 1...100_000_000, default: 1_000, "how many runs")
     static let seed = Option.seed("the base seed")
     static let exhaustive = Option.flag("exhaustive", "every distinct delivery order instead of random runs")
-    static let limit = Option.integer("limit", in: 1...100_000_000, default: ScenarioBudget.grouped(Explorer.defaultExhaustiveLimit),
-                                      "with --exhaustive: refuse above N orders to enumerate (estimated; found, for an app registered from Swift)", placement: .inside("exhaustive"))
+    static let limit = Option.integer("limit", in: 1...100_000_000, default: Explorer.defaultExhaustiveLimit,
+                                      "refuse above N orders to enumerate (estimated; found, for an app registered from Swift)",
+                                      placement: .inside("exhaustive"))
     static let noFactor = Option.flag("no-factor", """
-        with --exhaustive: enumerate every order, without factoring (the slow oracle the factored counts are tested against)
+        enumerate every order, without factoring (the slow oracle the factored counts are tested against)
         """, placement: .inside("exhaustive"))
     static let format = Option.choice("format", Format.self, default: .text, "what to print")
     static let workers = Option.integer("workers", in: 1...4_096, default: "the number of cores",
@@ -122,9 +122,9 @@ struct ExploreCommand: Subcommand {
     func execute(_ arguments: [String], progress sink: ProgressSink) async throws -> CommandResult {
         let parsed = try Self.parse(arguments)
         let path = try Self.scenarioFile(parsed)
-        let runs = try parsed.integer(Self.runs, as: Int.self) ?? Self.defaultRuns
+        let runs = try parsed.number(Self.runs)
         let seed = try parsed.integer(Self.seed, as: UInt64.self)
-        let limit = try parsed.integer(Self.limit, as: Int.self) ?? Explorer.defaultExhaustiveLimit
+        let limit = try parsed.number(Self.limit)
         let format = try parsed.choice(Self.format, as: Format.self)
         let workers = try parsed.integer(Self.workers, as: Int.self) ?? ProcessInfo.processInfo.activeProcessorCount
         var shard: Shard?
@@ -136,21 +136,12 @@ struct ExploreCommand: Subcommand {
             }
         }
         let exhaustive = parsed.flag(Self.exhaustive)
-        if parsed.flag(Self.progress), parsed.flag(Self.quiet) {
-            throw UsageError("--progress and --quiet contradict each other; give one", hint: Self.usage)
-        }
         let showProgress = !parsed.flag(Self.quiet) && (parsed.flag(Self.progress) || sink.isTerminal)
         if exhaustive {
             for option in [Self.runs, Self.seed, Self.shard] where parsed.value(option) != nil {
                 throw UsageError("--exhaustive runs every delivery order with the file's seed; it takes no --\(option.name)",
                                  hint: Self.usage)
             }
-        } else if parsed.value(Self.limit) != nil {
-            throw UsageError("--limit goes with --exhaustive", hint: Self.usage)
-        } else if parsed.flag(Self.noFactor) {
-            throw UsageError("--no-factor goes with --exhaustive", hint: Self.usage)
-        } else if parsed.value(Self.maxMemory) != nil {
-            throw UsageError("--max-memory goes with --exhaustive", hint: Self.usage)
         }
         let memory = try Self.memoryBudget(parsed)
         let factor = !parsed.flag(Self.noFactor)

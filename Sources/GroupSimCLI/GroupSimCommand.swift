@@ -144,7 +144,9 @@ extension Subcommand {
 
     /// The arguments read against the command's table of options.
     static func parse(_ arguments: [String]) throws -> Arguments {
-        try Arguments(arguments, command: name, options: options)
+        let parsed = try Arguments(arguments, command: name, options: options)
+        try parsed.checkRelations(options, usage: usage)
+        return parsed
     }
 
     /// The one scenario file of a command that takes one (`run`, `explore`, `shrink`);

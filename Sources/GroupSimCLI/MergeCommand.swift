@@ -54,7 +54,7 @@ struct MergeCommand: Subcommand {
         for path in paths {
             let report: ExplorationReport
             do {
-                report = try ExplorationJSONReport.parse(try Self.reportText(path))
+                report = try ExplorationJSONReport.parse(try Self.reportBytes(path))
             } catch {
                 throw UsageError("\(path): \(error.description)")
             }
@@ -104,10 +104,10 @@ struct MergeCommand: Subcommand {
     /// The largest report read: far more than any exploration writes.
     static let reportLimit = 256 * 1_048_576
 
-    /// The text of the report at `path`, or why it is not one: what the path is when it
-    /// is not a file (`/dev/null` is a character device), and where it stops being UTF-8.
-    /// A named pipe is read as `cat` reads it, waiting for its writer.
-    static func reportText(_ path: String) throws(ExplorationError) -> String {
+    /// The bytes of the report at `path`, or why it is not one: what the path is when it
+    /// is not a file (`/dev/null` is a character device). A named pipe is read as `cat`
+    /// reads it, waiting for its writer.
+    static func reportBytes(_ path: String) throws(ExplorationError) -> [UInt8] {
         if let what = BoundedFile.description(of: path), what != "a file", what != "a named pipe (FIFO)" {
             throw .invalidReport("it is \(what), not a report file")
         }
@@ -125,27 +125,7 @@ struct MergeCommand: Subcommand {
             let what = BoundedFile.description(of: path).map { $0 == "a file" ? "" : " (\($0))" } ?? ""
             throw .invalidReport("the file is empty\(what); not a report")
         }
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        var text = ""
-        var line = 1
-        var column = 1
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar):
-                text.unicodeScalars.append(scalar)
-                if scalar == "\n" {
-                    line += 1
-                    column = 1
-                } else {
-                    column += 1
-                }
-            case .emptyInput:
-                return text
-            case .error:
-                throw .invalidReport("not JSON: \(line):\(column): bytes that are not UTF-8 text")
-            }
-        }
+        return bytes
     }
 
     /// The scenario of the reports, re-read from the file they name, for the page's

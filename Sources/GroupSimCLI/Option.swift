@@ -40,6 +40,9 @@ struct Option: Sendable {
     /// What the option does: one paragraph, wrapped to fit the help.
     let help: String
     var placement: Placement = .alone
+    /// The number an absent whole-number option stands for (`Arguments.number`), when its
+    /// default is one; `defaultValue` is then that number as the help prints it.
+    var number: Int?
 
     /// A flag: `--full`.
     static func flag(_ name: String, _ help: String, placement: Placement = .alone) -> Option {
@@ -53,6 +56,14 @@ struct Option: Sendable {
         let value = Value.integer(placeholder: placeholder, lowest: UInt64(clamping: range.lowerBound),
                                   highest: UInt64(clamping: range.upperBound))
         return Option(name: name, value: value, defaultValue: defaultValue, help: help, placement: placement)
+    }
+
+    /// A whole number within `range` whose default is `number`: `--runs N (default: 1,000)`.
+    static func integer(_ name: String, in range: ClosedRange<Int>, default number: Int, _ help: String,
+                        placement: Placement = .alone) -> Option {
+        var option = integer(name, in: range, default: number.grouped, help, placement: placement)
+        option.number = number
+        return option
     }
 
     /// Any text: `--output PATH`.
@@ -71,7 +82,7 @@ struct Option: Sendable {
     /// The same option with another help paragraph, for a command whose use of a shared
     /// option differs.
     func explained(_ help: String) -> Option {
-        Option(name: name, value: value, defaultValue: defaultValue, help: help, placement: placement)
+        Option(name: name, value: value, defaultValue: defaultValue, help: help, placement: placement, number: number)
     }
 
     /// Whether a value follows the name.
@@ -155,6 +166,7 @@ enum OptionTable {
         let indent = String(repeating: " ", count: helpColumn)
         for option in options {
             var text = option.help
+            if case .inside(let outer) = option.placement { text = "with --\(outer): " + text }
             if let defaultValue = option.defaultValue { text += " (default: \(defaultValue))" }
             if !option.words.isEmpty { text += ":" }
             let name = "  " + option.helpForm

@@ -86,9 +86,6 @@ struct RunCommand: Subcommand {
         case .sides: text = SideBySideReport.render(report)
         case .screens: text = ScreenReport.render(report)
         case .text:
-            if parsed.flag(Self.summaryOnly), parsed.flag(Self.full) {
-                throw UsageError("--summary and --full contradict each other; give one")
-            }
             let detail: TextReport.Detail = parsed.flag(Self.summaryOnly) ? .summary : parsed.flag(Self.full) ? .full : .scaled
             text = TextReport.render(report, options: .init(showCallbacks: parsed.flag(Self.callbacks), detail: detail))
         }

@@ -7,7 +7,7 @@ import GroupSim
 enum ScenarioInput {
     /// `--max-copies N`.
     static let maxCopies = Option.integer("max-copies", in: 0...Int(Int32.max) * 1_000, default: """
-        \(ScenarioBudget.grouped(ScenarioBudget.defaultMaximumCopies)), about 8 GB; less under a memory limit such as ulimit -v or
+        \(ScenarioBudget.defaultMaximumCopies.grouped), about 8 GB; less under a memory limit such as ulimit -v or
         a container's: half of it
         """, """
         the memory budget: refuse (exit 2) a scenario whose run would deliver more copies, or use more memory, than N copies would
@@ -34,33 +34,11 @@ enum ScenarioInput {
     /// container's memory limit), so that a run the budget admits is not ended by the
     /// allocator half way.
     static let defaultCopies: Int = {
-        guard let limit = memoryLimit() else { return ScenarioBudget.defaultMaximumCopies }
+        guard let limit = ProcessMemory.limit() else { return ScenarioBudget.defaultMaximumCopies }
         // Half the limit: the address space also holds the program, its threads' stacks
         // and the allocator's slack.
         return max(0, min(ScenarioBudget.defaultMaximumCopies, limit / 2 / ScenarioBudget.bytesPerCopy))
     }()
-
-    /// The smallest memory limit set on this process, in bytes, if any.
-    static func memoryLimit() -> Int? {
-        var limits: [Int] = []
-        for resource in [RLIMIT_AS, RLIMIT_DATA] {
-            var value = rlimit()
-            #if canImport(Glibc)
-            let status = getrlimit(__rlimit_resource_t(resource.rawValue), &value)
-            #else
-            let status = getrlimit(resource, &value)
-            #endif
-            // RLIM_INFINITY is the largest value.
-            if status == 0, value.rlim_cur < rlim_t(Int.max) { limits.append(Int(value.rlim_cur)) }
-        }
-        for file in ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] {
-            guard case .success(let bytes) = BoundedFile.read(file, limit: 64),
-                  let value = Int(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
-                  value > 0, value < 1 << 60 else { continue }
-            limits.append(value)
-        }
-        return limits.min()
-    }
 
     /// How many runs may go on at once within the budget: `requested`, or fewer when the
     /// runs in flight together would go over it (the report is the same for any number of
@@ -72,9 +50,9 @@ enum ScenarioInput {
         if estimate.bytes > 0 { fitting = min(fitting, budget.maximumBytes / estimate.bytes) }
         let count = max(1, min(requested, fitting))
         guard count < requested else { return (requested, nil) }
-        let note = "note: \(requested) runs at once would use about \(ScenarioBudget.grouped(estimate.copies)) "
+        let note = "note: \(requested) runs at once would use about \(estimate.copies.grouped) "
             + "copies' worth of memory each, "
-            + "over the budget of \(ScenarioBudget.grouped(budget.maximumCopies)) copies together; running \(count) at a time "
+            + "over the budget of \(budget.maximumCopies.grouped) copies together; running \(count) at a time "
             + "(the report is the same; raise --max-copies to run more)"
         return (count, note)
     }

@@ -6,10 +6,8 @@ struct ShrinkCommand: Subcommand {
     static let name = "shrink"
     static let summary = "shrink a failing run to a smaller scenario file that still fails"
     static let operands = "FILE"
-    static let defaultAttempts = 500
-
     static let seed = Option.seed("the run to shrink")
-    static let attempts = Option.integer("attempts", in: 1...1_000_000, default: String(defaultAttempts),
+    static let attempts = Option.integer("attempts", in: 1...1_000_000, default: 500,
                                          "the most candidate scenarios to try")
     static let options = [seed, Option.output.explained("write the scenario file to PATH and print a summary instead"), attempts]
         + ScenarioInput.options
@@ -33,7 +31,7 @@ struct ShrinkCommand: Subcommand {
         let parsed = try Self.parse(arguments)
         let path = try Self.scenarioFile(parsed)
         let seedOption = try parsed.integer(Self.seed, as: UInt64.self)
-        let attempts = try parsed.integer(Self.attempts, as: Int.self) ?? Self.defaultAttempts
+        let attempts = try parsed.number(Self.attempts)
         try OutputFile.check(parsed.value(.output), inputs: [path])
         let scenario = try ScenarioInput.load(path, parsed, apps: apps)
         let inputs = ScenarioInput.inputs(path, scenario)

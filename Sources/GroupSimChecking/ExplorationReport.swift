@@ -517,9 +517,9 @@ public struct ExplorationReport: Sendable, Hashable {
             why = "the first schedule alone held more than the budget (its every decision among the events in flight), "
                 + "before any order was enumerated"
         } else if enumerated < estimate {
-            why = "enumerated \(Self.grouped(enumerated)) of an estimated \(Self.grouped(estimate)) orders\(counted)"
+            why = "enumerated \(enumerated.grouped) of an estimated \(estimate.grouped) orders\(counted)"
         } else {
-            why = "enumerated \(Self.grouped(enumerated)) orders\(counted), more than the up-front estimate of \(Self.grouped(estimate)): "
+            why = "enumerated \(enumerated.grouped) orders\(counted), more than the up-front estimate of \(estimate.grouped): "
                 + "the estimate counts only the orders of what the first run saw between two steps, and events that cross a step "
                 + "in other orders add more"
         }
@@ -542,17 +542,6 @@ public struct ExplorationReport: Sendable, Hashable {
 
     /// `48.2%` of an exact count (`ExactCount.percent(of:)`).
     public static func percent(_ count: ExactCount, of total: ExactCount) -> String { count.percent(of: total) }
-
-    /// `100,000,000`: a count with thousands separators.
-    public static func grouped(_ count: Int) -> String {
-        let digits = String(count.magnitude)
-        var result = ""
-        for (offset, digit) in digits.reversed().enumerated() {
-            if offset > 0, offset % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return (count < 0 ? "-" : "") + String(result.reversed())
-    }
 
     /// `48.2%`: `count` out of `total` in tenths of a percent, rounded half up, computed
     /// with integers so every machine prints the same.

@@ -70,7 +70,7 @@ package enum ExplorationHTMLReport {
         if let stop = report.memoryStopDescription {
             html += "<p class=\"fail\">\(esc(stop))</p>\n"
         } else if report.interrupted {
-            let planned = report.plannedRuns.map { " of \(ExplorationReport.grouped($0))" } ?? ""
+            let planned = report.plannedRuns.map { " of \($0.grouped)" } ?? ""
             html += "<p class=\"fail\">interrupted after \(runs.grouped)\(planned) \(unit): the counts below are of those \(unit)</p>\n"
         }
         html += "</header>\n"

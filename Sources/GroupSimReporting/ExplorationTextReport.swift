@@ -53,7 +53,7 @@ package enum ExplorationTextReport {
         if let stop = report.memoryStopDescription {
             lines.append(stop)
         } else if report.interrupted {
-            let planned = report.plannedRuns.map { " of \(ExplorationReport.grouped($0))" } ?? ""
+            let planned = report.plannedRuns.map { " of \($0.grouped)" } ?? ""
             lines.append("interrupted after \(runs.grouped)\(planned) \(unit): the counts below are of those \(unit)")
         }
         lines.append("")
@@ -248,7 +248,7 @@ package enum ExplorationTextReport {
     static func listed(_ failed: [String]) -> String {
         let shown = failed.prefix(failuresPerLine).joined(separator: "; ")
         guard failed.count > failuresPerLine else { return shown }
-        return shown + "; and \(ExplorationReport.grouped(failed.count - failuresPerLine)) more"
+        return shown + "; and \((failed.count - failuresPerLine).grouped) more"
     }
 
     static func swiftReplayHint(app: String, seed: UInt64?) -> String {

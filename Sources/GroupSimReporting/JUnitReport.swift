@@ -67,7 +67,6 @@ package enum JUnitReport {
 
     /// A quoted attribute value; newlines kept as character references.
     package static func attribute(_ text: String) -> String {
-        "\"" + escape(text).replacingOccurrences(of: "\n", with: "&#10;").replacingOccurrences(of: "\t", with: "&#9;")
-            .replacingOccurrences(of: "\r", with: "&#13;") + "\""
+        "\"" + Escaper.xmlAttribute(text) + "\""
     }
 }

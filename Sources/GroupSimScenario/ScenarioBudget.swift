@@ -95,7 +95,7 @@ package struct ScenarioBudget: Sendable, Hashable {
             copies = sum(copies, conversationCopies)
             if conversationCopies > largest.size {
                 let place = order.count > 1 ? " in conversation \"\(name)\"" : ""
-                largest = (conversationCopies, "\(grouped(devices)) devices × \(grouped(count)) sends\(place)")
+                largest = (conversationCopies, "\(devices.grouped) devices × \(count.grouped) sends\(place)")
             }
         }
         for step in steps where step.action.delivers {
@@ -107,7 +107,7 @@ package struct ScenarioBudget: Sendable, Hashable {
         let copyBytes = sum(product(copies, bytesPerCopy), contentBytes)
         let linkBytes = product(links, bytesPerLink)
         if linkBytes > product(largest.size, bytesPerCopy) {
-            largest = (links, "\(grouped(scenario.devices.count)) devices × \(grouped(scenario.devices.count)) devices (the link table)")
+            largest = (links, "\(scenario.devices.count.grouped) devices × \(scenario.devices.count.grouped) devices (the link table)")
         }
         if contentBytes > product(copies, bytesPerCopy), contentBytes > linkBytes {
             largest = (contentBytes, "\(bytesText(contentBytes)) of message text copied to every receiver")
@@ -123,11 +123,11 @@ package struct ScenarioBudget: Sendable, Hashable {
     public func check(_ scenario: Scenario) throws(ScenarioErrors) {
         let estimate = Self.estimate(scenario)
         guard estimate.copies > maximumCopies || estimate.bytes > maximumBytes else { return }
-        let message = "the scenario is too large to run: about \(Self.grouped(estimate.copies)) copies to deliver "
-            + "to \(Self.grouped(estimate.devices)) devices, about \(Self.bytesText(estimate.bytes)) of memory; "
-            + "the budget is \(Self.grouped(maximumCopies)) copies (about \(Self.bytesText(maximumBytes))); "
+        let message = "the scenario is too large to run: about \(estimate.copies.grouped) copies to deliver "
+            + "to \(estimate.devices.grouped) devices, about \(Self.bytesText(estimate.bytes)) of memory; "
+            + "the budget is \(maximumCopies.grouped) copies (about \(Self.bytesText(maximumBytes))); "
             + "the largest contributor is \(estimate.largestContributor); "
-            + "to run it anyway, raise the budget with --max-copies N (N at least \(Self.grouped(requiredCopies(for: estimate))))"
+            + "to run it anyway, raise the budget with --max-copies N (N at least \(requiredCopies(for: estimate).grouped))"
         throw ScenarioErrors([ScenarioError(message, at: SourceLocation(file: scenario.file, line: 1, column: 1), code: .overBudget)])
     }
 
@@ -147,17 +147,6 @@ package struct ScenarioBudget: Sendable, Hashable {
     static func product(_ lhs: Int, _ rhs: Int) -> Int {
         let (value, overflow) = lhs.multipliedReportingOverflow(by: rhs)
         return overflow ? .max : value
-    }
-
-    /// A whole number with thousands separators, as the budget's messages print it: `20,000`.
-    public static func grouped(_ number: Int) -> String {
-        let digits = String(number.magnitude)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result += "," }
-            result.append(digit)
-        }
-        return (number < 0 ? "-" : "") + result
     }
 
     /// `8.4 GB`, `512 MB`, `20 KB`: decimal units, for an estimate.

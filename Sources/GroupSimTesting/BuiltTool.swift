@@ -11,20 +11,6 @@ package enum BuiltTool {
     /// test process, which then signalled them minutes late.
     package static let lowPriority = ["/usr/bin/nice", "-n", "10"]
 
-    /// The `groupsim` built beside the test bundle (`swift build` puts both in one folder).
-    package static var executable: URL? {
-        var folders: [URL] = []
-        if let first = CommandLine.arguments.first { folders.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
-        folders.append(Bundle.main.bundleURL)
-        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        for bundle in Bundle.allBundles { folders.append(bundle.bundleURL.deletingLastPathComponent()) }
-        for folder in folders {
-            let candidate = folder.appendingPathComponent("groupsim")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
-    }
-
     /// How a process ended and what it wrote.
     package struct Ended {
         package var status: Int32
@@ -44,9 +30,7 @@ package enum BuiltTool {
         package init(_ arguments: [String], in folder: URL, input: URL? = nil, output: FileHandle? = nil,
              launcher: [String] = []) throws {
             captures = try TemporaryFolder.create("tool-captures")
-            guard let executable = BuiltTool.executable else {
-                throw ToolMissing()
-            }
+            let executable = try ProcessRunner.builtTool()
             if launcher.isEmpty {
                 process.executableURL = executable
                 process.arguments = arguments
@@ -124,9 +108,5 @@ package enum BuiltTool {
                     launcher: [String] = []) async throws -> Ended {
         let running = try Running(arguments, in: folder, input: input, output: output, launcher: launcher)
         return await running.wait()
-    }
-
-    package struct ToolMissing: Error, CustomStringConvertible {
-        package var description: String { "the groupsim executable was not found beside the tests; run swift build first" }
     }
 }

@@ -107,7 +107,7 @@ import GroupSimBench
         #expect(result.output.contains("(e) custom MessagesApp: runs of \(CLI.path("Scenarios/pickles-race.yaml")) " +
             "with bench-poll: 20 in "))
         #expect((BenchCommandTests.figure(result.output, line: "(e)", before: "runs/s") ?? 0) > 0)
-        #expect(BenchCommand.memory(3 * 1_048_576) == "3 MB")
-        #expect(BenchCommand.peakMemory() >= 0)
+        #expect(MemoryMark.megabytes(3 * 1_048_576) == "3 MB")
+        #expect(ProcessMemory.peak() >= 0)
     }
 }

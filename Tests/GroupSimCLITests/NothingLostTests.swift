@@ -326,7 +326,7 @@ import GroupSimCLI
 
         #expect(mkfifo(folder.appendingPathComponent("pipe.json").path, 0o600) == 0)
         let script = "\"$GROUPSIM\" merge pipe.json & sleep 1; printf 'garbage' > pipe.json; wait $!"
-        let tool = try #require(BuiltTool.executable)
+        let tool = try ProcessRunner.builtTool()
         let pipe = try await ProcessRunner.sh(script, in: folder, environment: ["GROUPSIM": tool.path])
         #expect(pipe.status == 2)
         #expect(pipe.error.contains("pipe.json: not JSON: 1:1: expected a JSON value"), "\(pipe.error)")
@@ -340,7 +340,7 @@ import GroupSimCLI
         let folder = try Self.folder()
         defer { TemporaryFolder.remove(folder) }
         #expect(mkfifo(folder.appendingPathComponent("pipe.yaml").path, 0o600) == 0)
-        let tool = try #require(BuiltTool.executable)
+        let tool = try ProcessRunner.builtTool()
         let ended = try await ProcessRunner.sh("\"$GROUPSIM\" check pipe.yaml & sleep 1; cat S.yaml > pipe.yaml; wait $!",
                                                in: folder, environment: ["GROUPSIM": tool.path])
         #expect(ended.status == 0, "\(ended.error)")

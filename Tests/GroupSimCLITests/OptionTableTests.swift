@@ -144,6 +144,30 @@ import Testing
         #expect(result.error == "groupsim: error: \(message)\n")
     }
 
+    /// The table's placements are the option relations: an option shown inside another's
+    /// brackets needs it, one shown instead of another excludes it, for every command and
+    /// before any file is read; the help's "with --X:" comes from the same placement.
+    @Test(arguments: [
+        (["explore", "missing.yaml", "--no-factor"], "--no-factor goes with --exhaustive"),
+        (["explore", "missing.yaml", "--exhaustive", "--quiet", "--progress"], "--progress and --quiet contradict each other; give one"),
+        (["run", "missing.yaml", "--format", "json", "--summary", "--full"], "--summary and --full contradict each other; give one"),
+    ])
+    func placementsAreTheRelations(_ arguments: [String], _ message: String) async throws {
+        let result = await CLI.run(arguments)
+        #expect(result.status == 2)
+        let command = try #require(Self.commands.first { $0.name == arguments[0] })
+        #expect(result.error == "groupsim: error: \(message)\n\(command.usage)\n")
+        #expect(ExploreCommand.help.contains("--limit N         with --exhaustive: refuse above N orders"))
+    }
+
+    /// A whole-number default is written once: the help prints it and the parser gives it.
+    @Test func numericDefaultsAreWrittenOnce() throws {
+        let parsed = try ExploreCommand.parse(["a.yaml"])
+        #expect(try parsed.number(ExploreCommand.runs) == 1_000 && ExploreCommand.runs.defaultValue == "1,000")
+        #expect(try ShrinkCommand.parse(["a.yaml"]).number(ShrinkCommand.attempts) == 500)
+        #expect(try ExploreCommand.parse(["a.yaml", "--runs", "7"]).number(ExploreCommand.runs) == 7)
+    }
+
     /// The exit statuses keep the numbers the documents give them.
     @Test func exitStatusesKeepTheirNumbers() {
         #expect(ExitStatus.success.code == 0)

@@ -116,7 +116,7 @@ import GroupSimCLI
     /// The shipped lessons are Scenarios/lessons, file for file and byte for byte: they
     /// are copied from it at build time, never kept by hand.
     @Test func theShippedLessonsAreScenariosLessons() throws {
-        let executable = try #require(BuiltTool.executable)
+        let executable = try ProcessRunner.builtTool()
         let shipped = executable.deletingLastPathComponent()
             .appendingPathComponent("GroupSim_GroupSimScenarios.resources/Scenarios/lessons")
         let source = CLI.root.appendingPathComponent("Scenarios/lessons")

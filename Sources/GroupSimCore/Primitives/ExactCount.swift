@@ -189,14 +189,7 @@ public struct ExactCount: Sendable, Hashable, Comparable, CustomStringConvertibl
     }
 
     /// `100,000,000`: the digits with thousands separators.
-    public var grouped: String {
-        var result = ""
-        for (offset, digit) in description.reversed().enumerated() {
-            if offset > 0, offset % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return String(result.reversed())
-    }
+    public var grouped: String { Int.grouping(description) }
 
     /// For people: the digits up to 15 of them (`746496`), beyond that four significant
     /// digits and a power of ten, truncated, never rounded up (`1.278 × 10^196`), so that

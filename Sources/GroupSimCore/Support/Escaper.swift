@@ -93,6 +93,12 @@ extension Escaper {
         }
     }
 
+    /// A quoted XML attribute's value: as `xml`, with tabs and line breaks as character
+    /// references, which an attribute keeps (raw, a reader turns them into spaces).
+    package static let xmlAttribute = Escaper([
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "\n": "&#10;", "\t": "&#9;", "\r": "&#13;",
+    ], other: xml.other)
+
     /// A Mermaid label on one line: the characters Mermaid reads as syntax become its
     /// entity codes, and line breaks and other control characters a space.
     package static let mermaid = Escaper([
@@ -108,10 +114,22 @@ extension Escaper {
     /// Text for a terminal: control characters but newline and tab (C0, DEL and C1) and
     /// the bidirectional overrides become a visible `\u{1B}`.
     package static let terminal = Escaper([:]) { scalar in
+        scalar != "\t" && scalar != "\n" && actsOnTerminal(scalar) ? "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}" : nil
+    }
+
+    /// The inside of a shell's `$'...'` word: backslash, quote, newline and tab as `\\`,
+    /// `\'`, `\n` and `\t`, and the rest of what a terminal acts on as `\xHH` bytes.
+    package static let shellDollar = Escaper(["\\": "\\\\", "'": "\\'", "\n": "\\n", "\t": "\\t"]) { scalar in
+        guard actsOnTerminal(scalar) else { return nil }
+        return String(scalar).utf8.map { "\\x" + ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined()
+    }
+
+    /// What a terminal would act on or reorder rather than show: control characters (C0,
+    /// DEL, C1) and the bidirectional overrides.
+    package static func actsOnTerminal(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x09, 0x0A: nil
-        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-        default: nil
+        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
         }
     }
 }

@@ -15,8 +15,22 @@ extension JSONValue {
     }
 
     /// Parses one JSON document (surrounding whitespace allowed). O(n) in the text's length.
-    public static func parse(_ text: String) throws(ParseError) -> JSONValue {
-        var reader = JSONReader(Array(text.utf8))
+    public static func parse(_ text: String) throws(ParseError) -> JSONValue { try parse(Array(text.utf8)) }
+
+    /// Parses one JSON document from a file's bytes; bytes that are not UTF-8 are refused
+    /// at the place they start.
+    public static func parse(_ bytes: [UInt8]) throws(ParseError) -> JSONValue {
+        var reader = JSONReader(bytes)
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        decoding: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): reader.index += UTF8.width(scalar)
+            case .emptyInput: break decoding
+            case .error: throw reader.error("bytes that are not UTF-8 text")
+            }
+        }
+        reader.index = 0
         reader.skipWhitespace()
         let value = try reader.value(depth: 0)
         reader.skipWhitespace()

@@ -15,7 +15,7 @@ package enum ShellWord {
     package static func quote(_ word: String) -> String {
         guard !word.isEmpty else { return "''" }
         if word.unicodeScalars.allSatisfy(isPlain) { return word }
-        if word.unicodeScalars.contains(where: isUnprintable) { return dollarQuoted(word) }
+        if word.unicodeScalars.contains(where: Escaper.actsOnTerminal) { return "$'" + Escaper.shellDollar(word) + "'" }
         return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
@@ -27,31 +27,5 @@ package enum ShellWord {
         case "a"..."z", "A"..."Z", "0"..."9", "_", "@", "%", "+", "=", ":", ",", ".", "/", "-": true
         default: false
         }
-    }
-
-    /// What a terminal would act on or reorder rather than show (`Markup.terminal`
-    /// escapes the same), and what would end the line.
-    private static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-            || (0x2066...0x2069).contains(scalar.value)
-    }
-
-    private static func dollarQuoted(_ word: String) -> String {
-        var result = "$'"
-        for scalar in word.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "'": result += "\\'"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case _ where isUnprintable(scalar):
-                for byte in String(scalar).utf8 {
-                    let hex = String(byte, radix: 16, uppercase: true)
-                    result += "\\x" + (hex.count < 2 ? "0" + hex : hex)
-                }
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "'"
     }
 }

@@ -46,8 +46,8 @@ import Testing
     }
 
     @Test func groupedCounts() {
-        #expect(ExplorationReport.grouped(0) == "0")
-        #expect(ExplorationReport.grouped(41_200) == "41,200")
-        #expect(ExplorationReport.grouped(100_000_000) == "100,000,000")
+        #expect(0.grouped == "0")
+        #expect(41_200.grouped == "41,200")
+        #expect(100_000_000.grouped == "100,000,000")
     }
 }
