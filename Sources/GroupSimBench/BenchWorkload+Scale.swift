@@ -127,12 +127,6 @@ extension BenchWorkload {
         Explorer(try Explorer(scenario: scenario, apps: apps, workers: 1).validateScenario(), apps: apps, workers: 1)
     }
 
-    /// The simulation of a generated workload alone, as `exploreOnce` runs it but without
-    /// the checks, pitfalls and tally: one run with the trace off. Returns the copies delivered.
-    package static func simulateOnce(_ scenario: ValidatedScenario) async -> Int {
-        (try? await Simulation(scenario, recordTrace: false).run().copiesDelivered) ?? 0
-    }
-
     /// `exploreOnce`'s report, for the text `groupsim explore` prints from it.
     package static func exploreReport(_ explorer: Explorer) async throws(ExplorationError) -> ExplorationReport {
         try await explorer.explore(runs: 1, seed: explorer.scenario.seed)

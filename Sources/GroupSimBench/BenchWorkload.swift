@@ -28,10 +28,12 @@ package enum BenchWorkload {
                         network: NetworkSpec(latency: latency), timeline: timeline)
     }
 
-    /// (a) Runs the group once, trace off; returns the copies delivered.
-    package static func deliverCopies(_ scenario: ValidatedScenario) async -> Int {
+    /// (a) Runs the group once with `seed` (nil: the scenario's), trace off; returns the
+    /// copies delivered. Also the simulation alone of a `--scale` workload, without the
+    /// checks, pitfalls and tally that `exploreOnce` adds.
+    package static func deliverCopies(_ scenario: ValidatedScenario, seed: UInt64? = nil) async -> Int {
         // The caller validates the scenario once, outside the measurement.
-        (try? await Simulation(scenario, seed: 1, recordTrace: false).run().copiesDelivered) ?? 0
+        (try? await Simulation(scenario, seed: seed, recordTrace: false).run().copiesDelivered) ?? 0
     }
 
     /// What (b) did: the runs made and the events they ran between them.

@@ -77,7 +77,7 @@ extension BenchCommand {
     func endToEndLine(_ workload: BenchWorkload.Generated, explorer: Explorer, thresholds: BenchThresholds) async throws -> String {
         let devices = workload.scenario.devices.count
         let checked = try explorer.validateScenario()
-        let simulation = await measure(repeats: 1) { await BenchWorkload.simulateOnce(checked) }
+        let simulation = await measure(repeats: 1) { await BenchWorkload.deliverCopies(checked) }
         let endToEnd = try await measure(repeats: 1) { () async throws(ExplorationError) -> Int in
             let report = try await BenchWorkload.exploreReport(explorer)
             _ = ExploreCommand.sameOutcomeWarning(report, scenario: workload.scenario)

@@ -140,7 +140,7 @@ struct BenchCommand: Subcommand {
         var builtInEvents = 0
         if only == nil || only == "a" {
             let group = try ValidatedScenario(BenchWorkload.group(devices: size.devices, messagesEach: size.messages))
-            let measured = await measure(repeats: size.repeats) { await BenchWorkload.deliverCopies(group) }
+            let measured = await measure(repeats: size.repeats) { await BenchWorkload.deliverCopies(group, seed: 1) }
             lines.append("(a) copies delivered: \(Self.count(measured.work)) in \(Self.seconds(measured.seconds))"
                          + " = \(Self.count(measured.rate)) copies/s"
                          + " (\(size.devices) devices x \(Self.count(Double(size.messages))) session messages each)"

@@ -32,8 +32,7 @@ extension Simulation {
     /// - Throws: the scenario's problems, as `run()` does.
     @discardableResult
     public func step() throws(ScenarioErrors) -> Bool {
-        try start()
-        return !isFinished && engine.runNextEvent()
+        try start() && engine.runNextEvent()
     }
 
     /// Runs every event due at or before `time` (by the clock), then moves the clock to
@@ -42,8 +41,7 @@ extension Simulation {
     /// - Returns: how many events ran.
     @discardableResult
     public func advance(to time: VirtualTime) throws(ScenarioErrors) -> Int {
-        try start()
-        return isFinished ? 0 : engine.advance(to: time)
+        try start() ? engine.advance(to: time) : 0
     }
 
     /// The run's clock: the time of the last event run (or the instant `advance(to:)` reached).
@@ -55,7 +53,7 @@ extension Simulation {
     ///
     /// - Throws: the scenario's problems, as `run()` does.
     public func snapshot(of device: String) throws(ScenarioErrors) -> DeviceSnapshot? {
-        try start()
+        _ = try start()
         guard let index = engine.world.deviceIndex[device] else { return nil }
         return engine.snapshot(index)
     }

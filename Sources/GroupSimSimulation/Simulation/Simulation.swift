@@ -94,7 +94,7 @@ public actor Simulation {
     public func run() throws(ScenarioErrors) -> RunOutcome {
         if case .finished(let result) = progress { return try result.get() }
         let result = Result { () throws(ScenarioErrors) -> RunOutcome in
-            try start()
+            _ = try start()
             engine.runToEnd()
             return engine.outcome()
         }
@@ -106,22 +106,19 @@ public actor Simulation {
     /// on the shared pool, as a plain actor does.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.unownedExecutor }
 
-    /// Throws the scenario's problems, or builds the world, once.
-    func start() throws(ScenarioErrors) {
+    /// Throws the scenario's problems, or builds the world, once; then says whether the
+    /// run goes on (false once `run()` has ended it).
+    func start() throws(ScenarioErrors) -> Bool {
         if let problems { throw problems }
         build()
+        if case .finished = progress { return false }
+        return true
     }
 
     func build() {
         guard case .notStarted = progress else { return }
         engine.start(app: apps.factory(for: scenario.app))
         progress = .started
-    }
-
-    /// Whether `run()` has ended the run.
-    var isFinished: Bool {
-        if case .finished = progress { return true }
-        return false
     }
 
     // MARK: - Many runs of one scenario
