@@ -22,7 +22,6 @@ import GroupSimSimulation
 public actor ExtensionHarness {
     /// The device the harness drives.
     public nonisolated let device: String
-    let scenario: Scenario
     /// The run of the harness's scenario, with no steps: the same devices, cloud store,
     /// clock and device calls as a scenario run, with the test in place of the scheduler,
     /// driving its first device. The harness runs on the run's executor (`unownedExecutor`).
@@ -41,18 +40,15 @@ public actor ExtensionHarness {
     public init(apps: AppRegistry = AppRegistry(), app: String? = nil, people: [String] = ["me", "bob", "carol"],
                 state: Scenario.AppSpec.StateMode = .message, cloudLatency: VirtualDuration = .milliseconds(20)) throws(HarnessMismatch) {
         guard let first = people.first else { throw HarnessMismatch("the harness needs at least one person") }
-        let spec = AppSpec(name: app, state: state, cloudLatency: cloudLatency)
-        guard apps.factory(for: spec) != nil else {
-            throw HarnessMismatch("no app is registered under \"\(app ?? "")\"; registered: \(apps.names.joined(separator: ", "))")
-        }
         device = "\(first)-phone"
-        scenario = Scenario(name: "harness", people: people.map { Person(key: $0, devices: ["\($0)-phone"]) },
+        let spec = AppSpec(name: app, state: state, cloudLatency: cloudLatency)
+        let scenario = Scenario(name: "harness", people: people.map { Person(key: $0, devices: ["\($0)-phone"]) },
                             devices: people.map { DeviceSpec(name: "\($0)-phone", person: $0) },
                             conversations: [ConversationSpec(members: people)], app: spec, timeline: [])
         do {
             run = Simulation(try ValidatedScenario(scenario, registeredApps: apps.names), apps: apps)
         } catch {
-            throw HarnessMismatch("the harness cannot make that conversation:\n\(error)")
+            throw HarnessMismatch("the harness cannot make that conversation: \(error)")
         }
     }
 
@@ -99,7 +95,7 @@ public actor ExtensionHarness {
     public func receive(from person: String, session: String, url: String?, caption: String? = nil, summary: String? = nil) async {
         let sender = "\(person)-phone"
         let message = Message(session: Session(name: session), url: url, layout: TemplateLayout(caption: caption), summaryText: summary)
-        let conversation = scenario.conversations[0].name
+        let conversation = run.scenario.conversations[0].name
         let envelope = onWorld { world, context in
             defer { context.nextMessageID += 1 }
             return Envelope(id: context.nextMessageID, conversation: conversation, senderDevice: sender, senderPerson: person,
@@ -120,7 +116,7 @@ public actor ExtensionHarness {
     public func answerCloud() async {
         let requests = pendingCloud
         pendingCloud = []
-        let latency = scenario.app.cloudLatency
+        let latency = run.scenario.app.cloudLatency
         for request in requests {
             let response = onWorld { world, context in
                 context.now = context.now + latency + latency
@@ -193,7 +189,7 @@ public actor ExtensionHarness {
 
     private func perform(_ action: Action) async {
         stepNumber += 1
-        let (number, device, conversation) = (stepNumber, device, scenario.conversations[0].name)
+        let (number, device, conversation) = (stepNumber, device, run.scenario.conversations[0].name)
         let (step, isNew) = onWorld { world, context in
             (Step(number: number, time: context.now, device: device, action: action),
              action.compose.map { world.usedSessions.insert($0.session).inserted } ?? false)

@@ -31,7 +31,7 @@ public actor Simulation {
         indirect case cloudAnswer(CloudResponse, to: Int)
     }
 
-    public let scenario: Scenario
+    public nonisolated let scenario: Scenario
     private let apps: AppRegistry
     /// What was wrong with the scenario, thrown by the first call that would run it.
     private let problems: ScenarioErrors?
