@@ -124,16 +124,7 @@ extension BenchWorkload {
     /// workload: the scenario is checked here, before any timing, as `explore` checks a
     /// file when it reads it. Throws as `explore` does, for a scenario that is not valid.
     package static func explorer(for scenario: Scenario, apps: AppRegistry) throws(ExplorationError) -> Explorer {
-        try Explorer(scenario: scenario, apps: apps, workers: 1).validateScenario()
-        return Explorer(validated: scenario, apps: apps, workers: 1)
-    }
-
-    /// The simulation of a generated workload alone, as `exploreOnce` runs it but without
-    /// the checks, pitfalls and tally: one run with the trace off. Returns the copies delivered.
-    package static func simulateOnce(_ scenario: Scenario) async -> Int {
-        let simulation = Simulation(scenario: scenario, seed: scenario.seed, apps: AppRegistry(), recordTrace: false, controller: nil,
-                                    validated: true)
-        return (try? await simulation.run().copiesDelivered) ?? 0
+        Explorer(try Explorer(scenario: scenario, apps: apps, workers: 1).validateScenario(), apps: apps, workers: 1)
     }
 
     /// `exploreOnce`'s report, for the text `groupsim explore` prints from it.

@@ -28,11 +28,12 @@ package enum BenchWorkload {
                         network: NetworkSpec(latency: latency), timeline: timeline)
     }
 
-    /// (a) Runs the group once, trace off; returns the copies delivered.
-    package static func deliverCopies(_ scenario: Scenario) async -> Int {
+    /// (a) Runs the group once with `seed` (nil: the scenario's), trace off; returns the
+    /// copies delivered. Also the simulation alone of a `--scale` workload, without the
+    /// checks, pitfalls and tally that `exploreOnce` adds.
+    package static func deliverCopies(_ scenario: ValidatedScenario, seed: UInt64? = nil) async -> Int {
         // The caller validates the scenario once, outside the measurement.
-        let simulation = Simulation(scenario: scenario, seed: 1, apps: AppRegistry(), recordTrace: false, controller: nil, validated: true)
-        return (try? await simulation.run().copiesDelivered) ?? 0
+        (try? await Simulation(scenario, seed: seed, recordTrace: false).run().copiesDelivered) ?? 0
     }
 
     /// What (b) did: the runs made and the events they ran between them.
@@ -43,11 +44,10 @@ package enum BenchWorkload {
 
     /// (b) Runs the scenario and its checks with seeds 1 to `count`, one after another, as
     /// exploration runs each schedule: trace off, then the checks and pitfalls.
-    package static func runSeeds(_ scenario: Scenario, count: Int, apps: AppRegistry) async -> SeedRuns {
+    package static func runSeeds(_ scenario: ValidatedScenario, count: Int, apps: AppRegistry) async -> SeedRuns {
         // The caller validates the scenario once, outside the measurement; the runs share
         // its tables, one executor and one engine, as exploration's do.
-        let loop = RunLoop(tables: ScenarioTables(scenario: scenario), apps: apps)
-        return await loop.run { loop in
+        await Simulation(scenario, apps: apps, recordTrace: false).withIsolation { loop in
             var done = SeedRuns()
             for seed in 1...max(1, count) {
                 let outcome = loop.simulate(seed: UInt64(seed)).outcome

@@ -76,7 +76,8 @@ extension BenchCommand {
     /// command costs beyond simulating, whatever the machine.
     func endToEndLine(_ workload: BenchWorkload.Generated, explorer: Explorer, thresholds: BenchThresholds) async throws -> String {
         let devices = workload.scenario.devices.count
-        let simulation = await BenchMeasurement.measure(repeats: 1) { await BenchWorkload.simulateOnce(workload.scenario) }
+        let checked = try explorer.validateScenario()
+        let simulation = await BenchMeasurement.measure(repeats: 1) { await BenchWorkload.deliverCopies(checked) }
         let endToEnd = try await BenchMeasurement.measure(repeats: 1) { () async throws(ExplorationError) -> Int in
             let report = try await BenchWorkload.exploreReport(explorer)
             _ = ExploreCommand.sameOutcomeWarning(report, scenario: workload.scenario)

@@ -111,7 +111,7 @@ struct BenchCommand: Subcommand {
         var size = parsed.flag(Self.quick) ? Size.quick : Size.full
         if let messages = try parsed.integer(Self.messages, as: Int.self) { size.messages = messages }
         let only = try parsed.word(Self.only, in: ["a", "b", "c", "e", "f"])
-        let scenario: Scenario
+        let scenario: ValidatedScenario
         let path: String
         if let given = parsed.value(Self.scenario) {
             path = given
@@ -139,9 +139,8 @@ struct BenchCommand: Subcommand {
         var builtIn: BenchMeasurement?
         var builtInEvents = 0
         if only == nil || only == "a" {
-            let group = BenchWorkload.group(devices: size.devices, messagesEach: size.messages)
-            try group.validate()
-            let measured = await BenchMeasurement.measure(repeats: size.repeats) { await BenchWorkload.deliverCopies(group) }
+            let group = try ValidatedScenario(BenchWorkload.group(devices: size.devices, messagesEach: size.messages))
+            let measured = await BenchMeasurement.measure(repeats: size.repeats) { await BenchWorkload.deliverCopies(group, seed: 1) }
             lines.append("(a) copies delivered: \(Self.count(measured.work)) in \(Self.seconds(measured.seconds))"
                          + " = \(Self.count(measured.rate)) copies/s"
                          + " (\(size.devices) devices x \(Self.count(Double(size.messages))) session messages each)"
@@ -149,7 +148,6 @@ struct BenchCommand: Subcommand {
             copies = measured
         }
         if only == nil || only == "b" {
-            try scenario.validate(registeredApps: apps.names)
             let measured = await BenchMeasurement.measure(repeats: size.repeats) {
                 let done = await BenchWorkload.runSeeds(scenario, count: size.runs, apps: apps)
                 builtInEvents = done.events
@@ -183,11 +181,11 @@ struct BenchCommand: Subcommand {
                          + thresholds.text("b-events-over-c", Self.ratio(perSecond, events.cpuRate)))
         }
         if only == nil || only == "e" {
-            var custom = scenario
-            custom.app.name = BenchPollApp.name
+            var poll = scenario.scenario
+            poll.app.name = BenchPollApp.name
             var registry = apps
             registry.register(BenchPollApp.name) { _ in BenchPollApp() }
-            try custom.validate(registeredApps: registry.names)
+            let custom = try ValidatedScenario(poll, registeredApps: registry.names)
             let measured = await BenchMeasurement.measure(repeats: size.repeats) { await BenchWorkload.runSeeds(custom, count: size.runs, apps: registry).runs }
             var line = "(e) custom MessagesApp: runs of \(path) with \(BenchPollApp.name): \(Self.count(measured.work))"
                 + " in \(Self.seconds(measured.seconds))"
@@ -199,11 +197,11 @@ struct BenchCommand: Subcommand {
             lines.append(line)
         }
         if only == nil || only == "f" {
-            var custom = scenario
-            custom.app.name = URLPollController.name
+            var controlled = scenario.scenario
+            controlled.app.name = URLPollController.name
             var registered = apps
             registered.register(URLPollController.name) { URLPollController() }
-            try custom.validate(registeredApps: registered.names)
+            let custom = try ValidatedScenario(controlled, registeredApps: registered.names)
             let measured = await BenchMeasurement.measure(repeats: size.repeats) {
                 await BenchWorkload.runSeeds(custom, count: size.runs, apps: registered).runs
             }

@@ -151,9 +151,9 @@ struct ExploreCommand: Subcommand {
         let inputs = ScenarioInput.inputs(path, scenario)
         try OutputFile.check(parsed.value(.output), inputs: inputs)
         // The budget covers the runs in flight together, not one run.
-        let (fitting, workersNote) = ScenarioInput.workers(exhaustive ? workers : min(workers, runs), for: scenario,
+        let (fitting, workersNote) = ScenarioInput.workers(exhaustive ? workers : min(workers, runs), for: scenario.scenario,
                                                            budget: try ScenarioInput.budget(parsed))
-        let explorer = Explorer(validated: scenario, apps: apps, workers: fitting)
+        let explorer = Explorer(scenario, apps: apps, workers: fitting)
         // The first SIGINT or SIGTERM cancels the exploration, which stops starting runs
         // and reports the runs before it; the exit status then says which signal it was.
         let shardToRun = shard
@@ -189,10 +189,10 @@ struct ExploreCommand: Subcommand {
         }
         var warnings = ""
         if !parsed.flag(Self.quiet), let workersNote { warnings += workersNote + "\n" }
-        if !parsed.flag(Self.quiet), let warning = Self.sameOutcomeWarning(report, scenario: scenario) { warnings += warning + "\n" }
+        if !parsed.flag(Self.quiet), let warning = Self.sameOutcomeWarning(report, scenario: scenario.scenario) { warnings += warning + "\n" }
         let text: String = switch format {
         case .json: ExplorationJSONReport.render(report)
-        case .html: await ExplorationHTMLPage.render(report, scenario: scenario, apps: apps)
+        case .html: await ExplorationHTMLPage.render(report, scenario: scenario.scenario, apps: apps)
         case .text: ExplorationTextReport.render(Self.replayableHere(report), full: parsed.flag(Self.full))
         }
         var status = ExitStatus.checks(passed: report.passed)

@@ -59,18 +59,18 @@ enum ScenarioInput {
 
     /// The files a command reads for `scenario`, read from `path`: the scenario (or standard
     /// input, for `-`) and its sticker files. `--output` and `--junit` may name none of them.
-    static func inputs(_ path: String, _ scenario: Scenario) -> [String] { [path] + scenario.stickerFiles }
+    static func inputs(_ path: String, _ scenario: ValidatedScenario) -> [String] { [path] + scenario.stickerFiles }
 
     /// Reads and validates the file at `path` (`-`: standard input), then checks it against
     /// the budget.
-    static func load(_ path: String, _ parsed: Arguments, apps: AppRegistry) throws -> Scenario {
+    static func load(_ path: String, _ parsed: Arguments, apps: AppRegistry) throws -> ValidatedScenario {
         try load(path, limits: limits(parsed), budget: budget(parsed), apps: apps)
     }
 
     /// As `load(_:_:apps:)` with the options already read.
-    static func load(_ path: String, limits: ScenarioLimits, budget: ScenarioBudget, apps: AppRegistry) throws -> Scenario {
+    static func load(_ path: String, limits: ScenarioLimits, budget: ScenarioBudget, apps: AppRegistry) throws -> ValidatedScenario {
         let scenario = try ScenarioSource.load(path, apps: apps, limits: limits)
-        try budget.check(scenario)
+        try budget.check(scenario.scenario)
         return scenario
     }
 }

@@ -14,12 +14,13 @@ enum ScenarioSource {
     /// without end (`< /dev/zero`) is refused instead of read until memory runs out.
     static let standardInputLimit = ScenarioLimits.default.maximumFileBytes
 
-    static func load(_ path: String, apps: AppRegistry, limits: ScenarioLimits = .default) throws -> Scenario {
+    static func load(_ path: String, apps: AppRegistry, limits: ScenarioLimits = .default) throws -> ValidatedScenario {
         guard path == standardInputPath else {
-            return try ScenarioParser.load(path: path, registeredApps: apps.names, limits: limits)
+            return ValidatedScenario(parsed: try ScenarioParser.load(path: path, registeredApps: apps.names, limits: limits))
         }
         let bytes = try readStandardInput()
-        return try ScenarioParser.parse(bytes: bytes, file: standardInputName, registeredApps: apps.names, limits: limits)
+        return ValidatedScenario(parsed: try ScenarioParser.parse(bytes: bytes, file: standardInputName, registeredApps: apps.names,
+                                                                  limits: limits))
     }
 
     /// Everything on standard input, up to `standardInputLimit` bytes.

@@ -37,7 +37,7 @@ struct ShrinkCommand: Subcommand {
         let inputs = ScenarioInput.inputs(path, scenario)
         try OutputFile.check(parsed.value(.output), inputs: inputs)
         let seed = seedOption ?? scenario.seed
-        let result = try await Shrinker(apps: apps).shrink(scenario, seed: seed, maxAttempts: attempts)
+        let result = try await Shrinker(apps: apps).shrink(scenario.scenario, seed: seed, maxAttempts: attempts)
 
         guard let check = result.check else {
             let unexpected = try await scenario.run(seed: seed, apps: apps).unexpectedFailures

@@ -119,10 +119,10 @@ struct TestCommand: Subcommand {
     /// memory budget: a file over it is an ERROR with the estimate, as `run` refuses it.
     private func test(_ path: String, seed: UInt64?, runs: Int?, budget: ScenarioBudget,
                       checksDeterminism: Bool) async -> ScenarioTestResult {
-        let scenario: Scenario
+        let scenario: ValidatedScenario
         do {
-            scenario = try ScenarioParser.load(path: path, registeredApps: apps.names)
-            try budget.check(scenario)
+            scenario = ValidatedScenario(parsed: try ScenarioParser.load(path: path, registeredApps: apps.names))
+            try budget.check(scenario.scenario)
         } catch {
             return ScenarioTestResult(path: path, invalid: error.errors.first ?? ScenarioError("invalid scenario", at: nil))
         }
@@ -135,8 +135,8 @@ struct TestCommand: Subcommand {
             var result = ScenarioTestResult(path: path, scenario: scenario.name, seed: seed ?? scenario.seed, report: report)
             result.stickerFiles = scenario.stickerFiles
             if let runs {
-                let workers = ScenarioInput.workers(ProcessInfo.processInfo.activeProcessorCount, for: scenario, budget: budget).count
-                let exploration = try await Explorer(validated: scenario, apps: apps, workers: workers).explore(runs: runs, seed: seed)
+                let workers = ScenarioInput.workers(ProcessInfo.processInfo.activeProcessorCount, for: scenario.scenario, budget: budget).count
+                let exploration = try await Explorer(scenario, apps: apps, workers: workers).explore(runs: runs, seed: seed)
                 if checked, !exploration.interrupted,
                    let divergence = try await DeterminismCheck.verify(exploration, scenario: scenario, apps: apps) {
                     return ScenarioTestResult(path: path, invalid: ScenarioError(divergence.description, at: nil))

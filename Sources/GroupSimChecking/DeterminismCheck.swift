@@ -51,23 +51,23 @@ package enum DeterminismCheck {
     }
 
     /// Whether `scenario` runs code GroupSim does not control: an app registered from Swift.
-    package static func applies(to scenario: Scenario, apps: AppRegistry) -> Bool {
+    package static func applies(to scenario: ValidatedScenario, apps: AppRegistry) -> Bool {
         guard let name = scenario.app.name else { return false }
         return apps.names.contains(name)
     }
 
     /// Runs `seed` once more with the trace on and compares it with `outcome`, a traced run
     /// of the same seed: nil when they agree.
-    package static func compare(_ outcome: RunOutcome, rerunning scenario: Scenario,
+    package static func compare(_ outcome: RunOutcome, rerunning scenario: ValidatedScenario,
                                 apps: AppRegistry) async throws(ScenarioErrors) -> Divergence? {
-        let again = try await Simulation(scenario: scenario, seed: outcome.seed, apps: apps).run()
+        let again = try await Simulation(scenario, seed: outcome.seed, apps: apps).run()
         return difference(outcome, again)
     }
 
     /// Runs `seed` twice with the trace on: the first run's report, or where the two parted.
-    package static func twice(_ scenario: Scenario, seed: UInt64,
+    package static func twice(_ scenario: ValidatedScenario, seed: UInt64,
                               apps: AppRegistry) async throws(ScenarioErrors) -> Result<RunReport, Divergence> {
-        let first = try await Simulation(scenario: scenario, seed: seed, apps: apps).run()
+        let first = try await Simulation(scenario, seed: seed, apps: apps).run()
         if let divergence = try await compare(first, rerunning: scenario, apps: apps) { return .failure(divergence) }
         return .success(RunReport(outcome: first))
     }
@@ -89,7 +89,7 @@ package enum DeterminismCheck {
     /// Runs again, twice each, the seeds an exploration report prints (its failing runs,
     /// or for an exhaustive search the scenario's own seed) and a sample of its other
     /// runs: nil when each pair agrees and each failing run fails the same checks again.
-    package static func verify(_ report: ExplorationReport, scenario: Scenario,
+    package static func verify(_ report: ExplorationReport, scenario: ValidatedScenario,
                                apps: AppRegistry) async throws(ScenarioErrors) -> Divergence? {
         guard case .random(let base, let requested) = report.mode else {
             if case .failure(let divergence) = try await twice(scenario, seed: scenario.seed, apps: apps) { return divergence }

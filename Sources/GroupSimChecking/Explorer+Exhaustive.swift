@@ -61,10 +61,9 @@ extension Explorer {
     ///   (for a progress line; it does not change the report). Called from the searching task.
     package func exhaustive(limit: Int, factor: Bool, memory: Int, progress: (@Sendable (SearchProgress) -> Void)?)
         async throws(ExplorationError) -> ExplorationReport {
-        try validateScenario()
-        // One loop for the whole search: the tables are built (sticker files read) once,
-        // and every order restarts one engine.
-        let loop = RunLoop(tables: ScenarioTables(scenario: scenario), apps: apps)
+        // One simulation for the whole search: the tables are built (sticker files read)
+        // once, and every order restarts one engine.
+        let loop = Simulation(try validateScenario(), apps: apps, recordTrace: false)
         guard factor else { return try await enumerated(limit: limit, memory: memory, on: loop, progress: progress) }
         let reason: String
         do throws(ExplorationError) {
@@ -94,12 +93,12 @@ extension Explorer {
     ///   the built-in app always are.
     /// - Parameter schedules: stop after simulating this many schedules (`.searchTooLong`)
     ///   instead of `limit * 20` (tests that skip what takes long).
-    /// - Parameter loop: what runs the orders (nil: a loop of its own).
+    /// - Parameter loop: what runs the orders (nil: a simulation of its own).
     /// - Parameter progress: as for `exhaustive(limit:factor:memory:progress:)`.
     func enumerated(limit: Int, everyAlternative: Bool = false, schedules: Int? = nil, memory: Int = Explorer.defaultSearchMemory,
-                    on loop: RunLoop? = nil, progress: (@Sendable (SearchProgress) -> Void)? = nil) async throws(ExplorationError)
+                    on loop: Simulation? = nil, progress: (@Sendable (SearchProgress) -> Void)? = nil) async throws(ExplorationError)
         -> ExplorationReport {
-        let loop = loop ?? RunLoop(tables: ScenarioTables(scenario: scenario), apps: apps)
+        let loop = if let loop { loop } else { Simulation(try validateScenario(), apps: apps, recordTrace: false) }
         let seed = scenario.seed
         let sessions = ExploredRun.sessions(of: scenario)
         let root = OrderKey(for: scenario)
@@ -241,13 +240,13 @@ extension Explorer {
         }
     }
 
-    /// One simulation under an `OrderRecorder`, on `loop`. The loop keeps no copy of the
+    /// One simulation under an `OrderRecorder`, on `loop`, which keeps no copy of the
     /// recorder (and its share of `visited`) once this returns, so the caller's set stays
     /// uniquely referenced and grows in place.
     /// - Parameter memory: the most bytes the run's decisions may hold; `overBudget` is what
     ///   they would have held when they passed it (nil: they did not).
     private func simulateOrder(prefix: [Int], guide: [UInt64], sleep: [OrderRecorder.Option]?, visited: Set<OrderKey>,
-                               memory: Int, on loop: RunLoop) async
+                               memory: Int, on loop: Simulation) async
         -> (outcome: RunOutcome, decisions: [OrderRecorder.Decision], sleeps: [[OrderRecorder.Option]], fresh: [OrderKey], stuckAt: Int?,
             overBudget: Int?) {
         let ran = await loop.simulate(seed: scenario.seed,

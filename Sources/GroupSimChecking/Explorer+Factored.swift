@@ -50,7 +50,7 @@ extension Explorer {
 
     /// `exhaustive(limit:factor: true)`: the factored search, with the devices whose
     /// arrivals broke the condition enumerated instead, one search per such device.
-    func factored(limit: Int, memory: Int = Explorer.defaultSearchMemory, on loop: RunLoop,
+    func factored(limit: Int, memory: Int = Explorer.defaultSearchMemory, on loop: Simulation,
                   progress: (@Sendable (SearchProgress) -> Void)? = nil) async throws(ExplorationError)
         -> Result<ExplorationReport, FactoringStop> {
         var excluded: Set<Int> = []
@@ -92,7 +92,7 @@ extension Explorer {
     }
 
     private func simulateFactored(prefix: [Int], guide: [UInt64] = [], sleep: [OrderRecorder.Option]? = nil, visited: Set<OrderKey> = [],
-                                  factorable: [Bool], local: [[Int]], sessions: [String], memory: Int = .max, on loop: RunLoop) async
+                                  factorable: [Bool], local: [[Int]], sessions: [String], memory: Int = .max, on loop: Simulation) async
         -> FactoredRun {
         let recorder = OrderRecorder(scenario: scenario, prefix: prefix, guide: guide, sleep: sleep, visited: visited,
                                      factorable: factorable, localPrefix: local, memory: memory)
@@ -107,7 +107,7 @@ extension Explorer {
                            overBudget: ran.flatMap { $0.overBudget ? $0.recordedBytes : nil }, acted: ran?.acted ?? [:])
     }
 
-    private func factoredSearch(limit: Int, memory: Int, factorable: [Bool], on loop: RunLoop,
+    private func factoredSearch(limit: Int, memory: Int, factorable: [Bool], on loop: Simulation,
                                 progress: (@Sendable (SearchProgress) -> Void)?) async throws(ExplorationError)
         -> Result<ExplorationReport, FactoringStop> {
         let seed = scenario.seed

@@ -14,7 +14,8 @@ extension Explorer {
         case .exhaustive(let seed, _, _):
             // Followed by the texts alone: no pruning, which could hide the event named next.
             let controller = OrderRecorder(scenario: scenario, prefix: [], visited: [], reducing: false, schedule: failure.schedule)
-            return RunReport(outcome: try await Simulation(scenario: scenario, seed: seed, apps: apps, controller: controller).run())
+            let checked = try ValidatedScenario(scenario, registeredApps: apps.names)
+            return RunReport(outcome: try await Simulation(checked, seed: seed, apps: apps, controller: controller).run())
         }
     }
 

@@ -18,18 +18,17 @@ import GroupSimSimulation
 /// report's counts are order-free, so any number of workers and any split into shards
 /// give the same report (determinism rules 2 and 4, README). Workers are child tasks of a task
 /// group (structured concurrency, rule 5); each worker runs its runs one after another on
-/// a `RunLoop`, which restarts one engine for each run and gives what a new `Simulation`
-/// with the run's seed gives.
+/// a `Simulation` of its own (`simulate(seed:controller:)`), which restarts one engine for
+/// each run and gives what a new `Simulation` with the run's seed gives.
 public struct Explorer: Sendable {
     public var scenario: Scenario
     public var apps: AppRegistry
     /// How many runs go on at once (at least 1).
     public var workers: Int
-    /// True when the caller has just read `scenario` from a file (`ScenarioParser`, with
-    /// the same registered apps), which checks everything `Scenario.validate` does: the
-    /// command line sets it, so a large scenario is not written out and read again before
-    /// every exploration.
-    package private(set) var scenarioIsValidated = false
+    /// `scenario` as the caller checked it (the command line, which has just read it from
+    /// its file), so that a large scenario is not written out and read again before every
+    /// exploration; nil: checked when an exploration starts.
+    private var checked: ValidatedScenario?
 
     /// The default refusal threshold of `exhaustive(limit:)`: distinct delivery orders.
     public static let defaultExhaustiveLimit = 100_000
@@ -43,11 +42,10 @@ public struct Explorer: Sendable {
         self.workers = max(1, workers)
     }
 
-    /// An explorer of a scenario the caller has just read from its file with the same
-    /// registered apps (`scenarioIsValidated`).
-    package init(validated scenario: Scenario, apps: AppRegistry, workers: Int) {
-        self.init(scenario: scenario, apps: apps, workers: workers)
-        scenarioIsValidated = true
+    /// An explorer of a scenario checked with the same registered apps.
+    package init(_ scenario: ValidatedScenario, apps: AppRegistry, workers: Int) {
+        self.init(scenario: scenario.scenario, apps: apps, workers: workers)
+        checked = scenario
     }
 
     /// The seed of run `run` of an exploration from `base`: a draw from the `.exploration`
@@ -87,7 +85,7 @@ public struct Explorer: Sendable {
     package func explore(
         runs: Int, seed: UInt64? = nil, shard: Shard?, progress: (@Sendable (ExplorationProgress) -> Void)? = nil
     ) async throws(ExplorationError) -> ExplorationReport {
-        try validateScenario()
+        let checked = try validateScenario()
         let base = seed ?? scenario.seed
         let total = max(0, runs)
         var template = Self.template(for: scenario, mode: .random(seed: base, requested: total))
@@ -98,11 +96,12 @@ public struct Explorer: Sendable {
         let sessions = ExploredRun.sessions(of: scenario)
         // Built once for every run (sticker files read once), whatever the workers.
         let tables = ScenarioTables(scenario: scenario)
+        let host = { Simulation(checked, tables: tables, apps: apps, recordTrace: false) }
         let tally: ExplorationTally
         if progress == nil, workers <= 1 || span.count < 2 {
-            tally = await runChunk(span, 0..<span.count, base: base, sessions: sessions, on: RunLoop(tables: tables, apps: apps))
+            tally = await runChunk(span, 0..<span.count, base: base, sessions: sessions, on: host())
         } else {
-            tally = await runConcurrently(span, base: base, sessions: sessions, tables: tables, progress: progress)
+            tally = await runConcurrently(span, base: base, sessions: sessions, host: host, progress: progress)
         }
         var report = tally.report(template)
         report.interrupted = tally.runs < ExactCount(span.count)
@@ -128,11 +127,11 @@ public struct Explorer: Sendable {
 
     /// Splits the runs into chunks and keeps `workers` chunks going at once. A chunk's
     /// tally is merged as soon as every chunk before it is, so the total is built in run
-    /// order and only the chunks in flight are held. A chunk runs on a `RunLoop` no other
-    /// chunk in flight has, handed on to a later chunk when it is done: a worker's runs
-    /// restart one engine however many chunks it takes.
+    /// order and only the chunks in flight are held. A chunk runs on a simulation no other
+    /// chunk in flight has (`host` makes one), handed on to a later chunk when it is done:
+    /// a worker's runs restart one engine however many chunks it takes.
     private func runConcurrently(
-        _ span: RunSpan, base: UInt64, sessions: [String], tables: ScenarioTables,
+        _ span: RunSpan, base: UInt64, sessions: [String], host: () -> Simulation,
         progress: (@Sendable (ExplorationProgress) -> Void)? = nil
     ) async -> ExplorationTally {
         let chunkSize = max(1, min(64, span.count / (workers * 4)))
@@ -142,9 +141,9 @@ public struct Explorer: Sendable {
         // Structured concurrency only (determinism rule 5, README): each child runs whole, independent
         // simulations and the tallies are merged in chunk order, so the report is the same
         // for any number of workers.
-        await withTaskGroup(of: (Int, RunLoop, ExplorationTally).self) { group in
+        await withTaskGroup(of: (Int, Simulation, ExplorationTally).self) { group in
             var next = 0
-            var idle: [RunLoop] = []
+            var idle: [Simulation] = []
             var finished: [Int: ExplorationTally] = [:]
             var merged = 0
             // After a cancellation, only the runs before the first unfinished one count: a
@@ -153,7 +152,7 @@ public struct Explorer: Sendable {
             func start() {
                 let number = next
                 next += 1
-                let loop = idle.popLast() ?? RunLoop(tables: tables, apps: apps)
+                let loop = idle.popLast() ?? host()
                 group.addTask { (number, loop, await self.runChunk(span, positions(number), base: base, sessions: sessions, on: loop)) }
             }
             while next < min(workers, chunkCount) { start() }
@@ -178,10 +177,10 @@ public struct Explorer: Sendable {
     /// The runs of `positions` one after another on `loop` (the scenario's, validated):
     /// they share its executor (for a controller app, one thread instead of one wake-up
     /// per run) and restart its engine rather than building a world each.
-    private func runChunk(_ span: RunSpan, _ positions: Range<Int>, base: UInt64, sessions: [String], on loop: RunLoop) async
+    private func runChunk(_ span: RunSpan, _ positions: Range<Int>, base: UInt64, sessions: [String], on loop: Simulation) async
         -> ExplorationTally {
         let scenario = scenario
-        return await loop.run { loop in
+        return await loop.withIsolation { loop in
             var tally = ExplorationTally(checks: scenario.checks.count)
             for position in positions {
                 if Task.isCancelled { break }
@@ -196,10 +195,10 @@ public struct Explorer: Sendable {
     }
 
     /// Refuses an invalid scenario, exactly as its file would be refused.
-    package func validateScenario() throws(ExplorationError) {
-        guard !scenarioIsValidated else { return }
+    package func validateScenario() throws(ExplorationError) -> ValidatedScenario {
+        if let checked { return checked }
         do {
-            try scenario.validate(registeredApps: apps.names)
+            return try ValidatedScenario(scenario, registeredApps: apps.names)
         } catch {
             throw .invalidScenario(error)
         }

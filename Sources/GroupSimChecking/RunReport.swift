@@ -74,8 +74,14 @@ extension Scenario {
     ///   - apps: the apps the scenario may name in `app.name`.
     /// - Throws: the scenario's problems, as `validate` finds them; nothing runs then.
     public func run(seed: UInt64? = nil, apps: AppRegistry = AppRegistry()) async throws(ScenarioErrors) -> RunReport {
-        let outcome = try await Simulation(scenario: self, seed: seed, apps: apps).run()
-        return RunReport(outcome: outcome)
+        RunReport(outcome: try await Simulation(scenario: self, seed: seed, apps: apps).run())
+    }
+}
+
+extension ValidatedScenario {
+    /// `Scenario.run(seed:apps:)` without checking the scenario again.
+    package func run(seed: UInt64? = nil, apps: AppRegistry) async throws(ScenarioErrors) -> RunReport {
+        RunReport(outcome: try await Simulation(self, seed: seed, apps: apps).run())
     }
 }
 

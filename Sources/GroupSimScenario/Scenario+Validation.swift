@@ -11,7 +11,8 @@ extension Scenario {
     /// `devices` must hold exactly the devices the people list, each owned by the person
     /// who lists it, and steps must be numbered 1, 2, ... in file order.
     ///
-    /// `Simulation`, `Explorer` and `Shrinker` call this before they run anything.
+    /// `Simulation`, `Explorer` and `Shrinker` call this before they run anything, unless
+    /// they are given a `ValidatedScenario`.
     ///
     /// - Parameter registeredApps: the names `app.name` may use.
     /// - Throws: every problem found, in file order.
@@ -96,4 +97,26 @@ extension Scenario {
             }
         }
     }
+}
+
+/// A scenario known to be valid with the registered apps it was checked against: made by
+/// `validate` (`init(_:registeredApps:)`) or from what `ScenarioParser` has just read from a
+/// file with those apps (`init(parsed:)`), whose parse checks everything `validate` does.
+/// What runs a scenario without checking it again takes one: `groupsim run` parses its file
+/// once, and exploration and benchmarks check a scenario once for all their runs.
+@dynamicMemberLookup
+package struct ValidatedScenario: Sendable {
+    package let scenario: Scenario
+
+    package init(_ scenario: Scenario, registeredApps: [String] = []) throws(ScenarioErrors) {
+        try scenario.validate(registeredApps: registeredApps)
+        self.scenario = scenario
+    }
+
+    /// A scenario `ScenarioParser` has just read with the registered apps it is run with.
+    package init(parsed scenario: Scenario) {
+        self.scenario = scenario
+    }
+
+    package subscript<Value>(dynamicMember field: KeyPath<Scenario, Value>) -> Value { scenario[keyPath: field] }
 }

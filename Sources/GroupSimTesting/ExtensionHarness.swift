@@ -22,12 +22,10 @@ import GroupSimSimulation
 public actor ExtensionHarness {
     /// The device the harness drives.
     public nonisolated let device: String
-    let scenario: Scenario
-    /// The world of a run with one device, the driven one: the same device, cloud store
-    /// and device calls as a scenario run, with the test in place of the scheduler.
-    private var world: World
-    private var driven: Device { world.devices[0] }
-    private var context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
+    /// The run of the harness's scenario, with no steps: the same devices, cloud store,
+    /// clock and device calls as a scenario run, with the test in place of the scheduler,
+    /// driving its first device. The harness runs on the run's executor (`unownedExecutor`).
+    private let run: Simulation
     private var pendingCloud: [CloudRequest] = []
     private var stepNumber = 0
     /// Effects since the last `expect`.
@@ -42,16 +40,23 @@ public actor ExtensionHarness {
     public init(apps: AppRegistry = AppRegistry(), app: String? = nil, people: [String] = ["me", "bob", "carol"],
                 state: Scenario.AppSpec.StateMode = .message, cloudLatency: VirtualDuration = .milliseconds(20)) throws(HarnessMismatch) {
         guard let first = people.first else { throw HarnessMismatch("the harness needs at least one person") }
-        let spec = AppSpec(name: app, state: state, cloudLatency: cloudLatency)
-        guard let factory = apps.factory(for: spec) else {
-            throw HarnessMismatch("no app is registered under \"\(app ?? "")\"; registered: \(apps.names.joined(separator: ", "))")
-        }
         device = "\(first)-phone"
-        scenario = Scenario(name: "harness", people: people.map { Person(key: $0, devices: ["\($0)-phone"]) },
+        let spec = AppSpec(name: app, state: state, cloudLatency: cloudLatency)
+        let scenario = Scenario(name: "harness", people: people.map { Person(key: $0, devices: ["\($0)-phone"]) },
                             devices: people.map { DeviceSpec(name: "\($0)-phone", person: $0) },
                             conversations: [ConversationSpec(members: people)], app: spec, timeline: [])
-        world = World(tables: ScenarioTables(scenario: scenario), seed: scenario.seed)
-        world.makeDevices(app: factory, tracing: true, count: 1)
+        do {
+            run = Simulation(try ValidatedScenario(scenario, registeredApps: apps.names), apps: apps)
+        } catch {
+            throw HarnessMismatch("the harness cannot make that conversation: \(error)")
+        }
+    }
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { run.unownedExecutor }
+
+    /// Lends the run's world and clock to `body`: the harness shares the run's executor.
+    private func onWorld<T: Sendable>(_ body: @Sendable (inout World, inout DeviceContext) -> T) -> T {
+        run.assumeIsolated { $0.withWorld(body) }
     }
 
     // MARK: - What the user and the system do
@@ -90,17 +95,20 @@ public actor ExtensionHarness {
     public func receive(from person: String, session: String, url: String?, caption: String? = nil, summary: String? = nil) async {
         let sender = "\(person)-phone"
         let message = Message(session: Session(name: session), url: url, layout: TemplateLayout(caption: caption), summaryText: summary)
-        let envelope = Envelope(id: context.nextMessageID, conversation: scenario.conversations[0].name, senderDevice: sender,
-                                senderPerson: person, sentAt: context.now, content: .app(message),
-                                senderMap: world.facts.mintIdentifiers(device: sender, generation: 0), provenance: Provenance(),
-                                change: nil, senderPosition: world.facts.personIndex[person] ?? -1)
-        context.nextMessageID += 1
+        let conversation = run.scenario.conversations[0].name
+        let envelope = onWorld { world, context in
+            defer { context.nextMessageID += 1 }
+            return Envelope(id: context.nextMessageID, conversation: conversation, senderDevice: sender, senderPerson: person,
+                            sentAt: context.now, content: .app(message),
+                            senderMap: world.facts.mintIdentifiers(device: sender, generation: 0), provenance: Provenance(),
+                            change: nil, senderPosition: world.facts.personIndex[person] ?? -1)
+        }
         collect { $0.receive(envelope) }
     }
 
     /// Moves virtual time on.
     public func advance(by duration: VirtualDuration) {
-        context.now = context.now + duration
+        onWorld { _, context in context.now = context.now + duration }
     }
 
     /// Carries every cloud request made so far to the store and brings the answers back,
@@ -108,10 +116,12 @@ public actor ExtensionHarness {
     public func answerCloud() async {
         let requests = pendingCloud
         pendingCloud = []
+        let latency = run.scenario.app.cloudLatency
         for request in requests {
-            context.now = context.now + scenario.app.cloudLatency
-            let response = world.cloud.handle(request)
-            context.now = context.now + scenario.app.cloudLatency
+            let response = onWorld { world, context in
+                context.now = context.now + latency + latency
+                return world.cloud.handle(request)
+            }
             collect { $0.receive(response) }
         }
     }
@@ -119,16 +129,16 @@ public actor ExtensionHarness {
     // MARK: - What the test reads
 
     /// The key-value storage of the app's current installation.
-    public var storage: [Scenario.DataEntry] { get async { driven.storageContents() } }
+    public var storage: [Scenario.DataEntry] { get async { onWorld { world, _ in world.devices[0].storageContents() } } }
 
     /// Reads the app instance of the current activation with `read`; nil while the
     /// extension is not running. `controller(as:)` is built on it.
-    public func withCurrentApp<Value: Sendable>(_ read: (any MessagesApp) -> Value?) -> Value? {
-        driven.app.flatMap(read)
+    public func withCurrentApp<Value: Sendable>(_ read: @Sendable (any MessagesApp) -> Value?) -> Value? {
+        onWorld { world, _ in world.devices[0].app.flatMap(read) }
     }
 
     /// The device as a check or report sees it (transcript, identifiers, callbacks, draft).
-    public func snapshot() async -> DeviceSnapshot { world.devices[0].snapshot() }
+    public func snapshot() async -> DeviceSnapshot { onWorld { world, _ in world.devices[0].snapshot() } }
 
     /// Compares what happened since the last `expect` with the given fields (nil: not
     /// compared), then starts collecting afresh. Throws, naming every field that
@@ -143,8 +153,7 @@ public actor ExtensionHarness {
     ///   - storage: every key and value the installation's storage holds now.
     public func expect(callbacks: [AppCallback]? = nil, sent: [String]? = nil, staged: String?? = nil,
                        failures: [MessageErrorCode]? = nil, storage: [String: String]? = nil) async throws(HarnessMismatch) {
-        let snapshot = world.devices[0].snapshot()
-        let stored = driven.storageContents()
+        let (snapshot, stored) = onWorld { world, _ in (world.devices[0].snapshot(), world.devices[0].storageContents()) }
         let received = effects
         effects = HarnessEffects()
         var differences: [String] = []
@@ -180,17 +189,21 @@ public actor ExtensionHarness {
 
     private func perform(_ action: Action) async {
         stepNumber += 1
-        let isNew = action.compose.map { world.usedSessions.insert($0.session).inserted } ?? false
-        let step = Step(number: stepNumber, time: context.now, device: device, action: action)
-        let conversation = scenario.conversations[0].name
+        let (number, device, conversation) = (stepNumber, device, run.scenario.conversations[0].name)
+        let (step, isNew) = onWorld { world, context in
+            (Step(number: number, time: context.now, device: device, action: action),
+             action.compose.map { world.usedSessions.insert($0.session).inserted } ?? false)
+        }
         collect { $0.perform(step, conversation: conversation, sessionIsNew: isNew) }
     }
 
     /// Makes one call into the device and takes in what it did.
-    private func collect(_ call: (inout DeviceCall) -> Void) {
-        var output = DeviceOutput()
-        world.call(0, context: &context, output: &output, call)
-        let callbacks = driven.callbacks
+    private func collect(_ call: @Sendable (inout DeviceCall) -> Void) {
+        let (output, callbacks) = onWorld { world, context in
+            var output = DeviceOutput()
+            world.call(0, context: &context, output: &output, call)
+            return (output, world.devices[0].callbacks)
+        }
         effects.callbacks += callbacks.dropFirst(callbacksSeen)
         callbacksSeen = callbacks.count
         for envelope in output.outgoing {

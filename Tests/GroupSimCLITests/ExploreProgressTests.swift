@@ -123,7 +123,7 @@ import GroupSimTesting
     @Test func theWorkersNoteAndTheSameOutcomeWarningAreBothShown() async throws {
         let path = CLI.path("Scenarios/pickles-race.yaml")
         let scenario = try ScenarioSource.load(path, apps: AppRegistry(), limits: ScenarioLimits())
-        let copies = ScenarioBudget.estimate(scenario).copies
+        let copies = ScenarioBudget.estimate(scenario.scenario).copies
         let both = await CLI.run(["explore", path, "--runs", "20", "--workers", "4", "--max-copies", "\(2 * copies)"])
         #expect(both.status == 0, "\(both.error)")
         #expect(both.error.hasPrefix("note: 4 runs at once would use about "), "\(both.error)")

@@ -92,7 +92,11 @@ final class TallyController: MSMessagesAppViewController, ComposeRequestHandling
         #expect(recorder.lines.last == "me-phone conflict, server has v1 {value: a}")
     }
 
-    @Test func unknownAppIsAClearError() {
-        #expect(throws: HarnessMismatch.self) { try ExtensionHarness(apps: Self.apps(), app: "nope") }
+    /// The harness's conversation is checked as a scenario is: an app name nobody
+    /// registered is refused with the scenario's message.
+    @Test func unknownAppIsAClearError() throws {
+        let error = try #require(throws: HarnessMismatch.self) { try ExtensionHarness(apps: Self.apps(), app: "nope") }
+        #expect(error.description == #"the harness cannot make that conversation: <swift>:app.name: error: unknown app "nope"; "#
+            + "registered apps: tally, cloud-test")
     }
 }

@@ -16,7 +16,7 @@ struct Engine {
     var recorder: Recorder
     private(set) var seed: UInt64
     /// The clock and the run's message and change counters, lent to each device call.
-    private(set) var context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
+    var context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
     /// The one buffer every device call adds its effects to; emptied after each call.
     private var output = DeviceOutput()
 
@@ -114,11 +114,7 @@ struct Engine {
 
     /// What the run left: every device's state, the trace, failures and counters.
     mutating func outcome() -> RunOutcome {
-        let snapshots = world.devices.indices.map { index in
-            var snapshot = world.devices[index].snapshot()
-            snapshot.runIndex = index
-            return snapshot
-        }
+        let snapshots = world.devices.indices.map { snapshot($0) }
         let records = world.cloud.contents().map { key, entry in
             CloudEntry(key: key, state: entry.state, version: entry.version, provenance: entry.provenance)
         }

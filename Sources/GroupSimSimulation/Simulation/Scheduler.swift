@@ -81,6 +81,9 @@ struct Scheduler {
     /// The time of the next event by the clock, if any (what `advance(to:)` compares).
     var nextTime: VirtualTime? { queue.peekTime }
 
+    /// The events in the queue, in the order the clock would run them (`Simulation.pending`).
+    var queued: [EventQueue<Simulation.Event>.Entry] { queue.pending }
+
     // MARK: - Planning the steps
 
     /// Schedules every step at its time; a race's inner steps at the race's time plus a

@@ -14,7 +14,8 @@ import GroupSimScenario
 /// any moment, so the same seed always gives the same trace.
 ///
 /// `run()` runs to the end; `step()` runs one event and `advance(to:)` every event due by
-/// an instant, for a test that looks at the world between events.
+/// an instant, and `snapshot(of:)`, `pending` and `traceSoFar` show the run between
+/// events (`Simulation+Stepping.swift`).
 public actor Simulation {
     /// A run stops, reported as not quiet, after this many events: an app that keeps
     /// talking to the cloud forever must not hang the tool.
@@ -30,11 +31,10 @@ public actor Simulation {
         indirect case cloudAnswer(CloudResponse, to: Int)
     }
 
-    public let scenario: Scenario
-    public let seed: UInt64
+    public nonisolated let scenario: Scenario
     private let apps: AppRegistry
-    /// Whoever made this simulation checked the scenario already (exploration, per run).
-    private let validated: Bool
+    /// What was wrong with the scenario, thrown by the first call that would run it.
+    private let problems: ScenarioErrors?
     /// What this actor runs on: a thread of its own for a controller app (`RunThread`).
     private nonisolated let executor: RunExecutor
     /// Where the run stands: a simulation runs once; later calls get the same result.
@@ -44,141 +44,108 @@ public actor Simulation {
         case notStarted
         /// Built, and stepped by `step()` or `advance(to:)`; `run()` goes on from here.
         case started
-        /// Callers that asked while the one run was under way, waiting for its result.
-        case running(waiting: [CheckedContinuation<Result<RunOutcome, ScenarioErrors>, Never>])
         case finished(Result<RunOutcome, ScenarioErrors>)
     }
 
     /// The world, scheduler and recorder, stepped one event at a time: a value, so that
     /// the loop inside it reaches them without the actor's per-access exclusivity checks.
-    private var engine: Engine
+    var engine: Engine
 
     /// - Parameters:
     ///   - seed: overrides the scenario's seed (`--seed`).
     ///   - apps: the registered apps the scenario may name.
     ///   - recordTrace: false skips keeping events (benchmarks); the digest is then of nothing.
     public init(scenario: Scenario, seed: UInt64? = nil, apps: AppRegistry = AppRegistry(), recordTrace: Bool = true) {
-        self.init(scenario: scenario, seed: seed, apps: apps, recordTrace: recordTrace, controller: nil, validated: false)
+        var problems: ScenarioErrors?
+        do { try scenario.validate(registeredApps: apps.names) } catch { problems = error }
+        self.init(scenario, problems: problems, tables: nil, seed: seed, apps: apps, recordTrace: recordTrace, controller: nil)
     }
 
-    /// A simulation whose `controller` picks which pending event runs next instead of
-    /// virtual time (schedule exploration).
-    package init(scenario: Scenario, seed: UInt64? = nil, apps: AppRegistry = AppRegistry(), recordTrace: Bool = true,
-                 controller: (any ScheduleController)?) {
-        self.init(scenario: scenario, seed: seed, apps: apps, recordTrace: recordTrace, controller: controller, validated: false)
-    }
-
-    /// - Parameter validated: true when the caller has run `scenario.validate` already
-    ///   (exploration and benchmarks, which run one scenario many times).
-    package init(scenario: Scenario, seed: UInt64?, apps: AppRegistry, recordTrace: Bool,
-                 controller: (any ScheduleController)?, validated: Bool) {
-        self.init(tables: ScenarioTables(scenario: scenario), seed: seed, apps: apps, recordTrace: recordTrace,
-                  controller: controller, validated: validated)
-    }
-
-    /// A run of the scenario `tables` were made for, reusing them: what many runs of one
-    /// scenario share (exploration, benchmarks) is built once.
+    /// A run of a scenario checked already, which nothing checks again.
     ///
-    /// - Parameter executor: what the run runs on, for a caller that runs many on one
-    ///   (`RunLoop`); by default a thread of its own for a controller app.
-    package init(tables: ScenarioTables, seed: UInt64?, apps: AppRegistry, recordTrace: Bool,
-                 controller: (any ScheduleController)?, validated: Bool, executor: RunExecutor? = nil) {
-        let scenario = tables.scenario
-        self.validated = validated
-        self.executor = executor ?? RunExecutor(callsMainActor: apps.callsMainActor(scenario.app))
+    /// - Parameters:
+    ///   - tables: the scenario's, when many runs share them (exploration); nil builds them.
+    ///   - controller: picks which pending event runs next instead of virtual time
+    ///     (schedule exploration).
+    package init(_ scenario: ValidatedScenario, tables: ScenarioTables? = nil, seed: UInt64? = nil, apps: AppRegistry = AppRegistry(),
+                 recordTrace: Bool = true, controller: (any ScheduleController)? = nil) {
+        self.init(scenario.scenario, problems: nil, tables: tables, seed: seed, apps: apps, recordTrace: recordTrace, controller: controller)
+    }
+
+    private init(_ scenario: Scenario, problems: ScenarioErrors?, tables: ScenarioTables?, seed: UInt64?, apps: AppRegistry,
+                 recordTrace: Bool, controller: (any ScheduleController)?) {
         self.scenario = scenario
-        self.seed = seed ?? scenario.seed
         self.apps = apps
+        self.problems = problems
+        executor = RunExecutor(callsMainActor: apps.callsMainActor(scenario.app))
         // Sticker files are read with the tables, before the simulation is made: never while it runs.
-        engine = Engine(tables: tables, seed: seed ?? scenario.seed, controller: controller, keepsTrace: recordTrace)
+        engine = Engine(tables: tables ?? ScenarioTables(scenario: scenario), seed: seed ?? scenario.seed, controller: controller,
+                        keepsTrace: recordTrace)
     }
 
-    /// The schedule controller as it stands after `run()`: exploration reads back what it
-    /// recorded (controllers are values, so the run's copy is the only one that saw it).
-    package var scheduleController: (any ScheduleController)? { engine.scheduler.controller }
-
-    /// Runs the scenario to quiescence (no message or cloud request in flight).
+    /// Runs the scenario to quiescence (no message or cloud request in flight), from
+    /// wherever `step()` or `advance(to:)` left it, and returns what the run left.
     ///
-    /// A simulation runs once: a second call (also one made while the first is under
-    /// way) returns the first call's outcome, the same in every respect.
+    /// A simulation runs once: a later call returns the first call's outcome, the same in
+    /// every respect, and `step()` runs nothing more.
     ///
     /// - Throws: the scenario's problems, exactly as a scenario file with them would be
     ///   refused (`Scenario.validate`); nothing runs then.
-    public func run() async throws(ScenarioErrors) -> RunOutcome {
-        try await runOnce()
+    public func run() throws(ScenarioErrors) -> RunOutcome {
+        if case .finished(let result) = progress { return try result.get() }
+        let result = Result { () throws(ScenarioErrors) -> RunOutcome in
+            _ = try start()
+            engine.runToEnd()
+            return engine.outcome()
+        }
+        progress = .finished(result)
+        return try result.get()
     }
 
     /// A run of a controller app runs on a thread of its own (`RunThread`); any other run
     /// on the shared pool, as a plain actor does.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.unownedExecutor }
 
-    private func runOnce() async throws(ScenarioErrors) -> RunOutcome {
-        switch progress {
-        case .finished(let result):
-            return try result.get()
-        case .running:
-            let result = await withCheckedContinuation { continuation in
-                if case .running(let current) = progress { progress = .running(waiting: current + [continuation]) }
-            }
-            return try result.get()
-        case .notStarted, .started:
-            let result: Result<RunOutcome, ScenarioErrors>
-            do throws(ScenarioErrors) {
-                try start()
-                progress = .running(waiting: [])
-                engine.runToEnd()
-                result = .success(engine.outcome())
-            } catch {
-                result = .failure(error)
-            }
-            if case .running(let waiting) = progress {
-                for continuation in waiting { continuation.resume(returning: result) }
-            }
-            progress = .finished(result)
-            return try result.get()
-        }
+    /// Throws the scenario's problems, or builds the world, once; then says whether the
+    /// run goes on (false once `run()` has ended it).
+    func start() throws(ScenarioErrors) -> Bool {
+        if let problems { throw problems }
+        build()
+        if case .finished = progress { return false }
+        return true
     }
 
-    /// Runs the next event, building the world first if nothing has run yet.
-    ///
-    /// - Returns: false when nothing is in flight (or the run is over): `run()` then
-    ///   returns the outcome without running anything more.
-    /// - Throws: the scenario's problems, as `run()` does.
-    @discardableResult
-    public func step() throws(ScenarioErrors) -> Bool {
-        switch progress {
-        case .notStarted, .started:
-            try start()
-            return engine.runNextEvent()
-        case .running, .finished:
-            return false
-        }
-    }
-
-    /// Runs every event due at or before `time` (by the clock), then moves the clock to
-    /// `time` if it is behind: what a test does to look at the world at an instant.
-    ///
-    /// - Returns: how many events ran.
-    @discardableResult
-    public func advance(to time: VirtualTime) throws(ScenarioErrors) -> Int {
-        switch progress {
-        case .running, .finished:
-            return 0
-        case .notStarted, .started:
-            try start()
-            return engine.advance(to: time)
-        }
-    }
-
-    /// The run's clock: the time of the last event run (or the instant `advance(to:)` reached).
-    public var now: VirtualTime { engine.context.now }
-
-    /// Checks the scenario (unless the caller did) and builds the world, once.
-    private func start() throws(ScenarioErrors) {
+    func build() {
         guard case .notStarted = progress else { return }
-        if !validated { try scenario.validate(registeredApps: apps.names) }
         engine.start(app: apps.factory(for: scenario.app))
         progress = .started
+    }
+
+    // MARK: - Many runs of one scenario
+
+    /// Runs `body` on this simulation's executor: a caller that runs the scenario many
+    /// times (`simulate(seed:controller:)`) stays on one thread instead of waking another
+    /// twice per run.
+    package func withIsolation<T: Sendable>(_ body: @Sendable (isolated Simulation) -> T) -> T {
+        body(self)
+    }
+
+    /// One run of the scenario with `seed`, the events picked by `controller` if there is
+    /// one (by the clock otherwise): the outcome a new simulation of the scenario with
+    /// that seed and controller gives, made by restarting this one's engine. Each run
+    /// resets the last run's world, queue and records instead of building them again, so a
+    /// run pays for what its seed changes, not for the room a large group takes. What
+    /// exploration and benchmarks use, on a simulation of a `ValidatedScenario`.
+    ///
+    /// - Returns: the outcome, and the controller as the run left it (controllers are
+    ///   values: this is the copy that saw the run). The simulation keeps no copy of it, so
+    ///   what it shares with the caller stays the caller's alone.
+    package func simulate(seed: UInt64, controller: (any ScheduleController)? = nil)
+        -> (outcome: RunOutcome, controller: (any ScheduleController)?) {
+        build()
+        engine.restart(seed: seed, controller: controller)
+        engine.runToEnd()
+        return (engine.outcome(), engine.scheduler.takeController())
     }
 }
 

@@ -374,10 +374,9 @@ enum BruteForce {
         var pending: [[Int]] = [[]]
         let sessions = ExploredRun.sessions(of: scenario)
         while let prefix = pending.popLast() {
-            let simulation = Simulation(scenario: scenario, recordTrace: false,
-                                        controller: OrderRecorder(scenario: scenario, prefix: prefix, visited: [], reducing: false))
-            let outcome = try await simulation.run()
-            let decisions = (await simulation.scheduleController as? OrderRecorder)?.decisions ?? []
+            let (outcome, recorder) = await Simulation(try ValidatedScenario(scenario), recordTrace: false)
+                .simulate(seed: scenario.seed, controller: OrderRecorder(scenario: scenario, prefix: prefix, visited: [], reducing: false))
+            let decisions = (recorder as? OrderRecorder)?.decisions ?? []
             interleavings += 1
             var key = OrderKey(for: scenario)
             for (depth, decision) in decisions.enumerated() {

@@ -9,7 +9,7 @@ import GroupSimTesting
 /// Virtual-time arithmetic cannot overflow during a run. A scenario file
 /// keeps every duration and time within 365 days (see the parser's tests), and a scenario
 /// built or edited in Swift is refused the same way before it runs; the simulation's own
-/// arithmetic is checked here too, past that validation (`validated: true`), so that no
+/// arithmetic is checked here too, past that validation (`ValidatedScenario(parsed:)`), so that no
 /// value can crash it.
 @Suite struct TimeOverflowTests {
     static let text = """
@@ -37,8 +37,7 @@ import GroupSimTesting
         scenario.network = NetworkSpec(latency: .seconds(6_307_200_000), jitter: .seconds(6_307_200_000))
         await #expect(throws: ScenarioErrors.self) { try await scenario.run(seed: 1) }
         await #expect(throws: ExplorationError.self) { try await Explorer(scenario: scenario).explore(runs: 20, seed: 3) }
-        let report = try await RunReport(outcome: Simulation(scenario: scenario, seed: 1, apps: AppRegistry(), recordTrace: true,
-            controller: nil, validated: true).run())
+        let report = try await RunReport(outcome: Simulation(ValidatedScenario(parsed: scenario), seed: 1).run())
         // Every delivery is held at the end of virtual time, never before the send.
         let deliveries = report.outcome.trace.events.filter {
             if case .delivered = $0.kind { true } else { false }
@@ -60,8 +59,7 @@ import GroupSimTesting
         scenario.timeline[1] = .race(race)
         await #expect(throws: ScenarioErrors.self) { try await scenario.run(seed: 1) }
         for seed in 1...20 as ClosedRange<UInt64> {
-            let outcome = try await Simulation(scenario: scenario, seed: seed, apps: AppRegistry(), recordTrace: true, controller: nil,
-                validated: true).run()
+            let outcome = try await Simulation(ValidatedScenario(parsed: scenario), seed: seed).run()
             #expect(outcome.trace.events.allSatisfy { $0.time.nanoseconds >= 0 }, "seed \(seed)")
         }
     }

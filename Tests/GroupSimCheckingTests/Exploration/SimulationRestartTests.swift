@@ -6,11 +6,11 @@ import Testing
 @testable import GroupSimSimulation
 import GroupSimTesting
 
-/// Exploration and benchmarks run a scenario many times on one `RunLoop`, which restarts
-/// the last run's engine instead of building a world for each run. A restarted engine must
+/// Exploration and benchmarks run a scenario many times on one `Simulation`
+/// (`simulate(seed:controller:)`), which restarts the last run's engine instead of building a world for each run. A restarted engine must
 /// remember nothing of the runs before: each run gives what a new `Simulation` with the
 /// same seed gives, down to every device's transcripts, identifiers and storage.
-@Suite struct RunLoopRestartTests {
+@Suite struct SimulationRestartTests {
     /// Back and forth, and one seed twice in a row: a run that kept anything of the one
     /// before would differ from a new simulation's somewhere here.
     static let seeds: [UInt64] = [7, 1, 9, 1, 3, 12, 2, 2, 5]
@@ -29,7 +29,7 @@ import GroupSimTesting
         var compared = 0
         for (name, scenario) in scenarios {
             for traced in [true, false] {
-                let loop = RunLoop(tables: ScenarioTables(scenario: scenario), apps: AppRegistry(), recordTrace: traced)
+                let loop = Simulation(try ValidatedScenario(scenario), recordTrace: traced)
                 for seed in Self.seeds {
                     let again = await loop.simulate(seed: seed).outcome
                     let fresh = try await Simulation(scenario: scenario, seed: seed, recordTrace: traced).run()
@@ -68,7 +68,7 @@ import GroupSimTesting
               - { at: 30ms, device: bob-phone, send: { session: poll } }
 
             """, apps: ["counting"])
-        let loop = RunLoop(tables: ScenarioTables(scenario: scenario), apps: apps, recordTrace: true)
+        let loop = Simulation(try ValidatedScenario(scenario, registeredApps: apps.names), apps: apps)
         for seed in Self.seeds {
             let again = await loop.simulate(seed: seed).outcome
             let fresh = try await Simulation(scenario: scenario, seed: seed, apps: apps).run()
