@@ -113,8 +113,11 @@ struct FactorCombiner {
         // The sessions whose app devices' states the checks and `divergence` compare.
         var stateSessions = states.sessions
         for spec in scenario.checks {
-            if case .converged(let session) = spec.check, !stateSessions.contains(session) { stateSessions.append(session) }
-            if case .diverged(let session) = spec.check, !stateSessions.contains(session) { stateSessions.append(session) }
+            // The sessions a check compares across devices are the ones its verdict asks about.
+            _ = CheckEvaluator.verdict(spec.check, agreement: { session in
+                if !stateSessions.contains(session) { stateSessions.append(session) }
+                return (false, false)
+            }, kinds: [], onRun: true)
         }
         let divergenceSessions = Set(states.sessions)
         let appDevices = stateSessions.map { Set(states.appDevices(for: $0).map(\.name)) }

@@ -50,7 +50,7 @@ extension HTMLReport {
         case .online:
             return ("\(device) is back online: what waited is delivered in send order.", "M30")
         case .callback(let callback):
-            return ("The extension on \(device) is told \(callback.rawValue).", callbackRule(callback))
+            return ("The extension on \(device) is told \(callback.rawValue).", callback.descriptor.rules.first)
         case .staged:
             return ("\(device) stages a message in the input field: nothing leaves until \(who) taps Send.", "M16")
         case .cancelled:
@@ -91,7 +91,4 @@ extension HTMLReport {
         if text.hasPrefix("the ") { text = "The " + text.dropFirst(4) }
         return text + "."
     }
-
-    /// The rule the timeline cites for a callback: the first its descriptor names.
-    static func callbackRule(_ callback: AppCallback) -> Rule? { callback.descriptor.rules.first }
 }

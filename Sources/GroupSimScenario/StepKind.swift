@@ -17,112 +17,71 @@ extension Action {
         /// Everything the tables need to know about this kind of step.
         package var descriptor: StepDescriptor {
             switch self {
-            case .send:
-                StepDescriptor(
-                    keyword: "send", value: .object(ScenarioVocabulary.send), about: "compose a message in a session and tap Send",
-                    scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: true,
-                    composesWithoutSelection: true, independence: .ownDevice,
-                    timeline: .createsSession, preload: .none, screen: .other, rules: ["M16", "M17", "M20"]
-                )
-            case .reply:
-                StepDescriptor(
-                    keyword: "reply", value: .object(ScenarioVocabulary.reply),
-                    about: "tap the session's live bubble, change the state, tap Send",
-                    scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: true,
-                    composesWithoutSelection: false, independence: .ownDevice,
-                    timeline: .usesSession, preload: .none, screen: .other, rules: ["M21", "M15"]
-                )
-            case .insert:
-                StepDescriptor(
-                    keyword: "insert", value: .object(ScenarioVocabulary.insert), about: "stage a message without sending it (M16)",
-                    scope: .conversation, sends: false, postsToConversation: true, interactsWithExtension: true,
-                    composesWithoutSelection: true, independence: .ownDevice,
-                    timeline: .createsSession, preload: .none, screen: .other, rules: ["M16"]
-                )
-            case .pressSend:
-                StepDescriptor(
-                    keyword: "press-send", value: .onlyTrue, about: "the user taps Send on the staged draft",
-                    scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .ownDevice,
-                    timeline: .none, preload: .none, screen: .other, rules: ["M17"]
-                )
-            case .cancel:
-                StepDescriptor(
-                    keyword: "cancel", value: .onlyTrue, about: "the user removes the staged draft",
-                    scope: .conversation, sends: false, postsToConversation: true, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .ownDevice,
-                    timeline: .none, preload: .none, screen: .other, rules: ["M17"]
-                )
-            case .open:
-                StepDescriptor(
-                    keyword: "open", value: .choice(ScenarioVocabulary.openStyles), about: "open the app from the drawer (M20)",
-                    scope: .conversation, sends: false, postsToConversation: true, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .ownDevice,
-                    timeline: .none, preload: .none, screen: .open, rules: ["M20", "M19"]
-                )
-            case .tap:
-                StepDescriptor(
-                    keyword: "tap", value: .name, about: "tap a session's live bubble (M21)",
-                    scope: .conversation, sends: false, postsToConversation: true, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .ownDevice,
-                    timeline: .usesSession, preload: .none, screen: .tap, rules: ["M21"]
-                )
-            case .close:
-                StepDescriptor(
-                    keyword: "close", value: .onlyTrue, about: "dismiss the app (M22)",
-                    scope: .conversation, sends: false, postsToConversation: false, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .ownDevice,
-                    timeline: .none, preload: .none, screen: .other, rules: ["M22"]
-                )
-            case .text:
-                StepDescriptor(
-                    keyword: "text", value: .text, about: "send a plain text message",
-                    scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: false,
-                    composesWithoutSelection: true, independence: .ownDevice,
-                    timeline: .none, preload: .none, screen: .other, rules: ["M30"]
-                )
-            case .sticker:
-                StepDescriptor(
-                    keyword: "sticker", value: .object(ScenarioVocabulary.sticker), about: "insert and send a sticker (M28, M29)",
-                    scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: false,
-                    composesWithoutSelection: true, independence: .ownDevice,
-                    timeline: .none, preload: .stickerFile, screen: .other, rules: ["M28", "M29"]
-                )
-            case .reinstall:
-                StepDescriptor(
-                    keyword: "reinstall", value: .onlyTrue, about: "uninstall and reinstall the app (M2)",
-                    scope: .device, sends: false, postsToConversation: false, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .ownDevice,
-                    timeline: .none, preload: .installation, screen: .other, rules: ["M2"]
-                )
-            case .offline:
-                StepDescriptor(
-                    keyword: "offline", value: .onlyTrue, about: "the device stops receiving (M30)",
-                    scope: .device, sends: false, postsToConversation: false, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .connectivity(goesOffline: true),
-                    timeline: .none, preload: .none, screen: .other, rules: ["M30"]
-                )
-            case .online:
-                StepDescriptor(
-                    keyword: "online", value: .onlyTrue, about: "the device receives again, in original order (M30)",
-                    scope: .device, sends: false, postsToConversation: false, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .connectivity(goesOffline: false),
-                    timeline: .none, preload: .none, screen: .other, rules: ["M30"]
-                )
-            case .join:
-                StepDescriptor(
-                    keyword: "join", value: .name, about: "a person joins the conversation (M6)",
-                    scope: .conversation, sends: false, postsToConversation: false, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .everyDevice,
-                    timeline: .joins, preload: .none, screen: .other, rules: ["M6"]
-                )
-            case .leave:
-                StepDescriptor(
-                    keyword: "leave", value: .name, about: "a person leaves the conversation (M6)",
-                    scope: .conversation, sends: false, postsToConversation: false, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .everyDevice,
-                    timeline: .leaves, preload: .none, screen: .other, rules: ["M6"]
-                )
+            case .send: StepDescriptor(
+                keyword: "send", value: .object(ScenarioVocabulary.send), about: "compose a message in a session and tap Send",
+                scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: true,
+                composesWithoutSelection: true, independence: .ownDevice, timeline: .createsSession, preload: .none, screen: .other,
+                rules: ["M16", "M17", "M20"])
+            case .reply: StepDescriptor(
+                keyword: "reply", value: .object(ScenarioVocabulary.reply),
+                about: "tap the session's live bubble, change the state, tap Send", scope: .conversation, sends: true,
+                postsToConversation: true, interactsWithExtension: true, composesWithoutSelection: false, independence: .ownDevice,
+                timeline: .usesSession, preload: .none, screen: .other, rules: ["M21", "M15"])
+            case .insert: StepDescriptor(
+                keyword: "insert", value: .object(ScenarioVocabulary.insert), about: "stage a message without sending it (M16)",
+                scope: .conversation, sends: false, postsToConversation: true, interactsWithExtension: true,
+                composesWithoutSelection: true, independence: .ownDevice, timeline: .createsSession, preload: .none, screen: .other,
+                rules: ["M16"])
+            case .pressSend: StepDescriptor(
+                keyword: "press-send", value: .onlyTrue, about: "the user taps Send on the staged draft", scope: .conversation,
+                sends: true, postsToConversation: true, interactsWithExtension: false, composesWithoutSelection: false,
+                independence: .ownDevice, timeline: .none, preload: .none, screen: .other, rules: ["M17"])
+            case .cancel: StepDescriptor(
+                keyword: "cancel", value: .onlyTrue, about: "the user removes the staged draft", scope: .conversation, sends: false,
+                postsToConversation: true, interactsWithExtension: false, composesWithoutSelection: false, independence: .ownDevice,
+                timeline: .none, preload: .none, screen: .other, rules: ["M17"])
+            case .open: StepDescriptor(
+                keyword: "open", value: .choice(ScenarioVocabulary.openStyles), about: "open the app from the drawer (M20)",
+                scope: .conversation, sends: false, postsToConversation: true, interactsWithExtension: false,
+                composesWithoutSelection: false, independence: .ownDevice, timeline: .none, preload: .none, screen: .open,
+                rules: ["M20", "M19"])
+            case .tap: StepDescriptor(
+                keyword: "tap", value: .name, about: "tap a session's live bubble (M21)", scope: .conversation, sends: false,
+                postsToConversation: true, interactsWithExtension: false, composesWithoutSelection: false, independence: .ownDevice,
+                timeline: .usesSession, preload: .none, screen: .tap, rules: ["M21"])
+            case .close: StepDescriptor(
+                keyword: "close", value: .onlyTrue, about: "dismiss the app (M22)", scope: .conversation, sends: false,
+                postsToConversation: false, interactsWithExtension: false, composesWithoutSelection: false, independence: .ownDevice,
+                timeline: .none, preload: .none, screen: .other, rules: ["M22"])
+            case .text: StepDescriptor(
+                keyword: "text", value: .text, about: "send a plain text message", scope: .conversation, sends: true,
+                postsToConversation: true, interactsWithExtension: false, composesWithoutSelection: true, independence: .ownDevice,
+                timeline: .none, preload: .none, screen: .other, rules: ["M30"])
+            case .sticker: StepDescriptor(
+                keyword: "sticker", value: .object(ScenarioVocabulary.sticker), about: "insert and send a sticker (M28, M29)",
+                scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: false,
+                composesWithoutSelection: true, independence: .ownDevice, timeline: .none, preload: .stickerFile, screen: .other,
+                rules: ["M28", "M29"])
+            case .reinstall: StepDescriptor(
+                keyword: "reinstall", value: .onlyTrue, about: "uninstall and reinstall the app (M2)", scope: .device, sends: false,
+                postsToConversation: false, interactsWithExtension: false, composesWithoutSelection: false, independence: .ownDevice,
+                timeline: .none, preload: .installation, screen: .other, rules: ["M2"])
+            case .offline: StepDescriptor(
+                keyword: "offline", value: .onlyTrue, about: "the device stops receiving (M30)", scope: .device, sends: false,
+                postsToConversation: false, interactsWithExtension: false, composesWithoutSelection: false,
+                independence: .connectivity(goesOffline: true), timeline: .none, preload: .none, screen: .other, rules: ["M30"])
+            case .online: StepDescriptor(
+                keyword: "online", value: .onlyTrue, about: "the device receives again, in original order (M30)", scope: .device,
+                sends: false, postsToConversation: false, interactsWithExtension: false, composesWithoutSelection: false,
+                independence: .connectivity(goesOffline: false), timeline: .none, preload: .none, screen: .other, rules: ["M30"])
+            case .join: StepDescriptor(
+                keyword: "join", value: .name, about: "a person joins the conversation (M6)", scope: .conversation, sends: false,
+                postsToConversation: false, interactsWithExtension: false, composesWithoutSelection: false, independence: .everyDevice,
+                timeline: .joins, preload: .none, screen: .other, rules: ["M6"])
+            case .leave: StepDescriptor(
+                keyword: "leave", value: .name, about: "a person leaves the conversation (M6)", scope: .conversation, sends: false,
+                postsToConversation: false, interactsWithExtension: false, composesWithoutSelection: false, independence: .everyDevice,
+                timeline: .leaves, preload: .none, screen: .other, rules: ["M6"])
             }
         }
 
