@@ -133,9 +133,7 @@ package enum CheckEvaluator {
                 return (!shown.isEmpty && shown.allSatisfy { $0.map { contains($0, data) } ?? false }, "")
             }
             let devices = states.appDevices(for: session)
-            let missing = devices.filter { device in
-                !(states.shown(session, on: device).map { contains($0, tokens.data(on: device)) } ?? false)
-            }
+            let missing = devices.filter { fails(check, on: $0, outcome, states) == true }
             guard explained else { return (!devices.isEmpty && missing.isEmpty, "") }
             if devices.isEmpty || missing.count == devices.count,
                !devices.contains(where: { SessionStates.Reading(states.shown(session, on: $0)).isState }) {
@@ -183,6 +181,42 @@ package enum CheckEvaluator {
                     return "\(failure.code.name)\(later): \(failure.reason)"
                 }.joined(separator: "; ")
             return (passed, detail)
+        }
+    }
+
+    /// Whether a check judged per device (`CheckDescriptor.judged`) fails on `device`; nil
+    /// when it does not judge that device (another device's check, a device that does not
+    /// run the app). Such a check holds when some device judges it and it fails on none:
+    /// `run` and factored exploration (`FactorCombiner`) both judge it here.
+    static func fails(_ check: Check, on device: DeviceSnapshot, _ outcome: RunOutcome, _ states: SessionStates) -> Bool? {
+        switch check {
+        case .latest(let name, _, _, _, _, _), .summaries(let name, _, _, _), .plain(let name, _, _), .callbacks(let name, _):
+            guard name == device.name else { return nil }
+            return !judge(check, outcome, states, [], explained: false).0
+        case .complete(let session, let written):
+            guard states.appDevices(for: session).contains(where: { $0.name == device.name }) else { return nil }
+            let data = TokenKeys(written, outcome, conversation: states.conversation(of: session)).data(on: device)
+            return !(states.shown(session, on: device).map { contains($0, data) } ?? false)
+        case .converged, .diverged, .pitfalls, .noPitfalls, .noPitfallsOf, .error:
+            return nil
+        }
+    }
+
+    /// The verdict of a check not judged per device, from what factored exploration folds
+    /// of an order: per session whether some app device's state of it was read and whether
+    /// they all show one (`agreement`, as `agreement(_:wantsSame:)` reads it), the pitfall
+    /// kinds found, and for a check judged on the run its verdict on the run, which is the
+    /// same in every order counted. nil for a check judged per device.
+    static func verdict(_ check: Check, agreement: (String) -> (read: Bool, same: Bool), kinds: Set<PitfallKind>,
+                        onRun: Bool) -> Bool? {
+        switch check {
+        case .latest, .summaries, .plain, .callbacks, .complete: nil
+        case .converged(let session): agreement(session) == (true, true)
+        case .diverged(let session): agreement(session) == (true, false)
+        case .pitfalls(let wanted): wanted.allSatisfy(kinds.contains)
+        case .noPitfalls: kinds.isEmpty
+        case .noPitfallsOf(let unwanted): !unwanted.contains(where: kinds.contains)
+        case .error: onRun
         }
     }
 

@@ -18,13 +18,13 @@ struct FactorCombiner {
     typealias FactoringStop = Explorer.FactoringStop
 
     let scenario: Scenario
-    /// Checks that read one device, or each app device alone (`complete`): failed in an
-    /// order when some device's observation fails them.
+    /// Checks judged per device (`CheckDescriptor.judged`): failed in an order when some
+    /// device's observation fails them, or no device's judges them.
     private let perDeviceChecks: [Int]
     /// Combinations tried, per dependent order, for more failing orders to list.
     static let sampleSearchLimit = 4_096
     /// The pitfall kinds judged per device on the final states.
-    private static let perDeviceKinds: [PitfallKind] = [.lostUpdate, .unattributed, .doubleCount, .joinedLate]
+    private static let perDeviceKinds = PitfallKind.allCases.filter { $0.descriptor.judged == .perDevice }
     /// Per session, the distinct things shown so far (ids per session, for class bitsets).
     private var shownIDs: [String: [Shown: Int]] = [:]
     private var shownTables: [String: [Shown]] = [:]
@@ -38,20 +38,17 @@ struct FactorCombiner {
 
     init(scenario: Scenario) {
         self.scenario = scenario
-        perDeviceChecks = scenario.checks.indices.filter {
-            switch scenario.checks[$0].check {
-            case .latest, .summaries, .plain, .callbacks, .complete: true
-            case .converged, .diverged, .pitfalls, .noPitfalls, .noPitfallsOf, .error: false
-            }
-        }
+        perDeviceChecks = scenario.checks.indices.filter { scenario.checks[$0].check.kind.descriptor.judged == .perDevice }
     }
 
     /// What the checks and pitfalls read of one device in one local order.
     struct Observation: Hashable {
         /// Per-device checks this device fails, as a bitset over `perDeviceChecks`' positions.
         var failed: [UInt64]
+        /// Per-device checks this device is judged by, as a bitset like `failed`.
+        var judged: [UInt64]
         /// The per-device pitfall kinds found on this device, a bit per `perDeviceKinds` entry.
-        var flags: UInt8
+        var flags: UInt64
         /// Per state session: the id of the raw state it shows, -1 when not an app device of it.
         var values: [Int32]
         /// Per state session, as bits: whether the device's state of it could be read.
@@ -66,7 +63,8 @@ struct FactorCombiner {
     /// The combination so far.
     struct Fold: Hashable {
         var failed: [UInt64]
-        var flags: UInt8
+        var judged: [UInt64]
+        var flags: UInt64
         /// Per state session: -1 no app device yet, -2 mixed, else the one state's id.
         var values: [Int32]
         /// Per state session, as bits: whether some device's state of it could be read.
@@ -79,7 +77,10 @@ struct FactorCombiner {
 
         func adding(_ observation: Observation) -> Fold {
             var next = self
-            for index in next.failed.indices { next.failed[index] |= observation.failed[index] }
+            for index in next.failed.indices {
+                next.failed[index] |= observation.failed[index]
+                next.judged[index] |= observation.judged[index]
+            }
             next.flags |= observation.flags
             for index in next.readable.indices { next.readable[index] |= observation.readable[index] }
             for index in next.values.indices {
@@ -112,8 +113,11 @@ struct FactorCombiner {
         // The sessions whose app devices' states the checks and `divergence` compare.
         var stateSessions = states.sessions
         for spec in scenario.checks {
-            if case .converged(let session) = spec.check, !stateSessions.contains(session) { stateSessions.append(session) }
-            if case .diverged(let session) = spec.check, !stateSessions.contains(session) { stateSessions.append(session) }
+            // The sessions a check compares across devices are the ones its verdict asks about.
+            _ = CheckEvaluator.verdict(spec.check, agreement: { session in
+                if !stateSessions.contains(session) { stateSessions.append(session) }
+                return (false, false)
+            }, kinds: [], onRun: true)
         }
         let divergenceSessions = Set(states.sessions)
         let appDevices = stateSessions.map { Set(states.appDevices(for: $0).map(\.name)) }
@@ -134,11 +138,11 @@ struct FactorCombiner {
             for row in run.explored.shown { rows[row.slot.device, default: []].append((row.slot.session, row.shown)) }
             return rows
         }
-        let flaggedByRun: [[String: UInt8]] = runs.map { run in
-            var flagged: [String: UInt8] = [:]
+        let flaggedByRun: [[String: UInt64]] = runs.map { run in
+            var flagged: [String: UInt64] = [:]
             for pitfall in run.report.pitfalls {
                 guard let bit = Self.perDeviceKinds.firstIndex(of: pitfall.kind) else { continue }
-                for device in pitfall.devices { flagged[device, default: 0] |= 1 << UInt8(bit) }
+                for device in pitfall.devices { flagged[device, default: 0] |= 1 << UInt64(bit) }
             }
             return flagged
         }
@@ -147,22 +151,13 @@ struct FactorCombiner {
             let run = runs[index]
             let name = devices[device].name
             var failed = [UInt64](repeating: 0, count: words)
+            var judged = failed
             let snapshot = run.report.outcome.devices.indices.contains(device) ? run.report.outcome.devices[device] : nil
             for (position, check) in perDeviceChecks.enumerated() {
-                var fails = false
-                switch scenario.checks[check].check {
-                case .latest(let on, _, _, _, _, _), .summaries(let on, _, _, _), .plain(let on, _, _), .callbacks(let on, _):
-                    fails = on == name && !(run.report.checks.indices.contains(check) && run.report.checks[check].passed)
-                case .complete(let session, let written):
-                    let states = run.report.states
-                    if let snapshot, states.appDevices(for: session).contains(where: { $0.name == name }) {
-                        let data = CheckEvaluator.TokenKeys(written, run.report.outcome, conversation: states.conversation(of: session))
-                            .data(on: snapshot)
-                        fails = !(states.shown(session, on: snapshot).map { CheckEvaluator.contains($0, data) } ?? false)
-                    }
-                default:
-                    break
-                }
+                guard let snapshot,
+                      let fails = CheckEvaluator.fails(scenario.checks[check].check, on: snapshot, run.report.outcome, run.report.states)
+                else { continue }
+                judged[position / 64] |= 1 << UInt64(position % 64)
                 if fails { failed[position / 64] |= 1 << UInt64(position % 64) }
             }
             var values = [Int32](repeating: -1, count: stateSessions.count)
@@ -188,7 +183,7 @@ struct FactorCombiner {
                 guard let position = reportIndex[row.session] else { continue }
                 shown[position] = Int32(intern(row.shown, in: row.session))
             }
-            return Observation(failed: failed, flags: flaggedByRun[index][name] ?? 0, values: values, readable: readable, late: late,
+            return Observation(failed: failed, judged: judged, flags: flaggedByRun[index][name] ?? 0, values: values, readable: readable, late: late,
                                shown: shown)
         }
 
@@ -205,7 +200,7 @@ struct FactorCombiner {
         }
 
         // The combination.
-        var start = Fold(failed: [UInt64](repeating: 0, count: words), flags: 0,
+        var start = Fold(failed: [UInt64](repeating: 0, count: words), judged: [UInt64](repeating: 0, count: words), flags: 0,
                          values: [Int32](repeating: -1, count: stateSessions.count),
                          readable: [UInt64](repeating: 0, count: (stateSessions.count + 63) / 64),
                          agreed: [Int32](repeating: -1, count: stateSessions.count),
@@ -266,7 +261,7 @@ struct FactorCombiner {
         // The checks an order fails and the pitfall kinds it reports, from its fold.
         func verdict(_ fold: Fold) -> (failedChecks: [Int], kinds: Set<PitfallKind>) {
             var kinds = reference.sighted
-            for (bit, kind) in Self.perDeviceKinds.enumerated() where fold.flags & (1 << UInt8(bit)) != 0 { kinds.insert(kind) }
+            for (bit, kind) in Self.perDeviceKinds.enumerated() where fold.flags & (1 << UInt64(bit)) != 0 { kinds.insert(kind) }
             for (position, session) in stateSessions.enumerated()
             where divergenceSessions.contains(session) && fold.agreed[position] == -2 {
                 kinds.insert(.divergence)
@@ -274,27 +269,15 @@ struct FactorCombiner {
             var failedChecks: [Int] = []
             for (index, spec) in scenario.checks.enumerated() {
                 let passed: Bool
-                switch spec.check {
-                case .latest, .summaries, .plain, .callbacks, .complete:
-                    let position = perDeviceChecks.firstIndex(of: index) ?? 0
-                    // `complete` holds on nothing where no device runs the app (CheckEvaluator).
-                    var none = false
-                    if case .complete(let session, _) = spec.check { none = states.appDevices(for: session).isEmpty }
-                    passed = !none && fold.failed[position / 64] & (1 << UInt64(position % 64)) == 0
-                case .converged(let session), .diverged(let session):
-                    // As `CheckEvaluator.agreement`: no verdict on devices none of whose state was read.
-                    let position = stateSessions.firstIndex(of: session) ?? 0
-                    let read = fold.readable[position / 64] & (1 << UInt64(position % 64)) != 0
-                    let same = fold.values[position] != -2
-                    if case .converged = spec.check { passed = read && same } else { passed = read && !same }
-                case .pitfalls(let wanted):
-                    passed = wanted.allSatisfy(kinds.contains)
-                case .noPitfalls:
-                    passed = kinds.isEmpty
-                case .noPitfallsOf(let unwanted):
-                    passed = !unwanted.contains(where: kinds.contains)
-                case .error:
-                    passed = reference.errorVerdicts[index] ?? true
+                if let position = perDeviceChecks.firstIndex(of: index) {
+                    // Some device judged it (`complete` with no app device holds on nothing) and none failed it.
+                    let bit: UInt64 = 1 << UInt64(position % 64)
+                    passed = fold.judged[position / 64] & bit != 0 && fold.failed[position / 64] & bit == 0
+                } else {
+                    passed = CheckEvaluator.verdict(spec.check, agreement: { session in
+                        let position = stateSessions.firstIndex(of: session) ?? 0
+                        return (fold.readable[position / 64] & (1 << UInt64(position % 64)) != 0, fold.values[position] != -2)
+                    }, kinds: kinds, onRun: reference.runVerdicts[index] ?? true) ?? true
                 }
                 if !passed { failedChecks.append(index) }
             }
@@ -430,8 +413,8 @@ struct FactorCombiner {
         /// Pitfall kinds seen while the app read something (and `divergence` is judged
         /// from the values; per-device kinds from the observations).
         var sighted: Set<PitfallKind>
-        /// `error:` checks' verdicts by check index.
-        var errorVerdicts: [Int: Bool]
+        /// The verdicts of the checks judged on the run (`error:`), by check index.
+        var runVerdicts: [Int: Bool]
         /// The observations of the devices not counted apart, in device order.
         var fixed: [Observation]
 
@@ -440,20 +423,18 @@ struct FactorCombiner {
             unexpected = run.explored.unexpected
             quiet = run.explored.quiet
             conflicts = run.explored.cloudConflicts
-            sighted = Set(run.report.pitfalls.map(\.kind).filter { $0 != .divergence && !FactorCombiner.perDeviceKinds.contains($0) })
+            sighted = Set(run.report.pitfalls.map(\.kind).filter { $0.descriptor.judged == .perRun })
             var verdicts: [Int: Bool] = [:]
-            for (index, spec) in scenario.checks.enumerated() {
-                if case .error = spec.check {
-                    verdicts[index] = run.report.checks.indices.contains(index) && run.report.checks[index].passed
-                }
+            for (index, spec) in scenario.checks.enumerated() where spec.check.kind.descriptor.judged == .perRun {
+                verdicts[index] = run.report.checks.indices.contains(index) && run.report.checks[index].passed
             }
-            errorVerdicts = verdicts
+            runVerdicts = verdicts
             self.fixed = fixed
         }
 
         /// What differs, in words.
         func difference(from other: Constant) -> String {
-            if stepFailures != other.stepFailures || unexpected != other.unexpected || errorVerdicts != other.errorVerdicts {
+            if stepFailures != other.stepFailures || unexpected != other.unexpected || runVerdicts != other.runVerdicts {
                 return "a step failure"
             }
             if quiet != other.quiet { return "whether the run went quiet" }

@@ -16,7 +16,7 @@ extension HTMLReport {
         let live = scenario.devices.firstIndex { $0.name == device }.map { before.live[$0] } ?? [:]
         switch event.kind {
         case .step(let number, let action):
-            return ("\(device) (\(who)): step \(number), \(action.summary).", stepRule(action))
+            return ("\(device) (\(who)): step \(number), \(action.summary).", action.kind.built.rules.first)
         case .sent(let message, let session, _):
             guard let session else { return ("\(device) sends m\(message): it appears at once on its own screen.", "M30") }
             let previous = live[session]
@@ -50,7 +50,7 @@ extension HTMLReport {
         case .online:
             return ("\(device) is back online: what waited is delivered in send order.", "M30")
         case .callback(let callback):
-            return ("The extension on \(device) is told \(callback.rawValue).", callbackRule(callback))
+            return ("The extension on \(device) is told \(callback.rawValue).", callback.descriptor.rules.first)
         case .staged:
             return ("\(device) stages a message in the input field: nothing leaves until \(who) taps Send.", "M16")
         case .cancelled:
@@ -91,23 +91,4 @@ extension HTMLReport {
         if text.hasPrefix("the ") { text = "The " + text.dropFirst(4) }
         return text + "."
     }
-
-    static func stepRule(_ action: Action) -> Rule? {
-        switch action {
-        case .send: "M18"
-        case .reply, .insert, .pressSend: "M16"
-        case .cancel: "M17"
-        case .open: "M20"
-        case .tap: "M21"
-        case .close: "M22"
-        case .text: "M30"
-        case .sticker: "M28"
-        case .reinstall: "M2"
-        case .offline, .online: "M30"
-        case .join, .leave: "M6"
-        }
-    }
-
-    /// The rule the timeline cites for a callback: the first its descriptor names.
-    static func callbackRule(_ callback: AppCallback) -> Rule? { callback.descriptor.rules.first }
 }

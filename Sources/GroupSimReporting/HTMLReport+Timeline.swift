@@ -139,7 +139,7 @@ extension HTMLReport {
     static func eventFields(_ event: TraceEvent, slot: (Int) -> Int) -> [(String, JSONValue)] {
         switch event.kind {
         case .step(let number, let action):
-            var fields: [(String, JSONValue)] = [("n", .int(number)), ("c", .int(slot(number))), ("a", .string(actionName(action)))]
+            var fields: [(String, JSONValue)] = [("n", .int(number)), ("c", .int(slot(number))), ("a", .string(action.kind.built.screen.rawValue))]
             if case .open(let style) = action { fields.append(("style", .string(style.rawValue))) }
             return fields
         case .sent(let message, _, _), .delivered(let message, _), .held(let message), .queued(let message):
@@ -150,7 +150,8 @@ extension HTMLReport {
             return [("draft", .string(ScreenReplay.draftText(event.payload)))]
         case .callback(let callback):
             return [("cb", .string(callback.rawValue))]
-        default:
+        case .cancelled, .failed, .reinstalled, .offline, .online, .joined, .left, .droppedURL, .cloudRequest, .cloudHandled, .cloudAnswer,
+             .pitfall, .note:
             return []
         }
     }
@@ -181,16 +182,6 @@ extension HTMLReport {
         }
     }
 
-    /// The step kinds the script tells apart: the style an open or a tap leaves the
-    /// extension in (M19, M21).
-    static func actionName(_ action: Action) -> String {
-        switch action {
-        case .open: "open"
-        case .tap: "tap"
-        default: "other"
-        }
-    }
-
     // MARK: - Pitfall moments
 
     /// The event at which each pitfall became true, with a line saying so: for diverging
@@ -211,7 +202,8 @@ extension HTMLReport {
             case .collapsed(_, let replaced, _):
                 let key = "\(replaced)|\(event.subject)"
                 if collapses[key] == nil { collapses[key] = index }
-            default:
+            case .step, .callback, .staged, .cancelled, .sent, .delivered, .held, .queued, .failed, .reinstalled, .offline, .online,
+                 .joined, .left, .droppedURL, .cloudRequest, .cloudHandled, .cloudAnswer, .note:
                 continue
             }
         }

@@ -203,13 +203,8 @@ package enum LessonNarration {
 
     /// `reply poll` with what the step writes: `reply poll (data bob=tomatoes)`.
     static func described(_ action: Action) -> String {
-        switch action {
-        case .send(let compose), .reply(let compose), .insert(let compose):
-            let data = compose.data.map { "\($0.key)=\($0.value.count > 40 ? String($0.value.prefix(37)) + "…" : $0.value)" }
-            return data.isEmpty ? action.summary : "\(action.summary) (data \(data.joined(separator: ", ")))"
-        default:
-            return action.summary
-        }
+        let data = action.compose?.data.map { "\($0.key)=\($0.value.count > 40 ? String($0.value.prefix(37)) + "…" : $0.value)" } ?? []
+        return data.isEmpty ? action.summary : "\(action.summary) (data \(data.joined(separator: ", ")))"
     }
 
     /// One event in words, or nil for the ones a learner need not see.
@@ -364,11 +359,8 @@ package enum LessonNarration {
         }
         guard let send = flow.send(of: message), let number = send.step,
             outcome.scenario.steps.indices.contains(number - 1) else { return nil }
-        switch outcome.scenario.steps[number - 1].action {
-        case .send(let compose), .reply(let compose), .insert(let compose):
-            return compose.caption.map { drawnTokens($0, sender: outcome.scenario.device(send.device)?.person, scenario: outcome.scenario) }
-        default:
-            return nil
+        return outcome.scenario.steps[number - 1].action.compose?.caption.map {
+            drawnTokens($0, sender: outcome.scenario.device(send.device)?.person, scenario: outcome.scenario)
         }
     }
 

@@ -162,7 +162,8 @@ package struct ScreenReplay: Sendable {
             state.screens[device].open = nil
         case .cloudAnswer:
             state.steps[device] = nil
-        default:
+        case .callback, .held, .queued, .failed, .offline, .online, .joined, .left, .droppedURL, .cloudRequest, .cloudHandled, .pitfall,
+             .note:
             break
         }
         return linesChanged || state.screens[device].drafts != drafts || state.screens[device].open != open ? device : nil
@@ -178,7 +179,7 @@ package struct ScreenReplay: Sendable {
             sent.isPending = false
             staged.isPending = false
             return sent == staged
-        default:
+        case .cloud?, .failure?, .text?, nil:
             guard staged == nil, case .pressSend? = step?.action else { return false }
             return true
         }
@@ -193,10 +194,10 @@ package struct ScreenReplay: Sendable {
     /// The style the extension is in after the step: the one asked for when opening, a
     /// tap's expanded (M21), else compact, where staging a message moves it (M16, M24).
     static func style(asked action: Action?) -> PresentationStyle {
-        switch action {
-        case .open(let style)?: style
-        case .tap?: .expanded
-        default: .compact
+        switch action?.kind.built.screen ?? .other {
+        case .open: if case .open(let style)? = action { style } else { .compact }
+        case .tap: .expanded
+        case .other: .compact
         }
     }
 
@@ -258,7 +259,7 @@ package struct ScreenReplay: Sendable {
         switch payload {
         case .message(let message): message.layout.caption ?? "(an interactive message)"
         case .text(let text): text
-        default: "(a draft)"
+        case .cloud, .failure, nil: "(a draft)"
         }
     }
 }

@@ -10,18 +10,12 @@ extension ScenarioParser.Context {
         }
         // A session comes into being at its first send or insert.
         for draft in ordered {
-            guard let conversation = draft.conversation else { continue }
-            switch draft.step.action {
-            case .send(let compose), .insert(let compose):
-                if let origin = sessionOrigins[compose.session] {
-                    checkSession(compose.session, of: origin, usedIn: conversation, at: draft.subjectLocation)
-                } else {
-                    sessionOrigins[compose.session] = ScenarioParser.SessionOrigin(
-                        conversation: conversation, location: draft.subjectLocation
-                    )
-                }
-            default:
-                break
+            guard let conversation = draft.conversation, draft.step.action.kind.built.timeline == .createsSession,
+                  let session = draft.step.action.session else { continue }
+            if let origin = sessionOrigins[session] {
+                checkSession(session, of: origin, usedIn: conversation, at: draft.subjectLocation)
+            } else {
+                sessionOrigins[session] = ScenarioParser.SessionOrigin(conversation: conversation, location: draft.subjectLocation)
             }
         }
 
@@ -40,22 +34,23 @@ extension ScenarioParser.Context {
                     at: draft.deviceLocation
                 )
             }
-            switch draft.step.action {
-            case .reply(let compose):
-                checkSessionUse(compose.session, in: conversation, at: draft.subjectLocation)
-            case .tap(let session):
-                checkSessionUse(session, in: conversation, at: draft.subjectLocation)
-            case .join(let person) where checksMembers:
+            let action = draft.step.action
+            switch action.kind.built.timeline {
+            case .none, .createsSession:
+                break
+            case .usesSession:
+                if let session = action.session { checkSessionUse(session, in: conversation, at: draft.subjectLocation) }
+            case .joins:
+                guard checksMembers, let person = action.member else { break }
                 if members[conversation]?.insert(person).inserted == false {
                     report("\(person) is already a member of conversation \(Self.quoted(conversation))", at: draft.subjectLocation)
                 }
                 everMembers[conversation]?.insert(person)
-            case .leave(let person) where checksMembers:
+            case .leaves:
+                guard checksMembers, let person = action.member else { break }
                 if members[conversation]?.remove(person) == nil {
                     report("\(person) is not a member of conversation \(Self.quoted(conversation))", at: draft.subjectLocation)
                 }
-            default:
-                break
             }
         }
     }

@@ -132,6 +132,13 @@ package enum ScenarioVocabulary {
         Field("image", .text, "a name for the layout's image: old systems receive it as a picture (M9, M26)"),
     ]
 
+    /// The same fields as a `latest` check reads them: as drawn on the device.
+    static let drawnLayoutFields = Compose.LayoutField.allCases.map { field in
+        let drawn = "the \(field.rawValue.split(separator: "-").joined(separator: " ")) as drawn"
+        return Field(field.rawValue, .text,
+                     field == .image ? "the layout's image name" : field == .caption ? drawn + " on that device" : drawn)
+    }
+
     public static let send = ObjectShape("send", [
         Field("session", .name, "the session (a new one the first time the name is used)"),
         Field("data", .map(.text), "changes to the app's state; $me and $PERSON become raw UUIDs (M4)"),

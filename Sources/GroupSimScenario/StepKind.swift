@@ -8,105 +8,80 @@ extension Action {
     /// To add a step kind, add a case here and to `Action`, then follow the compiler: the
     /// two exhaustive switches below (`kind`, `descriptor`) and the places that carry the
     /// step out each ask for it, and every table (parser, writer, schema, help, exhaustive
-    /// exploration's independence relation, the device's classifiers) is derived from the
-    /// descriptor.
+    /// exploration's independence relation, the device's classifiers, the timeline's
+    /// session and member checks, the run's preloads, the screen and the cited rule) is
+    /// derived from the descriptor.
     public enum Kind: Int, Sendable, Hashable, CaseIterable {
         case send, reply, insert, pressSend, cancel, open, tap, close, text, sticker, reinstall, offline, online, join, leave
 
         /// Everything the tables need to know about this kind of step.
         package var descriptor: StepDescriptor {
             switch self {
-            case .send:
-                StepDescriptor(
-                    keyword: "send", value: .object(ScenarioVocabulary.send), about: "compose a message in a session and tap Send",
-                    scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: true,
-                    composesWithoutSelection: true, independence: .ownDevice, rules: ["M16", "M17", "M20"]
-                )
-            case .reply:
-                StepDescriptor(
-                    keyword: "reply", value: .object(ScenarioVocabulary.reply),
-                    about: "tap the session's live bubble, change the state, tap Send",
-                    scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: true,
-                    composesWithoutSelection: false, independence: .ownDevice, rules: ["M21", "M15"]
-                )
-            case .insert:
-                StepDescriptor(
-                    keyword: "insert", value: .object(ScenarioVocabulary.insert), about: "stage a message without sending it (M16)",
-                    scope: .conversation, sends: false, postsToConversation: true, interactsWithExtension: true,
-                    composesWithoutSelection: true, independence: .ownDevice, rules: ["M16"]
-                )
-            case .pressSend:
-                StepDescriptor(
-                    keyword: "press-send", value: .onlyTrue, about: "the user taps Send on the staged draft",
-                    scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .ownDevice, rules: ["M17"]
-                )
-            case .cancel:
-                StepDescriptor(
-                    keyword: "cancel", value: .onlyTrue, about: "the user removes the staged draft",
-                    scope: .conversation, sends: false, postsToConversation: true, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .ownDevice, rules: ["M17"]
-                )
-            case .open:
-                StepDescriptor(
-                    keyword: "open", value: .choice(ScenarioVocabulary.openStyles), about: "open the app from the drawer (M20)",
-                    scope: .conversation, sends: false, postsToConversation: true, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .ownDevice, rules: ["M20", "M19"]
-                )
-            case .tap:
-                StepDescriptor(
-                    keyword: "tap", value: .name, about: "tap a session's live bubble (M21)",
-                    scope: .conversation, sends: false, postsToConversation: true, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .ownDevice, rules: ["M21"]
-                )
-            case .close:
-                StepDescriptor(
-                    keyword: "close", value: .onlyTrue, about: "dismiss the app (M22)",
-                    scope: .conversation, sends: false, postsToConversation: false, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .ownDevice, rules: ["M22"]
-                )
-            case .text:
-                StepDescriptor(
-                    keyword: "text", value: .text, about: "send a plain text message",
-                    scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: false,
-                    composesWithoutSelection: true, independence: .ownDevice, rules: ["M30"]
-                )
-            case .sticker:
-                StepDescriptor(
-                    keyword: "sticker", value: .object(ScenarioVocabulary.sticker), about: "insert and send a sticker (M28, M29)",
-                    scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: false,
-                    composesWithoutSelection: true, independence: .ownDevice, rules: ["M28", "M29"]
-                )
-            case .reinstall:
-                StepDescriptor(
-                    keyword: "reinstall", value: .onlyTrue, about: "uninstall and reinstall the app (M2)",
-                    scope: .device, sends: false, postsToConversation: false, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .ownDevice, rules: ["M2"]
-                )
-            case .offline:
-                StepDescriptor(
-                    keyword: "offline", value: .onlyTrue, about: "the device stops receiving (M30)",
-                    scope: .device, sends: false, postsToConversation: false, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .connectivity(goesOffline: true), rules: ["M30"]
-                )
-            case .online:
-                StepDescriptor(
-                    keyword: "online", value: .onlyTrue, about: "the device receives again, in original order (M30)",
-                    scope: .device, sends: false, postsToConversation: false, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .connectivity(goesOffline: false), rules: ["M30"]
-                )
-            case .join:
-                StepDescriptor(
-                    keyword: "join", value: .name, about: "a person joins the conversation (M6)",
-                    scope: .conversation, sends: false, postsToConversation: false, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .everyDevice, rules: ["M6"]
-                )
-            case .leave:
-                StepDescriptor(
-                    keyword: "leave", value: .name, about: "a person leaves the conversation (M6)",
-                    scope: .conversation, sends: false, postsToConversation: false, interactsWithExtension: false,
-                    composesWithoutSelection: false, independence: .everyDevice, rules: ["M6"]
-                )
+            case .send: StepDescriptor(
+                keyword: "send", value: .object(ScenarioVocabulary.send), about: "compose a message in a session and tap Send",
+                scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: true,
+                composesWithoutSelection: true, independence: .ownDevice, timeline: .createsSession, preload: .none, screen: .other,
+                rules: ["M16", "M17", "M20"])
+            case .reply: StepDescriptor(
+                keyword: "reply", value: .object(ScenarioVocabulary.reply),
+                about: "tap the session's live bubble, change the state, tap Send", scope: .conversation, sends: true,
+                postsToConversation: true, interactsWithExtension: true, composesWithoutSelection: false, independence: .ownDevice,
+                timeline: .usesSession, preload: .none, screen: .other, rules: ["M21", "M15"])
+            case .insert: StepDescriptor(
+                keyword: "insert", value: .object(ScenarioVocabulary.insert), about: "stage a message without sending it (M16)",
+                scope: .conversation, sends: false, postsToConversation: true, interactsWithExtension: true,
+                composesWithoutSelection: true, independence: .ownDevice, timeline: .createsSession, preload: .none, screen: .other,
+                rules: ["M16"])
+            case .pressSend: StepDescriptor(
+                keyword: "press-send", value: .onlyTrue, about: "the user taps Send on the staged draft", scope: .conversation,
+                sends: true, postsToConversation: true, interactsWithExtension: false, composesWithoutSelection: false,
+                independence: .ownDevice, timeline: .none, preload: .none, screen: .other, rules: ["M17"])
+            case .cancel: StepDescriptor(
+                keyword: "cancel", value: .onlyTrue, about: "the user removes the staged draft", scope: .conversation, sends: false,
+                postsToConversation: true, interactsWithExtension: false, composesWithoutSelection: false, independence: .ownDevice,
+                timeline: .none, preload: .none, screen: .other, rules: ["M17"])
+            case .open: StepDescriptor(
+                keyword: "open", value: .choice(ScenarioVocabulary.openStyles), about: "open the app from the drawer (M20)",
+                scope: .conversation, sends: false, postsToConversation: true, interactsWithExtension: false,
+                composesWithoutSelection: false, independence: .ownDevice, timeline: .none, preload: .none, screen: .open,
+                rules: ["M20", "M19"])
+            case .tap: StepDescriptor(
+                keyword: "tap", value: .name, about: "tap a session's live bubble (M21)", scope: .conversation, sends: false,
+                postsToConversation: true, interactsWithExtension: false, composesWithoutSelection: false, independence: .ownDevice,
+                timeline: .usesSession, preload: .none, screen: .tap, rules: ["M21"])
+            case .close: StepDescriptor(
+                keyword: "close", value: .onlyTrue, about: "dismiss the app (M22)", scope: .conversation, sends: false,
+                postsToConversation: false, interactsWithExtension: false, composesWithoutSelection: false, independence: .ownDevice,
+                timeline: .none, preload: .none, screen: .other, rules: ["M22"])
+            case .text: StepDescriptor(
+                keyword: "text", value: .text, about: "send a plain text message", scope: .conversation, sends: true,
+                postsToConversation: true, interactsWithExtension: false, composesWithoutSelection: true, independence: .ownDevice,
+                timeline: .none, preload: .none, screen: .other, rules: ["M30"])
+            case .sticker: StepDescriptor(
+                keyword: "sticker", value: .object(ScenarioVocabulary.sticker), about: "insert and send a sticker (M28, M29)",
+                scope: .conversation, sends: true, postsToConversation: true, interactsWithExtension: false,
+                composesWithoutSelection: true, independence: .ownDevice, timeline: .none, preload: .stickerFile, screen: .other,
+                rules: ["M28", "M29"])
+            case .reinstall: StepDescriptor(
+                keyword: "reinstall", value: .onlyTrue, about: "uninstall and reinstall the app (M2)", scope: .device, sends: false,
+                postsToConversation: false, interactsWithExtension: false, composesWithoutSelection: false, independence: .ownDevice,
+                timeline: .none, preload: .installation, screen: .other, rules: ["M2"])
+            case .offline: StepDescriptor(
+                keyword: "offline", value: .onlyTrue, about: "the device stops receiving (M30)", scope: .device, sends: false,
+                postsToConversation: false, interactsWithExtension: false, composesWithoutSelection: false,
+                independence: .connectivity(goesOffline: true), timeline: .none, preload: .none, screen: .other, rules: ["M30"])
+            case .online: StepDescriptor(
+                keyword: "online", value: .onlyTrue, about: "the device receives again, in original order (M30)", scope: .device,
+                sends: false, postsToConversation: false, interactsWithExtension: false, composesWithoutSelection: false,
+                independence: .connectivity(goesOffline: false), timeline: .none, preload: .none, screen: .other, rules: ["M30"])
+            case .join: StepDescriptor(
+                keyword: "join", value: .name, about: "a person joins the conversation (M6)", scope: .conversation, sends: false,
+                postsToConversation: false, interactsWithExtension: false, composesWithoutSelection: false, independence: .everyDevice,
+                timeline: .joins, preload: .none, screen: .other, rules: ["M6"])
+            case .leave: StepDescriptor(
+                keyword: "leave", value: .name, about: "a person leaves the conversation (M6)", scope: .conversation, sends: false,
+                postsToConversation: false, interactsWithExtension: false, composesWithoutSelection: false, independence: .everyDevice,
+                timeline: .leaves, preload: .none, screen: .other, rules: ["M6"])
             }
         }
 
@@ -219,6 +194,39 @@ package struct StepDescriptor: Sendable, Equatable {
         }
     }
 
+    /// What it does to the timeline the parser follows (M6): the session it names, or
+    /// the member list.
+    public enum TimelineRole: Sendable, Equatable {
+        /// Neither.
+        case none
+        /// It creates the session it names (`Action.session`) the first time the name is used.
+        case createsSession
+        /// It acts on a session some step creates, in the same conversation.
+        case usesSession
+        /// The person it names (`Action.member`) joins, or leaves, the conversation.
+        case joins, leaves
+    }
+
+    /// What the run's tables prepare for it before the first event.
+    public enum Preload: Sendable, Equatable {
+        case none
+        /// One more installation of the app on its device (M2): a new set of identifiers.
+        case installation
+        /// The sticker image file it names, read once (M28).
+        case stickerFile
+    }
+
+    /// What it does to the extension's presentation on its device's screen; the raw
+    /// value is the name the HTML page's script knows it by.
+    public enum ScreenEffect: String, Sendable, Equatable {
+        /// Nothing of its own: compact, where staging a message moves it (M16, M24).
+        case other
+        /// It opens the app in the style its value asks for (M19, M20).
+        case open
+        /// It shows the tapped bubble expanded (M21).
+        case tap
+    }
+
     /// The key in a scenario file (`press-send`).
     public var keyword: String
     /// What its value must look like.
@@ -240,7 +248,11 @@ package struct StepDescriptor: Sendable, Equatable {
     /// `press-send` sends whatever was staged.
     public var composesWithoutSelection: Bool
     public var independence: Independence
-    /// The rules of docs/behaviour.md the step models.
+    public var timeline: TimelineRole
+    public var preload: Preload
+    public var screen: ScreenEffect
+    /// The rules of docs/behaviour.md the step models; the first is the one the HTML
+    /// timeline cites for the step.
     public var rules: [Rule]
 
     /// The schema and parser field of this step kind.

@@ -83,9 +83,9 @@ enum ArrivalReaction: String, CaseIterable, Sendable {
 /// A device whose controller acted on an arrival in its tail is enumerated instead, and
 /// the report says so. Each failure prints the generating seed.
 @Suite struct ControllerFactoringOracleTests {
-    /// How many generated scenarios the property compares: 8 by default, 150 with the
+    /// How many generated scenarios the property compares: 4 by default, 150 with the
     /// full samples (`TestSampling`).
-    static let scenarios = TestSampling.count(default: 8, full: 150)
+    static let scenarios = TestSampling.count(default: 4, full: 150)
     /// Generated scenarios whose plain enumeration finds more orders, or takes more
     /// schedules, are replaced by the next seed.
     static let orderLimit = 3_000

@@ -80,15 +80,15 @@ package final class ScenarioTables: Sendable {
         var stickers: [StickerSpec: Result<Sticker, MessageErrorCode>] = [:]
         for step in scenario.steps {
             if let session = step.action.session, numbers[session] == nil { numbers[session] = numbers.count }
-            switch step.action {
-            case .reinstall:
+            switch step.action.kind.built.preload {
+            case .none:
+                break
+            case .installation:
                 reinstalls[step.device, default: 0] += 1
-            case .sticker(let sticker):
-                if case .file(let path, let description) = sticker, stickers[sticker] == nil {
+            case .stickerFile:
+                if case .sticker(let sticker) = step.action, case .file(let path, let description) = sticker, stickers[sticker] == nil {
                     stickers[sticker] = Sticker.load(path: scenario.stickerPath(path), description: description)
                 }
-            default:
-                break
             }
         }
         let installations = scenario.devices.map { (device: $0.name, count: 1 + (reinstalls[$0.name] ?? 0)) }

@@ -27,7 +27,7 @@ package enum FactoringOracle {
     /// A small random race: 3 to 5 people with 1 or 2 devices each, one send, then 2 to 3
     /// replies (a race with a window, or steps a few milliseconds apart), sometimes a
     /// device offline until after the replies, a late reply that reads the race's result,
-    /// a reinstall, and checks of every kind that reads the final states.
+    /// a reinstall, and a check of every kind (`Check.Kind.allCases`).
     ///
     /// - Parameter app: a registered app to run instead of the built-in one: then at most
     ///   8 devices, and most second devices (`-ipad`) open the app before the replies, so
@@ -101,13 +101,22 @@ package enum FactoringOracle {
             }
             lines.insert(contentsOf: opens, at: replies)
         }
-        let expect = ["expect:",
-                      "  - latest: { device: \(someone), session: poll, from: p\(voter) }",
-                      "  - converged: poll",
-                      "  - diverged: poll",
-                      "  - complete: { session: poll, data: { p\(voter): yes } }",
-                      "  - summaries: { device: p0-phone, session: poll, count: \(pick(3)) }",
-                      "  - \(["pitfalls: [lost-update]", "pitfalls: [divergence]", "no-pitfalls: true"][pick(3)])"]
+        let (summaries, pitfalls) = (pick(3), pick(3))
+        let expect = ["expect:"] + Check.Kind.allCases.map { kind in
+            // One check of every kind, so that a new kind is compared too: the switch has no `default:`.
+            switch kind {
+            case .latest: "  - latest: { device: \(someone), session: poll, from: p\(voter) }"
+            case .summaries: "  - summaries: { device: p0-phone, session: poll, count: \(summaries) }"
+            case .plain: "  - plain: { device: \(someone), count: 0 }"
+            case .converged: "  - converged: poll"
+            case .diverged: "  - diverged: poll"
+            case .complete: "  - complete: { session: poll, data: { p\(voter): yes } }"
+            case .pitfalls: "  - pitfalls: [\(["lost-update", "divergence", "unattributed"][pitfalls])]"
+            case .noPitfalls: "  - no-pitfalls: \(["true", "[divergence]", "[lost-update, double-count]"][pitfalls])"
+            case .callbacks: "  - callbacks: { device: \(devices.joined().last ?? someone), sequence: [] }"
+            case .error: "  - error: { step: 2, code: noBubble }"
+            }
+        }
         // A tap reads the cloud (M13, M21): in the cloud modes its fetch is part of the
         // dependent part, and what the device then shows is the record it fetched.
         if taps, pick(2) == 0 {
