@@ -228,19 +228,12 @@ struct Transcripts {
         known.indices.contains(position) ? known[position] : self[conversation] ?? Transcript()
     }
 
-    /// The conversation's transcript to change; `number` is its position in the scenario
-    /// (-1 when not known), the same conversation as `conversation`.
-    subscript(number: Int, conversation: String) -> Transcript {
-        get { self[conversation] ?? Transcript() }
-        _modify {
-            if known.indices.contains(number) {
-                yield &known[number]
-            } else if let position = numbers[conversation], known.indices.contains(position) {
-                yield &known[position]
-            } else {
-                yield &others[conversation, default: Transcript()]
-            }
-        }
+    /// Changes the conversation's transcript where it lies; `number` is its position in
+    /// the scenario (-1 when not known), the same conversation as `conversation`.
+    mutating func change<Result>(_ number: Int, _ conversation: String, _ body: (inout Transcript) -> Result) -> Result {
+        if known.indices.contains(number) { return body(&known[number]) }
+        if let position = numbers[conversation], known.indices.contains(position) { return body(&known[position]) }
+        return body(&others[conversation, default: Transcript()])
     }
 }
 

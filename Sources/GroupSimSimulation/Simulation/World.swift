@@ -52,22 +52,6 @@ package struct World {
         devices = scenario.devices.prefix(count).map { Device(spec: $0, world: facts, makeApp: factory, tracing: tracing) }
     }
 
-    /// One call into device `index` (`DeviceCall`): lends it the clock and counters in
-    /// `context` and the buffer `output` for its effects, and takes the context back. The
-    /// device holds neither between calls; the caller acts on `output` and empties it.
-    package mutating func call(_ index: Int, context: inout DeviceContext, output: inout DeviceOutput,
-                               _ body: (inout DeviceCall) -> Void) {
-        // The call works on the device where it lies and on the caller's buffer: neither
-        // is copied, and both outlive the call.
-        withUnsafeMutablePointer(to: &devices[index]) { device in
-            withUnsafeMutablePointer(to: &output) { effects in
-                var call = DeviceCall(device: device, effects: effects, context: context)
-                body(&call)
-                context = call.context
-            }
-        }
-    }
-
     /// The devices of the conversation's members, in member order and each person's
     /// device order; worked out once per membership.
     mutating func memberDevices(of conversation: String) -> [Int] {
