@@ -134,7 +134,7 @@ package struct Device {
         var kept = transcripts
         // Let go of them here, so that emptying `kept` keeps its room instead of copying.
         transcripts = Transcripts(numbers: [:])
-        kept.removeAll()
+        kept.reset(seed: world.streams.seed)
         self = Device(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: kept, position: position,
                       number: deviceNumber)
     }
@@ -196,7 +196,7 @@ package struct Device {
 /// A device's transcripts, one per conversation: those of the scenario's conversations
 /// by position, so that the path every delivered copy takes reads an array instead of
 /// hashing the conversation's name; any other by name.
-struct Transcripts {
+struct Transcripts: RunPart {
     private let numbers: [String: Int]
     private var known: [Transcript]
     private var others: [String: Transcript] = [:]
@@ -205,14 +205,13 @@ struct Transcripts {
     /// many sessions the run numbers, which each transcript's live table is made to hold.
     init(numbers: [String: Int], sessions: Int = 0) {
         self.numbers = numbers
-        var empty = Transcript()
-        empty.sessionCapacity = sessions
-        known = Array(repeating: empty, count: numbers.values.max().map { $0 + 1 } ?? 0)
+        known = Array(repeating: Transcript(sessionCapacity: sessions), count: numbers.values.max().map { $0 + 1 } ?? 0)
+        reset(seed: 0)
     }
 
-    /// Empties every transcript, as new ones for the same conversations are, keeping their room.
-    mutating func removeAll() {
-        for index in known.indices { known[index].removeAll() }
+    /// Empties every transcript, keeping their room.
+    mutating func reset(seed: UInt64) {
+        for index in known.indices { known[index].reset(seed: seed) }
         others.removeAll()
     }
 

@@ -1,6 +1,14 @@
 import GroupSimCore
 import GroupSimScenario
 
+/// A part of a run that an engine restarts instead of making anew: `init` sizes its
+/// storage for the scenario and calls `reset(seed:)`, the one definition of a fresh run,
+/// so that nothing of one run can reach the next; a restart calls `reset(seed:)` alone
+/// and keeps the room the last run took.
+protocol RunPart {
+    mutating func reset(seed: UInt64)
+}
+
 /// One run's moving parts, stepped one event at a time: the `World` events change, the
 /// `Scheduler` that picks the next event, the `Recorder` that keeps what happened, and the
 /// clock with the run's counters, lent to each device call.
@@ -16,7 +24,7 @@ struct Engine {
     var recorder: Recorder
     private(set) var seed: UInt64
     /// The clock and the run's message and change counters, lent to each device call.
-    private(set) var context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
+    private(set) var context = DeviceContext.start
     /// The one buffer every device call adds its effects to; emptied after each call.
     private var output = DeviceOutput()
 
@@ -44,9 +52,9 @@ struct Engine {
     mutating func restart(seed: UInt64, controller: (any ScheduleController)?) {
         self.seed = seed
         world.reset(seed: seed)
+        recorder.reset(seed: seed)
         scheduler.reset(controller: controller)
-        recorder.reset()
-        context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
+        context = .start
         output.removeAll()
         scheduler.plan(world.facts.tables.steps, streams: world.facts.streams)
     }

@@ -46,7 +46,7 @@ struct Scheduler {
     /// scenario (`plan` comes next), keeping the room its queue and lists took.
     mutating func reset(controller: (any ScheduleController)?) {
         strategy = controller.map { .controlled($0) } ?? .timeOrdered
-        queue.removeAll()
+        queue.reset(seed: 0)
         // A controller is offered every pending event in order, for every event.
         queue.keepsOrder = isControlled
         steps = nil
