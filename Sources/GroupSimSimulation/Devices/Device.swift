@@ -173,8 +173,7 @@ package struct Device {
 
     /// What the device shows and holds now, for checks and reports. It changes nothing;
     /// it is mutating so that a caller reaches the device where it lies in the world: a
-    /// non-mutating call on an element of the world's array copied the whole device first
-    /// (2.4% of a 96-device group's random exploration).
+    /// non-mutating call on an element of the world's array copied the whole device first.
     package mutating func snapshot() -> DeviceSnapshot { makeSnapshot() }
 
     /// Whether the action acts in the conversation (opens the app there, stages, sends or

@@ -236,8 +236,7 @@ package struct Transcript: Sendable, RunPart {
         // them), and the removed ones, now at the end, are dropped at once. A bubble is
         // its session's live place, so its session's entry moves with it: found by the
         // number the slot keeps, or by name for a session without one.
-        // In the array's buffer: every swap through the array checked that it is unique (7%
-        // of bench (a)'s loop went to compaction).
+        // In the array's buffer: every swap through the array checked that it is unique.
         var kept = 0
         slots.withUnsafeMutableBufferPointer { slots in
             for index in slots.indices where slots[index].kind != .removed {
