@@ -1,17 +1,20 @@
 import GroupSimCore
 import GroupSimScenario
 
-/// The events waiting to run and which one runs next:
+/// The events waiting to run and which one runs next: a strategy in place of a flag.
 ///
-/// - by the clock, the earliest (time, then sequence: determinism rule 3, README). Only
+/// - `timeOrdered`: the earliest (time, then sequence: determinism rule 3, README). Only
 ///   the next user step waits in the queue; the others wait in `plannedSteps`.
-/// - under a `ScheduleController`, the controller picks among every enabled event (schedule
+/// - `controlled`: a `ScheduleController` picks among every enabled event (schedule
 ///   exploration). Each pending event carries the window in which it could happen
 ///   whatever the latency, jitter and race draws, and the events it causes inherit it.
 struct Scheduler {
-    /// The controller that picks the events; nil: the clock does. Controllers are values:
-    /// the run's copy is the one that saw the run.
-    private(set) var controller: (any ScheduleController)?
+    enum Strategy {
+        case timeOrdered
+        case controlled(any ScheduleController)
+    }
+
+    private(set) var strategy = Strategy.timeOrdered
     private var queue = EventQueue<Simulation.Event>()
     /// The scenario's steps (their events and windows, made once per scenario) and the
     /// order this run takes them in (time, then file order), each under the sequence
@@ -34,12 +37,15 @@ struct Scheduler {
     }
 
     /// Whether a controller picks the events.
-    var isControlled: Bool { controller != nil }
+    var isControlled: Bool {
+        if case .controlled = strategy { return true }
+        return false
+    }
 
     /// Makes the scheduler what `init(controller:)` makes, for another run of the same
     /// scenario (`plan` comes next), keeping the room its queue and lists took.
     mutating func reset(controller: (any ScheduleController)?) {
-        self.controller = controller
+        strategy = controller.map { .controlled($0) } ?? .timeOrdered
         queue.reset(seed: 0)
         // A controller is offered every pending event in order, for every event.
         queue.keepsOrder = isControlled
@@ -54,12 +60,22 @@ struct Scheduler {
     /// Takes the controller out, leaving the scheduler time-ordered: what a run that is
     /// over hands back, so that nothing else holds the controller (and what it shares).
     mutating func takeController() -> (any ScheduleController)? {
-        controller.take()
+        let taken = controller
+        strategy = .timeOrdered
+        return taken
     }
 
     /// Tells the controller what the app of `device` did on the copy that just reached it.
     mutating func note(_ effects: [ScheduleEffect], on device: Int) {
-        controller?.noted(effects, on: device)
+        guard case .controlled(var controller) = strategy else { return }
+        controller.noted(effects, on: device)
+        strategy = .controlled(controller)
+    }
+
+    /// The controller as it stands now (controllers are values: the run's copy is the one that saw it).
+    var controller: (any ScheduleController)? {
+        if case .controlled(let controller) = strategy { return controller }
+        return nil
     }
 
     /// The time of the next event by the clock, if any (what `advance(to:)` compares).
@@ -134,10 +150,11 @@ struct Scheduler {
     /// Takes the tables and the cloud store rather than the whole world: passing the world
     /// by value would copy it for every event.
     mutating func next(tables: ScenarioTables, cloud: CloudStore) -> EventQueue<Simulation.Event>.Entry? {
+        guard case .controlled(var chooser) = strategy else { return nextByTime() }
         // The chooser is the only copy while it records its choice: what it keeps is not copied.
-        guard var chooser = controller.take() else { return nextByTime() }
+        strategy = .timeOrdered
         let entry = chosenEvent(by: &chooser, tables: tables, cloud: cloud)
-        controller = chooser
+        strategy = .controlled(chooser)
         if let entry {
             cause = windows.removeValue(forKey: entry.sequence) ?? TimeWindow(earliest: entry.time.nanoseconds,
                                                                              latest: entry.time.nanoseconds)
@@ -145,7 +162,7 @@ struct Scheduler {
         return entry
     }
 
-    /// The earliest event, removed from the queue (by the clock).
+    /// The earliest event, removed from the queue (the time-ordered strategy).
     mutating func nextByTime() -> EventQueue<Simulation.Event>.Entry? {
         let entry = queue.next()
         if let entry, case .step = entry.payload { scheduleNextStep() }
