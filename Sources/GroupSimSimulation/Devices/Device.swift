@@ -38,12 +38,10 @@ package struct Device {
     var transcripts: Transcripts
 
     // The extension (M19-M24).
-    /// Set only with `isRunning` beside it.
+    /// The running extension. `setApp` keeps the two flags below beside it, which the path
+    /// every delivered copy takes reads instead of the existential (asking it copies its box).
     package internal(set) var app: (any MessagesApp)?
-    /// Whether the extension is running (`app != nil`), kept beside `app`: comparing the
-    /// optional existential with nil copies the app's box, which every delivered copy paid.
     private(set) var isRunning = false
-    /// The running app's `wantsReceivedMessages`, kept beside it for the same reason.
     private(set) var appWantsReceivedMessages = false
 
     /// Starts or ends the extension.

@@ -17,9 +17,6 @@ package struct DeviceContext: Sendable {
         self.nextMessageID = nextMessageID
         self.nextChangeID = nextChangeID
     }
-
-    /// A run's start: the clock at zero, the first message and change numbered 1.
-    package static let start = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
 }
 
 /// What a device wants done after one call: events to trace, messages to fan out, cloud

@@ -1,12 +1,10 @@
 import GroupSimCore
 
 /// Where one device call works: the device where it lies in the world and the caller's
-/// buffer for its effects, lent for the length of the call, so that neither is copied.
-///
-/// The simulation's only pointer work on devices is in this file: `World.call` (below) is
-/// the one door that opens a place, and nothing outside this file can make one or reach
-/// its pointers. A `DeviceCall` reads and changes the device and its effects in place
-/// through `device` and `effects` (below): a copy of the device would retain every field.
+/// buffer for its effects, lent for the length of the call, so that neither is copied (a
+/// copy of the device would retain every field). All pointer work on devices is in this
+/// file: `World.call` is the one door that opens a place, and a `DeviceCall` reaches the
+/// device and its effects through `device` and `effects`.
 struct DevicePlace: ~Copyable {
     fileprivate let device: UnsafeMutablePointer<Device>
     fileprivate let effects: UnsafeMutablePointer<DeviceOutput>
@@ -43,7 +41,6 @@ extension DeviceCall {
         nonmutating unsafeMutableAddress { place.effects }
     }
 
-    /// Whether the device's app is running, read in its place: read as `device.isRunning`
-    /// after a callback, the device was copied whole first.
+    /// Whether the app is running, read in place (`device.isRunning` after a callback copied the device).
     var appIsRunning: Bool { place.device.pointee.isRunning }
 }

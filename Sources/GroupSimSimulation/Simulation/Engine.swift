@@ -1,10 +1,9 @@
 import GroupSimCore
 import GroupSimScenario
 
-/// A part of a run that an engine restarts instead of making anew: `init` sizes its
-/// storage for the scenario and calls `reset(seed:)`, the one definition of a fresh run,
-/// so that nothing of one run can reach the next; a restart calls `reset(seed:)` alone
-/// and keeps the room the last run took.
+/// A part of a run that an engine restarts instead of making anew: `init` sizes its storage
+/// and calls `reset(seed:)`, the one definition of a fresh run, which a restart calls alone,
+/// keeping the room the last run took.
 protocol RunPart {
     mutating func reset(seed: UInt64)
 }
@@ -24,7 +23,7 @@ struct Engine {
     var recorder: Recorder
     private(set) var seed: UInt64
     /// The clock and the run's message and change counters, lent to each device call.
-    private(set) var context = DeviceContext.start
+    private(set) var context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
     /// The one buffer every device call adds its effects to; emptied after each call.
     private var output = DeviceOutput()
 
@@ -54,7 +53,7 @@ struct Engine {
         world.reset(seed: seed)
         recorder.reset(seed: seed)
         scheduler.reset(controller: controller)
-        context = .start
+        context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
         output.removeAll()
         scheduler.plan(world.facts.tables.steps, streams: world.facts.streams)
     }
