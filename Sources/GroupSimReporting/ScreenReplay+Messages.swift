@@ -8,11 +8,12 @@ extension ScreenReplay {
     /// the identifiers its sender had when sending (M2, M5).
     static func faces(_ outcome: RunOutcome, conversations: [String], steps: [Int: Step]) -> [Int: MessageFace] {
         let scenario = outcome.scenario
-        var conversationOf: [Int: String] = [:]
+        // Each message's first drawn line and its conversation; transcripts are drawn once.
+        var firstLine: [Int: (conversation: String, entry: DeviceSnapshot.DrawnEntry)] = [:]
         for device in outcome.devices {
             for transcript in device.transcripts {
-                for entry in transcript.entries where conversationOf[entry.message] == nil {
-                    conversationOf[entry.message] = transcript.conversation
+                for entry in transcript.entries where firstLine[entry.message] == nil {
+                    firstLine[entry.message] = (transcript.conversation, entry)
                 }
             }
         }
@@ -34,7 +35,7 @@ extension ScreenReplay {
                 let map = maps.first { $0.generation == generation[event.subject, default: 0] }
                 let contact = { (key: String) in scenario.person(key)?.contactName ?? key }
                 let draw = { (text: String) in Self.drawTokens(text, map: map, contact: contact) }
-                let conversation = conversationOf[id] ?? stepOn[event.subject]?.conversation ?? conversations[0]
+                let conversation = firstLine[id]?.conversation ?? stepOn[event.subject]?.conversation ?? conversations[0]
                 var face = MessageFace(id: id, senderDevice: event.subject, senderPerson: person, senderName: contact(person),
                                        conversation: conversation, content: .app, session: session, url: url,
                                        state: StateMap(url: url), summary: "\(contact(person)) sent a message", plain: [])
@@ -45,11 +46,9 @@ extension ScreenReplay {
                     face.subcaption = layout.subcaption.map(draw)
                     if let summary = message.summaryText { face.summary = draw(summary) }
                     face.plain = Self.plainLines(message, draw: draw)
-                case .text(let text) where conversationOf[id] != nil:
+                case .text(let text) where firstLine[id] != nil:
                     // A sticker's trace text spells out its file; the drawn line is its description.
-                    let drawn = outcome.devices.lazy.compactMap { device in
-                        device.transcripts.lazy.flatMap(\.entries).first { $0.message == id }
-                    }.first
+                    let drawn = firstLine[id]?.entry
                     face.content = drawn?.kind == .sticker ? .sticker : .text
                     face.text = drawn?.text ?? text
                 case .text(let text):

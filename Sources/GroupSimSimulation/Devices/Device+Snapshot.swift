@@ -17,8 +17,7 @@ extension Device {
         let sessions = SessionTable(shown: shown, drawer: drawer, summaryLines: world.options.summaryLines)
         var snapshot = DeviceSnapshot(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
                                       callbacks: callbacks, identifiers: ids, generation: identifiers.generation,
-                                      transcripts: DrawnTranscripts(drawer: drawer, transcripts: shown,
-                                          summaryLines: world.options.summaryLines),
+                                      transcripts: .undrawn(drawer, shown, summaryLines: world.options.summaryLines),
                                       sessions: sessions,
                                       drafts: drafts.isEmpty ? [] : world.conversations.compactMap { conversation in
                                           drafts[conversation.name]?.message.map { DeviceSnapshot.Draft(conversation: conversation.name,

@@ -38,12 +38,10 @@ package struct Device {
     var transcripts: Transcripts
 
     // The extension (M19-M24).
-    /// Set only with `isRunning` beside it.
+    /// The running extension. `setApp` keeps the two flags below beside it, which the path
+    /// every delivered copy takes reads instead of the existential (asking it copies its box).
     package internal(set) var app: (any MessagesApp)?
-    /// Whether the extension is running (`app != nil`), kept beside `app`: comparing the
-    /// optional existential with nil copies the app's box, which every delivered copy paid.
     private(set) var isRunning = false
-    /// The running app's `wantsReceivedMessages`, kept beside it for the same reason.
     private(set) var appWantsReceivedMessages = false
 
     /// Starts or ends the extension.
@@ -134,7 +132,7 @@ package struct Device {
         var kept = transcripts
         // Let go of them here, so that emptying `kept` keeps its room instead of copying.
         transcripts = Transcripts(numbers: [:])
-        kept.removeAll()
+        kept.reset(seed: world.streams.seed)
         self = Device(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: kept, position: position,
                       number: deviceNumber)
     }
@@ -173,8 +171,7 @@ package struct Device {
 
     /// What the device shows and holds now, for checks and reports. It changes nothing;
     /// it is mutating so that a caller reaches the device where it lies in the world: a
-    /// non-mutating call on an element of the world's array copied the whole device first
-    /// (2.4% of a 96-device group's random exploration).
+    /// non-mutating call on an element of the world's array copied the whole device first.
     package mutating func snapshot() -> DeviceSnapshot { makeSnapshot() }
 
     /// Whether the action acts in the conversation (opens the app there, stages, sends or
@@ -196,7 +193,7 @@ package struct Device {
 /// A device's transcripts, one per conversation: those of the scenario's conversations
 /// by position, so that the path every delivered copy takes reads an array instead of
 /// hashing the conversation's name; any other by name.
-struct Transcripts {
+struct Transcripts: RunPart {
     private let numbers: [String: Int]
     private var known: [Transcript]
     private var others: [String: Transcript] = [:]
@@ -205,14 +202,13 @@ struct Transcripts {
     /// many sessions the run numbers, which each transcript's live table is made to hold.
     init(numbers: [String: Int], sessions: Int = 0) {
         self.numbers = numbers
-        var empty = Transcript()
-        empty.sessionCapacity = sessions
-        known = Array(repeating: empty, count: numbers.values.max().map { $0 + 1 } ?? 0)
+        known = Array(repeating: Transcript(sessionCapacity: sessions), count: numbers.values.max().map { $0 + 1 } ?? 0)
+        reset(seed: 0)
     }
 
-    /// Empties every transcript, as new ones for the same conversations are, keeping their room.
-    mutating func removeAll() {
-        for index in known.indices { known[index].removeAll() }
+    /// Empties every transcript, keeping their room.
+    mutating func reset(seed: UInt64) {
+        for index in known.indices { known[index].reset(seed: seed) }
         others.removeAll()
     }
 
@@ -228,19 +224,12 @@ struct Transcripts {
         known.indices.contains(position) ? known[position] : self[conversation] ?? Transcript()
     }
 
-    /// The conversation's transcript to change; `number` is its position in the scenario
-    /// (-1 when not known), the same conversation as `conversation`.
-    subscript(number: Int, conversation: String) -> Transcript {
-        get { self[conversation] ?? Transcript() }
-        _modify {
-            if known.indices.contains(number) {
-                yield &known[number]
-            } else if let position = numbers[conversation], known.indices.contains(position) {
-                yield &known[position]
-            } else {
-                yield &others[conversation, default: Transcript()]
-            }
-        }
+    /// Changes the conversation's transcript where it lies; `number` is its position in
+    /// the scenario (-1 when not known), the same conversation as `conversation`.
+    mutating func change<Result>(_ number: Int, _ conversation: String, _ body: (inout Transcript) -> Result) -> Result {
+        if known.indices.contains(number) { return body(&known[number]) }
+        if let position = numbers[conversation], known.indices.contains(position) { return body(&known[position]) }
+        return body(&others[conversation, default: Transcript()])
     }
 }
 

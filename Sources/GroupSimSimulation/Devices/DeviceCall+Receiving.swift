@@ -8,7 +8,7 @@ extension DeviceCall {
     /// conversation, collapsing its session (M10), and tells a running app (M23).
     mutating func add(_ envelope: Envelope) {
         let conversation = envelope.conversation
-        let place = envelope.conversationNumber
+        let position = envelope.conversationNumber
         // The transcript is changed in place in the dictionary: a copy taken out and put
         // back would share its storage and copy every entry on each append.
         // Every copy of a message comes through here: the message is read where it is
@@ -21,10 +21,10 @@ extension DeviceCall {
                 // for a layout without one.
                 let message = envelope.message ?? Message()
                 if let picture = fallbackPicture(of: message, from: envelope) {
-                    device.transcripts[place, conversation].append(.plain(envelope, text: picture))
+                    device.transcripts.change(position, conversation) { $0.append(.plain(envelope, text: picture)) }
                 }
                 if let url = message.url, MessageURL.reachesOldSystems(url) {
-                    device.transcripts[place, conversation].append(.plain(envelope, text: url))
+                    device.transcripts.change(position, conversation) { $0.append(.plain(envelope, text: url)) }
                 }
                 return
             }
@@ -32,9 +32,10 @@ extension DeviceCall {
             // The number the message carries, else the one the run gives its session's name
             // (a message made outside a device, by a test harness, carries none).
             let number = envelope.sessionNumber >= 0 ? envelope.sessionNumber : envelope.sessionName.map(device.world.sessionNumber) ?? -1
-            if let collapse = device.transcripts[place, conversation].addBubble(envelope, number: number,
-                                                                                          nilSummary: device.world.options.nilSummary),
-               device.tracing, let session = envelope.sessionName {
+            let nilSummary = device.world.options.nilSummary
+            if let collapse = device.transcripts.change(position, conversation, {
+                $0.addBubble(envelope, number: number, nilSummary: nilSummary)
+            }), device.tracing, let session = envelope.sessionName {
                 trace(.collapsed(session: session, replaced: collapse.replaced, summary: collapse.leftSummary))
             }
             if device.isRunning, device.activeConversation == conversation, device.style != .transcript, envelope.senderDevice != device.spec.name {
@@ -48,9 +49,9 @@ extension DeviceCall {
                 }
             }
         case .text:
-            device.transcripts[place, conversation].append(.text(envelope))
+            device.transcripts.change(position, conversation) { $0.append(.text(envelope)) }
         case .sticker:
-            device.transcripts[place, conversation].append(.sticker(envelope))
+            device.transcripts.change(position, conversation) { $0.append(.sticker(envelope)) }
         }
     }
 

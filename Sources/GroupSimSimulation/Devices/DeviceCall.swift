@@ -6,40 +6,16 @@ import GroupSimScenario
 ///
 /// A device at rest (`Device`) is its state and nothing else: no output buffer, no clock.
 /// Each input (a step, a delivered copy, a cloud answer) is handled by a `DeviceCall` that
-/// `World.call` makes for it around the device where it lies in the world and around the
-/// caller's buffer, so neither is copied; when the call returns, the caller takes the
-/// counters back and acts on the buffer (determinism rule 5, README: devices never
-/// schedule, send or read a file themselves).
+/// `World.call` makes for it around the device's place in the world and the caller's
+/// buffer (`DevicePlace`); when the call returns, the caller takes the counters back and
+/// acts on the buffer (determinism rule 5, README: devices never schedule, send or read a
+/// file themselves).
 package struct DeviceCall: ~Copyable {
-    private let devicePlace: UnsafeMutablePointer<Device>
-    private let effectsPlace: UnsafeMutablePointer<DeviceOutput>
+    /// The device and the buffer, reached through `device` and `effects`.
+    let place: DevicePlace
     /// When the call happens and the run's message and change counters: an input of the
     /// call, handed back to the caller with the counters moved on.
     private(set) var context: DeviceContext
-
-    /// Only `World.call` makes one, with places that outlive the call.
-    init(device: UnsafeMutablePointer<Device>, effects: UnsafeMutablePointer<DeviceOutput>, context: DeviceContext) {
-        devicePlace = device
-        effectsPlace = effects
-        self.context = context
-    }
-
-    /// The device the call is into, changed in place.
-    var device: Device {
-        unsafeAddress { UnsafePointer(devicePlace) }
-        nonmutating unsafeMutableAddress { devicePlace }
-    }
-
-    /// What the call asks for: trace events, copies to send, cloud requests, failures,
-    /// changes and sightings, in the caller's buffer.
-    var effects: DeviceOutput {
-        unsafeAddress { UnsafePointer(effectsPlace) }
-        nonmutating unsafeMutableAddress { effectsPlace }
-    }
-
-    /// Whether the device's app is running, read from its place: read as
-    /// `device.isRunning` after a callback, the optimizer copied the whole device first.
-    var appIsRunning: Bool { devicePlace.pointee.isRunning }
 
     /// The instant of the call.
     var now: VirtualTime { context.now }

@@ -168,11 +168,11 @@ public struct DeviceSnapshot: Sendable {
         get { fields.generation }
         set { writable.generation = newValue }
     }
-    /// One transcript per conversation, in the scenario's order. Drawn the first time it
-    /// is read (checks and exploration do not read it), then kept.
+    /// One transcript per conversation, in the scenario's order. Drawn when read (checks
+    /// and exploration do not read it), each time: keep the array to read it more than once.
     public var transcripts: [DrawnTranscript] {
         get { fields.drawnTranscripts.transcripts }
-        set { writable.drawnTranscripts = DrawnTranscripts(drawn: newValue) }
+        set { writable.drawnTranscripts = .drawn(newValue) }
     }
     /// Per session with a bubble here: the live bubble and what tapping it would show.
     /// Drawn when read (checks and exploration read the live bubbles through

@@ -1,4 +1,3 @@
-import Foundation
 import GroupSimCore
 import GroupSimScenario
 
@@ -101,36 +100,25 @@ struct TranscriptDrawer: Sendable {
     }
 }
 
-/// A device's transcripts as drawn, worked out the first time they are read and kept:
-/// a run checked and explored only needs each session's live bubble, and drawing every
-/// line of every device is most of a large run's memory.
-final class DrawnTranscripts: @unchecked Sendable {
-    private let lock = NSLock()
-    /// What to draw and how; nil once drawn.
-    private var source: (drawer: TranscriptDrawer, transcripts: [(conversation: String, transcript: Transcript)], summaryLines: Int)?
-    private var drawn: [DeviceSnapshot.DrawnTranscript] = []
+/// A device's transcripts as a snapshot holds them: drawn (a snapshot whose transcripts
+/// were set), or what to draw them from, drawn each time they are read: a run checked and
+/// explored only needs each session's live bubble, and drawing every line of every device
+/// is most of a large run's memory. A plain value: the transcripts share their entries
+/// with the device's, so nothing is copied until drawn.
+enum DrawnTranscripts: Sendable {
+    case drawn([DeviceSnapshot.DrawnTranscript])
+    case undrawn(TranscriptDrawer, [(conversation: String, transcript: Transcript)], summaryLines: Int)
 
-    /// `transcripts` share their entries with the device's: nothing is copied until drawn.
-    init(drawer: TranscriptDrawer, transcripts: [(conversation: String, transcript: Transcript)], summaryLines: Int) {
-        source = (drawer, transcripts, summaryLines)
-    }
-
-    /// Transcripts drawn already (a snapshot whose transcripts were set).
-    init(drawn: [DeviceSnapshot.DrawnTranscript]) {
-        self.drawn = drawn
-    }
-
-    /// Every conversation's lines as drawn, in the scenario's order; drawn on first use.
+    /// Every conversation's lines as drawn, in the scenario's order.
     var transcripts: [DeviceSnapshot.DrawnTranscript] {
-        lock.lock()
-        defer { lock.unlock() }
-        if let (drawer, transcripts, summaryLines) = source {
-            drawn = transcripts.map { shown in
+        switch self {
+        case .drawn(let drawn):
+            drawn
+        case .undrawn(let drawer, let transcripts, let summaryLines):
+            transcripts.map { shown in
                 DeviceSnapshot.DrawnTranscript(conversation: shown.conversation,
                                                entries: shown.transcript.drawn(summaryLines: summaryLines).map(drawer.draw))
             }
-            source = nil
         }
-        return drawn
     }
 }

@@ -8,7 +8,7 @@ import GroupSimScenario
 /// previous one: it leaves its place, a summary line takes the place when it had summary
 /// text, and the new bubble goes to the bottom (M10). Removal leaves a tombstone that is
 /// compacted away later, so adding is amortised O(1) however long the transcript grows.
-package struct Transcript: Sendable {
+package struct Transcript: Sendable, RunPart {
     public enum Entry: Sendable {
         /// An app message. The sender identifier is not stored: the device works it out
         /// whenever it draws the bubble or hands it to the app, so that a reinstall renews
@@ -85,11 +85,14 @@ package struct Transcript: Sendable {
     private var live: [String: Int] = [:]
     private var summariesByName: [String: Int] = [:]
 
-    public init() {}
+    package init(sessionCapacity: Int = 0) {
+        self.sessionCapacity = sessionCapacity
+        reset(seed: 0)
+    }
 
-    /// Empties the transcript, as a new one with the same `sessionCapacity` is, keeping
-    /// the room it took: a device that runs again (`Device.reset`) fills it again.
-    mutating func removeAll() {
+    /// Empties the transcript, keeping the room it took: a device that runs again
+    /// (`Device.reset`) fills it again.
+    mutating func reset(seed: UInt64) {
         slots.removeAll(keepingCapacity: true)
         plainTexts.removeAll(keepingCapacity: true)
         tombstones = 0
@@ -233,8 +236,7 @@ package struct Transcript: Sendable {
         // them), and the removed ones, now at the end, are dropped at once. A bubble is
         // its session's live place, so its session's entry moves with it: found by the
         // number the slot keeps, or by name for a session without one.
-        // In the array's buffer: every swap through the array checked that it is unique (7%
-        // of bench (a)'s loop went to compaction).
+        // In the array's buffer: every swap through the array checked that it is unique.
         var kept = 0
         slots.withUnsafeMutableBufferPointer { slots in
             for index in slots.indices where slots[index].kind != .removed {

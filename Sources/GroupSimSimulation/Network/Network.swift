@@ -9,13 +9,13 @@ import GroupSimScenario
 /// shifts the draws of another. By default copies are independent, so jitter may let a
 /// newer copy overtake an older one on the same link; with `fifo` each link delivers in
 /// send order.
-struct Network: Sendable {
+struct Network: Sendable, RunPart {
     let deviceCount: Int
     /// Whether each link keeps its copies in send order (`network.fifo`).
     let fifo: Bool
     /// Each link's latency, jitter and stream key.
     private let tables: ScenarioTables
-    private var streams: RandomStreams
+    private var streams = RandomStreams(seed: 0)
     /// Each link's generator, sender-major; started from its key at the link's first copy,
     /// so a run pays only for the links it uses.
     private var generators: [SplitMix64]
@@ -32,25 +32,25 @@ struct Network: Sendable {
     /// Every ordered pair's latency and jitter come from `tables`: the base values, then
     /// each `links:` entry that matches in file order, the last match winning. A person
     /// stands for all their devices.
-    init(tables: ScenarioTables, streams: RandomStreams) {
+    init(tables: ScenarioTables, seed: UInt64) {
         let devices = tables.scenario.devices.count
         deviceCount = devices
         fifo = tables.scenario.network.fifo
         self.tables = tables
-        self.streams = streams
         generators = Array(repeating: SplitMix64(seed: 0), count: devices * devices)
         started = Array(repeating: false, count: devices * devices)
         lastArrival = fifo ? Array(repeating: .zero, count: devices * devices) : []
         offline = Array(repeating: false, count: devices)
         held = Array(repeating: [], count: devices)
         outbox = Array(repeating: [], count: devices)
+        reset(seed: seed)
     }
 
-    /// Makes the network what `init(tables:streams:)` makes with `streams`, for another
-    /// run of the same scenario, keeping the room its tables took. A link's generator is
-    /// started again from its key at its first copy, as in a new network.
-    mutating func reset(streams: RandomStreams) {
-        self.streams = streams
+    /// Makes the network what it is at the start of a run with `seed`, keeping the room
+    /// its tables took: every device online, nothing held or waiting, and each link's
+    /// generator started again from its key at its first copy.
+    mutating func reset(seed: UInt64) {
+        streams = RandomStreams(seed: seed)
         started.withUnsafeMutableBufferPointer { $0.update(repeating: false) }
         lastArrival.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
         offline.withUnsafeMutableBufferPointer { $0.update(repeating: false) }

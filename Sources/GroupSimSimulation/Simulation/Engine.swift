@@ -1,6 +1,13 @@
 import GroupSimCore
 import GroupSimScenario
 
+/// A part of a run that an engine restarts instead of making anew: `init` sizes its storage
+/// and calls `reset(seed:)`, the one definition of a fresh run, which a restart calls alone,
+/// keeping the room the last run took.
+protocol RunPart {
+    mutating func reset(seed: UInt64)
+}
+
 /// One run's moving parts, stepped one event at a time: the `World` events change, the
 /// `Scheduler` that picks the next event, the `Recorder` that keeps what happened, and the
 /// clock with the run's counters, lent to each device call.
@@ -44,8 +51,8 @@ struct Engine {
     mutating func restart(seed: UInt64, controller: (any ScheduleController)?) {
         self.seed = seed
         world.reset(seed: seed)
+        recorder.reset(seed: seed)
         scheduler.reset(controller: controller)
-        recorder.reset()
         context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
         output.removeAll()
         scheduler.plan(world.facts.tables.steps, streams: world.facts.streams)

@@ -11,7 +11,7 @@ import GroupSimCore
 /// reference counts) at every level. It lives in the simulation's module, where it is
 /// specialised for the simulation's events: a generic `package` type is not specialised
 /// across modules, even when inlinable.
-package struct EventQueue<Payload> {
+package struct EventQueue<Payload>: RunPart {
     public struct Entry {
         public let time: VirtualTime
         public let sequence: UInt64
@@ -40,7 +40,7 @@ package struct EventQueue<Payload> {
     var freeSlots: [Int] = []
     var nextSequence: UInt64 = 0
 
-    public init() {}
+    public init() { reset(seed: 0) }
 
     public var isEmpty: Bool { keepsOrder ? ordered.isEmpty : heap.isEmpty }
     /// When the earliest pending event is due (a heap's first key is its earliest too).
@@ -56,9 +56,9 @@ package struct EventQueue<Payload> {
         return sequence
     }
 
-    /// Drops every pending event and starts the sequence numbers again, as a new queue
-    /// would, keeping the room the queue took.
-    public mutating func removeAll() {
+    /// Drops every pending event and starts the sequence numbers again, keeping the room
+    /// the queue took.
+    mutating func reset(seed: UInt64) {
         heap.removeAll(keepingCapacity: true)
         ordered.removeAll(keepingCapacity: true)
         payloads.removeAll(keepingCapacity: true)

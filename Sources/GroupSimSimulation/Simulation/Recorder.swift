@@ -4,7 +4,7 @@ import GroupSimScenario
 /// What a run leaves behind besides its devices' state: the trace, the steps that failed,
 /// the pitfalls seen as they happened, the state changes made, the ledger of who had seen
 /// which change (kept with the trace off too), and the counters.
-struct Recorder {
+struct Recorder: RunPart {
     /// False when the run keeps no trace (benchmarks): the digest is then of nothing.
     let keepsTrace: Bool
     private(set) var trace = Trace()
@@ -21,16 +21,16 @@ struct Recorder {
     init(keepsTrace: Bool, tables: ScenarioTables) {
         self.keepsTrace = keepsTrace
         ledger = RunLedger(tables: tables)
+        reset(seed: 0)
     }
 
-    /// Forgets the run, as a recorder made anew for the same tables would know nothing,
-    /// keeping the room its lists and ledger took.
-    mutating func reset() {
+    /// Forgets the run, keeping the room its lists and ledger took.
+    mutating func reset(seed: UInt64) {
         trace = Trace()
         failures.removeAll(keepingCapacity: true)
         sightings.removeAll(keepingCapacity: true)
         changes.removeAll(keepingCapacity: true)
-        ledger.reset()
+        ledger.reset(seed: seed)
         copiesDelivered = 0
         cloudConflicts = 0
         eventCount = 0

@@ -10,7 +10,7 @@ import GroupSimCore
 /// gives for the same run: a change overwritten by someone who had seen it is no lost
 /// update (M12), and only this record says who had seen it. Each event costs a constant:
 /// a step an array write, a send one hash, a delivered copy two array writes.
-package struct RunLedger: Sendable {
+package struct RunLedger: Sendable, RunPart {
     /// The message that carried one device's change in a session (`carrier(device:session:step:)`).
     package struct Carrier: Sendable, Hashable {
         package var message: Int
@@ -134,6 +134,7 @@ package struct RunLedger: Sendable {
         }
         // About one carrier per step: room made once, not by doubling and rehashing.
         carriers.reserveCapacity(tables.steps.entries.count)
+        reset(seed: 0)
     }
 
     /// The ledger of a run that never ran (`RunOutcome.empty`): it knows nothing.
@@ -149,20 +150,24 @@ package struct RunLedger: Sendable {
         tracksLiveBubbles = false
     }
 
-    /// Forgets the run, as a ledger made anew from the same tables would know nothing,
-    /// keeping the room its tables took: the next run of the scenario fills them again.
-    mutating func reset() {
+    /// Forgets the run, keeping the room its tables took: the next run of the scenario
+    /// fills them again.
+    mutating func reset(seed: UInt64) {
         stepStarts.removeAll(keepingCapacity: true)
         for index in lastStep.indices { lastStep[index] = -1 }
         carriers.removeAll(keepingCapacity: true)
         namedCarriers.removeAll(keepingCapacity: true)
         rowOfMessage.removeAll(keepingCapacity: true)
         arrivals.removeAll(keepingCapacity: true)
-        for index in live.indices { live[index] = -1 }
         messages.removeAll(keepingCapacity: true)
-        for index in shown.indices { shown[index] = false }
-        for index in firstShower.indices { firstShower[index] = Int32.max }
-        for index in firstConversation.indices { firstConversation[index] = Int32.max }
+        // Every write to the live table marks its session shown: with none shown, the
+        // tables are as they were sized.
+        if shownSessionCount > 0 {
+            for index in live.indices { live[index] = -1 }
+            for index in shown.indices { shown[index] = false }
+            for index in firstShower.indices { firstShower[index] = Int32.max }
+            for index in firstConversation.indices { firstConversation[index] = Int32.max }
+        }
         shownSessionCount = 0
         showsUntrackedBubbles = false
         views.removeAll(keepingCapacity: true)

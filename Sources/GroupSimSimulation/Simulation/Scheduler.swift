@@ -36,16 +36,17 @@ struct Scheduler {
         reset(controller: controller)
     }
 
-    /// Whether a controller picks the events, kept beside `strategy`: matching the enum
-    /// copies the controller's box, which every scheduled copy paid.
-    private(set) var isControlled = false
+    /// Whether a controller picks the events.
+    var isControlled: Bool {
+        if case .controlled = strategy { return true }
+        return false
+    }
 
     /// Makes the scheduler what `init(controller:)` makes, for another run of the same
     /// scenario (`plan` comes next), keeping the room its queue and lists took.
     mutating func reset(controller: (any ScheduleController)?) {
         strategy = controller.map { .controlled($0) } ?? .timeOrdered
-        isControlled = controller != nil
-        queue.removeAll()
+        queue.reset(seed: 0)
         // A controller is offered every pending event in order, for every event.
         queue.keepsOrder = isControlled
         steps = nil
@@ -61,7 +62,6 @@ struct Scheduler {
     mutating func takeController() -> (any ScheduleController)? {
         let taken = controller
         strategy = .timeOrdered
-        isControlled = false
         return taken
     }
 
@@ -153,7 +153,7 @@ struct Scheduler {
     /// Takes the tables and the cloud store rather than the whole world: passing the world
     /// by value would copy it for every event.
     mutating func next(tables: ScenarioTables, cloud: CloudStore) -> EventQueue<Simulation.Event>.Entry? {
-        guard isControlled, case .controlled(var chooser) = strategy else { return nextByTime() }
+        guard case .controlled(var chooser) = strategy else { return nextByTime() }
         // The chooser is the only copy while it records its choice: what it keeps is not copied.
         strategy = .timeOrdered
         let entry = chosenEvent(by: &chooser, tables: tables, cloud: cloud)

@@ -4,34 +4,33 @@ import GroupSimScenario
 /// What a run changes: the devices, the network between them, the cloud store and the
 /// conversations' members. The `Simulation` steps it one event at a time; a `Scheduler`
 /// decides which event, and a `Recorder` keeps what happened.
-package struct World {
+package struct World: RunPart {
     /// What every device knows and nobody changes, with the sticker files already read.
     package private(set) var facts: WorldFacts
     package var devices: [Device] = []
     var network: Network
     package var cloud = CloudStore()
     /// Each conversation's members now (M6).
-    var members: [String: [String]]
+    var members: [String: [String]] = [:]
     /// The sessions some step has composed in, for `sessionIsNew`.
     package var usedSessions: Set<String> = []
     /// `memberDevices(of:)` by conversation; a join or leave forgets its conversation's.
-    private var memberDevicesCache: [String: [Int]]
+    private var memberDevicesCache: [String: [Int]] = [:]
 
     package init(tables: ScenarioTables, seed: UInt64) {
         facts = WorldFacts(tables: tables, seed: seed)
-        network = Network(tables: tables, streams: facts.streams)
-        members = tables.initialMembers
-        memberDevicesCache = tables.initialMemberDevices
+        network = Network(tables: tables, seed: seed)
+        reset(seed: seed)
     }
 
-    /// Makes the world what `init` and `makeDevices` make for another run of the same
-    /// scenario with `seed`: the new seed's facts, every device as at the start, the
-    /// network and the cloud store empty, the starting members. It keeps the room the
-    /// last run's devices and network took instead of making them again.
+    /// Makes the world what it is at the start of a run of its scenario with `seed`: the
+    /// seed's facts, every device made (`makeDevices`) as at the start, the network and
+    /// the cloud store empty, the starting members. It keeps the room the last run's
+    /// devices and network took instead of making them again.
     mutating func reset(seed: UInt64) {
         let tables = facts.tables
         facts = WorldFacts(tables: tables, seed: seed)
-        network.reset(streams: facts.streams)
+        network.reset(seed: seed)
         cloud = CloudStore()
         members = tables.initialMembers
         usedSessions.removeAll(keepingCapacity: true)
@@ -50,22 +49,6 @@ package struct World {
     package mutating func makeDevices(app factory: AppRegistry.Factory?, tracing: Bool, count: Int = .max) {
         let facts = facts
         devices = scenario.devices.prefix(count).map { Device(spec: $0, world: facts, makeApp: factory, tracing: tracing) }
-    }
-
-    /// One call into device `index` (`DeviceCall`): lends it the clock and counters in
-    /// `context` and the buffer `output` for its effects, and takes the context back. The
-    /// device holds neither between calls; the caller acts on `output` and empties it.
-    package mutating func call(_ index: Int, context: inout DeviceContext, output: inout DeviceOutput,
-                               _ body: (inout DeviceCall) -> Void) {
-        // The call works on the device where it lies and on the caller's buffer: neither
-        // is copied, and both outlive the call.
-        withUnsafeMutablePointer(to: &devices[index]) { device in
-            withUnsafeMutablePointer(to: &output) { effects in
-                var call = DeviceCall(device: device, effects: effects, context: context)
-                body(&call)
-                context = call.context
-            }
-        }
     }
 
     /// The devices of the conversation's members, in member order and each person's
