@@ -128,7 +128,7 @@ public actor ExtensionHarness {
     }
 
     /// The device as a check or report sees it (transcript, identifiers, callbacks, draft).
-    public func snapshot() async -> DeviceSnapshot { world.devices[0].snapshot() }
+    public func snapshot() async -> DeviceSnapshot { world.snapshot(ofDevice: 0) }
 
     /// Compares what happened since the last `expect` with the given fields (nil: not
     /// compared), then starts collecting afresh. Throws, naming every field that
@@ -143,7 +143,7 @@ public actor ExtensionHarness {
     ///   - storage: every key and value the installation's storage holds now.
     public func expect(callbacks: [AppCallback]? = nil, sent: [String]? = nil, staged: String?? = nil,
                        failures: [MessageErrorCode]? = nil, storage: [String: String]? = nil) async throws(HarnessMismatch) {
-        let snapshot = world.devices[0].snapshot()
+        let snapshot = world.snapshot(ofDevice: 0)
         let stored = driven.storageContents()
         let received = effects
         effects = HarnessEffects()

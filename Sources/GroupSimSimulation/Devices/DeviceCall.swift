@@ -13,14 +13,17 @@ import GroupSimScenario
 package struct DeviceCall: ~Copyable {
     private let devicePlace: UnsafeMutablePointer<Device>
     private let effectsPlace: UnsafeMutablePointer<DeviceOutput>
+    private let livePlace: UnsafeMutablePointer<LiveBubbles>
     /// When the call happens and the run's message and change counters: an input of the
     /// call, handed back to the caller with the counters moved on.
     private(set) var context: DeviceContext
 
     /// Only `World.call` makes one, with places that outlive the call.
-    init(device: UnsafeMutablePointer<Device>, effects: UnsafeMutablePointer<DeviceOutput>, context: DeviceContext) {
+    init(device: UnsafeMutablePointer<Device>, effects: UnsafeMutablePointer<DeviceOutput>, live: UnsafeMutablePointer<LiveBubbles>,
+         context: DeviceContext) {
         devicePlace = device
         effectsPlace = effects
+        livePlace = live
         self.context = context
     }
 
@@ -35,6 +38,12 @@ package struct DeviceCall: ~Copyable {
     var effects: DeviceOutput {
         unsafeAddress { UnsafePointer(effectsPlace) }
         nonmutating unsafeMutableAddress { effectsPlace }
+    }
+
+    /// The world's live bubbles, which only `add` writes.
+    var live: LiveBubbles {
+        unsafeAddress { UnsafePointer(livePlace) }
+        nonmutating unsafeMutableAddress { livePlace }
     }
 
     /// Whether the device's app is running, read from its place: read as

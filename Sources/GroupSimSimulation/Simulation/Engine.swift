@@ -114,11 +114,8 @@ struct Engine {
 
     /// What the run left: every device's state, the trace, failures and counters.
     mutating func outcome() -> RunOutcome {
-        let snapshots = world.devices.indices.map { index in
-            var snapshot = world.devices[index].snapshot()
-            snapshot.runIndex = index
-            return snapshot
-        }
+        var snapshots: [DeviceSnapshot] = []
+        for index in world.devices.indices { snapshots.append(world.snapshot(ofDevice: index)) }
         let records = world.cloud.contents().map { key, entry in
             CloudEntry(key: key, state: entry.state, version: entry.version, provenance: entry.provenance)
         }
@@ -132,6 +129,7 @@ struct Engine {
                                      RunOutcome.ConversationMembers(conversation: $0.name, members: world.members[$0.name] ?? [])
                                  })
         outcome.cloudConflicts = recorder.cloudConflicts
+        outcome.live = world.live
         return outcome
     }
 
@@ -228,7 +226,6 @@ struct Engine {
         for envelope in output.outgoing {
             guard let sender = world.facts.tables.sender(of: envelope) else { continue }
             recorder.ledger.sent(envelope, by: sender, at: context.now)
-            recorder.ledger.added(envelope, on: sender)
             if world.network.offline[sender] {
                 world.network.outbox[sender].append(envelope)
                 recorder.record(TraceEvent(time: context.now, subject: envelope.senderDevice, kind: .queued(message: envelope.id)))

@@ -10,6 +10,8 @@ package struct World {
     package var devices: [Device] = []
     var network: Network
     package var cloud = CloudStore()
+    /// What each device shows: its live bubbles (M10), written only by device calls.
+    package private(set) var live: LiveBubbles
     /// Each conversation's members now (M6).
     var members: [String: [String]]
     /// The sessions some step has composed in, for `sessionIsNew`.
@@ -22,6 +24,7 @@ package struct World {
         network = Network(tables: tables, streams: facts.streams)
         members = tables.initialMembers
         memberDevicesCache = tables.initialMemberDevices
+        live = LiveBubbles(tables: tables)
     }
 
     /// Makes the world what `init` and `makeDevices` make for another run of the same
@@ -33,6 +36,7 @@ package struct World {
         facts = WorldFacts(tables: tables, seed: seed)
         network.reset(streams: facts.streams)
         cloud = CloudStore()
+        live.reset()
         members = tables.initialMembers
         usedSessions.removeAll(keepingCapacity: true)
         memberDevicesCache = tables.initialMemberDevices
@@ -61,11 +65,20 @@ package struct World {
         // is copied, and both outlive the call.
         withUnsafeMutablePointer(to: &devices[index]) { device in
             withUnsafeMutablePointer(to: &output) { effects in
-                var call = DeviceCall(device: device, effects: effects, context: context)
-                body(&call)
-                context = call.context
+                withUnsafeMutablePointer(to: &live) { live in
+                    var call = DeviceCall(device: device, effects: effects, live: live, context: context)
+                    body(&call)
+                    context = call.context
+                }
             }
         }
+    }
+
+    /// Device `index`'s snapshot, its sessions read from the live bubbles.
+    package mutating func snapshot(ofDevice index: Int) -> DeviceSnapshot {
+        var snapshot = devices[index].snapshot(live: live, index: index)
+        snapshot.runIndex = index
+        return snapshot
     }
 
     /// The devices of the conversation's members, in member order and each person's
