@@ -7,9 +7,9 @@ import GroupSimCore
 /// sessions and, through them, the checks and pitfalls. Old systems draw no bubbles (M26).
 ///
 /// A session a step names is keyed by its number in the run, one an app named by the next
-/// key at its first bubble; a conversation by its position, one that is not the
-/// scenario's likewise. So the
-/// table holds every bubble at any size, each row as long as the highest key it holds.
+/// key at its first bubble; a conversation by its position, one that is not the scenario's
+/// likewise. So the table holds every bubble at any size, each row as long as the highest
+/// key it holds.
 package struct LiveBubbles: Sendable {
     /// One live bubble (`message` -1: none) and when it was added, run-wide: a transcript
     /// keeps its live bubbles in the order they were added.
