@@ -153,11 +153,20 @@ package struct LiveBubbles: Sendable {
 
     /// The message of the device's live bubble of session `key` in the first scenario
     /// conversation it shows one in, as its snapshot lists them first; nil when none.
-    package func message(device: Int, key: Int) -> Int? {
+    package func message(device: Int, key: Int) -> Int? { first(device: device, key: key).map { Int($0.bubble.message) } }
+
+    /// The device's first live bubble of `session`, as `shown(device:)` lists them; nil when none.
+    package func first(device: Int, session: String) -> Shown? {
+        guard let key = sessionKeys[session], let (conversation, bubble) = first(device: device, key: key),
+              let envelope = envelope(of: Int(bubble.message)) else { return nil }
+        return Shown(conversation: conversation, session: session, envelope: envelope, summaries: Int(bubble.summaries))
+    }
+
+    private func first(device: Int, key: Int) -> (conversation: Int, bubble: Bubble)? {
         guard device >= 0, device < devices, key >= 0 else { return nil }
         for conversation in 0..<scenarioConversations {
             let row = rows[conversation * devices + device]
-            if key < row.count, row[key].message >= 0 { return Int(row[key].message) }
+            if key < row.count, row[key].message >= 0 { return (conversation, row[key]) }
         }
         return nil
     }

@@ -50,7 +50,7 @@ struct SessionTable: Sendable {
     /// The view of the session's first live bubble here, or nil.
     func view(of session: String) -> SessionView? {
         if let given { return given.first { $0.session == session } }
-        return first(session).map { draw($0, summaries: summaries(in: $0.conversation)[session] ?? []) }
+        return live.first(device: device, session: session).map { draw($0, summaries: summaries(in: $0.conversation)[session] ?? []) }
     }
 
     /// The caption of the session's first live bubble as drawn here (M5): `.some(nil)` for
@@ -58,11 +58,7 @@ struct SessionTable: Sendable {
     /// the caption alone, not the conversation's summary lines that a whole view holds.
     func caption(of session: String) -> String?? {
         if let given { return given.first { $0.session == session }.map(\.caption) }
-        return first(session).map { caption(of: $0.envelope) }
-    }
-
-    private func first(_ session: String) -> LiveBubbles.Shown? {
-        live.shown(device: device).first { $0.session == session }
+        return live.first(device: device, session: session).map { caption(of: $0.envelope) }
     }
 
     /// A live bubble's caption with its `$UUID` tokens drawn as this device's contact names (M5).
