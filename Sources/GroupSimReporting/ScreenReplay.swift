@@ -7,11 +7,11 @@ import GroupSimSimulation
 /// plain messages of old systems), the live bubble of each session, the staged draft and
 /// whether the extension is open (M10, M11, M16, M19, M26).
 ///
-/// The HTML page's time slider does the same walk in the browser from the same message
-/// table and event list (`HTMLReport+Timeline.swift`); this one is what the page is
-/// checked against (`groupsim run --format screens`), and its screens after the last
-/// event equal the run's final transcripts (tests check it for every scenario). Building
-/// the message table is O(events); each `apply` is O(lines of one conversation).
+/// The HTML page's time slider plays the changes this walk makes to each screen (`frames`,
+/// `changes`, embedded by `HTMLReport+Timeline.swift`); `groupsim run --format screens`
+/// prints its screens, which the browser check holds the page to, and its screens after
+/// the last event equal the run's final transcripts (tests check it for every scenario).
+/// Building the message table is O(events); each `apply` is O(lines of one conversation).
 package struct ScreenReplay: Sendable {
     /// What a message shows wherever it is drawn: captions with `$UUID` tokens drawn as
     /// contact names through the sender's identifiers when it was sent (M5).
