@@ -31,7 +31,8 @@ package struct LiveBubbles: Sendable {
 
     private let devices: Int
     private let scenarioConversations: Int
-    /// A row per conversation and device, `conversation * devices + device`, by session key.
+    /// A row per conversation, at `key * devices + device`: by session first, so the
+    /// copies of one message, which arrive close together, write close together.
     private var rows: [[Bubble]]
     /// Each conversation's key by name: the scenario's their position, any other one past them.
     private var conversationKeys: [String: Int]
@@ -51,7 +52,7 @@ package struct LiveBubbles: Sendable {
     package init(tables: ScenarioTables) {
         devices = tables.scenario.devices.count
         scenarioConversations = tables.scenario.conversations.count
-        rows = Array(repeating: [], count: devices * scenarioConversations)
+        rows = Array(repeating: [], count: scenarioConversations)
         conversationKeys = tables.conversationNumbers
         numbered = tables.sessionNumbers.count
         sessionKeys = tables.sessionNumbers
@@ -73,7 +74,7 @@ package struct LiveBubbles: Sendable {
 
     /// Forgets the run, keeping the room its rows took.
     mutating func reset() {
-        rows.removeLast(rows.count - devices * scenarioConversations)
+        rows.removeLast(rows.count - scenarioConversations)
         for index in rows.indices { rows[index].removeAll(keepingCapacity: true) }
         if conversationKeys.count > scenarioConversations { conversationKeys = conversationKeys.filter { $0.value < scenarioConversations } }
         if sessionNames.count > numbered {
@@ -100,24 +101,20 @@ package struct LiveBubbles: Sendable {
         }
         var conversation = envelope.conversationNumber
         if conversation < 0 || conversation >= scenarioConversations {
-            conversation = conversationKeys[envelope.conversation] ?? rows.count / max(devices, 1)
-            if conversation * devices >= rows.count {
+            conversation = conversationKeys[envelope.conversation] ?? rows.count
+            if conversation >= rows.count {
                 conversationKeys[envelope.conversation] = conversation
-                rows.append(contentsOf: repeatElement([], count: devices))
+                rows.append([])
             }
         }
         let id = envelope.id
-        if id >= 0 {
+        if id >= 0, id >= messages.count || messages[id] == nil {
             messages.grow(toInclude: id, with: nil)
-            if messages[id] == nil { messages[id] = envelope }
+            messages[id] = envelope
         }
-        let row = conversation * devices + device
-        if rows[row].isEmpty { rows[row].reserveCapacity(scenarioConversations == 1 ? max(numbered, key + 1) : key + 1) }
-        rows[row].grow(toInclude: key, with: Bubble())
-        let isNew = rows[row][key].message < 0
-        rows[row][key].message = Int32(truncatingIfNeeded: id)
-        rows[row][key].order = added
-        if leftSummary { rows[row][key].summaries += 1 }
+        // The row is reached once, and changed where it lies.
+        let isNew = Self.write(&rows[conversation], at: key * devices + device, message: id, order: added, leftSummary: leftSummary,
+                               room: (scenarioConversations == 1 ? max(numbered, key + 1) : key + 1) * devices)
         added &+= 1
         guard isNew, conversation < scenarioConversations else { return }
         firstShower.grow(toInclude: key, with: (Int32.max, Int32.max))
@@ -126,6 +123,17 @@ package struct LiveBubbles: Sendable {
         if Int32(device) < first || (Int32(device) == first && Int32(conversation) < firstConversation) {
             firstShower[key] = (Int32(device), Int32(conversation))
         }
+    }
+
+    /// Writes a live bubble into its row, made `room` long at its first; true when the row had none of the session.
+    private static func write(_ row: inout [Bubble], at index: Int, message: Int, order: Int32, leftSummary: Bool, room: Int) -> Bool {
+        if row.isEmpty { row.reserveCapacity(room) }
+        row.grow(toInclude: index, with: Bubble())
+        let isNew = row[index].message < 0
+        row[index].message = Int32(truncatingIfNeeded: message)
+        row[index].order = order
+        if leftSummary { row[index].summaries += 1 }
+        return isNew
     }
 
     /// The session's key, given one now if it has none.
@@ -165,10 +173,16 @@ package struct LiveBubbles: Sendable {
     private func first(device: Int, key: Int) -> (conversation: Int, bubble: Bubble)? {
         guard device >= 0, device < devices, key >= 0 else { return nil }
         for conversation in 0..<scenarioConversations {
-            let row = rows[conversation * devices + device]
-            if key < row.count, row[key].message >= 0 { return (conversation, row[key]) }
+            if let bubble = bubble(in: conversation, device: device, key: key) { return (conversation, bubble) }
         }
         return nil
+    }
+
+    /// The device's live bubble of session `key` in conversation `conversation` (by key); nil when none.
+    private func bubble(in conversation: Int, device: Int, key: Int) -> Bubble? {
+        let index = key * devices + device
+        guard index < rows[conversation].count, rows[conversation][index].message >= 0 else { return nil }
+        return rows[conversation][index]
     }
 
     /// The app message numbered `message`, as a live bubble holds it.
@@ -178,8 +192,13 @@ package struct LiveBubbles: Sendable {
     package func envelope(device: Int, conversation: Int, named name: String, session: String) -> Envelope? {
         let place = conversation >= 0 && conversation < scenarioConversations ? conversation : conversationKeys[name]
         guard let place, device >= 0, device < devices, let key = sessionKeys[session] else { return nil }
-        let row = rows[place * devices + device]
-        return key < row.count && row[key].message >= 0 ? envelope(of: Int(row[key].message)) : nil
+        return bubble(in: place, device: device, key: key).flatMap { envelope(of: Int($0.message)) }
+    }
+
+    /// The session keys the device shows a bubble of in a scenario conversation, with the bubbles.
+    private func bubbles(in conversation: Int, device: Int, from first: Int = 0) -> [(key: Int, bubble: Bubble)] {
+        let keys = (rows[conversation].count + devices - 1) / max(devices, 1)
+        return (min(first, keys)..<keys).compactMap { key in bubble(in: conversation, device: device, key: key).map { (key, $0) } }
     }
 
     /// Every live bubble the device shows in the scenario's conversations: conversation by
@@ -188,14 +207,9 @@ package struct LiveBubbles: Sendable {
         guard device >= 0, device < devices else { return [] }
         var all: [Shown] = []
         for conversation in 0..<scenarioConversations {
-            let row = rows[conversation * devices + device]
-            var found: [(order: Int32, key: Int)] = []
-            for key in row.indices where row[key].message >= 0 { found.append((row[key].order, key)) }
-            found.sort { $0.order < $1.order }
-            for (_, key) in found {
-                guard let envelope = envelope(of: Int(row[key].message)) else { continue }
-                all.append(Shown(conversation: conversation, session: sessionNames[key], envelope: envelope,
-                                 summaries: Int(row[key].summaries)))
+            for (key, bubble) in bubbles(in: conversation, device: device).sorted(by: { $0.bubble.order < $1.bubble.order }) {
+                guard let envelope = envelope(of: Int(bubble.message)) else { continue }
+                all.append(Shown(conversation: conversation, session: sessionNames[key], envelope: envelope, summaries: Int(bubble.summaries)))
             }
         }
         return all
@@ -205,11 +219,6 @@ package struct LiveBubbles: Sendable {
     /// scenario conversation it shows each in.
     package func appNamedSessions(device: Int) -> [String] {
         guard sessionNames.count > numbered, device >= 0, device < devices else { return [] }
-        var found: [String] = []
-        for conversation in 0..<scenarioConversations {
-            let row = rows[conversation * devices + device]
-            for key in numbered..<max(numbered, row.count) where row[key].message >= 0 { found.append(sessionNames[key]) }
-        }
-        return found
+        return (0..<scenarioConversations).flatMap { bubbles(in: $0, device: device, from: numbered).map { sessionNames[$0.key] } }
     }
 }
