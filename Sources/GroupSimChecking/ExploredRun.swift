@@ -123,13 +123,8 @@ struct ExploredRun: Sendable {
             for (place, session) in sessions.enumerated() {
                 addRow(session, numbers[place], index: indices[place], device: device, position: position)
             }
-            // Sessions no step names, by name: the few an app named itself. The run's ledger
-            // knows whether any device shows one; else a session with a number is one a step
-            // names (`ScenarioTables.sessionNumbers`), and only the others' names are hashed.
-            guard !states.readsLedger else { continue }
-            let table = device.sessionTable
-            guard (0..<table.count).contains(where: { table.number(at: $0) < 0 && !named.contains(table.name(at: $0)) }) else { continue }
-            for session in (0..<table.count).map(table.name(at:)).filter({ !named.contains($0) }).sorted() {
+            // Sessions no step names, by name: the few an app named itself.
+            for session in outcome.live.appNamedSessions(device: position).filter({ !named.contains($0) }).sorted() {
                 addRow(session, rows.session(session), index: states.sessionIndex(session), device: device, position: position)
             }
         }

@@ -55,16 +55,8 @@ final class SessionStates: Sendable {
     /// Every session name in the order it first appears: in changes, then on devices.
     let sessions: [String]
     private let indexBySession: [String: Int]
-    /// Per device, per session (by index in `sessions`): the position of the session's
-    /// first live bubble in the device's `SessionTable`, or -1, at `device * sessions.count
-    /// + session` in one array (one allocation per run, not one per device). Filled from
-    /// the sessions' numbers in the run, so most of the sessions a device shows cost no hash.
-    private let positions: [Int32]
-    /// When the run's ledger kept every device's live bubbles as the run went (every
-    /// session shown named by a step and changed by one, in the scenario's conversations):
-    /// each session's number there, by index in `sessions`, and `positions` is empty. Nil:
-    /// the live bubbles are read from the devices' session tables, into `positions`.
-    private let ledgerNumbers: [Int]?
+    /// Each session's key in the run's `LiveBubbles`, by index in `sessions` (-1: none).
+    private let keys: [Int]
     /// The scenario's `join` steps, in file order: most scenarios have none, and then no
     /// device is asked whether it joined late (`joinedAfterStart`).
     private let joinSteps: [Scenario.Step]
@@ -82,108 +74,33 @@ final class SessionStates: Sendable {
         appDevicesByConversation = appDevices
         var names: [String] = []
         var index: [String: Int] = [:]
-        func intern(_ name: String) -> Int {
-            if let known = index[name] { return known }
+        func intern(_ name: String) {
+            guard index[name] == nil else { return }
             index[name] = names.count
             names.append(name)
-            return names.count - 1
         }
-        for change in outcome.changes { _ = intern(change.session) }
+        for change in outcome.changes { intern(change.session) }
         var cloud: [String: Int] = [:]
         for (index, entry) in outcome.cloud.enumerated() where cloud[entry.key] == nil { cloud[entry.key] = index }
         cloudByKey = cloud
-        if let numbers = Self.ledgerNumbers(outcome, sessions: names) {
-            // Nothing to read from the devices: the sessions are the changes' (every shown
-            // one has a change), and the ledger knows the conversation each is listed in first.
-            ledgerNumbers = numbers
-            positions = []
-            var conversations: [Int: String] = [:]
-            let specs = outcome.scenario.conversations
-            for (index, number) in numbers.enumerated() {
-                if let conversation = outcome.ledger.conversation(ofSession: number), specs.indices.contains(conversation) {
-                    conversations[index] = specs[conversation].name
-                }
-            }
-            conversationBySession = conversations
-            sessions = names
-            indexBySession = index
-            return
+        let live = outcome.live
+        // Most runs show only sessions a change names: the others are listed as the devices
+        // list them, which only then are read.
+        if names.lazy.filter({ live.key(of: $0).map(live.isShown(key:)) == true }).count < live.shownSessionCount {
+            for device in outcome.devices.indices { live.shown(device: device).forEach { intern($0.session) } }
         }
-        ledgerNumbers = nil
-        // A session's number in the run (-1: none) to its index here: one hash per
-        // session, not one per device that shows it.
-        var byNumber: [Int32] = []
+        keys = names.map { live.key(of: $0) ?? -1 }
         var conversations: [Int: String] = [:]
-        // Every device's sessions as indices, in table order, device after device (one
-        // array, not one per device): the sessions are all known after this pass, so the
-        // positions then go into one array too.
-        var shownIndices: [Int32] = []
-        var starts: [Int] = [0]
-        starts.reserveCapacity(outcome.devices.count + 1)
-        for device in outcome.devices {
-            let table = device.sessionTable
-            for position in 0..<table.count {
-                let number = table.number(at: position)
-                let session: Int
-                if number >= 0, number < byNumber.count, byNumber[number] >= 0 {
-                    session = Int(byNumber[number])
-                } else {
-                    session = intern(table.name(at: position))
-                    if number >= 0 {
-                        byNumber.grow(toInclude: number, with: -1)
-                        byNumber[number] = Int32(session)
-                    }
-                }
-                shownIndices.append(Int32(session))
-            }
-            starts.append(shownIndices.count)
-        }
-        let width = names.count
-        var found = [Int32](repeating: -1, count: outcome.devices.count * width)
-        for device in outcome.devices.indices {
-            for place in starts[device]..<starts[device + 1] {
-                let session = Int(shownIndices[place]), position = place - starts[device]
-                let slot = device * width + session
-                // A session shown in two conversations answers with its first bubble, as a scan would.
-                guard found[slot] < 0 else { continue }
-                found[slot] = Int32(position)
-                // The first device, in the scenario's order, that shows the session decides.
-                if conversations[session] == nil {
-                    conversations[session] = outcome.devices[device].sessionTable.conversation(at: position)
-                }
+        let specs = outcome.scenario.conversations
+        for (index, key) in keys.enumerated() {
+            if key >= 0, let conversation = live.conversation(ofKey: key), specs.indices.contains(conversation) {
+                conversations[index] = specs[conversation].name
             }
         }
-        positions = found
         conversationBySession = conversations
         sessions = names
         indexBySession = index
     }
-
-    /// The numbers of `sessions` in the run's ledger, when its live bubbles answer for every
-    /// device's session table: the devices are the run's own, the ledger tracked their
-    /// live bubbles, no bubble is of a session an app named, and every shown session is
-    /// among `sessions` (the changes'). Nil otherwise. Costs a pass over the devices and the
-    /// numbered sessions, not over what each device shows.
-    private static func ledgerNumbers(_ outcome: RunOutcome, sessions: [String]) -> [Int]? {
-        let ledger = outcome.ledger
-        guard ledger.tracksLiveBubbles, !ledger.showsUntrackedBubbles else { return nil }
-        for (position, device) in outcome.devices.enumerated() where device.runIndex != position || !device.sessionTable.isTheRunsOwn {
-            return nil
-        }
-        var numbers: [Int] = []
-        numbers.reserveCapacity(sessions.count)
-        var covered = 0
-        for name in sessions {
-            guard let number = ledger.number(ofSession: name) else { return nil }
-            numbers.append(number)
-            if ledger.isShown(session: number) { covered += 1 }
-        }
-        return covered == ledger.shownSessionCount ? numbers : nil
-    }
-
-    /// Whether the live bubbles come from the run's ledger (`ledgerNumbers`): then no
-    /// device shows a session no step names, as the ledger would have said.
-    var readsLedger: Bool { ledgerNumbers != nil }
 
     /// The session's index in `sessions`; nil for a session no change names and no device shows.
     func sessionIndex(_ name: String) -> Int? { indexBySession[name] }
@@ -218,18 +135,11 @@ final class SessionStates: Sendable {
 
     /// `shown(_:on:)` by position: `session` indexes `sessions`, `device` `outcome.devices`.
     func shown(session: Int, device: Int) -> Shown? {
-        guard outcome.devices.indices.contains(device), sessions.indices.contains(session) else { return nil }
-        if let ledgerNumbers {
-            guard let message = outcome.ledger.liveMessage(device: device, session: ledgerNumbers[session]),
-                  let envelope = outcome.ledger.envelope(of: message) else { return nil }
-            return shown(sessions[session], state: envelope.state, provenance: envelope.provenance, message: envelope.id,
-                         sender: envelope.senderPerson, device: device)
+        guard let message = liveMessage(session: session, device: device), let envelope = outcome.live.envelope(of: message) else {
+            return nil
         }
-        let position = positions[device * sessions.count + session]
-        guard position >= 0 else { return nil }
-        let bubble = outcome.devices[device].sessionTable.bubble(at: Int(position))
-        return shown(sessions[session], state: bubble.state, provenance: bubble.provenance, message: bubble.message, sender: bubble.sender,
-                     device: device)
+        return shown(sessions[session], state: envelope.state, provenance: envelope.provenance, message: envelope.id,
+                     sender: envelope.senderPerson, device: device)
     }
 
     /// Whether `outcome.devices[device]`, showing no bubble of the session, is the device
@@ -269,9 +179,7 @@ final class SessionStates: Sendable {
     /// asks about every device of a session finds the session's name once.
     func liveMessage(session index: Int, device: Int) -> Int? {
         guard outcome.devices.indices.contains(device), sessions.indices.contains(index) else { return nil }
-        if let ledgerNumbers { return outcome.ledger.liveMessage(device: device, session: ledgerNumbers[index]) }
-        let position = positions[device * sessions.count + index]
-        return position < 0 ? nil : outcome.devices[device].sessionTable.message(at: Int(position))
+        return keys[index] < 0 ? nil : outcome.live.message(device: device, key: keys[index])
     }
 
     /// What `devices` (indices into `outcome.devices`) show for the session, worked out once

@@ -1,12 +1,10 @@
 /// The time slider's script: plain JavaScript with no library, run from the page itself.
 ///
-/// It reads the JSON list `HTMLReport+Timeline.swift` embeds and walks it as
-/// `ScreenReplay.apply` does: a message sent or delivered adds its line to the device's
-/// transcript (a bubble, a text, a sticker, or on an old system its plain lines, M26), a
-/// collapse turns the session's old bubble into its summary line or removes it (M10), the
-/// input field's draft follows staging, cancelling and sending (M16, M17), the extension
-/// is open after `didBecomeActive` in the style the step asked for (M19, M24). Walking
-/// keeps a copy of the state every 256 events, so moving the cursor back is cheap.
+/// A player: it reads the JSON list `HTMLReport+Timeline.swift` embeds and plays the
+/// screen changes Swift worked out for each event (`ScreenReplay`): lines set, inserted or
+/// removed, drafts, the extension's style. It draws lines from the message table and
+/// derives no rule itself. Playing keeps a copy of the screens every 256 events, so
+/// moving the cursor back is cheap.
 /// A page may hold several runs (a lesson's broken and fixed designs): each embeds its
 /// events in a script whose id is `PREFIXtimeline-data`, PREFIX starting its ids, and
 /// gets its own slider. `window.groupsimTimelines[k].seek(i)` moves run k's cursor to event `i` (what
@@ -56,94 +54,37 @@ extension HTMLReport {
       var svgNS = "http://www.w3.org/2000/svg";
 
       function fresh() {
-        return {
-          screens: data.devices.map(function () {
-            return { lines: data.conversations.map(function () { return []; }),
-                     drafts: data.conversations.map(function () { return null; }), open: null };
-          }),
-          steps: data.devices.map(function () { return null; })
-        };
+        return data.devices.map(function () {
+          return { lines: data.conversations.map(function () { return []; }),
+                   drafts: data.conversations.map(function () { return null; }), open: null };
+        });
       }
-      function copy(state) { return JSON.parse(JSON.stringify(state)); }
+      function copy(screens) { return JSON.parse(JSON.stringify(screens)); }
 
-      function add(screen, d, id) {
-        var m = messages[id];
-        if (!m) { return; }
-        var lines = screen.lines[m.c];
-        var line = { kind: "text", m: id, session: m.session, person: m.person, name: m.name,
-                     text: m.text, sub: null, state: null, url: null };
-        if (m.kind === "app") {
-          if (data.devices[d].ios9) {
-            m.plain.forEach(function (text) {
-              var plain = Object.assign({}, line); plain.kind = "plain"; plain.text = text; lines.push(plain);
-            });
-            return;
-          }
-          line.kind = "bubble"; line.sub = m.sub; line.state = m.state; line.url = m.url;
-        } else {
-          line.kind = m.kind;
-        }
-        lines.push(line);
+      function apply(screens, e) {
+        var screen = screens[e.d];
+        if (!screen) { return; }
+        (e.lines || []).forEach(function (c) {
+          var lines = screen.lines[c[0]];
+          if (c.length === 2) { lines.splice(c[1], 1); } else { lines.splice(c[1], c[2] === "i" ? 0 : 1, c.slice(3)); }
+        });
+        if (e.drafts) { screen.drafts = e.drafts.slice(); }
+        if ("open" in e) { screen.open = e.open; }
       }
 
-      function styleOf(step) {
-        if (step && step.a === "open") { return step.style; }
-        if (step && step.a === "tap") { return "expanded"; }
-        return "compact";
-      }
-
-      function apply(state, e) {
-        var d = e.d;
-        if (d < 0 || d >= state.screens.length) { return; }
-        var screen = state.screens[d], step = state.steps[d];
-        var slot = step ? step.c : 0;
-        switch (e.k) {
-        case "step": state.steps[d] = { c: e.c, a: e.a, style: e.style }; break;
-        case "delivered": state.steps[d] = null; add(screen, d, e.m); break;
-        case "sent":
-          add(screen, d, e.m);
-          if (e.field && messages[e.m]) { screen.drafts[messages[e.m].c] = null; }
-          break;
-        case "collapsed":
-          var m = messages[e.m];
-          if (!m) { break; }
-          var lines = screen.lines[m.c];
-          for (var i = lines.length - 1; i >= 0; i--) {
-            if (lines[i].m === e.m && lines[i].kind === "bubble") {
-              if (e.summary) {
-                lines[i] = { kind: "summary", m: e.m, session: m.session, person: m.person, name: m.name, text: m.summary };
-              } else {
-                lines.splice(i, 1);
-              }
-              break;
-            }
-          }
-          break;
-        case "staged": screen.drafts[slot] = e.draft; break;
-        case "cancelled": screen.drafts[slot] = null; break;
-        case "reinstalled":
-          screen.drafts = screen.drafts.map(function () { return null; }); screen.open = null; break;
-        case "callback":
-          if (e.cb === "didBecomeActive" || e.cb === "didTransition") { screen.open = styleOf(step); }
-          if (e.cb === "didResignActive") { screen.open = null; }
-          break;
-        case "cloudAnswer": state.steps[d] = null; break;
-        }
-      }
-
-      // Walking: the state after event `at`, with a copy kept every 256 events.
-      var checkpoints = [], state = fresh(), at = -1;
+      // Playing: the screens after event `at`, with a copy kept every 256 events.
+      var checkpoints = [], screens = fresh(), at = -1;
       function walkTo(target) {
         if (target < at) {
           var back = Math.floor((target + 1) / 256) - 1;
           while (back >= 0 && !checkpoints[back]) { back--; }
-          state = back >= 0 ? copy(checkpoints[back]) : fresh();
+          screens = back >= 0 ? copy(checkpoints[back]) : fresh();
           at = back >= 0 ? (back + 1) * 256 - 1 : -1;
         }
         while (at < target) {
           at++;
-          apply(state, events[at]);
-          if ((at + 1) % 256 === 0 && !checkpoints[(at + 1) / 256 - 1]) { checkpoints[(at + 1) / 256 - 1] = copy(state); }
+          apply(screens, events[at]);
+          if ((at + 1) % 256 === 0 && !checkpoints[(at + 1) / 256 - 1]) { checkpoints[(at + 1) / 256 - 1] = copy(screens); }
         }
       }
 
@@ -154,69 +95,58 @@ extension HTMLReport {
         if (text !== undefined && text !== null) { node.textContent = text; }
         return node;
       }
-      function meta(line, extra) {
+      function meta(m, extra) {
         var node = el("div", "meta");
-        node.appendChild(el("span", "id", "m" + line.m));
-        node.appendChild(document.createTextNode(" " + line.name));
+        node.appendChild(el("span", "id", "m" + m.id));
+        node.appendChild(document.createTextNode(" " + m.name));
         if (extra) { node.appendChild(document.createTextNode(extra)); }
         return node;
       }
-      function drawLine(line, device, live) {
-        var side = line.person === device.person ? "mine" : "theirs";
-        if (line.kind === "summary") {
-          var summary = el("div", "summary", line.text);
-          summary.title = "m" + line.m + ", collapsed (M10)";
+      // A frame is [message, kind, extra]: extra is 1 for a live bubble, a plain line's index.
+      function drawLine(frame, device) {
+        var m = messages[frame[0]], kind = frame[1], live = kind === "bubble" && frame[2] === 1;
+        var side = m.person === device.person ? "mine" : "theirs";
+        if (kind === "summary") {
+          var summary = el("div", "summary", m.summary);
+          summary.title = "m" + m.id + ", collapsed (M10)";
           return summary;
         }
-        if (line.kind !== "bubble") {
-          var extra = line.kind === "sticker" ? " · sticker" : line.kind === "plain" ? " · plain (M26)" : "";
-          var box = el("div", "bubble " + (line.kind === "text" ? "text " : line.kind + " ") + side);
-          box.appendChild(meta(line, extra));
-          box.appendChild(el("div", "caption", line.text));
+        if (kind !== "bubble") {
+          var extra = kind === "sticker" ? " · sticker" : kind === "plain" ? " · plain (M26)" : "";
+          var box = el("div", "bubble " + (kind === "text" ? "text " : kind + " ") + side);
+          box.appendChild(meta(m, extra));
+          box.appendChild(el("div", "caption", kind === "plain" ? m.plain[frame[2]] : m.text));
           return box;
         }
         var bubble = el("div", "bubble " + side + (live ? " live" : ""));
-        var head = meta(line);
-        if (line.session !== null) {
+        var head = meta(m);
+        if (m.session !== null) {
           head.appendChild(document.createTextNode(" · "));
-          head.appendChild(el("span", "session", line.session));
+          head.appendChild(el("span", "session", m.session));
         }
         bubble.appendChild(head);
-        bubble.appendChild(el("div", "caption", line.text === null ? "(no caption)" : line.text));
-        if (line.sub !== null) { bubble.appendChild(el("div", "subcaption", line.sub)); }
-        if (line.state && line.state.length) {
+        bubble.appendChild(el("div", "caption", m.text === null ? "(no caption)" : m.text));
+        if (m.sub !== null) { bubble.appendChild(el("div", "subcaption", m.sub)); }
+        if (m.state && m.state.length) {
           var state = el("div", "state");
-          line.state.forEach(function (pair, index) {
+          m.state.forEach(function (pair, index) {
             if (index > 0) { state.appendChild(document.createTextNode(" ")); }
             state.appendChild(el("span", "key", pair[0]));
             state.appendChild(document.createTextNode("=" + pair[1]));
           });
           bubble.appendChild(state);
-        } else if (line.url !== null) {
-          bubble.appendChild(el("div", "state", "url " + line.url));
+        } else if (m.url !== null) {
+          bubble.appendChild(el("div", "state", "url " + m.url));
         } else {
           bubble.appendChild(el("div", "state none", "no URL"));
         }
         if (live) {
-          var what = line.state && line.state.length ? line.state.map(function (p) { return p[0] + "=" + p[1]; }).join(" ") : "no state";
+          var what = m.state && m.state.length ? m.state.map(function (p) { return p[0] + "=" + p[1]; }).join(" ") : "no state";
           bubble.appendChild(el("div", "tap", device.app
-            ? "live bubble of " + line.session + ": a tap opens the extension on m" + line.m + " (" + what + ")"
-            : "live bubble of " + line.session));
+            ? "live bubble of " + m.session + ": a tap opens the extension on m" + m.id + " (" + what + ")"
+            : "live bubble of " + m.session));
         }
         return bubble;
-      }
-      // Of each session's summary lines only the last few are drawn (M14).
-      function drawn(lines) {
-        var remaining = {}, shown = [];
-        for (var i = lines.length - 1; i >= 0; i--) {
-          var line = lines[i], keep = true;
-          if (line.kind === "summary" && line.session !== null) {
-            var left = line.session in remaining ? remaining[line.session] : data.summaryLines;
-            keep = left > 0; remaining[line.session] = left - 1;
-          }
-          if (keep) { shown.unshift(line); }
-        }
-        return shown;
       }
       function drawScreen(card, screen, device) {
         var view = card.querySelector(".screen");
@@ -229,14 +159,9 @@ extension HTMLReport {
         now.textContent = status + (drafts.length ? " · draft in the input field: " + drafts.join("; ") : "");
         data.conversations.forEach(function (conversation, slot) {
           if (data.several) { view.appendChild(el("p", "conversation", conversation)); }
-          var lines = drawn(screen.lines[slot]);
+          var lines = screen.lines[slot];
           if (lines.length === 0) { view.appendChild(el("p", "empty", "(nothing yet)")); }
-          // The live bubble of a session is its newest: an older one is about to collapse (M10).
-          var newest = {};
-          lines.forEach(function (line, index) { if (line.kind === "bubble" && line.session !== null) { newest[line.session] = index; } });
-          lines.forEach(function (line, index) {
-            view.appendChild(drawLine(line, device, line.kind === "bubble" && line.session !== null && newest[line.session] === index));
-          });
+          lines.forEach(function (frame) { view.appendChild(drawLine(frame, device)); });
         });
       }
 
@@ -313,7 +238,7 @@ extension HTMLReport {
         }
         if (heading) { heading.textContent = "What each device shows at " + e.at + \#
     (index === count - 1 ? ", the end" : " (after event " + (index + 1) + " of " + count + ")"); }
-        for (var d = 0; d < cards.length && d < data.devices.length; d++) { drawScreen(cards[d], state.screens[d], data.devices[d]); }
+        for (var d = 0; d < cards.length && d < data.devices.length; d++) { drawScreen(cards[d], screens[d], data.devices[d]); }
         drawCursor(index);
       }
 

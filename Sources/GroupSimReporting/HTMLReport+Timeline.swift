@@ -4,17 +4,17 @@ import GroupSimScenario
 import GroupSimSimulation
 import GroupSimChecking
 
-/// The page's time slider: the run's events as one embedded JSON list, and the script
-/// that walks them in the browser to draw every device's screen at the event under the
-/// cursor, say in one sentence what that event did with the rule it follows, mark the
-/// instant on the message flow with the copies then in flight, and say when a pitfall
-/// becomes true there.
+/// The page's time slider: the run's events as one embedded JSON list, each with the
+/// changes `ScreenReplay` makes to one device's screen there, and the script that plays
+/// them in the browser to draw every device's screen at the event under the cursor, say
+/// in one sentence what that event did with the rule it follows, mark the instant on the
+/// message flow with the copies then in flight, and say when a pitfall becomes true there.
 ///
-/// The page holds one entry per trace event and one per message, never a screen per
-/// instant: its size stays linear in the events. The script redoes `ScreenReplay`'s walk
-/// (the two are checked against each other in a real browser by
-/// `scripts/check-timeline.py`). Before any interaction the page shows what it always
-/// showed, the screens at the end; without scripts, and in print, the slider is hidden.
+/// The page holds one entry per trace event and one per message, with a screen's changes,
+/// never a whole screen per instant: its size stays linear in the events. The browser
+/// check (`scripts/check-timeline.py`) compares what the page draws with `ScreenReplay`.
+/// Before any interaction the page shows what it always showed, the screens at the end;
+/// without scripts, and in print, the slider is hidden.
 extension HTMLReport {
     /// The slider bar; `hidden` until the script shows it. Its ids start with `prefix`.
     static func scrubber(events: Int, prefix: String = "") -> String {
@@ -70,38 +70,32 @@ extension HTMLReport {
         let outcome = report.outcome
         let scenario = outcome.scenario
         let replay = ScreenReplay(outcome: outcome)
-        let slots = Dictionary(replay.conversations.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
         let devices: [JSONValue] = scenario.devices.map { spec in
-            .object([("name", .string(spec.name)), ("person", .string(spec.person)),
-                     ("contact", .string(scenario.person(spec.person)?.contactName ?? spec.person)),
-                     ("app", .bool(spec.runsApp)), ("ios9", .bool(spec.platform == .ios9))])
+            .object([("name", .string(spec.name)), ("person", .string(spec.person)), ("app", .bool(spec.runsApp))])
         }
         let messages: [JSONValue] = replay.messages.keys.sorted().compactMap { id in
             guard let face = replay.messages[id] else { return nil }
             return .object([("id", .int(id)), ("person", .string(face.senderPerson)), ("name", .string(face.senderName)),
-                            ("c", .int(slots[face.conversation] ?? 0)), ("kind", .string(face.content.rawValue)),
                             ("session", .string(face.session)), ("text", .string(face.text)), ("sub", .string(face.subcaption)),
                             ("url", .string(face.url)), ("state", pairs(face.state)), ("summary", .string(face.summary)),
                             ("plain", .array(face.plain.map { .string($0) }))])
         }
         let moments = pitfallMoments(report, history: history)
-        var stepSlots: [Int: Int] = [:]
-        for step in scenario.steps { stepSlots[step.number] = step.conversation.flatMap { slots[$0] } ?? 0 }
         var deviceIndex: [String: Int] = [:]
         for (index, spec) in scenario.devices.enumerated() where deviceIndex[spec.name] == nil { deviceIndex[spec.name] = index }
         var sentIndex: [Int: Int] = [:]
         var events: [JSONValue] = []
         var state = replay.start(outcome)
+        var shown = state.screens.map { $0.lines.map { _ in [ScreenReplay.Frame]() } }
         for (index, event) in outcome.trace.events.enumerated() {
             if case .sent(let message, _, _) = event.kind, sentIndex[message] == nil { sentIndex[message] = index }
             let said = sentence(event, outcome: outcome, replay: replay, before: state)
-            let empties = replay.emptiesField(event, before: state)
-            replay.apply(event, to: &state)
-            var fields: [(String, JSONValue)] = [("t", .int(event.time.nanoseconds)), ("at", .string(event.time.description)),
-                                                 ("d", .int(deviceIndex[event.subject] ?? -1)),
-                                                 ("k", .string(kindName(event.kind)))]
-            fields += eventFields(event, slot: { stepSlots[$0] ?? 0 })
-            if empties { fields.append(("field", .bool(true))) }
+            let subject = deviceIndex[event.subject]
+            let before = subject.map { (state.screens[$0].drafts, state.screens[$0].open) }
+            var fields: [(String, JSONValue)] = [("t", .int(event.time.nanoseconds)), ("at", .string(event.time.description))]
+            if let device = replay.apply(event, to: &state), let before {
+                fields += frame(device, state.screens[device], before: before, replay: replay, shown: &shown[device])
+            }
             fields.append(("say", .string(said.text)))
             if let rule = said.rule { fields.append(("rule", .string(rule.rawValue))) }
             if let moment = moments[index] {
@@ -119,7 +113,6 @@ extension HTMLReport {
         return .object([
             ("conversations", .array(replay.conversations.map { .string($0) })),
             ("several", .bool(scenario.conversations.count > 1)),
-            ("summaryLines", .int(replay.summaryLines)),
             ("devices", .array(devices)),
             ("messages", .array(messages)),
             ("events", .array(events)),
@@ -134,52 +127,29 @@ extension HTMLReport {
         .array(state.entries.map { .array([.string($0.key), .string($0.value)]) })
     }
 
-    /// What the script needs of an event beyond its time, device and kind.
-    /// `slot` gives the position of a step's conversation among the scenario's.
-    static func eventFields(_ event: TraceEvent, slot: (Int) -> Int) -> [(String, JSONValue)] {
-        switch event.kind {
-        case .step(let number, let action):
-            var fields: [(String, JSONValue)] = [("n", .int(number)), ("c", .int(slot(number))), ("a", .string(action.kind.built.screen.rawValue))]
-            if case .open(let style) = action { fields.append(("style", .string(style.rawValue))) }
-            return fields
-        case .sent(let message, _, _), .delivered(let message, _), .held(let message), .queued(let message):
-            return [("m", .int(message))]
-        case .collapsed(_, let replaced, let summary):
-            return [("m", .int(replaced)), ("summary", .bool(summary))]
-        case .staged:
-            return [("draft", .string(ScreenReplay.draftText(event.payload)))]
-        case .callback(let callback):
-            return [("cb", .string(callback.rawValue))]
-        case .cancelled, .failed, .reinstalled, .offline, .online, .joined, .left, .droppedURL, .cloudRequest, .cloudHandled, .cloudAnswer,
-             .pitfall, .note:
-            return []
+    /// What the player changes on `device`'s screen at an event: its lines, as changes to
+    /// the frames `shown` it drew before (`ScreenReplay.changes`), each `[conversation,
+    /// place, "s"/"i", message, kind, extra]` to set or insert a line, `[conversation,
+    /// place]` to remove one; its drafts (M16) and the extension's style (M19) when they changed.
+    static func frame(_ device: Int, _ screen: ScreenReplay.Screen, before: (drafts: [String?], open: PresentationStyle?),
+                      replay: ScreenReplay, shown: inout [[ScreenReplay.Frame]]) -> [(String, JSONValue)] {
+        var changes: [JSONValue] = []
+        for (slot, lines) in screen.lines.enumerated() {
+            let frames = replay.frames(lines)
+            for change in ScreenReplay.changes(from: shown[slot], to: frames) {
+                var item: [JSONValue] = [.int(slot), .int(change.at)]
+                if let line = change.line {
+                    item += [.string(change.inserted ? "i" : "s"), .int(line.message), .string(line.kind.rawValue), .int(line.extra)]
+                }
+                changes.append(.array(item))
+            }
+            shown[slot] = frames
         }
-    }
-
-    static func kindName(_ kind: TraceEvent.Kind) -> String {
-        switch kind {
-        case .step: "step"
-        case .callback: "callback"
-        case .staged: "staged"
-        case .cancelled: "cancelled"
-        case .sent: "sent"
-        case .delivered: "delivered"
-        case .held: "held"
-        case .queued: "queued"
-        case .collapsed: "collapsed"
-        case .failed: "failed"
-        case .reinstalled: "reinstalled"
-        case .offline: "offline"
-        case .online: "online"
-        case .joined: "joined"
-        case .left: "left"
-        case .droppedURL: "dropped-url"
-        case .cloudRequest: "cloud-request"
-        case .cloudHandled: "cloud-handled"
-        case .cloudAnswer: "cloudAnswer"
-        case .pitfall: "pitfall"
-        case .note: "note"
-        }
+        var fields: [(String, JSONValue)] = [("d", .int(device))]
+        if !changes.isEmpty { fields.append(("lines", .array(changes))) }
+        if screen.drafts != before.drafts { fields.append(("drafts", .array(screen.drafts.map { .string($0) }))) }
+        if screen.open != before.open { fields.append(("open", .string(screen.open?.rawValue))) }
+        return fields
     }
 
     // MARK: - Pitfall moments

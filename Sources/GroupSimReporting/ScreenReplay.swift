@@ -7,11 +7,11 @@ import GroupSimSimulation
 /// plain messages of old systems), the live bubble of each session, the staged draft and
 /// whether the extension is open (M10, M11, M16, M19, M26).
 ///
-/// The HTML page's time slider does the same walk in the browser from the same message
-/// table and event list (`HTMLReport+Timeline.swift`); this one is what the page is
-/// checked against (`groupsim run --format screens`), and its screens after the last
-/// event equal the run's final transcripts (tests check it for every scenario). Building
-/// the message table is O(events); each `apply` is O(lines of one conversation).
+/// The HTML page's time slider plays the changes this walk makes to each screen (`frames`,
+/// `changes`, embedded by `HTMLReport+Timeline.swift`); `groupsim run --format screens`
+/// prints its screens, which the browser check holds the page to, and its screens after
+/// the last event equal the run's final transcripts (tests check it for every scenario).
+/// Building the message table is O(events); each `apply` is O(lines of one conversation).
 package struct ScreenReplay: Sendable {
     /// What a message shows wherever it is drawn: captions with `$UUID` tokens drawn as
     /// contact names through the sender's identifiers when it was sent (M5).
@@ -265,12 +265,54 @@ package struct ScreenReplay: Sendable {
 }
 
 extension ScreenReplay {
-    /// Whether `event`, applied to `state`, is a send that empties its device's input field.
-    package func emptiesField(_ event: TraceEvent, before state: State) -> Bool {
-        guard case .sent(let message, _, _) = event.kind, let device = deviceIndex[event.subject],
-              state.screens.indices.contains(device), let face = messages[message],
-              let slot = conversations.firstIndex(of: face.conversation) else { return false }
-        return state.screens[device].drafts[slot] != nil && emptiesField(event, staged: state.staged[device][slot],
-            step: state.steps[device])
+    /// A drawn line as the page's player keeps it: its message, its kind, and for a bubble
+    /// 1 when it is its session's live one (the newest drawn, M10), for a plain line which
+    /// of the message's plain lines it is (M26); else 0.
+    package struct Frame: Hashable {
+        package var message: Int
+        package var kind: DrawnEntry.Kind
+        package var extra: Int
+    }
+
+    /// The lines a screen draws for a conversation (`drawn(_:)`), as frames.
+    package func frames(_ lines: [Line]) -> [Frame] {
+        let drawn = drawn(lines)
+        var newest: [String: Int] = [:]
+        for (index, line) in drawn.enumerated() where line.kind == .bubble { if let session = line.session { newest[session] = index } }
+        return drawn.enumerated().map { index, line in
+            let extra = switch line.kind {
+            case .bubble: line.session.map { newest[$0] == index } == true ? 1 : 0
+            case .plain: messages[line.message]?.plain.firstIndex { $0 == line.text } ?? 0
+            default: 0
+            }
+            return Frame(message: line.message, kind: line.kind, extra: extra)
+        }
+    }
+
+    /// What turns the frames `old` into `new`, in order, each at its place in the lines as
+    /// changed so far: a line set anew (same message), inserted, or removed (nil).
+    package static func changes(from old: [Frame], to new: [Frame]) -> [(at: Int, line: Frame?, inserted: Bool)] {
+        // A line's message and, for a plain line, which: a message draws up to two (M26).
+        func key(_ frame: Frame) -> Int { frame.message * 4 + (frame.kind == .plain ? frame.extra + 1 : 0) }
+        var changes: [(at: Int, line: Frame?, inserted: Bool)] = []
+        let kept = Set(new.map(key))
+        var at = 0, from = 0
+        while at < new.count {
+            if from < old.count, old[from] == new[at] {
+                from += 1
+            } else if from < old.count, key(old[from]) == key(new[at]) {
+                changes.append((at, new[at], false))
+                from += 1
+            } else if from < old.count, !kept.contains(key(old[from])) {
+                changes.append((at, nil, false))
+                from += 1
+                continue
+            } else {
+                changes.append((at, new[at], true))
+            }
+            at += 1
+        }
+        changes += repeatElement((at: at, line: Frame?.none, inserted: false), count: old.count - from)
+        return changes
     }
 }

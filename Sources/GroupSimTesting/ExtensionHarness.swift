@@ -138,7 +138,7 @@ public actor ExtensionHarness {
     }
 
     /// The device as a check or report sees it (transcript, identifiers, callbacks, draft).
-    public func snapshot() async -> DeviceSnapshot { onWorld { world, _ in world.devices[0].snapshot() } }
+    public func snapshot() async -> DeviceSnapshot { onWorld { world, _ in world.snapshot(ofDevice: 0) } }
 
     /// Compares what happened since the last `expect` with the given fields (nil: not
     /// compared), then starts collecting afresh. Throws, naming every field that
@@ -153,7 +153,7 @@ public actor ExtensionHarness {
     ///   - storage: every key and value the installation's storage holds now.
     public func expect(callbacks: [AppCallback]? = nil, sent: [String]? = nil, staged: String?? = nil,
                        failures: [MessageErrorCode]? = nil, storage: [String: String]? = nil) async throws(HarnessMismatch) {
-        let (snapshot, stored) = onWorld { world, _ in (world.devices[0].snapshot(), world.devices[0].storageContents()) }
+        let (snapshot, stored) = onWorld { world, _ in (world.snapshot(ofDevice: 0), world.devices[0].storageContents()) }
         let received = effects
         effects = HarnessEffects()
         var differences: [String] = []

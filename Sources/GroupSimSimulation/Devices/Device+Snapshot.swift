@@ -2,7 +2,8 @@ import GroupSimCore
 import GroupSimScenario
 
 extension Device {
-    func makeSnapshot() -> DeviceSnapshot {
+    /// `live`: the run's live bubbles, of which this device's are those of device `index`.
+    func makeSnapshot(live: LiveBubbles, index: Int) -> DeviceSnapshot {
         let firstConversation = world.conversations.first?.name ?? ConversationSpec.defaultName
         let ids = DeviceSnapshot.IdentifierListing.minted(identifiers, owner: spec.person, ownerPosition: position,
                                                            people: world.people, conversation: firstConversation)
@@ -14,7 +15,7 @@ extension Device {
         let shown = world.conversations.enumerated().map { position, conversation in
             (conversation: conversation.name, transcript: transcripts.scenarioTranscript(at: position, named: conversation.name))
         }
-        let sessions = SessionTable(shown: shown, drawer: drawer, summaryLines: world.options.summaryLines)
+        let sessions = SessionTable(live: live, device: index, shown: shown, drawer: drawer, summaryLines: world.options.summaryLines)
         var snapshot = DeviceSnapshot(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
                                       callbacks: callbacks, identifiers: ids, generation: identifiers.generation,
                                       transcripts: .undrawn(drawer, shown, summaryLines: world.options.summaryLines),

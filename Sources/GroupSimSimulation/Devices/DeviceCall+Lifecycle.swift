@@ -43,7 +43,7 @@ extension DeviceCall {
     /// willTransition/didTransition pair only when the style changes: a tap while already
     /// expanded only selects (M24).
     mutating func tapBubble(of session: String, in conversation: String) -> Bool {
-        guard let live = device.transcripts[conversation]?.liveBubble(session: session, number: device.world.sessionNumber(session)) else {
+        guard let live = liveBubble(of: session, in: conversation) else {
             fail(.noBubble, "no bubble of session \(session) on \(device.spec.name)", rule: nil)
             return false
         }
@@ -325,7 +325,7 @@ extension DeviceCall {
         guard let session = message.session?.name else { return Provenance() }
         var base = device.readProvenance[session] ?? Provenance()
         if device.world.app.state == .message, let conversation = device.activeConversation,
-           let live = device.transcripts[conversation]?.liveBubble(session: session, number: device.world.sessionNumber(session)), builtOn(live,
+           let live = liveBubble(of: session, in: conversation), builtOn(live,
                message) {
             base = base.union(live.provenance)
         }
@@ -347,7 +347,7 @@ extension DeviceCall {
         guard device.world.app.state == .message,
               let session = message.session, let chosen = device.selected, chosen.message?.session == session,
               let conversation = device.activeConversation,
-              let live = device.transcripts[conversation]?.liveBubble(session: session.name, number: device.world.sessionNumber(session.name)),
+              let live = liveBubble(of: session.name, in: conversation),
                   live.id != chosen.id,
               !builtOn(live, message) else { return }
         sighting(.staleSelection, message: chosen.id,

@@ -33,9 +33,9 @@ extension DeviceCall {
             // (a message made outside a device, by a test harness, carries none).
             let number = envelope.sessionNumber >= 0 ? envelope.sessionNumber : envelope.sessionName.map(device.world.sessionNumber) ?? -1
             let nilSummary = device.world.options.nilSummary
-            if let collapse = device.transcripts.change(position, conversation, {
-                $0.addBubble(envelope, number: number, nilSummary: nilSummary)
-            }), device.tracing, let session = envelope.sessionName {
+            let collapse = device.transcripts.change(position, conversation) { $0.addBubble(envelope, number: number, nilSummary: nilSummary) }
+            live.add(envelope, on: device.deviceNumber, leftSummary: collapse?.leftSummary == true)
+            if let collapse, device.tracing, let session = envelope.sessionName {
                 trace(.collapsed(session: session, replaced: collapse.replaced, summary: collapse.leftSummary))
             }
             if device.isRunning, device.activeConversation == conversation, device.style != .transcript, envelope.senderDevice != device.spec.name {
@@ -53,6 +53,12 @@ extension DeviceCall {
         case .sticker:
             device.transcripts.change(position, conversation) { $0.append(.sticker(envelope)) }
         }
+    }
+
+    /// The session's live bubble here in `conversation` (M10).
+    func liveBubble(of session: String, in conversation: String) -> Envelope? {
+        live.envelope(device: device.deviceNumber, conversation: device.world.conversationNumbers[conversation] ?? -1, named: conversation,
+                      session: session)
     }
 
     /// What an old system shows for the layout's image (M26): `[picture of pizza.png,

@@ -1,13 +1,14 @@
 import GroupSimCore
 
-/// Where one device call works: the device where it lies in the world and the caller's
-/// buffer for its effects, lent for the length of the call, so that neither is copied (a
-/// copy of the device would retain every field). All pointer work on devices is in this
-/// file: `World.call` is the one door that opens a place, and a `DeviceCall` reaches the
-/// device and its effects through `device` and `effects`.
+/// Where one device call works: the device where it lies in the world, the caller's
+/// buffer for its effects and the world's live bubbles, lent for the length of the call,
+/// so that none is copied (a copy of the device would retain every field). All pointer
+/// work on devices is in this file: `World.call` is the one door that opens a place, and
+/// a `DeviceCall` reaches them through `device`, `effects` and `live`.
 struct DevicePlace: ~Copyable {
     fileprivate let device: UnsafeMutablePointer<Device>
     fileprivate let effects: UnsafeMutablePointer<DeviceOutput>
+    fileprivate let live: UnsafeMutablePointer<LiveBubbles>
 }
 
 extension World {
@@ -16,12 +17,14 @@ extension World {
     /// device holds neither between calls; the caller acts on `output` and empties it.
     package mutating func call(_ index: Int, context: inout DeviceContext, output: inout DeviceOutput,
                                _ body: (inout DeviceCall) -> Void) {
-        // Both places outlive the call, which ends before either pointer does.
+        // The places outlive the call, which ends before any pointer does.
         withUnsafeMutablePointer(to: &devices[index]) { device in
             withUnsafeMutablePointer(to: &output) { effects in
-                var call = DeviceCall(place: DevicePlace(device: device, effects: effects), context: context)
-                body(&call)
-                context = call.context
+                withUnsafeMutablePointer(to: &live) { live in
+                    var call = DeviceCall(place: DevicePlace(device: device, effects: effects, live: live), context: context)
+                    body(&call)
+                    context = call.context
+                }
             }
         }
     }
@@ -39,6 +42,12 @@ extension DeviceCall {
     var effects: DeviceOutput {
         unsafeAddress { UnsafePointer(place.effects) }
         nonmutating unsafeMutableAddress { place.effects }
+    }
+
+    /// The world's live bubbles (M10), which only `add` writes.
+    var live: LiveBubbles {
+        unsafeAddress { UnsafePointer(place.live) }
+        nonmutating unsafeMutableAddress { place.live }
     }
 
     /// Whether the app is running, read in place (`device.isRunning` after a callback copied the device).

@@ -235,9 +235,6 @@ public struct DeviceSnapshot: Sendable {
     /// `.some(nil)` for a live bubble with no caption, nil for no bubble of the session.
     package func caption(ofSession name: String) -> String?? { fields.sessions.caption(of: name) }
 
-    /// The sessions shown here, without drawing their views: what `SessionStates` reads.
-    package var sessionTable: SessionTable { fields.sessions }
-
     /// Whether `other` is this snapshot, unchanged: both share one box of fields.
     package func isSame(as other: DeviceSnapshot) -> Bool { fields === other.fields }
 

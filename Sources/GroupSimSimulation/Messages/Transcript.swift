@@ -74,16 +74,12 @@ package struct Transcript: Sendable, RunPart {
     /// The slot of each numbered session's live bubble, by `Envelope.sessionNumber` (-1:
     /// none): the path every delivered copy takes reads an array, not a hash of the name.
     private var liveByNumber: [Int32] = []
-    /// The summary lines each numbered session left (M10), counted as they are left; as
-    /// long as the highest numbered session that left one, not as `liveByNumber`.
-    private var summariesByNumber: [Int32] = []
     /// How many numbered sessions the run has, if known: `liveByNumber` is made that long
     /// the first time it grows, and `slots` that roomy at the first bubble, instead of
     /// doubling their way there.
     package var sessionCapacity = 0
-    /// The same two for sessions without a number (named by an app, not by a step).
+    /// The same for sessions without a number (named by an app, not by a step).
     private var live: [String: Int] = [:]
-    private var summariesByName: [String: Int] = [:]
 
     package init(sessionCapacity: Int = 0) {
         self.sessionCapacity = sessionCapacity
@@ -97,9 +93,7 @@ package struct Transcript: Sendable, RunPart {
         plainTexts.removeAll(keepingCapacity: true)
         tombstones = 0
         liveByNumber.removeAll(keepingCapacity: true)
-        summariesByNumber.removeAll(keepingCapacity: true)
         live.removeAll(keepingCapacity: true)
-        summariesByName.removeAll(keepingCapacity: true)
     }
 
     /// Adds an app message's bubble at the bottom, collapsing the session's previous bubble (M10).
@@ -116,12 +110,6 @@ package struct Transcript: Sendable, RunPart {
             // Read in place: the message held out of its slot was retained and released on every collapse.
             let (replaced, hasSummary) = slots.withUnsafeBufferPointer { ($0[index].envelope.id, $0[index].envelope.summaryText != nil) }
             if hasSummary || nilSummary == .defaultText {
-                if number >= 0 {
-                    summariesByNumber.grow(toInclude: number, with: 0)
-                    summariesByNumber[number] += 1
-                } else {
-                    summariesByName[session, default: 0] += 1
-                }
                 slots[index].kind = .summary
                 collapse = Collapse(replaced: replaced, leftSummary: true)
             } else {
@@ -148,21 +136,6 @@ package struct Transcript: Sendable, RunPart {
         return previous >= 0 ? Int(previous) : nil
     }
 
-    /// The message of the session's live bubble, in a transcript filled without numbers.
-    public func liveBubble(session: String) -> Envelope? { liveBubble(session: session, number: -1) }
-
-    /// The message of the session's live bubble; `number` as the bubbles were added with.
-    package func liveBubble(session: String, number: Int) -> Envelope? {
-        let index: Int?
-        if number >= 0 {
-            index = number < liveByNumber.count && liveByNumber[number] >= 0 ? Int(liveByNumber[number]) : nil
-        } else {
-            index = live[session]
-        }
-        guard let index, slots.indices.contains(index), slots[index].kind == .bubble else { return nil }
-        return slots[index].envelope
-    }
-
     /// Adds a non-session entry at the bottom.
     public mutating func append(_ entry: Entry) {
         if case .plain(_, let text) = entry {
@@ -184,34 +157,6 @@ package struct Transcript: Sendable, RunPart {
         case .plain: .plain(slot.envelope, text: plainTexts.indices.contains(Int(slot.extra)) ? plainTexts[Int(slot.extra)] : "")
         }
     }
-
-    /// One session's live bubble, as its place here and how many summary lines the
-    /// session left (M10): eight bytes, where a snapshot would otherwise keep the message.
-    package struct LiveSlot: Sendable {
-        package var slot: Int32
-        package var summaryCount: Int32
-    }
-
-    /// Every session's live bubble, in transcript order (the order of their entries).
-    package func liveSlots() -> [LiveSlot] {
-        var found: [LiveSlot] = []
-        found.reserveCapacity(live.count + liveByNumber.count)
-        for number in liveByNumber.indices where liveByNumber[number] >= 0 {
-            let slot = liveByNumber[number]
-            guard slots[Int(slot)].kind == .bubble else { continue }
-            let summaries = number < summariesByNumber.count ? summariesByNumber[number] : 0
-            found.append(LiveSlot(slot: slot, summaryCount: summaries))
-        }
-        for (session, slot) in live where slots[slot].kind == .bubble {
-            found.append(LiveSlot(slot: Int32(truncatingIfNeeded: slot), summaryCount: Int32(clamping: summariesByName[session] ?? 0)))
-        }
-        // Slots are distinct, so the order does not depend on the dictionary's.
-        found.sort { $0.slot < $1.slot }
-        return found
-    }
-
-    /// The message at place `slot` (from `liveSlots()`).
-    package func envelope(atSlot slot: Int32) -> Envelope { slots[Int(slot)].envelope }
 
     /// Every entry still in the transcript, oldest first, before M14's drawing limit.
     public var entries: [Entry] { slots.compactMap(entry) }

@@ -121,7 +121,7 @@ struct Engine {
 
     /// What the run left: every device's state, the trace, failures and counters.
     mutating func outcome() -> RunOutcome {
-        let snapshots = world.devices.indices.map { snapshot($0) }
+        let snapshots = world.devices.indices.map { world.snapshot(ofDevice: $0) }
         let records = world.cloud.contents().map { key, entry in
             CloudEntry(key: key, state: entry.state, version: entry.version, provenance: entry.provenance)
         }
@@ -135,6 +135,7 @@ struct Engine {
                                      RunOutcome.ConversationMembers(conversation: $0.name, members: world.members[$0.name] ?? [])
                                  })
         outcome.cloudConflicts = recorder.cloudConflicts
+        outcome.live = world.live
         return outcome
     }
 
@@ -231,7 +232,6 @@ struct Engine {
         for envelope in output.outgoing {
             guard let sender = world.facts.tables.sender(of: envelope) else { continue }
             recorder.ledger.sent(envelope, by: sender, at: context.now)
-            recorder.ledger.added(envelope, on: sender)
             if world.network.offline[sender] {
                 world.network.outbox[sender].append(envelope)
                 recorder.record(TraceEvent(time: context.now, subject: envelope.senderDevice, kind: .queued(message: envelope.id)))

@@ -28,6 +28,8 @@ public struct RunOutcome: Sendable {
     /// Which message carried each change and when it reached each device, when each step
     /// began: kept as the run went, with the trace on or off (the pitfalls read it).
     package var ledger: RunLedger
+    /// What each device shows at the end: its live bubbles (M10).
+    package var live = LiveBubbles()
     /// The cloud store's records at the end, by key (M13).
     public var cloud: [CloudEntry]
     public var endTime: VirtualTime

@@ -61,8 +61,6 @@ package final class ScenarioTables: Sendable {
     /// its person is one at the start or joins later.
     let ledgerColumns: [Int32]
     let ledgerWidths: [Int]
-    /// Which devices draw bubbles: all but old systems, which draw plain messages (M26).
-    let drawsBubbles: [Bool]
 
     /// A link's delay: latency plus a draw in [0, jitter).
     struct LinkDelay: Sendable {
@@ -132,7 +130,6 @@ package final class ScenarioTables: Sendable {
         }
         ledgerColumns = columns
         ledgerWidths = widths
-        drawsBubbles = scenario.devices.map(\.drawsBubbles)
         perConversation = scenario.options.identifiers == .perConversation
         let slots = perConversation ? scenario.conversations.map(\.name) : [""]
         identifierSlots = slots

@@ -55,7 +55,7 @@ extension Simulation {
     public func snapshot(of device: String) throws(ScenarioErrors) -> DeviceSnapshot? {
         _ = try start()
         guard let index = engine.world.deviceIndex[device] else { return nil }
-        return engine.snapshot(index)
+        return engine.world.snapshot(ofDevice: index)
     }
 
     /// What is in flight now, in the order the clock would deliver it: every copy on its
@@ -88,13 +88,6 @@ extension Simulation {
 }
 
 extension Engine {
-    /// Device `index` as a check or report sees it now, with its place in the run.
-    mutating func snapshot(_ index: Int) -> DeviceSnapshot {
-        var snapshot = world.devices[index].snapshot()
-        snapshot.runIndex = index
-        return snapshot
-    }
-
     /// The world and the clock, both lent at once.
     mutating func lend<T>(_ body: (inout World, inout DeviceContext) -> T) -> T {
         body(&world, &context)

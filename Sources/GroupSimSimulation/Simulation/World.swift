@@ -10,6 +10,8 @@ package struct World: RunPart {
     package var devices: [Device] = []
     var network: Network
     package var cloud = CloudStore()
+    /// What each device shows: its live bubbles (M10), written only by device calls.
+    package internal(set) var live: LiveBubbles
     /// Each conversation's members now (M6).
     var members: [String: [String]] = [:]
     /// The sessions some step has composed in, for `sessionIsNew`.
@@ -20,6 +22,7 @@ package struct World: RunPart {
     package init(tables: ScenarioTables, seed: UInt64) {
         facts = WorldFacts(tables: tables, seed: seed)
         network = Network(tables: tables, seed: seed)
+        live = LiveBubbles(tables: tables)
         reset(seed: seed)
     }
 
@@ -32,6 +35,7 @@ package struct World: RunPart {
         facts = WorldFacts(tables: tables, seed: seed)
         network.reset(seed: seed)
         cloud = CloudStore()
+        live.reset()
         members = tables.initialMembers
         usedSessions.removeAll(keepingCapacity: true)
         memberDevicesCache = tables.initialMemberDevices
@@ -49,6 +53,13 @@ package struct World: RunPart {
     package mutating func makeDevices(app factory: AppRegistry.Factory?, tracing: Bool, count: Int = .max) {
         let facts = facts
         devices = scenario.devices.prefix(count).map { Device(spec: $0, world: facts, makeApp: factory, tracing: tracing) }
+    }
+
+    /// Device `index`'s snapshot, its sessions read from the live bubbles.
+    package mutating func snapshot(ofDevice index: Int) -> DeviceSnapshot {
+        var snapshot = devices[index].snapshot(live: live, index: index)
+        snapshot.runIndex = index
+        return snapshot
     }
 
     /// The devices of the conversation's members, in member order and each person's

@@ -156,13 +156,13 @@ import GroupSimTesting
         }
     }
 
-    /// The run's ledger keeps every device's live bubbles as the run goes, and the analysis
-    /// reads them there instead of in the devices' transcripts: they are the transcripts'
-    /// live bubbles, device by device and session by session, the first in a device's
-    /// session table where it shows a session in two conversations, and each session is
-    /// placed in the conversation the tables list it in first (generated groups with one
-    /// conversation or two, an old system among the devices, and the shipped scenarios).
-    @Test func theLedgersLiveBubblesAreTheTranscripts() async throws {
+    /// What `SessionStates` reads of the run's live bubbles is what the devices'
+    /// transcripts show, device by device and session by session: the first bubble in
+    /// transcript order where a device shows a session in two conversations, and each
+    /// session placed in the conversation the first device showing it lists it in first
+    /// (generated groups with one conversation or two, an old system among the devices,
+    /// and the shipped scenarios).
+    @Test func theLiveBubblesAreTheTranscripts() async throws {
         var scenarios = try Self.shipped()
         for seed in UInt64(1)...60 {
             var text = Self.generate(seed: seed, pair: seed % 2 == 0)
@@ -177,44 +177,45 @@ import GroupSimTesting
         for (name, scenario) in scenarios {
             for seed in UInt64(1)...4 {
                 let outcome = try await Simulation(scenario: scenario, seed: seed, recordTrace: false).run()
-                guard outcome.ledger.tracksLiveBubbles else { continue }
+                let states = SessionStates(outcome: outcome)
                 for (index, device) in outcome.devices.enumerated() {
-                    let table = device.sessionTable
-                    var fromTable: [String: Int] = [:]
-                    for position in 0..<table.count where fromTable[table.name(at: position)] == nil {
-                        fromTable[table.name(at: position)] = table.message(at: position)
+                    var fromTranscripts: [String: Int] = [:]
+                    for bubble in Self.bubbles(device) where fromTranscripts[bubble.session] == nil {
+                        fromTranscripts[bubble.session] = bubble.message
                     }
-                    var fromLedger: [String: Int] = [:]
-                    for (session, number) in scenario.steps.compactMap(\.action.session).map({ ($0, outcome.ledger.number(ofSession: $0)) }) {
-                        if let number, let message = outcome.ledger.liveMessage(device: index, session: number) { fromLedger[session] = message }
-                    }
-                    #expect(fromLedger == fromTable, "\(name), \(device.name), failing seed \(seed)")
+                    var fromStates: [String: Int] = [:]
+                    for session in states.sessions { fromStates[session] = states.liveMessage(session, device: index) }
+                    #expect(fromStates == fromTranscripts, "\(name), \(device.name), failing seed \(seed)")
+                    #expect(device.sessions.map(\.session) == Self.bubbles(device).map(\.session), "\(name), failing seed \(seed)")
                     compared += 1
                 }
-                // The conversation each session is listed in first: on the first device
-                // showing it, in its table's order.
-                let states = SessionStates(outcome: outcome)
                 for session in Set(outcome.changes.map(\.session)) {
-                    var listed: String?
-                    for device in outcome.devices where listed == nil {
-                        let table = device.sessionTable
-                        listed = (0..<table.count).first { table.name(at: $0) == session }.map(table.conversation(at:))
-                    }
+                    let listed = outcome.devices.lazy.compactMap { Self.bubbles($0).first { $0.session == session }?.conversation }.first
                     #expect(states.conversation(of: session) == listed ?? scenario.conversations.first?.name,
                             "\(name), \(session), failing seed \(seed)")
                 }
-                if states.readsLedger, scenario.conversations.count > 1 { twoConversations += 1 }
+                if scenario.conversations.count > 1 { twoConversations += 1 }
             }
         }
         #expect(compared > 1_000)
-        // The ledger answers for groups of two conversations too.
         #expect(twoConversations > 20)
+    }
+
+    /// The bubbles of a device's drawn transcripts, conversation by conversation: each
+    /// session's live one (M10).
+    static func bubbles(_ device: DeviceSnapshot) -> [(session: String, conversation: String, message: Int)] {
+        device.transcripts.flatMap { transcript in
+            transcript.entries.compactMap { entry in
+                guard entry.kind == .bubble, let session = entry.session else { return nil }
+                return (session, transcript.conversation, entry.message)
+            }
+        }
     }
 
     /// An app that sends every message in the one session it knows, whatever session the
     /// step names and in whichever conversation: Alice's and Bob's devices show that session
-    /// in both their conversations. What the ledger reads for each device is the bubble its
-    /// session table lists first (the group's, the scenario's first conversation), and the
+    /// in both their conversations. What is read for each device is the bubble its
+    /// transcripts list first (the group's, the scenario's first conversation), and the
     /// session is placed in that conversation, as the tables would place it.
     @Test func aSessionShownInTwoConversationsIsReadWhereTheTableListsItFirst() async throws {
         let apps = Self.registry("one-poll") { .send(Message(session: Session(name: "poll"), url: "?from=\($0.name)")) }
@@ -236,21 +237,19 @@ import GroupSimTesting
         for seed in UInt64(1)...20 {
             let outcome = try await Simulation(scenario: scenario, seed: seed, apps: apps, recordTrace: false).run()
             let states = SessionStates(outcome: outcome)
-            #expect(states.readsLedger, "failing seed \(seed)")
             #expect(states.conversation(of: "poll") == "group", "failing seed \(seed)")
             for (index, device) in outcome.devices.enumerated() {
-                let table = device.sessionTable
-                let first = (0..<table.count).first { table.name(at: $0) == "poll" }
-                #expect(states.liveMessage("poll", device: index) == first.map(table.message(at:)), "\(device.name), failing seed \(seed)")
-                shownInPair += (0..<table.count).filter { table.name(at: $0) == "poll" && table.conversation(at: $0) == "pair" }.count
+                let polls = Self.bubbles(device).filter { $0.session == "poll" }
+                #expect(states.liveMessage("poll", device: index) == polls.first?.message, "\(device.name), failing seed \(seed)")
+                shownInPair += polls.filter { $0.conversation == "pair" }.count
             }
         }
         // Every run shows the session in the pair's conversation too, on Alice's and Bob's devices.
         #expect(shownInPair == 20 * 3)
     }
 
-    /// An app that names its own session (no step names it) keeps the session states on
-    /// the devices' tables: exploration still counts what each device shows of it.
+    /// An app that names its own session (no step names it): the live bubbles hold it too,
+    /// and exploration counts what each device shows of it.
     @Test func anAppNamedSessionIsReadFromTheDevices() async throws {
         let apps = Self.registry("renaming") { _ in .insert(Message(session: Session(name: "mine"), url: "?n=1")) }
         let scenario = try Fixture.scenario("""
@@ -264,7 +263,6 @@ import GroupSimTesting
 
             """, apps: ["renaming"])
         let run = try await scenario.run(apps: apps)
-        #expect(!run.states.readsLedger)
         #expect(run.outcome.device("bob-ipad")?.session("mine")?.message == 1)
         let report = try await Explorer(scenario: scenario, apps: apps).explore(runs: 5, seed: 1)
         #expect(Set(report.outcomes.filter { $0.session == "mine" }.map(\.device)) == ["alice-phone", "bob-phone", "bob-ipad"])

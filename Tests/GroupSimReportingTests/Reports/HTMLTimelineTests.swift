@@ -8,8 +8,8 @@ import Testing
 import GroupSimTesting
 
 /// The page's time slider: the event list it embeds is the trace, one entry per event in
-/// order with its time, device, kind and message, and every message it names is in its
-/// message table; the sentences and pitfall moments say what the race did.
+/// order with its time and the screen changes that event makes, which played give every
+/// screen `ScreenReplay` draws; the sentences and pitfall moments say what the race did.
 @Suite struct HTMLTimelineTests {
     /// The JSON the page embeds, parsed back.
     static func embedded(_ html: String) throws -> JSONValue {
@@ -33,42 +33,56 @@ import GroupSimTesting
         return nil
     }
 
+    /// Playing the embedded screen changes as the page's player does gives, after every
+    /// event of the trace, each device's screen as `ScreenReplay` draws it (`groupsim run
+    /// --format screens`): its drawn lines (M14), the live bubble marked (M10), its drafts
+    /// (M16) and the extension's style (M19). Every line's message is in the message table.
     @Test(arguments: ScenarioFiles.shippedNames)
-    func embeddedEventsAreTheTrace(_ file: String) async throws {
+    func embeddedFramesPlayTheScreens(_ file: String) async throws {
         let report = try await ReportingFixture.run(file: "Scenarios/" + file)
-        let trace = report.outcome.trace.events
-        let devices = report.outcome.scenario.devices.map(\.name)
         let data = try Self.embedded(HTMLReport.render(report))
         let events = Self.items(data["events"])
-        #expect(events.count == trace.count)
+        #expect(events.count == report.outcome.trace.events.count)
         let messages = Set(Self.items(data["messages"]).compactMap { Self.int($0["id"]) })
+        let replay = ScreenReplay(outcome: report.outcome)
+        var screens = replay.start(report.outcome).screens.map { ($0.lines.map { _ in [String]() }, [JSONValue](), JSONValue.null) }
         // One expectation per file: the differences found, which should be none.
         var differences: [String] = []
-        for (index, (event, embedded)) in zip(trace, events).enumerated() {
-            var wanted: [(String, JSONValue)] = [("t", .int(event.time.nanoseconds)), ("at", .string(event.time.description)),
-                                                 ("d", .int(devices.firstIndex(of: event.subject) ?? -1)),
-                                                 ("k", .string(HTMLReport.kindName(event.kind)))]
-            switch event.kind {
-            case .sent(let message, _, _), .delivered(let message, _), .collapsed(_, let message, _):
-                wanted.append(("m", .int(message)))
-                if !messages.contains(Int64(message)) { differences.append("m\(message) is missing from the message table") }
-            case .step(let number, _):
-                wanted.append(("n", .int(number)))
-            default:
-                break
+        replay.walk(report.outcome) { index, state, _ in
+            guard events.indices.contains(index) else { return }
+            let event = events[index]
+            if Self.int(event["t"]) != Int64(report.outcome.trace.events[index].time.nanoseconds) { differences.append("event \(index) t") }
+            if let device = Self.int(event["d"]).map(Int.init), screens.indices.contains(device) {
+                for change in Self.items(event["lines"]) {
+                    let parts = Self.items(change)
+                    guard parts.count == 2 || parts.count == 6, let slot = Self.int(parts[0]).map(Int.init), let at = Self.int(parts[1]).map(Int.init),
+                          screens[device].0.indices.contains(slot), at <= screens[device].0[slot].count else {
+                        differences.append("event \(index): change \(change.rendered(indent: nil))")
+                        continue
+                    }
+                    if parts.count == 2 {
+                        if at < screens[device].0[slot].count { screens[device].0[slot].remove(at: at) }
+                        continue
+                    }
+                    let line = parts[3...].map { $0.rendered(indent: nil) }.joined(separator: " ")
+                    if let message = Self.int(parts[3]), !messages.contains(message) { differences.append("m\(message) is not in the table") }
+                    if Self.string(parts[2]) == "i" { screens[device].0[slot].insert(line, at: at) } else if at < screens[device].0[slot].count {
+                        screens[device].0[slot][at] = line
+                    }
+                }
+                if let drafts = event["drafts"] { screens[device].1 = Self.items(drafts) }
+                if let open = event["open"] { screens[device].2 = open }
             }
-            for (key, value) in wanted where embedded[key] != value {
-                differences.append("event \(index) \(key): \(embedded[key].map { $0.rendered(indent: nil) } ?? "missing"), the trace " +
-                    "has \(value.rendered(indent: nil))")
+            for (device, screen) in state.screens.enumerated() {
+                let frames = screen.lines.map { replay.frames($0).map { "\($0.message) \"\($0.kind.rawValue)\" \($0.extra)" } }
+                let drafts = screen.drafts.map { JSONValue.string($0) }
+                if screens[device].0 != frames || (!drafts.allSatisfy { $0 == .null } && screens[device].1 != drafts)
+                    || screens[device].2 != .string(screen.open?.rawValue) {
+                    differences.append("event \(index), \(screen.name)")
+                }
             }
-            if Self.string(embedded["say"])?.isEmpty != false { differences.append("event \(index) says nothing") }
         }
         #expect(differences.isEmpty, "\(file): \(differences.prefix(5))")
-        // Linear in the events: one entry per event and per message, no screen per instant.
-        #expect(Self.items(data["messages"]).count == Set(trace.compactMap { event -> Int? in
-            if case .sent(let message, _, _) = event.kind { return message }
-            return nil
-        }).count)
     }
 
     /// At 550ms Carol's phone receives Bob's m2, which replaces her own m4 as the live
