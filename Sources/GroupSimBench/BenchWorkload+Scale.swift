@@ -25,8 +25,8 @@ extension BenchWorkload {
     /// phone `i` in session `s<i>-<j % 10>`; latency 50ms, jitter 40ms. Steps at one
     /// instant keep phone order, then message order.
     package static func scaleGroup(devices: Int, messagesEach: Int = 10, seed: UInt64 = scaleSeed) -> Generated {
-        let people = (0..<devices).map { Person(key: "p\($0)", devices: ["p\($0)-phone"]) }
-        let specs = people.map { DeviceSpec(name: $0.devices[0], person: $0.key) }
+        let people = (0..<devices).map { Scenario.Person(key: "p\($0)", devices: ["p\($0)-phone"]) }
+        let specs = people.map { Scenario.DeviceSpec(name: $0.devices[0], person: $0.key) }
         var generator = SplitMix64(seed: seed)
         var timed: [(time: VirtualTime, device: Int, message: Int)] = []
         timed.reserveCapacity(devices * messagesEach)
@@ -37,16 +37,16 @@ extension BenchWorkload {
             }
         }
         timed.sort { ($0.time, $0.device, $0.message) < ($1.time, $1.device, $1.message) }
-        var timeline: [TimelineItem] = []
+        var timeline: [Scenario.TimelineItem] = []
         timeline.reserveCapacity(timed.count)
         for entry in timed {
-            let compose = Compose(session: "s\(entry.device)-\(entry.message % 10)", data: [DataEntry("n", String(entry.message))])
-            timeline.append(.step(Step(number: timeline.count + 1, time: entry.time, device: specs[entry.device].name,
+            let compose = Scenario.Compose(session: "s\(entry.device)-\(entry.message % 10)", data: [Scenario.DataEntry("n", String(entry.message))])
+            timeline.append(.step(Scenario.Step(number: timeline.count + 1, time: entry.time, device: specs[entry.device].name,
                                        action: .send(compose))))
         }
         let scenario = Scenario(name: "bench-scale-\(devices)", seed: seed, people: people, devices: specs,
-                                conversations: [ConversationSpec(members: people.map(\.key))],
-                                network: NetworkSpec(latency: .milliseconds(50), jitter: .milliseconds(40)), timeline: timeline)
+                                conversations: [Scenario.ConversationSpec(members: people.map(\.key))],
+                                network: Scenario.NetworkSpec(latency: .milliseconds(50), jitter: .milliseconds(40)), timeline: timeline)
         let sends = timed.count
         return Generated(scenario: scenario, sends: sends, copies: sends * max(0, devices - 1),
                          sessions: devices * min(10, messagesEach), span: span(of: timed.map(\.time)))
@@ -63,17 +63,17 @@ extension BenchWorkload {
     package static func day(people count: Int = 32, devicesEach: Int = 3, length: VirtualDuration = .seconds(86_400),
                     every: VirtualDuration = .seconds(300), seed: UInt64 = scaleSeed) -> Generated {
         let people = (0..<count).map { person in
-            Person(key: "p\(person)", devices: (0..<devicesEach).map { "p\(person)-d\($0)" })
+            Scenario.Person(key: "p\(person)", devices: (0..<devicesEach).map { "p\(person)-d\($0)" })
         }
-        let specs = people.flatMap { person in person.devices.map { DeviceSpec(name: $0, person: person.key) } }
+        let specs = people.flatMap { person in person.devices.map { Scenario.DeviceSpec(name: $0, person: person.key) } }
         var generator = SplitMix64(seed: seed)
-        var timeline: [TimelineItem] = []
+        var timeline: [Scenario.TimelineItem] = []
         var times: [VirtualTime] = []
         let opened = min(openSessions, count)
         for session in 0..<opened {
             let time = VirtualTime(nanoseconds: Int64(session) * 1_000_000_000)
-            let compose = Compose(session: "open-\(session)", data: [DataEntry("p\(session)", "0")], caption: "topic \(session)")
-            timeline.append(.step(Step(number: timeline.count + 1, time: time, device: people[session].devices[0], action: .send(compose))))
+            let compose = Scenario.Compose(session: "open-\(session)", data: [Scenario.DataEntry("p\(session)", "0")], caption: "topic \(session)")
+            timeline.append(.step(Scenario.Step(number: timeline.count + 1, time: time, device: people[session].devices[0], action: .send(compose))))
             times.append(time)
         }
         // Traffic starts after the sessions are open and every copy of them has arrived.
@@ -95,20 +95,20 @@ extension BenchWorkload {
         var sessions = opened
         for entry in planned {
             let device = people[entry.person].devices[entry.device]
-            let data = [DataEntry("p\(entry.person)", String(entry.number))]
-            let action: Action
+            let data = [Scenario.DataEntry("p\(entry.person)", String(entry.number))]
+            let action: Scenario.Action
             if let open = entry.reply {
-                action = .reply(Compose(session: "open-\(open)", data: data, caption: "reply \(entry.number)", summary: "$me replied"))
+                action = .reply(Scenario.Compose(session: "open-\(open)", data: data, caption: "reply \(entry.number)", summary: "$me replied"))
             } else {
-                action = .send(Compose(session: "p\(entry.person)-\(entry.number)", data: data, caption: "message \(entry.number)"))
+                action = .send(Scenario.Compose(session: "p\(entry.person)-\(entry.number)", data: data, caption: "message \(entry.number)"))
                 sessions += 1
             }
-            timeline.append(.step(Step(number: timeline.count + 1, time: entry.time, device: device, action: action)))
+            timeline.append(.step(Scenario.Step(number: timeline.count + 1, time: entry.time, device: device, action: action)))
             times.append(entry.time)
         }
         let scenario = Scenario(name: "bench-day", seed: seed, people: people, devices: specs,
-                                conversations: [ConversationSpec(members: people.map(\.key))],
-                                network: NetworkSpec(latency: .milliseconds(50), jitter: .milliseconds(40)), timeline: timeline)
+                                conversations: [Scenario.ConversationSpec(members: people.map(\.key))],
+                                network: Scenario.NetworkSpec(latency: .milliseconds(50), jitter: .milliseconds(40)), timeline: timeline)
         let sends = timeline.count
         return Generated(scenario: scenario, sends: sends, copies: sends * max(0, specs.count - 1), sessions: sessions,
                          span: span(of: times))

@@ -11,25 +11,25 @@ extension BenchWorkload {
     package static func groupVote(people count: Int = 32, devicesEach: Int = 3, votes: Int = 5,
                           within: VirtualDuration = .milliseconds(5), seed: UInt64 = scaleSeed) -> Scenario {
         let people = (0..<count).map { person in
-            Person(key: "p\(person)", devices: (0..<max(1, devicesEach)).map { "p\(person)-d\($0)" })
+            Scenario.Person(key: "p\(person)", devices: (0..<max(1, devicesEach)).map { "p\(person)-d\($0)" })
         }
-        let specs = people.flatMap { person in person.devices.map { DeviceSpec(name: $0, person: person.key) } }
-        let ask = Step(number: 1, time: .zero, device: people[0].devices[0],
-                       action: .send(Compose(session: "vote", data: [DataEntry("q", "lunch")], caption: "Lunch?")))
+        let specs = people.flatMap { person in person.devices.map { Scenario.DeviceSpec(name: $0, person: person.key) } }
+        let ask = Scenario.Step(number: 1, time: .zero, device: people[0].devices[0],
+                       action: .send(Scenario.Compose(session: "vote", data: [Scenario.DataEntry("q", "lunch")], caption: "Lunch?")))
         let voters = (1..<max(1, count)).prefix(votes)
         let replies = voters.enumerated().map { index, person in
-            Step(number: index + 2, time: VirtualTime(nanoseconds: 500_000_000), device: people[person].devices[0],
-                 action: .reply(Compose(session: "vote", data: [DataEntry("p\(person)", "yes")], summary: "$me voted")))
+            Scenario.Step(number: index + 2, time: VirtualTime(nanoseconds: 500_000_000), device: people[person].devices[0],
+                 action: .reply(Scenario.Compose(session: "vote", data: [Scenario.DataEntry("p\(person)", "yes")], summary: "$me voted")))
         }
-        var checks: [CheckSpec] = [CheckSpec(.converged(session: "vote"))]
+        var checks: [Scenario.CheckSpec] = [Scenario.CheckSpec(.converged(session: "vote"))]
         if let first = voters.first {
-            let latest = Check.latest(device: people[0].devices[0], session: "vote", from: "p\(first)", data: [], caption: nil)
-            checks.insert(CheckSpec(latest), at: 0)
+            let latest = Scenario.Check.latest(device: people[0].devices[0], session: "vote", from: "p\(first)", data: [], caption: nil)
+            checks.insert(Scenario.CheckSpec(latest), at: 0)
         }
         return Scenario(name: "bench-vote-\(count)x\(devicesEach)", seed: seed, people: people, devices: specs,
-                        conversations: [ConversationSpec(members: people.map(\.key))],
-                        network: NetworkSpec(latency: .milliseconds(50), jitter: .milliseconds(20)),
-                        timeline: [.step(ask), .race(Race(time: VirtualTime(nanoseconds: 500_000_000), within: within, steps: replies))],
+                        conversations: [Scenario.ConversationSpec(members: people.map(\.key))],
+                        network: Scenario.NetworkSpec(latency: .milliseconds(50), jitter: .milliseconds(20)),
+                        timeline: [.step(ask), .race(Scenario.Race(time: VirtualTime(nanoseconds: 500_000_000), within: within, steps: replies))],
                         checks: checks)
     }
 }

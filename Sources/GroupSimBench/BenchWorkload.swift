@@ -12,20 +12,20 @@ package enum BenchWorkload {
     /// carrying one data entry. Every send after the first collapses the session's
     /// previous bubble on every device (M10).
     package static func group(devices: Int, messagesEach: Int) -> Scenario {
-        let people = (0..<devices).map { Person(key: "p\($0)", devices: ["p\($0)-phone"]) }
-        let specs = people.map { DeviceSpec(name: $0.devices[0], person: $0.key) }
-        var timeline: [TimelineItem] = []
+        let people = (0..<devices).map { Scenario.Person(key: "p\($0)", devices: ["p\($0)-phone"]) }
+        let specs = people.map { Scenario.DeviceSpec(name: $0.devices[0], person: $0.key) }
+        var timeline: [Scenario.TimelineItem] = []
         timeline.reserveCapacity(devices * messagesEach)
         for message in 0..<messagesEach {
             for device in 0..<devices {
                 let time = VirtualTime(nanoseconds: Int64(message) * round.nanoseconds + Int64(device) * round.nanoseconds / Int64(devices))
-                let compose = Compose(session: "s\(device)", data: [DataEntry("n", String(message))])
-                timeline.append(.step(Step(number: timeline.count + 1, time: time, device: specs[device].name, action: .send(compose))))
+                let compose = Scenario.Compose(session: "s\(device)", data: [Scenario.DataEntry("n", String(message))])
+                timeline.append(.step(Scenario.Step(number: timeline.count + 1, time: time, device: specs[device].name, action: .send(compose))))
             }
         }
         return Scenario(name: "bench-group", people: people, devices: specs,
-                        conversations: [ConversationSpec(members: people.map(\.key))],
-                        network: NetworkSpec(latency: latency), timeline: timeline)
+                        conversations: [Scenario.ConversationSpec(members: people.map(\.key))],
+                        network: Scenario.NetworkSpec(latency: latency), timeline: timeline)
     }
 
     /// (a) Runs the group once with `seed` (nil: the scenario's), trace off; returns the

@@ -23,7 +23,7 @@ extension Help {
             "a device, and exactly one of these actions.",
             "",
         ]
-        for step in Action.Kind.descriptors {
+        for step in Scenario.Action.Kind.descriptors {
             let scope = step.scope == .device ? "; on the whole device, no conversation:" : ""
             lines += entry(step.keyword, value: step.value, about: step.about + scope, rules: step.rules)
         }
@@ -37,7 +37,7 @@ extension Help {
             "evaluated when nothing is in flight.",
             "",
         ]
-        for check in Check.Kind.descriptors {
+        for check in Scenario.Check.Kind.descriptors {
             lines += entry(check.keyword, value: check.value, about: check.about, rules: check.rules)
         }
         return lines.joined(separator: "\n") + "\n"
@@ -49,7 +49,7 @@ extension Help {
             "Pitfalls GroupSim reports (a pitfalls: check names them; `groupsim help M12` prints a rule):",
             "",
         ]
-        for pitfall in PitfallKind.descriptors {
+        for pitfall in Scenario.PitfallKind.descriptors {
             lines.append("  \(pitfall.keyword) (\(pitfall.rules.map(\.rawValue).joined(separator: ", ")))")
             lines.append("      \(pitfall.about)")
         }

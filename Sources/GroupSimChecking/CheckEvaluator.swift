@@ -17,7 +17,7 @@ package enum CheckEvaluator {
         outcome.scenario.checks.map { evaluate($0, outcome, states, pitfalls, explained: explained) }
     }
 
-    static func evaluate(_ spec: CheckSpec, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall],
+    static func evaluate(_ spec: Scenario.CheckSpec, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall],
                          explained: Bool = true) -> CheckResult {
         let (passed, detail) = judge(spec.check, outcome, states, pitfalls, explained: explained)
         return CheckResult(spec: spec, passed: passed, text: explained ? title(spec.check) : "", detail: detail)
@@ -25,7 +25,7 @@ package enum CheckEvaluator {
 
     /// The check as one line, as written: its descriptor's keyword, then its arguments
     /// (`latest alice-phone poll from=bob`). It depends on nothing a run decides.
-    static func title(_ check: Check) -> String {
+    static func title(_ check: Scenario.Check) -> String {
         let keyword = check.kind.descriptor.keyword
         switch check {
         case .latest(let deviceName, let session, let from, let written, let caption, let layout):
@@ -64,14 +64,14 @@ package enum CheckEvaluator {
     }
 
     /// Whether the check held, and what was found.
-    private static func judge(_ check: Check, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall],
+    private static func judge(_ check: Scenario.Check, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall],
                               explained: Bool) -> (Bool, String) {
         switch check {
         case .latest(let deviceName, let session, let from, let written, let caption, let layout):
             let tokens = TokenKeys(written, outcome, conversation: states.conversation(of: session))
             // The live bubble's sender and state need no drawing; its caption alone does,
             // and only when the rest held.
-            if !explained, layout == LayoutExpectation(), let device = outcome.device(deviceName),
+            if !explained, layout == Scenario.LayoutExpectation(), let device = outcome.device(deviceName),
                let shown = states.shown(session, on: device) {
                 let passed = (from == nil || from == shown.sender) && contains(shown, tokens.data(on: device))
                 guard passed, let caption else { return (passed, "") }
@@ -89,7 +89,7 @@ package enum CheckEvaluator {
             }
             var passed = (from == nil || from == view.senderPerson) && contains(shown, data)
                 && (caption == nil || caption == view.caption)
-            if layout != LayoutExpectation() {
+            if layout != Scenario.LayoutExpectation() {
                 let (held, drawnFields) = Self.layoutHolds(layout, on: device, message: view.message)
                 passed = passed && held
                 detail += drawnFields
@@ -188,7 +188,7 @@ package enum CheckEvaluator {
     /// when it does not judge that device (another device's check, a device that does not
     /// run the app). Such a check holds when some device judges it and it fails on none:
     /// `run` and factored exploration (`FactorCombiner`) both judge it here.
-    static func fails(_ check: Check, on device: DeviceSnapshot, _ outcome: RunOutcome, _ states: SessionStates) -> Bool? {
+    static func fails(_ check: Scenario.Check, on device: DeviceSnapshot, _ outcome: RunOutcome, _ states: SessionStates) -> Bool? {
         switch check {
         case .latest(let name, _, _, _, _, _), .summaries(let name, _, _, _), .plain(let name, _, _), .callbacks(let name, _):
             guard name == device.name else { return nil }
@@ -207,7 +207,7 @@ package enum CheckEvaluator {
     /// they all show one (`agreement`, as `agreement(_:wantsSame:)` reads it), the pitfall
     /// kinds found, and for a check judged on the run its verdict on the run, which is the
     /// same in every order counted. nil for a check judged per device.
-    static func verdict(_ check: Check, agreement: (String) -> (read: Bool, same: Bool), kinds: Set<PitfallKind>,
+    static func verdict(_ check: Scenario.Check, agreement: (String) -> (read: Bool, same: Bool), kinds: Set<Scenario.PitfallKind>,
                         onRun: Bool) -> Bool? {
         switch check {
         case .latest, .summaries, .plain, .callbacks, .complete: nil
@@ -222,10 +222,10 @@ package enum CheckEvaluator {
 
     /// Whether the live bubble `message` on `device` draws every layout field `layout`
     /// expects (M5, M9), and the fields it draws, for the detail (`, image-title "Lunch"`).
-    static func layoutHolds(_ layout: LayoutExpectation, on device: DeviceSnapshot, message: Int) -> (Bool, String) {
+    static func layoutHolds(_ layout: Scenario.LayoutExpectation, on device: DeviceSnapshot, message: Int) -> (Bool, String) {
         let bubble = device.transcripts.lazy.flatMap(\.entries).first { $0.kind == .bubble && $0.message == message }
         let drawn = bubble?.layout ?? TemplateLayout()
-        func text(_ field: Compose.LayoutField) -> String? {
+        func text(_ field: Scenario.Compose.LayoutField) -> String? {
             switch field {
             case .caption: drawn.caption
             case .subcaption: drawn.subcaption
@@ -238,7 +238,7 @@ package enum CheckEvaluator {
         }
         var held = layout.expected.allSatisfy { text($0.field) == $0.text }
         if let bar = layout.captionBar { held = held && drawn.hasCaptionBar == bar }
-        var detail = Compose.LayoutField.allCases.dropFirst().compactMap { field in text(field).map { ", \(field.rawValue) \"\($0)\"" } }
+        var detail = Scenario.Compose.LayoutField.allCases.dropFirst().compactMap { field in text(field).map { ", \(field.rawValue) \"\($0)\"" } }
             .joined()
         if layout.captionBar != nil { detail += drawn.hasCaptionBar ? ", a caption bar" : ", no caption bar" }
         return (held, detail)
@@ -250,7 +250,7 @@ package enum CheckEvaluator {
     }
 
     /// Whether a device's state holds every entry of `data`: only a state that could be read does.
-    static func contains(_ shown: SessionStates.Shown, _ data: [DataEntry]) -> Bool {
+    static func contains(_ shown: SessionStates.Shown, _ data: [Scenario.DataEntry]) -> Bool {
         shown.unreadable == nil && shown.state.contains(data)
     }
 
@@ -300,14 +300,14 @@ package enum CheckEvaluator {
     /// learned for the person (the identifier while none is known). A token a device
     /// cannot resolve, and `$me` (a check has no sender), stay as written.
     struct TokenKeys {
-        let written: [DataEntry]
+        let written: [Scenario.DataEntry]
         let outcome: RunOutcome
         let conversation: String
         /// The persons named by tokens, in the order written.
         let persons: [String]
         private let streams: RandomStreams
 
-        init(_ written: [DataEntry], _ outcome: RunOutcome, conversation: String) {
+        init(_ written: [Scenario.DataEntry], _ outcome: RunOutcome, conversation: String) {
             self.written = written
             self.outcome = outcome
             self.conversation = conversation
@@ -328,13 +328,13 @@ package enum CheckEvaluator {
         var isPerDevice: Bool { !persons.isEmpty && outcome.scenario.app.identity != .account }
 
         /// The data as `device` reads it (nil: as every device does, where that is one reading).
-        func data(on device: DeviceSnapshot?) -> [DataEntry] {
+        func data(on device: DeviceSnapshot?) -> [Scenario.DataEntry] {
             guard !persons.isEmpty else { return written }
             func resolved(_ text: String) -> String {
                 guard let person = Self.person(text, outcome.scenario) else { return text }
                 return key(of: person, on: device) ?? text
             }
-            return written.map { DataEntry(resolved($0.key), resolved($0.value)) }
+            return written.map { Scenario.DataEntry(resolved($0.key), resolved($0.value)) }
         }
 
         /// The key `device`'s app writes for `person`; nil when it has none.

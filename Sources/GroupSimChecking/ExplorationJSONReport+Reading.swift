@@ -151,7 +151,7 @@ extension ExplorationJSONReport {
     /// What a device showed: `from`, `fromName` and `state` of a count or a class.
     private static func shown(_ node: Node) throws(ExplorationError) -> ExplorationReport.Shown {
         .init(from: try node.optional("from", Node.string), fromName: try node.optional("fromName", Node.string),
-              state: StateMap(try node("state") { (state: Node) throws(ExplorationError) in try state.members(Node.string) }.map { DataEntry($0.0, $0.1) }))
+              state: StateMap(try node("state") { (state: Node) throws(ExplorationError) in try state.members(Node.string) }.map { Scenario.DataEntry($0.0, $0.1) }))
     }
 
     private static func agreeing(_ node: Node) throws(ExplorationError) -> ClosedRange<Int> {

@@ -81,7 +81,7 @@ extension ExplorationReport {
                 throw refuse("the outcomes of \(row.session) on \(row.device) add up to more than its \(runs) runs")
             }
         }
-        var kinds: Set<PitfallKind> = []
+        var kinds: Set<Scenario.PitfallKind> = []
         for pitfall in pitfalls {
             guard kinds.insert(pitfall.kind).inserted else { throw refuse("pitfall \(pitfall.kind.rawValue) is listed twice") }
             guard pitfall.runs <= runs else { throw refuse("pitfall \(pitfall.kind.rawValue) in \(pitfall.runs) runs out of \(runs) runs") }

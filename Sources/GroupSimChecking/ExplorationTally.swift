@@ -12,9 +12,9 @@ struct ExplorationTally: Sendable {
     private var checkFailures: [ExactCount]
     private var checkFirst: [Report.RunReference?]
     private var shown = OutcomeCounts()
-    private var pitfallRuns: [PitfallKind: ExactCount] = [:]
+    private var pitfallRuns: [Scenario.PitfallKind: ExactCount] = [:]
     /// The rule each kind cited; the smallest if runs ever disagreed, so order cannot matter.
-    private var pitfallRules: [PitfallKind: Rule] = [:]
+    private var pitfallRules: [Scenario.PitfallKind: Rule] = [:]
     private var stepFailureRuns: [ExploredRun.StepFailureKey: ExactCount] = [:]
     private var unexpectedRuns: [ExploredRun.StepFailureKey: ExactCount] = [:]
     private var unexpectedFirst: [ExploredRun.StepFailureKey: Report.RunReference] = [:]
@@ -176,7 +176,7 @@ struct ExplorationTally: Sendable {
         noteClass(Report.ClassKey(session: session, shown: shown), runs: count, agreeing: nil)
     }
 
-    mutating func addPitfall(_ kind: PitfallKind, rule: Rule, _ count: ExactCount) {
+    mutating func addPitfall(_ kind: Scenario.PitfallKind, rule: Rule, _ count: ExactCount) {
         pitfallRuns[kind, default: .zero] += count
         noteRule(rule, for: kind)
     }
@@ -207,7 +207,7 @@ struct ExplorationTally: Sendable {
         }
     }
 
-    private mutating func noteRule(_ rule: Rule, for kind: PitfallKind) {
+    private mutating func noteRule(_ rule: Rule, for kind: Scenario.PitfallKind) {
         if pitfallRules[kind].map({ rule < $0 }) ?? true { pitfallRules[kind] = rule }
     }
 

@@ -35,7 +35,7 @@ struct ExploredRun: Sendable {
     /// The same rows, a few numbers each: what the tally counts.
     var rows: OutcomeRows
     /// Distinct kinds, sorted, each with the rule its first report cited.
-    var pitfalls: [(kind: PitfallKind, rule: Rule)]
+    var pitfalls: [(kind: Scenario.PitfallKind, rule: Rule)]
     /// Distinct, in the order they happened.
     var stepFailures: [StepFailureKey]
     /// The failed steps no `error:` check expects: each fails the run.
@@ -130,8 +130,8 @@ struct ExploredRun: Sendable {
         }
         self.rows = rows
         classes = rows.classes
-        var kinds: [(kind: PitfallKind, rule: Rule)] = []
-        var kindsSeen: Set<PitfallKind> = []
+        var kinds: [(kind: Scenario.PitfallKind, rule: Rule)] = []
+        var kindsSeen: Set<Scenario.PitfallKind> = []
         for pitfall in report.pitfalls where kindsSeen.insert(pitfall.kind).inserted {
             kinds.append((pitfall.kind, pitfall.rule))
         }
@@ -176,7 +176,7 @@ struct ExploredRun: Sendable {
     }
 
     static func canonical(_ state: StateMap, names: IdentifierNames, keys: [String: String] = [:]) -> StateMap {
-        let state = keys.isEmpty ? state : StateMap(state.entries.map { DataEntry(keys[$0.key] ?? $0.key, keys[$0.value] ?? $0.value) })
+        let state = keys.isEmpty ? state : StateMap(state.entries.map { Scenario.DataEntry(keys[$0.key] ?? $0.key, keys[$0.value] ?? $0.value) })
         guard state.entries.contains(where: { $0.key.utf8.count >= 36 || $0.value.utf8.count >= 36 }) else { return state }
         func rewrite(_ text: String) -> String {
             var result = text
@@ -186,7 +186,7 @@ struct ExploredRun: Sendable {
             }
             return result
         }
-        return StateMap(state.entries.map { DataEntry(rewrite($0.key), rewrite($0.value)) })
+        return StateMap(state.entries.map { Scenario.DataEntry(rewrite($0.key), rewrite($0.value)) })
     }
 
     /// The sessions a scenario's steps name, in the order first named: the rows every

@@ -24,7 +24,7 @@ struct FactorCombiner {
     /// Combinations tried, per dependent order, for more failing orders to list.
     static let sampleSearchLimit = 4_096
     /// The pitfall kinds judged per device on the final states.
-    private static let perDeviceKinds = PitfallKind.allCases.filter { $0.descriptor.judged == .perDevice }
+    private static let perDeviceKinds = Scenario.PitfallKind.allCases.filter { $0.descriptor.judged == .perDevice }
     /// Per session, the distinct things shown so far (ids per session, for class bitsets).
     private var shownIDs: [String: [Shown: Int]] = [:]
     private var shownTables: [String: [Shown]] = [:]
@@ -251,15 +251,15 @@ struct FactorCombiner {
         let seed = scenario.seed
         let finals = folds.sorted { $0.value.witness.lexicographicallyPrecedes($1.value.witness) }
         let lostUpdateRule: Rule = scenario.app.state == .message ? "M12" : "M13"
-        let rule = { (kind: PitfallKind) -> Rule in kind == .lostUpdate ? lostUpdateRule : kind.rule }
-        var ruleSeen: [PitfallKind: Rule] = [:]
+        let rule = { (kind: Scenario.PitfallKind) -> Rule in kind == .lostUpdate ? lostUpdateRule : kind.rule }
+        var ruleSeen: [Scenario.PitfallKind: Rule] = [:]
         for run in runs {
             for pitfall in run.report.pitfalls where ruleSeen[pitfall.kind].map({ pitfall.rule < $0 }) ?? true {
                 ruleSeen[pitfall.kind] = pitfall.rule
             }
         }
         // The checks an order fails and the pitfall kinds it reports, from its fold.
-        func verdict(_ fold: Fold) -> (failedChecks: [Int], kinds: Set<PitfallKind>) {
+        func verdict(_ fold: Fold) -> (failedChecks: [Int], kinds: Set<Scenario.PitfallKind>) {
             var kinds = reference.sighted
             for (bit, kind) in Self.perDeviceKinds.enumerated() where fold.flags & (1 << UInt64(bit)) != 0 { kinds.insert(kind) }
             for (position, session) in stateSessions.enumerated()
@@ -412,7 +412,7 @@ struct FactorCombiner {
         var conflicts: Int
         /// Pitfall kinds seen while the app read something (and `divergence` is judged
         /// from the values; per-device kinds from the observations).
-        var sighted: Set<PitfallKind>
+        var sighted: Set<Scenario.PitfallKind>
         /// The verdicts of the checks judged on the run (`error:`), by check index.
         var runVerdicts: [Int: Bool]
         /// The observations of the devices not counted apart, in device order.

@@ -38,7 +38,7 @@ package struct MessageFlow: Sendable {
     /// One request to the cloud store and its answer (M13).
     public struct CloudTrip: Sendable, Hashable {
         /// `fetch` or `store`, as the trace's cloud events name it.
-        public typealias Operation = TraceEvent.CloudOperation
+        public typealias Operation = Simulation.Trace.Event.CloudOperation
 
         public var device: String
         public var operation: Operation
@@ -67,7 +67,7 @@ package struct MessageFlow: Sendable {
     private var sendIndex: [Int: Int] = [:]
 
     /// Reads the trace once.
-    public init(trace: Trace) {
+    public init(trace: Simulation.Trace) {
         var lastStep: [String: Int] = [:]
         var held: [String: VirtualTime] = [:]
         var openTrips: [Int] = []

@@ -160,7 +160,7 @@ extension PitfallDetector {
 
     // MARK: - Divergence (M12)
 
-    static func divergenceExplanation(_ session: String, parting: ViewParting?, groups: Int, mode: AppSpec.StateMode,
+    static func divergenceExplanation(_ session: String, parting: ViewParting?, groups: Int, mode: Scenario.AppSpec.StateMode,
                                       fetched: [String] = []) -> String {
         let here = parting.map { " Where it started: \($0.description)" } ?? ""
         switch mode {
@@ -269,7 +269,7 @@ extension PitfallDetector {
 
     /// The fix for a sighted pitfall; for a registered app, in terms of its own code
     /// (the scenario's `app.` options configure only the built-in app).
-    static func fix(_ kind: PitfallKind, registered: Bool = false) -> String {
+    static func fix(_ kind: Scenario.PitfallKind, registered: Bool = false) -> String {
         switch kind {
         case .foreignIdentifier:
             registered
@@ -320,7 +320,7 @@ extension PitfallDetector {
     }
 
     /// Why a device that joined after a session began shows no bubble of it (M6).
-    static func joinedLateExplanation(_ session: String, devices: [String], conversation: String, mode: AppSpec.StateMode) -> String {
+    static func joinedLateExplanation(_ session: String, devices: [String], conversation: String, mode: Scenario.AppSpec.StateMode) -> String {
         let they = devices.count == 1 ? "its person" : "their people"
         return "\(listed(devices)) show\(devices.count == 1 ? "s" : "") no bubble of \(session) because \(they) joined \(conversation) "
             + "after the session's first message was sent: a new member receives no history (M6), so no message of \(session) ever "

@@ -152,7 +152,7 @@ extension PitfallDetector {
                 why = "The account id \(key) names nobody in this conversation."
             }
             found.append(Pitfall(
-                kind: .unattributed, rule: PitfallKind.unattributed.rule, devices: item.devices, message: nil, session: session,
+                kind: .unattributed, rule: Scenario.PitfallKind.unattributed.rule, devices: item.devices, message: nil, session: session,
                 summary: "\(who)'s choice \(item.value) in \(session) is keyed by \(key), which \(devices) cannot attribute to anyone",
                 explanation: why,
                 fix: "Key each choice by an id every device can resolve. Have each installation create a random id once, keep it in its "
@@ -165,7 +165,7 @@ extension PitfallDetector {
             let parts = item.keys.map { "\(described($0.key, $0.owner)) = \($0.value)" }
             let sources = item.keys.compactMap(\.owner.device)
             found.append(Pitfall(
-                kind: .doubleCount, rule: PitfallKind.doubleCount.rule, devices: item.devices, message: nil, session: session,
+                kind: .doubleCount, rule: Scenario.PitfallKind.doubleCount.rule, devices: item.devices, message: nil, session: session,
                 summary: "\(who)'s choice is counted \(times(item.keys.count)) in \(session) on \(listed(item.devices)): \(listed(parts))",
                 explanation: "\(who) answered from \(listed(sources)). The app keys a choice by the device it came from: every device of "
                     + "a person has its own participant identifier, even for its owner (M1, M3), and its own install id. So \(place) "

@@ -66,7 +66,7 @@ package enum PitfallDetector {
         private let writersByEntry: [EntryKey: [Change]]
         /// Each step's action by step number (the first step of a number, in file order);
         /// empty when `explained` is false, as only the words read it.
-        private let actions: [Int: Action]
+        private let actions: [Int: Scenario.Action]
 
         struct EntryKey: Hashable {
             var session: String
@@ -79,7 +79,7 @@ package enum PitfallDetector {
             self.states = states
             self.explained = explained
             // Only explanations read the trace: the flow of messages and the history of views.
-            flow = MessageFlow(trace: explained ? outcome.trace : Trace())
+            flow = MessageFlow(trace: explained ? outcome.trace : Simulation.Trace())
             history = explained ? ViewHistory(outcome: outcome) : ViewHistory()
             var bySession: [String: [Change]] = [:]
             for change in outcome.changes { bySession[change.session, default: []].append(change) }
@@ -92,7 +92,7 @@ package enum PitfallDetector {
                 }
             }
             writersByEntry = writers
-            var stepActions: [Int: Action] = [:]
+            var stepActions: [Int: Scenario.Action] = [:]
             if explained {
                 for step in outcome.scenario.steps where stepActions[step.number] == nil { stepActions[step.number] = step.action }
             }
@@ -111,7 +111,7 @@ package enum PitfallDetector {
         }
 
         /// The action of step `number`, nil for a number no step has.
-        func action(ofStep number: Int) -> Action? { actions[number] }
+        func action(ofStep number: Int) -> Scenario.Action? { actions[number] }
 
         func contact(_ person: String) -> String { outcome.scenario.person(person)?.contactName ?? person }
 

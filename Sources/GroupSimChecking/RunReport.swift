@@ -84,7 +84,3 @@ extension ValidatedScenario {
         RunReport(outcome: try await Simulation(self, seed: seed, apps: apps).run())
     }
 }
-
-// The package's own code names the nested types without their prefix.
-package typealias UnexpectedFailure = RunReport.UnexpectedFailure
-package typealias ShrinkResult = Shrinker.Result

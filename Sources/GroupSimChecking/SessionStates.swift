@@ -119,7 +119,7 @@ final class SessionStates: Sendable {
     /// The conversation a session lives in: where any device shows it, else the first.
     func conversation(of session: String) -> String {
         indexBySession[session].flatMap { conversationBySession[$0] }
-            ?? outcome.scenario.conversations.first?.name ?? ConversationSpec.defaultName
+            ?? outcome.scenario.conversations.first?.name ?? Scenario.ConversationSpec.defaultName
     }
 
     /// nil when the device shows no bubble of the session.

@@ -14,12 +14,12 @@ extension Shrinker {
     /// - `no-pitfalls`: the first pitfall reported must still be reported.
     /// Other checks keep nothing beyond failing.
     struct FailureCause: Sendable {
-        var writtenEntries: [DataEntry] = []
+        var writtenEntries: [Scenario.DataEntry] = []
         var session: String?
         var sender: String?
-        var pitfall: PitfallKind?
+        var pitfall: Scenario.PitfallKind?
 
-        init(check: Check, report: RunReport) {
+        init(check: Scenario.Check, report: RunReport) {
             let outcome = report.outcome
             switch check {
             case .complete(let session, let data), .latest(_, let session, _, let data, _, _):
@@ -49,7 +49,7 @@ extension Shrinker {
         }
 
         /// Whether some change of the session set `entry`.
-        private static func wrote(_ entry: DataEntry, in session: String, _ outcome: RunOutcome) -> Bool {
+        private static func wrote(_ entry: Scenario.DataEntry, in session: String, _ outcome: RunOutcome) -> Bool {
             outcome.changes.contains { $0.session == session && $0.entries.contains(entry) }
         }
 

@@ -83,7 +83,7 @@ extension Shrinker {
             for index in scenario.conversations.indices {
                 scenario.conversations[index].members.removeAll { people.contains($0) }
             }
-            func names(_ endpoint: LinkSpec.Endpoint) -> Bool {
+            func names(_ endpoint: Scenario.LinkSpec.Endpoint) -> Bool {
                 switch endpoint {
                 case .device(let name): devices.contains(name)
                 case .person(let key): people.contains(key)
@@ -107,11 +107,11 @@ extension Shrinker {
 
         /// Numbers the steps 1, 2, ... in file order and renumbers an `error:` target;
         /// nil when the target's step is gone.
-        static func renumbered(_ scenario: Scenario, target: Check) -> Candidate? {
+        static func renumbered(_ scenario: Scenario, target: Scenario.Check) -> Candidate? {
             var scenario = scenario
             var newNumbers: [Int: Int] = [:]
             var next = 0
-            func renumber(_ step: Step) -> Step {
+            func renumber(_ step: Scenario.Step) -> Scenario.Step {
                 var step = step
                 next += 1
                 newNumbers[step.number] = next
@@ -132,13 +132,13 @@ extension Shrinker {
                 guard let number = newNumbers[step] else { return nil }
                 target = .error(step: number, code: code)
             }
-            scenario.checks = [CheckSpec(target)]
+            scenario.checks = [Scenario.CheckSpec(target)]
             return Candidate(scenario: scenario, target: target)
         }
 
         // MARK: - Links, races, delays, fields
 
-        private static func withLinks(_ links: [LinkSpec], _ current: Candidate) -> Candidate {
+        private static func withLinks(_ links: [Scenario.LinkSpec], _ current: Candidate) -> Candidate {
             var candidate = current
             candidate.scenario.network.links = links
             return candidate
@@ -237,26 +237,26 @@ extension Shrinker {
             return edits
         }
 
-        private static func simpler(_ action: Action) -> [Action] {
-            let rebuild: (Compose) -> Action
-            let compose: Compose
+        private static func simpler(_ action: Scenario.Action) -> [Scenario.Action] {
+            let rebuild: (Scenario.Compose) -> Scenario.Action
+            let compose: Scenario.Compose
             switch action {
             case .send(let value):
-                (compose, rebuild) = (value, Action.send)
+                (compose, rebuild) = (value, Scenario.Action.send)
             case .insert(let value):
-                (compose, rebuild) = (value, Action.insert)
+                (compose, rebuild) = (value, Scenario.Action.insert)
             case .reply(let value):
-                (compose, rebuild) = (value, Action.reply)
+                (compose, rebuild) = (value, Scenario.Action.reply)
             case .pressSend, .cancel, .open, .tap, .close, .text, .sticker, .reinstall, .offline, .online, .join, .leave:
                 return []
             }
-            var simpler: [Compose] = []
-            func without(_ change: (inout Compose) -> Void) {
+            var simpler: [Scenario.Compose] = []
+            func without(_ change: (inout Scenario.Compose) -> Void) {
                 var copy = compose
                 change(&copy)
                 simpler.append(copy)
             }
-            for field in Compose.LayoutField.allCases where compose[field] != nil { without { $0[field] = nil } }
+            for field in Scenario.Compose.LayoutField.allCases where compose[field] != nil { without { $0[field] = nil } }
             if compose.summary != nil { without { $0.summary = nil } }
             if compose.url != nil { without { $0.url = nil } }
             if compose.direct { without { $0.direct = false } }

@@ -50,7 +50,7 @@ public struct Shrinker: Sendable {
         }
         let target = failing.spec.check
         var base = original
-        base.checks = [CheckSpec(target)]
+        base.checks = [Scenario.CheckSpec(target)]
         base.name = original.name.hasSuffix("-shrunk") ? original.name : original.name + "-shrunk"
         base.about = "Shrunk by groupsim shrink from \(original.name) with seed \(seed): the smallest scenario\n"
             + "found that still fails \(ScenarioWriter.check(target))\n"
@@ -109,7 +109,7 @@ extension Shrinker {
     /// A scenario that fails `target`, and its printed form once it has been checked.
     struct Candidate {
         var scenario: Scenario
-        var target: Check
+        var target: Scenario.Check
         var yaml = ""
     }
 

@@ -31,6 +31,6 @@ extension AppRegistry {
     public mutating func register<Controller: MSMessagesAppViewController>(
         _ name: String, environment make: @escaping @MainActor @Sendable (ExtensionEnvironment) -> Controller
     ) {
-        register(mainActor: name) { (_: AppSpec) -> any MessagesApp in ControllerApp(make: make) }
+        register(mainActor: name) { (_: Scenario.AppSpec) -> any MessagesApp in ControllerApp(make: make) }
     }
 }

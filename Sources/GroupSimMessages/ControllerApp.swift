@@ -113,14 +113,14 @@ struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp, Host
         }
     }
 
-    func willTransition(to style: PresentationStyle, conversation view: Conversation) -> [AppAction] {
+    func willTransition(to style: Scenario.PresentationStyle, conversation view: Conversation) -> [AppAction] {
         call { host in
             host.show(view)
             host.controller.willTransition(to: MSMessagesAppPresentationStyle(style))
         }
     }
 
-    func didTransition(to style: PresentationStyle, conversation view: Conversation) -> [AppAction] {
+    func didTransition(to style: Scenario.PresentationStyle, conversation view: Conversation) -> [AppAction] {
         call { host in
             host.show(view)
             host.controller.didTransition(to: MSMessagesAppPresentationStyle(style))
@@ -135,14 +135,14 @@ struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp, Host
         }
     }
 
-    func didFetch(_ record: CloudRecord, conversation view: Conversation) -> [AppAction] {
+    func didFetch(_ record: AppAction.CloudRecord, conversation view: Conversation) -> [AppAction] {
         call { host in
             host.show(view)
             host.bridge.cloudAnswered(record, isFetch: true)
         }
     }
 
-    func didStore(_ record: CloudRecord, conversation view: Conversation) -> [AppAction] {
+    func didStore(_ record: AppAction.CloudRecord, conversation view: Conversation) -> [AppAction] {
         call { host in
             host.show(view)
             host.bridge.cloudAnswered(record, isFetch: false)

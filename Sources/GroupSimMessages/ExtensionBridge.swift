@@ -20,7 +20,7 @@ final class ExtensionBridge {
     private var pending: [AppAction] = []
     private var pendingHandlers: [Completion?] = []
     private var batches: [(handlers: [Completion?], next: Int)] = []
-    private var cloudWaiting: [(key: String, isFetch: Bool, answer: (CloudRecord) -> Void)] = []
+    private var cloudWaiting: [(key: String, isFetch: Bool, answer: (AppAction.CloudRecord) -> Void)] = []
     private var sessions: [String: MSSession] = [:]
     private var selectedCache: (id: Int, message: MSMessage)?
     private var generatedSessions = 0
@@ -62,12 +62,12 @@ final class ExtensionBridge {
     }
 
     /// Waits for the cloud's answer about `key`.
-    func awaitCloud(key: String, isFetch: Bool, _ answer: @escaping (CloudRecord) -> Void) {
+    func awaitCloud(key: String, isFetch: Bool, _ answer: @escaping (AppAction.CloudRecord) -> Void) {
         cloudWaiting.append((key, isFetch, answer))
     }
 
     /// The cloud answered: the oldest handler waiting for this record and kind gets it.
-    func cloudAnswered(_ record: CloudRecord, isFetch: Bool) {
+    func cloudAnswered(_ record: AppAction.CloudRecord, isFetch: Bool) {
         guard let index = cloudWaiting.firstIndex(where: { $0.key == record.key && $0.isFetch == isFetch }) else { return }
         let waiting = cloudWaiting.remove(at: index)
         waiting.answer(record)

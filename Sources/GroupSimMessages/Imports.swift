@@ -4,4 +4,4 @@ import GroupSimScenario
 import GroupSimSimulation
 
 /// GroupSim's own style type, named apart from Apple's so both read clearly here.
-typealias PresentationStyleValue = GroupSimScenario.PresentationStyle
+typealias PresentationStyleValue = GroupSimScenario.Scenario.PresentationStyle

@@ -30,7 +30,7 @@ public final class SimulatedCloud: @unchecked Sendable {
             self.version = version
         }
 
-        init(_ record: CloudRecord) {
+        init(_ record: AppAction.CloudRecord) {
             name = record.key
             var fields: [String: String] = [:]
             for entry in record.state?.entries ?? [] { fields[entry.key] = entry.value }
@@ -75,7 +75,7 @@ public final class SimulatedCloud: @unchecked Sendable {
     /// nothing (M13).
     public func save(_ fields: [String: String], recordNamed name: String, ifVersion expectedVersion: Int,
                      completion: @escaping Completion<Result<Record, ServerRecordChanged>>) {
-        let write = CloudWrite.conditional(expectedVersion: expectedVersion, state: Self.state(fields))
+        let write = AppAction.CloudWrite.conditional(expectedVersion: expectedVersion, state: Self.state(fields))
         request(key: name, isFetch: false, .store(key: name, write: write)) { record in
             completion(record.conflict ? .failure(ServerRecordChanged(serverRecord: Record(record))) : .success(Record(record)))
         }
@@ -115,7 +115,7 @@ public final class SimulatedCloud: @unchecked Sendable {
     /// off the main queue (from a thread of the app's own), the request waits for the main
     /// queue and joins whichever call runs then, which no seed decides: the determinism
     /// check reports it.
-    private func request(key: String, isFetch: Bool, _ action: AppAction, _ answer: @escaping @MainActor (CloudRecord) -> Void) {
+    private func request(key: String, isFetch: Bool, _ action: AppAction, _ answer: @escaping @MainActor (AppAction.CloudRecord) -> Void) {
         let bridge = LentToMainActor(bridge)
         let send = LentToMainActor({
             bridge.value.awaitCloud(key: key, isFetch: isFetch) { record in MainActor.assumeIsolated { answer(record) } }
@@ -130,6 +130,6 @@ public final class SimulatedCloud: @unchecked Sendable {
 
     /// The fields as GroupSim's state map (sorted by key: dictionary order is per process).
     private static func state(_ fields: [String: String]) -> StateMap {
-        StateMap(fields.keys.sorted().map { DataEntry($0, fields[$0] ?? "") })
+        StateMap(fields.keys.sorted().map { Scenario.DataEntry($0, fields[$0] ?? "") })
     }
 }

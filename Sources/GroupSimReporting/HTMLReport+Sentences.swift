@@ -7,7 +7,7 @@ import GroupSimSimulation
 /// reaches a device, the sentence says which bubble it replaced as the session's live
 /// bubble there (M10, M11), and when that bubble was the device owner's own.
 extension HTMLReport {
-    static func sentence(_ event: TraceEvent, outcome: RunOutcome, replay: ScreenReplay,
+    static func sentence(_ event: Simulation.Trace.Event, outcome: RunOutcome, replay: ScreenReplay,
                          before: ScreenReplay.State) -> (text: String, rule: Rule?) {
         let scenario = outcome.scenario
         let device = event.subject

@@ -131,7 +131,7 @@ extension HTMLReport {
     /// the frames `shown` it drew before (`ScreenReplay.changes`), each `[conversation,
     /// place, "s"/"i", message, kind, extra]` to set or insert a line, `[conversation,
     /// place]` to remove one; its drafts (M16) and the extension's style (M19) when they changed.
-    static func frame(_ device: Int, _ screen: ScreenReplay.Screen, before: (drafts: [String?], open: PresentationStyle?),
+    static func frame(_ device: Int, _ screen: ScreenReplay.Screen, before: (drafts: [String?], open: Scenario.PresentationStyle?),
                       replay: ScreenReplay, shown: inout [[ScreenReplay.Frame]]) -> [(String, JSONValue)] {
         var changes: [JSONValue] = []
         for (slot, lines) in screen.lines.enumerated() {

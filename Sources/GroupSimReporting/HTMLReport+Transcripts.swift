@@ -27,7 +27,7 @@ extension HTMLReport {
     }
 
     /// One transcript entry as HTML.
-    static func drawn(_ entry: DrawnEntry, on device: DeviceSnapshot) -> String {
+    static func drawn(_ entry: DeviceSnapshot.DrawnEntry, on device: DeviceSnapshot) -> String {
         let side = entry.senderPerson == device.person ? "mine" : "theirs"
         let meta = "<span class=\"id\">m\(entry.message)</span> \(esc(entry.senderName))"
         switch entry.kind {

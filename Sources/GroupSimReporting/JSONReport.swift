@@ -116,7 +116,7 @@ package enum JSONReport {
         .object(values.keys.sorted().map { ($0, .string(values[$0])) })
     }
 
-    static func entry(entry: DrawnEntry, conversation: String) -> JSONValue {
+    static func entry(entry: DeviceSnapshot.DrawnEntry, conversation: String) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("kind", .string(entry.kind.rawValue)),
             ("conversation", .string(conversation)),

@@ -153,7 +153,7 @@ extension LessonNarration {
         }
         var lines: [String] = []
         var remedies: [String] = []
-        var kinds: [PitfallKind] = []
+        var kinds: [Scenario.PitfallKind] = []
         for pitfall in report.pitfalls where !kinds.contains(pitfall.kind) { kinds.append(pitfall.kind) }
         // The first of each kind in words; the others of that kind by where they happened.
         for kind in kinds {

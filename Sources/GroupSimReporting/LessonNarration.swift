@@ -192,7 +192,7 @@ package enum LessonNarration {
 
     /// Whether the step at `start` opened the app: only iOS with the app runs the extension;
     /// a tap on a Mac opens the URL in the browser or fails, and selects nothing (M25, M27).
-    static func opensApp(_ events: [TraceEvent], from start: Int, to end: Int, in scenario: Scenario) -> Bool {
+    static func opensApp(_ events: [Simulation.Trace.Event], from start: Int, to end: Int, in scenario: Scenario) -> Bool {
         let device = events[start].subject
         guard let spec = scenario.device(device), spec.runsApp, spec.platform == .ios else { return false }
         return !events[(start + 1)..<end].contains { event in
@@ -202,13 +202,13 @@ package enum LessonNarration {
     }
 
     /// `reply poll` with what the step writes: `reply poll (data bob=tomatoes)`.
-    static func described(_ action: Action) -> String {
+    static func described(_ action: Scenario.Action) -> String {
         let data = action.compose?.data.map { "\($0.key)=\($0.value.count > 40 ? String($0.value.prefix(37)) + "…" : $0.value)" } ?? []
         return data.isEmpty ? action.summary : "\(action.summary) (data \(data.joined(separator: ", ")))"
     }
 
     /// One event in words, or nil for the ones a learner need not see.
-    static func narrated(_ event: TraceEvent, at index: Int, in outcome: RunOutcome, flow: MessageFlow, step: Action) -> String? {
+    static func narrated(_ event: Simulation.Trace.Event, at index: Int, in outcome: RunOutcome, flow: MessageFlow, step: Scenario.Action) -> String? {
         let device = event.subject
         switch event.kind {
         case .sent(let message, let session, _):
@@ -263,7 +263,7 @@ package enum LessonNarration {
     }
 
     /// A device's request to the cloud store in words (M13).
-    static func cloudRequest(_ operation: TraceEvent.CloudOperation, key: String, device: String, mode: AppSpec.StateMode) -> String {
+    static func cloudRequest(_ operation: Simulation.Trace.Event.CloudOperation, key: String, device: String, mode: Scenario.AppSpec.StateMode) -> String {
         switch operation {
         case .fetch:
             return "\(device)'s app asks the store for \(key) (M13)"
@@ -277,7 +277,7 @@ package enum LessonNarration {
     }
 
     /// What the store did with `device`'s request in words (M13).
-    static func cloudHandled(_ handling: TraceEvent.CloudHandling, key: String, device: String, version: Int) -> String {
+    static func cloudHandled(_ handling: Simulation.Trace.Event.CloudHandling, key: String, device: String, version: Int) -> String {
         switch handling {
         case .store:
             "the store saves \(device)'s write of \(key) as v\(version)"
@@ -289,7 +289,7 @@ package enum LessonNarration {
     }
 
     /// The store's answer reaching `device` in words (M13).
-    static func cloudAnswer(_ answer: TraceEvent.CloudAnswer, key: String, version: Int, device: String) -> String {
+    static func cloudAnswer(_ answer: Simulation.Trace.Event.CloudAnswer, key: String, version: Int, device: String) -> String {
         switch answer {
         case .conflict:
             "\(device) gets a conflict and the store's current \(key) v\(version): its app re-applies its change and writes again (M13)"

@@ -6,7 +6,7 @@ extension ScreenReplay {
     /// Every sent message as it is drawn: its conversation from the final transcripts (or,
     /// for one no device shows at the end, the step that sent it), its text drawn through
     /// the identifiers its sender had when sending (M2, M5).
-    static func faces(_ outcome: RunOutcome, conversations: [String], steps: [Int: Step]) -> [Int: MessageFace] {
+    static func faces(_ outcome: RunOutcome, conversations: [String], steps: [Int: Scenario.Step]) -> [Int: MessageFace] {
         let scenario = outcome.scenario
         // Each message's first drawn line and its conversation; transcripts are drawn once.
         var firstLine: [Int: (conversation: String, entry: DeviceSnapshot.DrawnEntry)] = [:]
@@ -18,7 +18,7 @@ extension ScreenReplay {
             }
         }
         var generation: [String: Int] = [:]
-        var stepOn: [String: Step] = [:]
+        var stepOn: [String: Scenario.Step] = [:]
         var faces: [Int: MessageFace] = [:]
         for event in outcome.trace.events {
             switch event.kind {

@@ -40,7 +40,7 @@ package struct ScreenReplay: Sendable {
 
     /// One line of a transcript as drawn.
     package struct Line: Sendable, Hashable {
-        package var kind: DrawnEntry.Kind
+        package var kind: DeviceSnapshot.DrawnEntry.Kind
         package var message: Int
         package var session: String?
         package var senderPerson: String
@@ -57,7 +57,7 @@ package struct ScreenReplay: Sendable {
         /// The staged draft of each conversation (its caption or text), M16.
         package var drafts: [String?]
         /// The extension's presentation style while it is open (M19); nil when closed.
-        package var open: PresentationStyle?
+        package var open: Scenario.PresentationStyle?
     }
 
     package let conversations: [String]
@@ -65,21 +65,21 @@ package struct ScreenReplay: Sendable {
     /// Every message by id (ids run from 1 in send order).
     package let messages: [Int: MessageFace]
     private let deviceIndex: [String: Int]
-    private let platforms: [DeviceSpec.Platform]
-    private let steps: [Int: Step]
+    private let platforms: [Scenario.DeviceSpec.Platform]
+    private let steps: [Int: Scenario.Step]
     /// Each device's identifier maps, every installation's (M2).
     private let maps: [[IdentifierMap]]
     private let contacts: [String: String]
 
     package init(outcome: RunOutcome) {
         let scenario = outcome.scenario
-        conversations = scenario.conversations.isEmpty ? [ConversationSpec.defaultName] : scenario.conversations.map(\.name)
+        conversations = scenario.conversations.isEmpty ? [Scenario.ConversationSpec.defaultName] : scenario.conversations.map(\.name)
         summaryLines = scenario.options.summaryLines
         var index: [String: Int] = [:]
         for (position, spec) in scenario.devices.enumerated() where index[spec.name] == nil { index[spec.name] = position }
         deviceIndex = index
         platforms = scenario.devices.map(\.platform)
-        var steps: [Int: Step] = [:]
+        var steps: [Int: Scenario.Step] = [:]
         for step in scenario.steps { steps[step.number] = step }
         self.steps = steps
         maps = scenario.devices.map { outcome.device($0.name)?.identifierMaps ?? [] }
@@ -92,7 +92,7 @@ package struct ScreenReplay: Sendable {
         package var screens: [Screen]
         /// The step each device is carrying out (its conversation and action), nil
         /// between steps: a delivery or a cloud answer is not part of one.
-        var steps: [Step?]
+        var steps: [Scenario.Step?]
         /// Each device's staged app message per conversation, as staged (M16).
         var staged: [[Message?]]
         /// Each device's installation (M2): what its drafts' tokens are drawn with (M5).
@@ -111,7 +111,7 @@ package struct ScreenReplay: Sendable {
 
     /// Applies one trace event; returns the index of the device whose screen it changed.
     @discardableResult
-    package func apply(_ event: TraceEvent, to state: inout State) -> Int? {
+    package func apply(_ event: Simulation.Trace.Event, to state: inout State) -> Int? {
         guard let device = deviceIndex[event.subject], state.screens.indices.contains(device) else { return nil }
         // Only the small parts are kept to compare: a copy of the lines would make every
         // change to them copy the whole transcript.
@@ -172,7 +172,7 @@ package struct ScreenReplay: Sendable {
     /// Whether a `sent` event is the input field's draft going out, which empties the field
     /// (M16): the staged app message itself, or staged text or a sticker sent by the
     /// user's tap on Send. A direct send (M18) leaves the draft alone.
-    package func emptiesField(_ event: TraceEvent, staged: Message?, step: Step?) -> Bool {
+    package func emptiesField(_ event: Simulation.Trace.Event, staged: Message?, step: Scenario.Step?) -> Bool {
         switch event.payload {
         case .message(var sent)?:
             guard var staged else { return false }
@@ -186,14 +186,14 @@ package struct ScreenReplay: Sendable {
     }
 
     /// The app message a `staged` event put in the input field; nil for text or a sticker.
-    static func stagedMessage(_ payload: TraceEvent.Payload?) -> Message? {
+    static func stagedMessage(_ payload: Simulation.Trace.Event.Payload?) -> Message? {
         if case .message(let message)? = payload { return message }
         return nil
     }
 
     /// The style the extension is in after the step: the one asked for when opening, a
     /// tap's expanded (M21), else compact, where staging a message moves it (M16, M24).
-    static func style(asked action: Action?) -> PresentationStyle {
+    static func style(asked action: Scenario.Action?) -> Scenario.PresentationStyle {
         switch action?.kind.built.screen ?? .other {
         case .open: if case .open(let style)? = action { style } else { .compact }
         case .tap: .expanded
@@ -255,7 +255,7 @@ package struct ScreenReplay: Sendable {
     /// A person's contact name (M5).
     func contact(_ person: String) -> String { contacts[person] ?? person }
 
-    static func draftText(_ payload: TraceEvent.Payload?) -> String {
+    static func draftText(_ payload: Simulation.Trace.Event.Payload?) -> String {
         switch payload {
         case .message(let message): message.layout.caption ?? "(an interactive message)"
         case .text(let text): text
@@ -270,7 +270,7 @@ extension ScreenReplay {
     /// of the message's plain lines it is (M26); else 0.
     package struct Frame: Hashable {
         package var message: Int
-        package var kind: DrawnEntry.Kind
+        package var kind: DeviceSnapshot.DrawnEntry.Kind
         package var extra: Int
     }
 

@@ -80,7 +80,7 @@ package enum SideBySideReport {
     }
 
     /// One transcript entry as lines of a column: `[m2 Bob] caption`, its state, `· summary`.
-    static func cellLines(_ entry: DrawnEntry) -> [String] {
+    static func cellLines(_ entry: DeviceSnapshot.DrawnEntry) -> [String] {
         switch entry.kind {
         case .bubble:
             var cells = ["[m\(entry.message) \(entry.senderName)] \(entry.text ?? "(no caption)")"]

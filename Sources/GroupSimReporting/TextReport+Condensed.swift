@@ -37,7 +37,7 @@ extension TextReport {
             lines.append("  \(device.name) (\(contact), \(device.platform.rawValue))")
             var sessions: [String] = []
             var summaries: [String: Int] = [:]
-            var live: [String: DrawnEntry] = [:]
+            var live: [String: DeviceSnapshot.DrawnEntry] = [:]
             var others = 0
             for conversation in device.transcripts {
                 for entry in conversation.entries {
@@ -94,7 +94,7 @@ extension TextReport {
     /// first one's summary, and its explanation and fix (the same for the whole group).
     static func groupedPitfalls(_ report: RunReport) -> [String] {
         struct Group {
-            var kind: PitfallKind
+            var kind: Scenario.PitfallKind
             var session: String?
             var pitfalls: [Pitfall]
         }

@@ -136,7 +136,7 @@ public enum TextReport {
     }
 
     /// `bubble  poll  m3 from Carol: "Carol picked pickles"  {carol: pickles, q: topping}`.
-    static func line(_ entry: DrawnEntry) -> String {
+    static func line(_ entry: DeviceSnapshot.DrawnEntry) -> String {
         let session = entry.session.map { " \($0)" } ?? ""
         switch entry.kind {
         case .bubble:

@@ -1,6 +1,6 @@
 import GroupSimCore
 
-extension Action {
+extension Scenario.Action {
     /// A short form of the action for the timeline: `send poll`, `reply poll (direct)`,
     /// `tap poll`, `reinstall`. A trace's step event prints it, and the digest covers
     /// that text: changing a word here changes every digest.
@@ -18,7 +18,7 @@ extension Action {
     }
 }
 
-extension Step {
+extension Scenario.Step {
     /// A short form of the step for the timeline: its action's `summary`.
     public var summary: String { action.summary }
 }

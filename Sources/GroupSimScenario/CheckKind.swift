@@ -1,6 +1,6 @@
 import GroupSimCore
 
-extension Check {
+extension Scenario.Check {
     /// The kind of a check without its payload: one case per check keyword, in the order
     /// docs/scenario-format.md lists them (the order of the keyword tables, the schema and
     /// "did you mean" suggestions).
@@ -55,10 +55,10 @@ extension Check {
                     Field("data", .map(.text), "entries every device's state contains"),
                 ], required: ["session", "data"])), about: "no update was lost", rules: ["M12", "M13"], judged: .perDevice)
             case .pitfalls:
-                CheckDescriptor(keyword: "pitfalls", value: .list(.choice(PitfallKind.keywords), minimum: 1),
+                CheckDescriptor(keyword: "pitfalls", value: .list(.choice(Scenario.PitfallKind.keywords), minimum: 1),
                                 about: "the run reported at least these pitfalls", rules: [], judged: .acrossDevices)
             case .noPitfalls:
-                CheckDescriptor(keyword: "no-pitfalls", value: .either([.onlyTrue, .list(.choice(PitfallKind.keywords), minimum: 1)]),
+                CheckDescriptor(keyword: "no-pitfalls", value: .either([.onlyTrue, .list(.choice(Scenario.PitfallKind.keywords), minimum: 1)]),
                                 about: "the run reported none (true), or none of the kinds listed", rules: [],
                                 judged: .acrossDevices)
             case .callbacks:

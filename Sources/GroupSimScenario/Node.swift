@@ -15,10 +15,10 @@ package struct Node: Sendable, Hashable {
     /// unknown key can be pointed at exactly.
     public struct Entry: Sendable, Hashable {
         public var key: String
-        public var keyLocation: SourceLocation
+        public var keyLocation: Scenario.SourceLocation
         public var value: Node
 
-        public init(key: String, keyLocation: SourceLocation, value: Node) {
+        public init(key: String, keyLocation: Scenario.SourceLocation, value: Node) {
             self.key = key
             self.keyLocation = keyLocation
             self.value = value
@@ -26,9 +26,9 @@ package struct Node: Sendable, Hashable {
     }
 
     public var value: Value
-    public var location: SourceLocation
+    public var location: Scenario.SourceLocation
 
-    public init(_ value: Value, at location: SourceLocation) {
+    public init(_ value: Value, at location: Scenario.SourceLocation) {
         self.value = value
         self.location = location
     }

@@ -1,6 +1,6 @@
 import GroupSimCore
 
-extension PitfallKind {
+extension Scenario.PitfallKind {
     /// Everything the tables need to know about this pitfall: its keyword (the raw value),
     /// the rule a report cites, the rules the documentation lists and one line for the help.
     ///

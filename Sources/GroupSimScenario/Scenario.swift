@@ -303,26 +303,3 @@ extension Scenario {
         }
     }
 }
-
-// The package's own code (the targets above, the command line, the tests) names the
-// scenario's parts without the `Scenario.` prefix; users see only the nested names.
-package typealias Person = Scenario.Person
-package typealias DeviceSpec = Scenario.DeviceSpec
-package typealias ConversationSpec = Scenario.ConversationSpec
-package typealias NetworkSpec = Scenario.NetworkSpec
-package typealias LinkSpec = Scenario.LinkSpec
-package typealias AppSpec = Scenario.AppSpec
-package typealias Options = Scenario.Options
-package typealias TimelineItem = Scenario.TimelineItem
-package typealias Race = Scenario.Race
-package typealias Step = Scenario.Step
-package typealias Action = Scenario.Action
-package typealias Compose = Scenario.Compose
-package typealias StickerSpec = Scenario.StickerSpec
-package typealias CheckSpec = Scenario.CheckSpec
-package typealias Check = Scenario.Check
-package typealias PitfallKind = Scenario.PitfallKind
-package typealias SourceLocation = Scenario.SourceLocation
-package typealias PresentationStyle = Scenario.PresentationStyle
-package typealias DataEntry = Scenario.DataEntry
-package typealias LayoutExpectation = Scenario.LayoutExpectation

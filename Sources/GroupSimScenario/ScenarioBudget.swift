@@ -59,7 +59,7 @@ package struct ScenarioBudget: Sendable, Hashable {
         for person in scenario.people { devicesOfPerson[person.key] = person.devices.count }
         var members: [String: Set<String>] = [:]
         for conversation in scenario.conversations { members[conversation.name, default: []].formUnion(conversation.members) }
-        let fallback = scenario.conversations.first?.name ?? ConversationSpec.defaultName
+        let fallback = scenario.conversations.first?.name ?? Scenario.ConversationSpec.defaultName
         let steps = scenario.steps
         for step in steps {
             if case .join(let person) = step.action { members[step.conversation ?? fallback, default: []].insert(person) }
@@ -128,7 +128,7 @@ package struct ScenarioBudget: Sendable, Hashable {
             + "the budget is \(maximumCopies.grouped) copies (about \(Self.bytesText(maximumBytes))); "
             + "the largest contributor is \(estimate.largestContributor); "
             + "to run it anyway, raise the budget with --max-copies N (N at least \(requiredCopies(for: estimate).grouped))"
-        throw ScenarioErrors([ScenarioError(message, at: SourceLocation(file: scenario.file, line: 1, column: 1), code: .overBudget)])
+        throw ScenarioErrors([ScenarioError(message, at: Scenario.SourceLocation(file: scenario.file, line: 1, column: 1), code: .overBudget)])
     }
 
     /// The smallest `maximumCopies` that admits the estimate.
@@ -161,7 +161,7 @@ package struct ScenarioBudget: Sendable, Hashable {
     }
 }
 
-extension Action {
+extension Scenario.Action {
     /// Whether the step sends something that fans out to the other devices: its kind's
     /// descriptor says (`StepDescriptor.sends`).
     var delivers: Bool { kind.built.sends }
@@ -171,7 +171,7 @@ extension Action {
         switch self {
         case .send(let compose), .reply(let compose):
             var total = compose.session.utf8.count + (compose.url?.utf8.count ?? 0)
-            for field in Compose.LayoutField.allCases { total += compose[field]?.utf8.count ?? 0 }
+            for field in Scenario.Compose.LayoutField.allCases { total += compose[field]?.utf8.count ?? 0 }
             total += compose.summary?.utf8.count ?? 0
             for entry in compose.data { total += entry.key.utf8.count + entry.value.utf8.count }
             return total

@@ -4,9 +4,9 @@ extension ScenarioParser.Context {
 
     /// One action and where the session or person it names is written; nil (reported)
     /// when it is wrong.
-    mutating func readAction(_ entry: Node.Entry) -> (action: Action, subject: SourceLocation)? {
+    mutating func readAction(_ entry: Node.Entry) -> (action: Scenario.Action, subject: Scenario.SourceLocation)? {
         let node = entry.value
-        guard let kind = Action.Kind(keyword: entry.key) else { return nil }
+        guard let kind = Scenario.Action.Kind(keyword: entry.key) else { return nil }
         switch kind {
         case .send:
             return readCompose(node, keyword: entry.key).map { (.send($0.compose), $0.session) }
@@ -56,16 +56,16 @@ extension ScenarioParser.Context {
     }
 
     /// `open: compact` or `open: expanded`; `transcript` cannot be requested (M19).
-    private mutating func readStyle(_ node: Node) -> PresentationStyle? {
+    private mutating func readStyle(_ node: Node) -> Scenario.PresentationStyle? {
         let styles = ScenarioVocabulary.openStyles
-        if case .scalar(let scalar) = node.value, scalar.text == PresentationStyle.transcript.rawValue {
+        if case .scalar(let scalar) = node.value, scalar.text == Scenario.PresentationStyle.transcript.rawValue {
             report(
                 "transcript style cannot be requested (M19): it is a per-bubble instance; open compact or expanded",
                 at: node.location
             )
             return nil
         }
-        return word(node, among: styles).flatMap(PresentationStyle.init(rawValue:))
+        return word(node, among: styles).flatMap(Scenario.PresentationStyle.init(rawValue:))
     }
 
     // MARK: send, reply, insert
@@ -74,7 +74,7 @@ extension ScenarioParser.Context {
     ///
     /// Every session name a `send` or `insert` uses is recorded, even when the rest of the
     /// payload is wrong, so that replies to it are not reported as unknown as well.
-    private mutating func readCompose(_ node: Node, keyword: String) -> (compose: Compose, session: SourceLocation)? {
+    private mutating func readCompose(_ node: Node, keyword: String) -> (compose: Scenario.Compose, session: Scenario.SourceLocation)? {
         let createsSession = keyword != "reply"
         let misplaced = createsSession ? [:] : [
             "url": "reply takes session, data, the layout's fields, summary and direct; \"url\" is only for send and insert",
@@ -97,18 +97,18 @@ extension ScenarioParser.Context {
             }
         }
 
-        var data: [DataEntry] = []
+        var data: [Scenario.DataEntry] = []
         if let node = fields.optional("data") {
             if let entries = readData(node, checkingTokens: true) { data = entries } else { valid = false }
         }
         var texts: [String: String] = [:]
-        for key in Compose.LayoutField.allCases.map(\.rawValue) + ["summary", "url"] {
+        for key in Scenario.Compose.LayoutField.allCases.map(\.rawValue) + ["summary", "url"] {
             guard let node = fields.optional(key) else { continue }
             guard let text = text(node, expected: "text") else {
                 valid = false
                 continue
             }
-            if key != "url", key != Compose.LayoutField.image.rawValue { checkTokens(in: text, at: node.location, field: key) }
+            if key != "url", key != Scenario.Compose.LayoutField.image.rawValue { checkTokens(in: text, at: node.location, field: key) }
             texts[key] = text
         }
         var direct = false
@@ -120,15 +120,15 @@ extension ScenarioParser.Context {
             }
         }
         guard valid, let session, let sessionNode else { return nil }
-        var compose = Compose(session: session, data: data, summary: texts["summary"], url: texts["url"], direct: direct)
-        for field in Compose.LayoutField.allCases { compose[field] = texts[field.rawValue] }
+        var compose = Scenario.Compose(session: session, data: data, summary: texts["summary"], url: texts["url"], direct: direct)
+        for field in Scenario.Compose.LayoutField.allCases { compose[field] = texts[field.rawValue] }
         return (compose, sessionNode.location)
     }
 
     /// `data:` a mapping of keys to scalar values, kept as text in file order.
-    mutating func readData(_ node: Node, checkingTokens: Bool) -> [DataEntry]? {
+    mutating func readData(_ node: Node, checkingTokens: Bool) -> [Scenario.DataEntry]? {
         guard let entries = mapping(node, expected: "a mapping of keys to values such as { q: topping }") else { return nil }
-        var data: [DataEntry] = []
+        var data: [Scenario.DataEntry] = []
         var valid = true
         for entry in entries {
             if entry.key.isEmpty {
@@ -145,7 +145,7 @@ extension ScenarioParser.Context {
                 checkTokens(in: entry.key, at: entry.keyLocation, field: "data")
                 checkTokens(in: value, at: entry.value.location, field: "data")
             }
-            data.append(DataEntry(entry.key, value))
+            data.append(Scenario.DataEntry(entry.key, value))
         }
         return valid ? data : nil
     }
@@ -169,7 +169,7 @@ extension ScenarioParser.Context {
     }
 
     /// Reports each `$NAME` token that is neither `$me` nor a person in the file.
-    private mutating func checkTokens(in text: String, at location: SourceLocation, field: String) {
+    private mutating func checkTokens(in text: String, at location: Scenario.SourceLocation, field: String) {
         guard knowsAllPeople else { return }
         for name in Self.tokenNames(in: text) where name != "me" && personIndex[name] == nil {
             report(
@@ -182,7 +182,7 @@ extension ScenarioParser.Context {
     // MARK: sticker
 
     /// `sticker: {file, description}` or `{format, bytes, pixels, description}`.
-    private mutating func readSticker(_ node: Node) -> StickerSpec? {
+    private mutating func readSticker(_ node: Node) -> Scenario.StickerSpec? {
         let place = "sticker"
         guard let fields = fields(
             node, expected: "a sticker such as { file: pickle.png, description: Pickle }", place: place,

@@ -2,24 +2,24 @@ import GroupSimCore
 
 extension ScenarioParser.Context {
     /// Every check keyword, in the order docs/scenario-format.md lists them.
-    static let checkKeywords = Check.Kind.keywords
+    static let checkKeywords = Scenario.Check.Kind.keywords
 
     /// The names a `callbacks:` check accepts: every callback the timeline prints.
     static let callbackNames = AppCallback.names
 
     /// The keys a check's mapping takes, from its kind's descriptor.
-    static func checkKeys(_ kind: Check.Kind) -> [String] {
+    static func checkKeys(_ kind: Scenario.Check.Kind) -> [String] {
         guard case .object(let shape) = kind.descriptor.value else { return [] }
         return shape.keys
     }
 
     /// `expect:` a list of single-key mappings.
-    mutating func readChecks(_ node: Node) -> [CheckSpec] {
+    mutating func readChecks(_ node: Node) -> [Scenario.CheckSpec] {
         guard let items = list(node, expected: "a list of checks such as [{ converged: poll }]") else { return [] }
         return items.compactMap { readCheck($0) }
     }
 
-    private mutating func readCheck(_ node: Node) -> CheckSpec? {
+    private mutating func readCheck(_ node: Node) -> Scenario.CheckSpec? {
         guard let entries = mapping(node, expected: "a check such as { converged: poll }") else { return nil }
         guard let entry = entries.first else {
             report("a check needs one of \(Self.alternatives(Self.checkKeywords))", at: node.location)
@@ -36,13 +36,13 @@ extension ScenarioParser.Context {
             return nil
         }
         guard let check = readCheck(entry), entries.count == 1 else { return nil }
-        return CheckSpec(check, location: node.location)
+        return Scenario.CheckSpec(check, location: node.location)
     }
 
-    private mutating func readCheck(_ entry: Node.Entry) -> Check? {
+    private mutating func readCheck(_ entry: Node.Entry) -> Scenario.Check? {
         let node = entry.value
         let place = entry.key
-        guard let kind = Check.Kind(keyword: entry.key) else { return nil }
+        guard let kind = Scenario.Check.Kind(keyword: entry.key) else { return nil }
         switch kind {
         case .latest:
             guard let fields = fields(
@@ -57,7 +57,7 @@ extension ScenarioParser.Context {
                 from = knownPerson(node)
                 valid = valid && from != nil
             }
-            var data: [DataEntry] = []
+            var data: [Scenario.DataEntry] = []
             if let node = fields.optional("data") {
                 if let entries = readData(node, checkingTokens: false) { data = entries } else { valid = false }
             }
@@ -66,8 +66,8 @@ extension ScenarioParser.Context {
                 caption = text(node, expected: "the caption as drawn")
                 valid = valid && caption != nil
             }
-            var layout = LayoutExpectation()
-            for field in Compose.LayoutField.allCases where field != .caption {
+            var layout = Scenario.LayoutExpectation()
+            for field in Scenario.Compose.LayoutField.allCases where field != .caption {
                 guard let node = fields.optional(field.rawValue) else { continue }
                 layout.fields[field] = text(node, expected: "the \(field.rawValue) as drawn")
                 valid = valid && layout.fields[field] != nil
@@ -160,8 +160,8 @@ extension ScenarioParser.Context {
     }
 
     /// Pitfall kinds by keyword, each checked; nil when any is unknown.
-    private mutating func pitfallKinds(_ items: [Node]) -> [PitfallKind]? {
-        let kinds = items.compactMap { item in word(item, among: PitfallKind.keywords).flatMap(PitfallKind.init(keyword:)) }
+    private mutating func pitfallKinds(_ items: [Node]) -> [Scenario.PitfallKind]? {
+        let kinds = items.compactMap { item in word(item, among: Scenario.PitfallKind.keywords).flatMap(Scenario.PitfallKind.init(keyword:)) }
         return kinds.count == items.count ? kinds : nil
     }
 

@@ -17,7 +17,7 @@ extension ScenarioParser {
         private var pendingSuggestions: [PendingSuggestion?] = []
 
         /// Every person, in file order.
-        var people: [Person] = []
+        var people: [Scenario.Person] = []
         /// Their keys, in the same order: the candidates of "did you mean", kept as one
         /// list so that a suggestion never rebuilds it.
         var personKeys: [String] = []
@@ -25,13 +25,13 @@ extension ScenarioParser {
         var knowsAllPeople = true
 
         /// Every device, in the order people and their devices are listed.
-        var devices: [DeviceSpec] = []
+        var devices: [Scenario.DeviceSpec] = []
         /// Their names, in the same order (see `personKeys`).
         var deviceNames: [String] = []
         var deviceIndex: [String: Int] = [:]
         var knowsAllDevices = true
 
-        var conversations: [ConversationSpec] = []
+        var conversations: [Scenario.ConversationSpec] = []
         var knowsAllConversations = true
         /// Conversations with a member that could not be read: membership is not checked for them.
         var conversationsWithUnreadMembers: Set<String> = []
@@ -64,12 +64,12 @@ extension ScenarioParser {
 
         /// How a message refers to another place: `line 4`, or for a scenario built in
         /// Swift the path of the key there (`people.bob[1]`).
-        func place(_ location: SourceLocation) -> String {
+        func place(_ location: Scenario.SourceLocation) -> String {
             paths?[Position(location)] ?? "line \(location.line)"
         }
 
         /// Records one problem.
-        mutating func report(_ message: String, at location: SourceLocation?, suggestion: String? = nil,
+        mutating func report(_ message: String, at location: Scenario.SourceLocation?, suggestion: String? = nil,
                              code: ScenarioError.Code = .invalid) {
             errors.append(ScenarioError(message, at: location, suggestion: suggestion, code: code))
             pendingSuggestions.append(nil)
@@ -79,7 +79,7 @@ extension ScenarioParser {
         /// looked up only if the problem is reported in full. `prefix` goes before the
         /// suggestion (`$` for tokens); `otherwise` ends the message when nothing is near.
         mutating func report(
-            _ message: String, at location: SourceLocation, nearestTo word: String, in lists: [[String]],
+            _ message: String, at location: Scenario.SourceLocation, nearestTo word: String, in lists: [[String]],
             prefix: String = "", otherwise: String? = nil
         ) {
             errors.append(ScenarioError(message, at: location, code: .unknown))
@@ -128,7 +128,7 @@ extension ScenarioParser {
             return (result, kept.count - shown)
         }
 
-        private static func sortKey(_ location: SourceLocation?) -> Position {
+        private static func sortKey(_ location: Scenario.SourceLocation?) -> Position {
             guard let location else { return Position(line: 0, column: 0) }
             return Position(line: location.line, column: location.column)
         }
@@ -163,7 +163,7 @@ extension ScenarioParser {
             self.column = column
         }
 
-        init(_ location: SourceLocation) {
+        init(_ location: Scenario.SourceLocation) {
             self.init(line: location.line, column: location.column)
         }
 
@@ -201,19 +201,19 @@ extension ScenarioParser {
 
     /// A step read without error, with where its parts are written.
     struct StepDraft {
-        var step: Step
-        var deviceLocation: SourceLocation
+        var step: Scenario.Step
+        var deviceLocation: Scenario.SourceLocation
         /// The conversation it acts in (the only one when the step names none); nil for
         /// `reinstall`, `offline` and `online`, which act on the whole device.
         var conversation: String?
         /// Where the session (`send`, `reply`, `insert`, `tap`) or person (`join`,
         /// `leave`) the action names is written.
-        var subjectLocation: SourceLocation
+        var subjectLocation: Scenario.SourceLocation
     }
 
     /// Where a session began: its first `send` or `insert` in time order.
     struct SessionOrigin {
         var conversation: String
-        var location: SourceLocation
+        var location: Scenario.SourceLocation
     }
 }

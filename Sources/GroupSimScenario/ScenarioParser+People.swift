@@ -2,7 +2,7 @@ extension ScenarioParser.Context {
     /// Where a person key or device name was first written, so that a second use can point back to it.
     private struct Claim {
         var isPerson: Bool
-        var location: SourceLocation
+        var location: Scenario.SourceLocation
     }
 
     // MARK: people
@@ -52,11 +52,11 @@ extension ScenarioParser.Context {
                 }
                 names.append(name)
                 deviceIndex[name] = devices.count
-                devices.append(DeviceSpec(name: name, person: entry.key))
+                devices.append(Scenario.DeviceSpec(name: name, person: entry.key))
                 deviceNames.append(name)
             }
             personIndex[entry.key] = people.count
-            people.append(Person(key: entry.key, contactName: contactName, devices: names))
+            people.append(Scenario.Person(key: entry.key, contactName: contactName, devices: names))
             personKeys.append(entry.key)
         }
     }
@@ -96,11 +96,11 @@ extension ScenarioParser.Context {
 
     // MARK: Looking names up
 
-    func person(named key: String) -> Person? {
+    func person(named key: String) -> Scenario.Person? {
         personIndex[key].map { people[$0] }
     }
 
-    func device(named name: String) -> DeviceSpec? {
+    func device(named name: String) -> Scenario.DeviceSpec? {
         deviceIndex[name].map { devices[$0] }
     }
 
@@ -140,8 +140,8 @@ extension ScenarioParser.Context {
                 entry.value, expected: "device settings such as { platform: macos, app: missing }",
                 place: "device \(Self.quoted(entry.key))", allowed: ScenarioVocabulary.deviceSettings.keys
             ) else { continue }
-            var platform: DeviceSpec.Platform?
-            if let node = fields.optional("platform") { platform = choice(node, of: DeviceSpec.Platform.self) }
+            var platform: Scenario.DeviceSpec.Platform?
+            if let node = fields.optional("platform") { platform = choice(node, of: Scenario.DeviceSpec.Platform.self) }
             var hasApp: Bool?
             if let node = fields.optional("app") { hasApp = word(node, among: ScenarioVocabulary.appPresence).map { $0 == "installed" } }
             if let index {
@@ -161,8 +161,8 @@ extension ScenarioParser.Context {
             report("give either conversation or conversations, not both", at: later.keyLocation)
             knowsAllConversations = false
         }
-        if let single, let members = members(of: ConversationSpec.defaultName, single.value, place: "conversation") {
-            conversations.append(ConversationSpec(members: members))
+        if let single, let members = members(of: Scenario.ConversationSpec.defaultName, single.value, place: "conversation") {
+            conversations.append(Scenario.ConversationSpec(members: members))
         }
         if let several {
             guard let entries = mapping(several.value,
@@ -185,13 +185,13 @@ extension ScenarioParser.Context {
                 }
                 let place = "conversation \(Self.quoted(entry.key))"
                 if let members = members(of: entry.key, entry.value, place: place) {
-                    conversations.append(ConversationSpec(name: entry.key, members: members))
+                    conversations.append(Scenario.ConversationSpec(name: entry.key, members: members))
                 }
             }
         }
         if single == nil, several == nil {
             if knowsAllPeople {
-                conversations = [ConversationSpec(members: people.map(\.key))]
+                conversations = [Scenario.ConversationSpec(members: people.map(\.key))]
             } else {
                 knowsAllConversations = false
             }

@@ -4,8 +4,8 @@ extension ScenarioParser.Context {
     // MARK: network
 
     /// `network: {latency, jitter, links, fifo}`; every key optional, defaults as `NetworkSpec`.
-    mutating func readNetwork(_ node: Node) -> NetworkSpec {
-        var network = NetworkSpec()
+    mutating func readNetwork(_ node: Node) -> Scenario.NetworkSpec {
+        var network = Scenario.NetworkSpec()
         guard let fields = fields(
             node, expected: "network settings such as { latency: 80ms }", place: "network", allowed: ScenarioVocabulary.network.keys
         ) else { return network }
@@ -20,7 +20,7 @@ extension ScenarioParser.Context {
     }
 
     /// One `links:` entry: `{from, to, latency?, jitter?}`.
-    private mutating func readLink(_ node: Node) -> LinkSpec? {
+    private mutating func readLink(_ node: Node) -> Scenario.LinkSpec? {
         let place = "a link"
         guard let fields = fields(
             node, expected: "a link such as { from: bob, to: alice, latency: 10ms }", place: place,
@@ -44,11 +44,11 @@ extension ScenarioParser.Context {
             report("a link from \(name) to itself carries nothing: a device never receives its own copies", at: toNode.location)
             return nil
         }
-        return LinkSpec(from: from, to: to, latency: latency, jitter: jitter)
+        return Scenario.LinkSpec(from: from, to: to, latency: latency, jitter: jitter)
     }
 
     /// A link end: a person key (all their devices) or a device name.
-    private mutating func endpoint(_ node: Node) -> LinkSpec.Endpoint? {
+    private mutating func endpoint(_ node: Node) -> Scenario.LinkSpec.Endpoint? {
         guard let name = name(node, expected: "a person or device") else { return nil }
         if personIndex[name] != nil { return .person(name) }
         if deviceIndex[name] != nil { return .device(name) }
@@ -62,8 +62,8 @@ extension ScenarioParser.Context {
 
     /// `app: {name, state, cloud-latency, identity, selection, record-key, push}`. `name` must be one of the
     /// registered apps.
-    mutating func readApp(_ node: Node) -> AppSpec {
-        var app = AppSpec()
+    mutating func readApp(_ node: Node) -> Scenario.AppSpec {
+        var app = Scenario.AppSpec()
         guard let fields = fields(
             node, expected: "app settings such as { state: cloud-merge }", place: "app", allowed: ScenarioVocabulary.app.keys
         ) else { return app }
@@ -80,11 +80,11 @@ extension ScenarioParser.Context {
                 )
             }
         }
-        if let node = fields.optional("state"), let state = choice(node, of: AppSpec.StateMode.self) { app.state = state }
+        if let node = fields.optional("state"), let state = choice(node, of: Scenario.AppSpec.StateMode.self) { app.state = state }
         if let node = fields.optional("cloud-latency"), let latency = duration(node) { app.cloudLatency = latency }
-        if let node = fields.optional("identity"), let identity = choice(node, of: AppSpec.Identity.self) { app.identity = identity }
-        if let node = fields.optional("selection"), let selection = choice(node, of: AppSpec.Selection.self) { app.selection = selection }
-        if let node = fields.optional("push"), let push = choice(node, of: AppSpec.Push.self) { app.push = push }
+        if let node = fields.optional("identity"), let identity = choice(node, of: Scenario.AppSpec.Identity.self) { app.identity = identity }
+        if let node = fields.optional("selection"), let selection = choice(node, of: Scenario.AppSpec.Selection.self) { app.selection = selection }
+        if let node = fields.optional("push"), let push = choice(node, of: Scenario.AppSpec.Push.self) { app.push = push }
         if let node = fields.optional("record-key"), let key = recordKey(node) {
             if app.state.usesCloud {
                 app.recordKey = key
@@ -122,16 +122,16 @@ extension ScenarioParser.Context {
 
     /// `options: {nil-summary, identifiers, summary-lines, recent-interaction}` (M10, M6,
     /// M14, M18).
-    mutating func readOptions(_ node: Node) -> Options {
-        var options = Options()
+    mutating func readOptions(_ node: Node) -> Scenario.Options {
+        var options = Scenario.Options()
         guard let fields = fields(
             node, expected: "options such as { nil-summary: default-text }", place: "options",
             allowed: ScenarioVocabulary.options.keys
         ) else { return options }
-        if let node = fields.optional("nil-summary"), let value = choice(node, of: Options.NilSummary.self) {
+        if let node = fields.optional("nil-summary"), let value = choice(node, of: Scenario.Options.NilSummary.self) {
             options.nilSummary = value
         }
-        if let node = fields.optional("identifiers"), let value = choice(node, of: Options.Identifiers.self) {
+        if let node = fields.optional("identifiers"), let value = choice(node, of: Scenario.Options.Identifiers.self) {
             options.identifiers = value
         }
         if let node = fields.optional("summary-lines"), let value = count(node, expected: "a non-negative integer such as 3") {

@@ -14,13 +14,13 @@ extension ScenarioParser.Context {
 
     /// `steps:` a list of steps and races. Numbers steps 1, 2, ... in file order,
     /// counting each inner step of a race and not the race.
-    mutating func readSteps(_ node: Node) -> [TimelineItem] {
+    mutating func readSteps(_ node: Node) -> [Scenario.TimelineItem] {
         guard let items = list(node, expected: "a list of steps such as [{ at: 0ms, device: alice-phone, send: { session: poll } }]") else {
             knowsStepCount = false
             knowsAllSessions = false
             return []
         }
-        var timeline: [TimelineItem] = []
+        var timeline: [Scenario.TimelineItem] = []
         var previous = VirtualTime.zero
         for item in items {
             if let entry = readTimelineItem(item, previous: &previous) { timeline.append(entry) }
@@ -29,7 +29,7 @@ extension ScenarioParser.Context {
     }
 
     /// One entry of `steps:`: a step or a race, with its time.
-    private mutating func readTimelineItem(_ node: Node, previous: inout VirtualTime) -> TimelineItem? {
+    private mutating func readTimelineItem(_ node: Node, previous: inout VirtualTime) -> Scenario.TimelineItem? {
         guard let fields = fields(
             node, expected: "a step such as { at: 0ms, device: alice-phone, send: { session: poll } }",
             place: "a step", allowed: Self.stepKeys
@@ -43,7 +43,7 @@ extension ScenarioParser.Context {
 
         guard let race = fields.entry("race") else {
             stepCount += 1
-            return readStep(fields, number: stepCount, time: time, location: node.location).map(TimelineItem.step)
+            return readStep(fields, number: stepCount, time: time, location: node.location).map(Scenario.TimelineItem.step)
         }
         for entry in fields.entries where entry.key != "race" && entry.key != "at" && entry.key != "after" {
             guard Self.raceStepKeys.contains(entry.key) else { continue }
@@ -52,7 +52,7 @@ extension ScenarioParser.Context {
                 at: entry.keyLocation
             )
         }
-        return readRace(race.value, time: time, location: node.location).map(TimelineItem.race)
+        return readRace(race.value, time: time, location: node.location).map(Scenario.TimelineItem.race)
     }
 
     /// The step's time from `at:` (absolute) or `after:` (the previous step's time plus
@@ -87,7 +87,7 @@ extension ScenarioParser.Context {
     // MARK: race
 
     /// `race: {within, steps}`: the inner steps take the race's time and no at/after.
-    private mutating func readRace(_ node: Node, time: VirtualTime?, location: SourceLocation) -> Race? {
+    private mutating func readRace(_ node: Node, time: VirtualTime?, location: Scenario.SourceLocation) -> Scenario.Race? {
         let place = "race"
         guard let fields = fields(
             node, expected: "a race such as { within: 5ms, steps: [...] }", place: place, allowed: ScenarioVocabulary.race.keys
@@ -119,7 +119,7 @@ extension ScenarioParser.Context {
             "after": "a step inside a race starts at the race's time; remove \"after\"",
             "race": "a race cannot contain another race",
         ]
-        var steps: [Step] = []
+        var steps: [Scenario.Step] = []
         for item in items {
             stepCount += 1
             guard let inner = self.fields(
@@ -132,13 +132,13 @@ extension ScenarioParser.Context {
             if let step = readStep(inner, number: stepCount, time: time, location: item.location) { steps.append(step) }
         }
         guard let time, let within, steps.count == items.count else { return nil }
-        return Race(time: time, within: within, steps: steps, location: location)
+        return Scenario.Race(time: time, within: within, steps: steps, location: location)
     }
 
     // MARK: step
 
     /// The device, conversation and single action of a step (its keys already checked).
-    private mutating func readStep(_ fields: ScenarioParser.Fields, number: Int, time: VirtualTime?, location: SourceLocation) -> Step? {
+    private mutating func readStep(_ fields: ScenarioParser.Fields, number: Int, time: VirtualTime?, location: Scenario.SourceLocation) -> Scenario.Step? {
         let actions = fields.entries.filter { Self.actionKeywords.contains($0.key) }
         if actions.isEmpty {
             report("a step needs an action: \(Self.alternatives(Self.actionKeywords))", at: location)
@@ -158,7 +158,7 @@ extension ScenarioParser.Context {
         let action = readAction(actionEntry)
         guard actions.count == 1, let time, let device, let deviceNode, let conversation, let action else { return nil }
 
-        let step = Step(
+        let step = Scenario.Step(
             number: number, time: time, device: device, conversation: conversation.written, action: action.action, location: location
         )
         drafts.append(ScenarioParser.StepDraft(
@@ -171,7 +171,7 @@ extension ScenarioParser.Context {
     /// only conversation when it names none; nil for device actions, or when the
     /// conversations could not be read). nil (reported) when the step is wrong.
     private mutating func readStepConversation(
-        _ fields: ScenarioParser.Fields, keyword: String, location: SourceLocation
+        _ fields: ScenarioParser.Fields, keyword: String, location: Scenario.SourceLocation
     ) -> (written: String?, resolved: String?)? {
         let entry = fields.optionalEntry("conversation")
         if Self.deviceActions.contains(keyword) {

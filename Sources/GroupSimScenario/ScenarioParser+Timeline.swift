@@ -56,7 +56,7 @@ extension ScenarioParser.Context {
     }
 
     /// A reply or tap: the session must be created by some send or insert, in this conversation.
-    private mutating func checkSessionUse(_ session: String, in conversation: String, at location: SourceLocation) {
+    private mutating func checkSessionUse(_ session: String, in conversation: String, at location: Scenario.SourceLocation) {
         if let origin = sessionOrigins[session] {
             checkSession(session, of: origin, usedIn: conversation, at: location)
         } else if !sessionNameSet.contains(session) {
@@ -65,7 +65,7 @@ extension ScenarioParser.Context {
     }
 
     private mutating func checkSession(
-        _ session: String, of origin: ScenarioParser.SessionOrigin, usedIn conversation: String, at location: SourceLocation
+        _ session: String, of origin: ScenarioParser.SessionOrigin, usedIn conversation: String, at location: Scenario.SourceLocation
     ) {
         guard origin.conversation != conversation else { return }
         report(
@@ -76,7 +76,7 @@ extension ScenarioParser.Context {
     }
 
     /// Reports `unknown session "NAME"` unless a step that could not be read may create it.
-    mutating func reportUnknownSession(_ session: String, at location: SourceLocation) {
+    mutating func reportUnknownSession(_ session: String, at location: Scenario.SourceLocation) {
         guard knowsAllSessions else { return }
         report(
             "unknown session \(Self.quoted(session))", at: location, nearestTo: session, in: [sessionNames],

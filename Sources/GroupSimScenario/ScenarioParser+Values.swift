@@ -28,7 +28,7 @@ extension ScenarioParser.Context {
     }
 
     /// Whether `lhs` is written before `rhs`.
-    static func precedes(_ lhs: SourceLocation, _ rhs: SourceLocation) -> Bool {
+    static func precedes(_ lhs: Scenario.SourceLocation, _ rhs: Scenario.SourceLocation) -> Bool {
         ScenarioParser.Position(lhs) < ScenarioParser.Position(rhs)
     }
 
@@ -39,12 +39,12 @@ extension ScenarioParser.Context {
 
     /// Reports `unknown WHAT "NAME"` with the nearest candidate, or the candidates
     /// themselves when none is near and they are few.
-    mutating func reportUnknown(_ what: String, _ name: String, at location: SourceLocation, candidates: [String]) {
+    mutating func reportUnknown(_ what: String, _ name: String, at location: Scenario.SourceLocation, candidates: [String]) {
         reportUnknown(what, name, at: location, in: [candidates])
     }
 
     /// As `reportUnknown(_:_:at:candidates:)` over several lists of candidates, in order.
-    mutating func reportUnknown(_ what: String, _ name: String, at location: SourceLocation, in lists: [[String]]) {
+    mutating func reportUnknown(_ what: String, _ name: String, at location: Scenario.SourceLocation, in lists: [[String]]) {
         let count = lists.reduce(0) { $0 + $1.count }
         let otherwise = (1...16).contains(count) ? "; expected \(Self.alternatives(lists.flatMap { $0 }))" : nil
         report("unknown \(what) \(Self.quoted(name))", at: location, nearestTo: name, in: lists, otherwise: otherwise)
@@ -121,7 +121,7 @@ extension ScenarioParser.Context {
     }
 
     /// Whether a name is within `limits.maximumNameLength` characters; reports it when not.
-    mutating func withinNameLimit(_ name: String, at location: SourceLocation) -> Bool {
+    mutating func withinNameLimit(_ name: String, at location: Scenario.SourceLocation) -> Bool {
         let limit = limits.maximumNameLength
         // Counting stops past the limit: a huge name costs no more than a short one.
         guard name.utf8.count > limit, name.prefix(limit + 1).count > limit else { return true }
@@ -130,7 +130,7 @@ extension ScenarioParser.Context {
     }
 
     /// Whether a text is within `limits.maximumTextBytes` bytes; reports it when not.
-    mutating func withinTextLimit(_ text: String, at location: SourceLocation) -> Bool {
+    mutating func withinTextLimit(_ text: String, at location: Scenario.SourceLocation) -> Bool {
         let limit = limits.maximumTextBytes
         guard text.utf8.count > limit else { return true }
         report(

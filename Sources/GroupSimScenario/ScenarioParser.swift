@@ -150,7 +150,7 @@ public enum ScenarioParser {
     private static func tooLarge(_ file: String, limit: Int) -> ScenarioError {
         ScenarioError(
             "the file is larger than the limit of \(Context.bytes(limit)) (\(limit) bytes) for a scenario",
-            at: SourceLocation(file: file, line: 1, column: 1), code: .tooLarge
+            at: Scenario.SourceLocation(file: file, line: 1, column: 1), code: .tooLarge
         )
     }
 }
@@ -179,14 +179,14 @@ extension ScenarioParser.Context {
         if let node = fields.optional("devices") { readDeviceSettings(node) }
         readConversations(single: fields.optionalEntry("conversation"), several: fields.optionalEntry("conversations"))
 
-        var network = NetworkSpec()
+        var network = Scenario.NetworkSpec()
         if let node = fields.optional("network") { network = readNetwork(node) }
-        var app = AppSpec()
+        var app = Scenario.AppSpec()
         if let node = fields.optional("app") { app = readApp(node) }
-        var options = Options()
+        var options = Scenario.Options()
         if let node = fields.optional("options") { options = readOptions(node) }
 
-        var timeline: [TimelineItem] = []
+        var timeline: [Scenario.TimelineItem] = []
         if let node = required("steps", in: fields, place: nil) {
             timeline = readSteps(node)
         } else {
@@ -195,7 +195,7 @@ extension ScenarioParser.Context {
         }
         checkTimeline()
 
-        var checks: [CheckSpec] = []
+        var checks: [Scenario.CheckSpec] = []
         if let node = fields.optional("expect") { checks = readChecks(node) }
 
         guard errors.isEmpty, let name else { return nil }

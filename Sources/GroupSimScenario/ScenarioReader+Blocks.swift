@@ -26,7 +26,7 @@ extension ScenarioReader {
         init(_ source: TextLines) {
             file = source.file
             self.source = source
-            let start = SourceLocation(file: file, line: 1, column: 1)
+            let start = Scenario.SourceLocation(file: file, line: 1, column: 1)
             stack = [Block(kind: .document, indent: -1, location: start)]
             stack[0].slot = Slot(key: "", keyLocation: start, emptyLocation: start)
         }
@@ -44,7 +44,7 @@ extension ScenarioReader {
             guard let root else {
                 throw ScenarioError(
                     "the file is empty: a scenario needs at least name, people and steps",
-                    at: SourceLocation(file: file, line: 1, column: 1), code: .syntax)
+                    at: Scenario.SourceLocation(file: file, line: 1, column: 1), code: .syntax)
             }
             return root
         }
@@ -81,7 +81,7 @@ extension ScenarioReader.Parser {
         /// The column index (0-based) of its keys or dashes.
         var indent: Int
         /// Its first key or first `-`.
-        var location: SourceLocation
+        var location: Scenario.SourceLocation
         var entries: [Node.Entry] = []
         var items: [Node] = []
         /// Each key's line, to report a duplicate.
@@ -93,15 +93,15 @@ extension ScenarioReader.Parser {
     /// A key or `-` (or the document) waiting for its value.
     struct Slot {
         var key: String
-        var keyLocation: SourceLocation
+        var keyLocation: Scenario.SourceLocation
         /// Where an empty value is reported: just after the `:` or `-`.
-        var emptyLocation: SourceLocation
+        var emptyLocation: Scenario.SourceLocation
     }
 
     struct LooseScalar {
         var indent: Int
         var text: String
-        var end: SourceLocation
+        var end: Scenario.SourceLocation
     }
 
     /// What a line holds from a given column on.
@@ -109,7 +109,7 @@ extension ScenarioReader.Parser {
         /// A block sequence item: `-` followed by a blank or the end of the line.
         case dash
         /// A block mapping key; the value starts after `afterColon`.
-        case key(text: String, location: SourceLocation, afterColon: Int)
+        case key(text: String, location: Scenario.SourceLocation, afterColon: Int)
         /// A value: a scalar, a flow collection or `|` block text.
         case value
 
@@ -368,7 +368,7 @@ extension ScenarioReader.Parser {
 
     /// Opens a block collection for the top block's slot.
     private mutating func open(
-        _ kind: Block.Kind, indent: Int, at location: SourceLocation
+        _ kind: Block.Kind, indent: Int, at location: Scenario.SourceLocation
     ) throws(ScenarioError) {
         guard blockDepth < ScenarioReader.maximumDepth else {
             throw ScenarioError(
@@ -379,7 +379,7 @@ extension ScenarioReader.Parser {
 
     /// Adds a key to the top block, a mapping, and opens its slot.
     private mutating func addKey(
-        _ key: String, at keyLocation: SourceLocation, emptyLocation: SourceLocation
+        _ key: String, at keyLocation: Scenario.SourceLocation, emptyLocation: Scenario.SourceLocation
     ) throws(ScenarioError) {
         let top = stack.count - 1
         if let firstLine = stack[top].keyLines[key] {
@@ -457,12 +457,12 @@ extension ScenarioReader.Parser {
         }
     }
 
-    func missingColon(after key: String, at location: SourceLocation) -> ScenarioError {
+    func missingColon(after key: String, at location: Scenario.SourceLocation) -> ScenarioError {
         ScenarioError("expected \":\" after the key \"\(ScenarioReader.escaped(key))\"", at: location, code: .syntax)
     }
 
-    func location(_ line: ScenarioReader.Line, _ index: Int) -> SourceLocation {
-        SourceLocation(file: file, line: line.number, column: index + 1)
+    func location(_ line: ScenarioReader.Line, _ index: Int) -> Scenario.SourceLocation {
+        Scenario.SourceLocation(file: file, line: line.number, column: index + 1)
     }
 
     func error(_ message: String, _ line: ScenarioReader.Line, _ index: Int) -> ScenarioError {

@@ -17,19 +17,19 @@ extension ScenarioReader.Parser {
 
         struct Key {
             var text: String
-            var location: SourceLocation
-            var emptyLocation: SourceLocation
+            var location: Scenario.SourceLocation
+            var emptyLocation: Scenario.SourceLocation
         }
 
         let isMapping: Bool
-        let location: SourceLocation
+        let location: Scenario.SourceLocation
         var state = State.start
         var items: [Node] = []
         var entries: [Node.Entry] = []
         var keyLines: [String: Int] = [:]
         var key: Key?
 
-        init(isMapping: Bool, location: SourceLocation) {
+        init(isMapping: Bool, location: Scenario.SourceLocation) {
             self.isMapping = isMapping
             self.location = location
         }
@@ -205,7 +205,7 @@ extension ScenarioReader.Parser {
         }
     }
 
-    private func empty(at location: SourceLocation) -> Node {
+    private func empty(at location: Scenario.SourceLocation) -> Node {
         Node(.scalar(Scalar(text: "", kind: .null, style: .plain)), at: location)
     }
 

@@ -235,7 +235,7 @@ extension ScenarioReader.Parser {
     ///
     /// - Throws: for an integer beyond Int64 (and, when not negative, beyond UInt64), or a
     ///   decimal beyond Double.
-    func typedPlain(_ text: String, at location: SourceLocation) throws(ScenarioError) -> Scalar {
+    func typedPlain(_ text: String, at location: Scenario.SourceLocation) throws(ScenarioError) -> Scalar {
         if text == "true" || text == "false" {
             return Scalar(text: text, kind: .bool(text == "true"), style: .plain)
         }

@@ -99,7 +99,7 @@ extension ScenarioReader {
 
         private func error(_ message: String, column: Int) -> ScenarioError {
             ScenarioError(
-                message, at: SourceLocation(file: file, line: lineNumber, column: column + 1), code: .syntax)
+                message, at: Scenario.SourceLocation(file: file, line: lineNumber, column: column + 1), code: .syntax)
         }
     }
 

@@ -79,7 +79,7 @@ package enum ScenarioVocabulary {
     public static let appPresence = ["installed", "missing"]
 
     public static let deviceSettings = ObjectShape("device", [
-        Field("platform", .choice(DeviceSpec.Platform.allCases.map(\.rawValue)), "the device's system (default ios)"),
+        Field("platform", .choice(Scenario.DeviceSpec.Platform.allCases.map(\.rawValue)), "the device's system (default ios)"),
         Field("app", .choice(appPresence), "whether the app is installed (default installed)"),
     ])
 
@@ -99,19 +99,19 @@ package enum ScenarioVocabulary {
 
     public static let app = ObjectShape("app", [
         Field("name", .name, "an app registered from Swift (default: the built-in app)"),
-        Field("state", .choice(AppSpec.StateMode.allCases.map(\.rawValue)), "where the built-in app keeps its state (default message)"),
+        Field("state", .choice(Scenario.AppSpec.StateMode.allCases.map(\.rawValue)), "where the built-in app keeps its state (default message)"),
         Field("cloud-latency", .duration, "one-way delay to the cloud store (default 20ms)"),
-        Field("identity", .choice(AppSpec.Identity.allCases.map(\.rawValue)), "whose choice a data key names (default participant-id)"),
-        Field("selection", .choice(AppSpec.Selection.allCases.map(\.rawValue)), "which bubble a reply builds on (default tapped)"),
+        Field("identity", .choice(Scenario.AppSpec.Identity.allCases.map(\.rawValue)), "whose choice a data key names (default participant-id)"),
+        Field("selection", .choice(Scenario.AppSpec.Selection.allCases.map(\.rawValue)), "which bubble a reply builds on (default tapped)"),
         Field("record-key", .name, "the URL query item that names the cloud record, in the cloud states (default session)"),
-        Field("push", .choice(AppSpec.Push.allCases.map(\.rawValue)), "when the built-in app writes the cloud record: when the user "
+        Field("push", .choice(Scenario.AppSpec.Push.allCases.map(\.rawValue)), "when the built-in app writes the cloud record: when the user "
             + "taps Send, or as soon as it composes (M13; default on-send)"),
     ])
 
     public static let options = ObjectShape("options", [
-        Field("nil-summary", .choice(Options.NilSummary.allCases.map(\.rawValue)), "what replaces a bubble without summary text (M10; "
+        Field("nil-summary", .choice(Scenario.Options.NilSummary.allCases.map(\.rawValue)), "what replaces a bubble without summary text (M10; "
             + "default remove)"),
-        Field("identifiers", .choice(Options.Identifiers.allCases.map(\.rawValue)), "identifier scope (M6; default per-device)"),
+        Field("identifiers", .choice(Scenario.Options.Identifiers.allCases.map(\.rawValue)), "identifier scope (M6; default per-device)"),
         Field("summary-lines", .integer(minimum: 0), "summary lines drawn per session (M14; default 3)"),
         Field("recent-interaction", .duration, "how long after the user last composed a direct send is allowed (M18; default 60s)"),
     ])
@@ -119,7 +119,7 @@ package enum ScenarioVocabulary {
     // MARK: actions
 
     /// The styles `open:` may request; `transcript` cannot be requested (M19).
-    public static let openStyles = [PresentationStyle.compact, .expanded].map(\.rawValue)
+    public static let openStyles = [Scenario.PresentationStyle.compact, .expanded].map(\.rawValue)
 
     /// The template layout's fields of `send`, `insert` and `reply` (M9).
     static let layoutFields = [
@@ -133,7 +133,7 @@ package enum ScenarioVocabulary {
     ]
 
     /// The same fields as a `latest` check reads them: as drawn on the device.
-    static let drawnLayoutFields = Compose.LayoutField.allCases.map { field in
+    static let drawnLayoutFields = Scenario.Compose.LayoutField.allCases.map { field in
         let drawn = "the \(field.rawValue.split(separator: "-").joined(separator: " ")) as drawn"
         return Field(field.rawValue, .text,
                      field == .image ? "the layout's image name" : field == .caption ? drawn + " on that device" : drawn)
@@ -168,10 +168,10 @@ package enum ScenarioVocabulary {
 
     /// Every action, in the order the documentation lists them: one per `Action.Kind`,
     /// from its descriptor.
-    public static let actions: [Field] = Action.Kind.descriptors.map(\.field)
+    public static let actions: [Field] = Scenario.Action.Kind.descriptors.map(\.field)
 
     /// Actions on the whole device rather than one conversation: they take no `conversation:`.
-    public static let deviceActions = Action.Kind.descriptors.filter { $0.scope == .device }.map(\.keyword)
+    public static let deviceActions = Scenario.Action.Kind.descriptors.filter { $0.scope == .device }.map(\.keyword)
 
     // MARK: steps
 
@@ -208,7 +208,7 @@ package enum ScenarioVocabulary {
 
     /// Every check, in the order the documentation lists them: one per `Check.Kind`, from
     /// its descriptor.
-    public static let checks: [Field] = Check.Kind.descriptors.map(\.field)
+    public static let checks: [Field] = Scenario.Check.Kind.descriptors.map(\.field)
 
     /// One `expect:` entry: exactly one check.
     public static let check = ObjectShape("check", checks, exactlyOne: checks.map(\.key))

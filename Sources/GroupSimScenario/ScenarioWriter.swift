@@ -58,7 +58,7 @@ package enum ScenarioWriter {
         var lines = ["people:"]
         for person in scenario.people {
             let devices = list(person.devices.map(scalar))
-            if person.contactName == Person.defaultContactName(for: person.key) {
+            if person.contactName == Scenario.Person.defaultContactName(for: person.key) {
                 lines.append("  \(scalar(person.key)): \(devices)")
             } else {
                 lines.append("  \(scalar(person.key)): \(mapping([("devices", devices), ("name", scalar(person.contactName))]))")
@@ -86,7 +86,7 @@ package enum ScenarioWriter {
     /// `conversation: [...]` for one `group`, else `conversations:`.
     private static func conversations(_ scenario: Scenario) -> [String] {
         let all = scenario.conversations
-        if all.count == 1, all[0].name == ConversationSpec.defaultName {
+        if all.count == 1, all[0].name == Scenario.ConversationSpec.defaultName {
             if all[0].members == scenario.people.map(\.key) { return [] }
             return ["conversation: \(list(all[0].members.map(scalar)))"]
         }
@@ -94,8 +94,8 @@ package enum ScenarioWriter {
         return ["conversations:"] + all.map { "  \(scalar($0.name)): \(list($0.members.map(scalar)))" }
     }
 
-    private static func network(_ network: NetworkSpec) -> [String] {
-        let defaults = NetworkSpec()
+    private static func network(_ network: Scenario.NetworkSpec) -> [String] {
+        let defaults = Scenario.NetworkSpec()
         var lines: [String] = []
         if network.latency != defaults.latency { lines.append("  latency: \(duration(network.latency))") }
         if network.jitter != defaults.jitter { lines.append("  jitter: \(duration(network.jitter))") }
@@ -112,8 +112,8 @@ package enum ScenarioWriter {
         return lines.isEmpty ? [] : ["network:"] + lines
     }
 
-    private static func app(_ app: AppSpec) -> [String] {
-        let defaults = AppSpec()
+    private static func app(_ app: Scenario.AppSpec) -> [String] {
+        let defaults = Scenario.AppSpec()
         var lines: [String] = []
         if let name = app.name { lines.append("  name: \(scalar(name))") }
         if app.state != defaults.state { lines.append("  state: \(app.state.rawValue)") }
@@ -125,8 +125,8 @@ package enum ScenarioWriter {
         return lines.isEmpty ? [] : ["app:"] + lines
     }
 
-    private static func options(_ options: Options) -> [String] {
-        let defaults = Options()
+    private static func options(_ options: Scenario.Options) -> [String] {
+        let defaults = Scenario.Options()
         var lines: [String] = []
         if options.nilSummary != defaults.nilSummary { lines.append("  nil-summary: \(options.nilSummary.rawValue)") }
         if options.identifiers != defaults.identifiers { lines.append("  identifiers: \(options.identifiers.rawValue)") }
@@ -140,7 +140,7 @@ package enum ScenarioWriter {
     // MARK: - Steps
 
     /// Each step with its absolute time (`at:`), a race as a `race:` block.
-    private static func steps(_ timeline: [TimelineItem]) -> [String] {
+    private static func steps(_ timeline: [Scenario.TimelineItem]) -> [String] {
         guard !timeline.isEmpty else { return ["steps: []"] }
         var lines = ["steps:"]
         for item in timeline {
@@ -171,7 +171,7 @@ package enum ScenarioWriter {
     }
 
     /// The value of an action's key, on one line.
-    private static func action(_ action: Action) -> String {
+    private static func action(_ action: Scenario.Action) -> String {
         switch action {
         case .send(let compose), .insert(let compose), .reply(let compose):
             compose.fields()
@@ -197,7 +197,7 @@ package enum ScenarioWriter {
 
     /// A check as one `expect:` entry on one line, such as
     /// `complete: { session: poll, data: { bob: tomatoes } }`.
-    public static func check(_ check: Check) -> String {
+    public static func check(_ check: Scenario.Check) -> String {
         switch check {
         case .latest(let device, let session, let from, let data, let caption, let layout):
             var fields = [("device", scalar(device)), ("session", scalar(session))]
@@ -249,7 +249,7 @@ package enum ScenarioWriter {
         "[" + items.joined(separator: ", ") + "]"
     }
 
-    static func dataMapping(_ data: [DataEntry]) -> String {
+    static func dataMapping(_ data: [Scenario.DataEntry]) -> String {
         mapping(data.map { ($0.key, scalar($0.value)) })
     }
 
@@ -258,14 +258,14 @@ package enum ScenarioWriter {
     /// An instant as a duration since the start, exactly (`VirtualTime.description` rounds).
     static func time(_ time: VirtualTime) -> String { VirtualDuration(nanoseconds: time.nanoseconds).description }
 
-    static func endpoint(_ endpoint: LinkSpec.Endpoint) -> String {
+    static func endpoint(_ endpoint: Scenario.LinkSpec.Endpoint) -> String {
         switch endpoint {
         case .device(let name), .person(let name): scalar(name)
         }
     }
 }
 
-extension Compose {
+extension Scenario.Compose {
     /// The flow mapping of a `send`, `insert` or `reply` (every field that is set: the
     /// parser refuses a `reply` with a url, as it should).
     fileprivate func fields() -> String {

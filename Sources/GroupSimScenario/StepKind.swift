@@ -1,6 +1,6 @@
 import GroupSimCore
 
-extension Action {
+extension Scenario.Action {
     /// The kind of an action without its payload: one case per step keyword, in the order
     /// docs/scenario-format.md lists them (the order of the keyword tables, the schema and
     /// "did you mean" suggestions).

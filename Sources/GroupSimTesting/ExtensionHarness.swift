@@ -41,10 +41,10 @@ public actor ExtensionHarness {
                 state: Scenario.AppSpec.StateMode = .message, cloudLatency: VirtualDuration = .milliseconds(20)) throws(HarnessMismatch) {
         guard let first = people.first else { throw HarnessMismatch("the harness needs at least one person") }
         device = "\(first)-phone"
-        let spec = AppSpec(name: app, state: state, cloudLatency: cloudLatency)
-        let scenario = Scenario(name: "harness", people: people.map { Person(key: $0, devices: ["\($0)-phone"]) },
-                            devices: people.map { DeviceSpec(name: "\($0)-phone", person: $0) },
-                            conversations: [ConversationSpec(members: people)], app: spec, timeline: [])
+        let spec = Scenario.AppSpec(name: app, state: state, cloudLatency: cloudLatency)
+        let scenario = Scenario(name: "harness", people: people.map { Scenario.Person(key: $0, devices: ["\($0)-phone"]) },
+                            devices: people.map { Scenario.DeviceSpec(name: "\($0)-phone", person: $0) },
+                            conversations: [Scenario.ConversationSpec(members: people)], app: spec, timeline: [])
         do {
             run = Simulation(try ValidatedScenario(scenario, registeredApps: apps.names), apps: apps)
         } catch {
@@ -183,15 +183,15 @@ public actor ExtensionHarness {
     private static func list(_ items: [String]) -> String { "[" + items.map(quoted).joined(separator: ", ") + "]" }
 
     private func compose(_ session: String, _ data: KeyValuePairs<String, String>, _ caption: String?, _ summary: String?,
-                         _ direct: Bool) -> Compose {
-        Compose(session: session, data: data.map { DataEntry($0.key, $0.value) }, caption: caption, summary: summary, direct: direct)
+                         _ direct: Bool) -> Scenario.Compose {
+        Scenario.Compose(session: session, data: data.map { Scenario.DataEntry($0.key, $0.value) }, caption: caption, summary: summary, direct: direct)
     }
 
-    private func perform(_ action: Action) async {
+    private func perform(_ action: Scenario.Action) async {
         stepNumber += 1
         let (number, device, conversation) = (stepNumber, device, run.scenario.conversations[0].name)
         let (step, isNew) = onWorld { world, context in
-            (Step(number: number, time: context.now, device: device, action: action),
+            (Scenario.Step(number: number, time: context.now, device: device, action: action),
              action.compose.map { world.usedSessions.insert($0.session).inserted } ?? false)
         }
         collect { $0.perform(step, conversation: conversation, sessionIsNew: isNew) }

@@ -15,7 +15,7 @@ import GroupSimBench
         #expect(group.copies == 900)
         #expect(group.sessions == 100)
         #expect(group.scenario.devices.count == 10)
-        #expect(group.scenario.network == NetworkSpec(latency: .milliseconds(50), jitter: .milliseconds(40)))
+        #expect(group.scenario.network == Scenario.NetworkSpec(latency: .milliseconds(50), jitter: .milliseconds(40)))
         let steps = group.scenario.steps
         #expect(Set(steps.compactMap { if case .send(let compose) = $0.action { compose.session } else { nil } }).count == 100)
         // Phone i sends its message j in session s<i>-<j % 10>, at seeded times within the hour.

@@ -62,7 +62,7 @@ import GroupSimCLI
         let odd = "q\"uo\\te\u{0}\u{1F}\n\t\u{2028}é e\u{301} 😀 /"
         report.file = odd
         report.checks[0].text = odd
-        report.outcomes[0].counts[0].shown.state = StateMap([DataEntry(odd, odd), DataEntry("e\u{301}x", "")])
+        report.outcomes[0].counts[0].shown.state = StateMap([Scenario.DataEntry(odd, odd), Scenario.DataEntry("e\u{301}x", "")])
         let text = ExplorationJSONReport.render(report)
         #expect(try ExplorationJSONReport.parse(text) == report)
         Self.roundTrip(text, "escaped text")

@@ -88,7 +88,7 @@ import GroupSim
             let parts = [(String(text[..<fixedStart]), told.broken), (String(text[fixedStart...]), told.fixed)]
             for (part, report) in parts {
                 let saysNone = part.lowercased().contains("no pitfall")
-                let tellsOne = PitfallKind.allCases.contains { kind in
+                let tellsOne = Scenario.PitfallKind.allCases.contains { kind in
                     part.contains("- \(kind.rawValue) (") || part.contains("! \(kind.rawValue)")
                         || part.contains("Pitfalls still found")
                 }

@@ -105,7 +105,7 @@ import GroupSimTesting
         #expect(text.contains("now:"))
         #expect(!text.contains("FAIL"))
         // The broken file reports the pitfalls its checks name; the fixed one none.
-        let brokenKinds = broken.checks.flatMap { spec -> [PitfallKind] in
+        let brokenKinds = broken.checks.flatMap { spec -> [Scenario.PitfallKind] in
             if case .pitfalls(let kinds) = spec.check { return kinds }
             return []
         }

@@ -13,7 +13,7 @@ import GroupSimTesting
         apps.register(URLPollController.name) { URLPollController() }
         var scenario = try ScenarioParser.load(path: CLI.path("Scenarios/pickles-race.yaml"))
         scenario.app.name = URLPollController.name
-        scenario.checks = [CheckSpec(.converged(session: "poll"))]
+        scenario.checks = [Scenario.CheckSpec(.converged(session: "poll"))]
         let folder = try TemporaryFolder.create("own-tool")
         defer { TemporaryFolder.remove(folder) }
         let file = folder.appendingPathComponent("url-race.yaml").path

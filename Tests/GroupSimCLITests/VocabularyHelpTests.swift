@@ -19,9 +19,9 @@ import GroupSim
 
     @Test func eachVocabularyTopicListsExactlyTheDescriptors() async {
         let expected: [(String, [String])] = [
-            ("steps", Action.Kind.keywords),
-            ("checks", Check.Kind.keywords),
-            ("pitfalls", PitfallKind.keywords),
+            ("steps", Scenario.Action.Kind.keywords),
+            ("checks", Scenario.Check.Kind.keywords),
+            ("pitfalls", Scenario.PitfallKind.keywords),
             ("callbacks", AppCallback.names),
         ]
         for (topic, keywords) in expected {
@@ -54,9 +54,9 @@ import GroupSim
     /// docs/scenario-format.md describes every kind, in the descriptors' order.
     @Test func theScenarioFormatDocumentDescribesEveryKind() throws {
         let text = try String(contentsOfFile: CLI.path("docs/scenario-format.md"), encoding: .utf8)
-        #expect(Self.column("action", in: text) == Action.Kind.keywords)
-        #expect(Self.column("check", in: text) == Check.Kind.keywords)
-        #expect(Self.column("kind", in: text) == PitfallKind.keywords)
+        #expect(Self.column("action", in: text) == Scenario.Action.Kind.keywords)
+        #expect(Self.column("check", in: text) == Scenario.Check.Kind.keywords)
+        #expect(Self.column("kind", in: text) == Scenario.PitfallKind.keywords)
         let paragraph = text.components(separatedBy: "Callback names, the same list").dropFirst().first ?? ""
         let named = paragraph.components(separatedBy: "\n\n").first ?? ""
         let quoted = named.split(separator: "`", omittingEmptySubsequences: false).enumerated()

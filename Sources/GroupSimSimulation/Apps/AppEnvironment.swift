@@ -18,7 +18,7 @@ public final class AppEnvironment {
     package let process: ExtensionProcess
     /// Pitfalls the app's host saw in the app itself (state shared with another device,
     /// M22), which the device reports once the call into the app returns.
-    package var hostSightings: [(kind: PitfallKind, detail: String)] = []
+    package var hostSightings: [(kind: Scenario.PitfallKind, detail: String)] = []
     /// Made at the first token: most apps draw none, and a run makes an environment for
     /// every device.
     private var generator: SplitMix64?

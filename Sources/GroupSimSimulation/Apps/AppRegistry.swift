@@ -31,7 +31,7 @@ public struct AppRegistry: Sendable {
     }
 
     /// Whether the app `spec` names runs code on the main actor and waits for it.
-    package func callsMainActor(_ spec: AppSpec) -> Bool {
+    package func callsMainActor(_ spec: Scenario.AppSpec) -> Bool {
         spec.name.map(mainActorApps.contains) ?? false
     }
 
@@ -39,7 +39,7 @@ public struct AppRegistry: Sendable {
     public var names: [String] { factories.map(\.name) }
 
     /// The factory for `spec.name`, or the built-in app's when the name is nil.
-    package func factory(for spec: AppSpec) -> Factory? {
+    package func factory(for spec: Scenario.AppSpec) -> Factory? {
         guard let name = spec.name else { return { BuiltInApp(spec: $0) } }
         return factories.last { $0.name == name }?.make
     }

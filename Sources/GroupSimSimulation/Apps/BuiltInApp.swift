@@ -24,22 +24,22 @@ package struct BuiltInApp: MessagesApp {
 
     /// The query item that carries the session token in the cloud modes when the scenario
     /// sets no `app.record-key`.
-    public static let tokenKey = AppSpec.defaultRecordKey
+    public static let tokenKey = Scenario.AppSpec.defaultRecordKey
 
     /// A `cloud-cas` write gives up after this many conflicts in a row (the change is
     /// then lost, and reported as a lost update).
     public static let maximumRetries = 32
 
-    public let mode: AppSpec.StateMode
-    public let selection: AppSpec.Selection
+    public let mode: Scenario.AppSpec.StateMode
+    public let selection: Scenario.AppSpec.Selection
     /// The query item the token goes in (`app.record-key`).
     public let recordKey: String
     /// When the record is written (`app.push`).
-    public let push: AppSpec.Push
+    public let push: Scenario.AppSpec.Push
     /// The request waiting for the cloud store's answer to its fetch.
     private var pending: ComposeRequest?
     /// `push: on-send`: the request staged, and the write its Send makes.
-    private var unsent: (request: ComposeRequest, key: String, write: CloudWrite)?
+    private var unsent: (request: ComposeRequest, key: String, write: AppAction.CloudWrite)?
     /// The request whose write is waiting for the store's answer (`cloud-cas` retries it).
     private var writing: ComposeRequest?
     /// `cloud-cas`: conflicts met by the pending request so far.
@@ -51,8 +51,8 @@ package struct BuiltInApp: MessagesApp {
     /// waits for that answer rather than fetching the same record a second time.
     private var reading: Set<String> = []
 
-    public init(mode: AppSpec.StateMode, selection: AppSpec.Selection = .tapped, recordKey: String = tokenKey,
-                push: AppSpec.Push = .onSend) {
+    public init(mode: Scenario.AppSpec.StateMode, selection: Scenario.AppSpec.Selection = .tapped, recordKey: String = tokenKey,
+                push: Scenario.AppSpec.Push = .onSend) {
         self.mode = mode
         self.selection = selection
         self.recordKey = recordKey
@@ -60,7 +60,7 @@ package struct BuiltInApp: MessagesApp {
     }
 
     /// The built-in app as `spec` configures it.
-    public init(spec: AppSpec) { self.init(mode: spec.state, selection: spec.selection, recordKey: spec.recordKey, push: spec.push) }
+    public init(spec: Scenario.AppSpec) { self.init(mode: spec.state, selection: spec.selection, recordKey: spec.recordKey, push: spec.push) }
 
     public mutating func didBecomeActive(_ conversation: Conversation) -> [AppAction] {
         conversation.selectedMessage.map { readCloud(for: $0) } ?? []
@@ -109,13 +109,13 @@ package struct BuiltInApp: MessagesApp {
         }
     }
 
-    public mutating func didFetch(_ record: CloudRecord, conversation: Conversation) -> [AppAction] {
+    public mutating func didFetch(_ record: AppAction.CloudRecord, conversation: Conversation) -> [AppAction] {
         reading.remove(record.key)
         guard let request = pending, request.session.name == record.key else { return [] }
         pending = nil
         var state = record.state ?? StateMap()
         state.apply(request.data)
-        let write: CloudWrite = switch mode {
+        let write: AppAction.CloudWrite = switch mode {
         case .cloudMerge: .merge(request.data)
         case .cloudCAS: .conditional(expectedVersion: record.version, state: state)
         case .message, .cloudOverwrite: .overwrite(state)
@@ -145,7 +145,7 @@ package struct BuiltInApp: MessagesApp {
         return []
     }
 
-    public mutating func didStore(_ record: CloudRecord, conversation: Conversation) -> [AppAction] {
+    public mutating func didStore(_ record: AppAction.CloudRecord, conversation: Conversation) -> [AppAction] {
         guard let request = writing else { return [] }
         if record.conflict {
             // The answer is the server's current record: re-apply the change to it and

@@ -4,7 +4,7 @@ import GroupSimScenario
 extension Device {
     /// `live`: the run's live bubbles, of which this device's are those of device `index`.
     func makeSnapshot(live: LiveBubbles, index: Int) -> DeviceSnapshot {
-        let firstConversation = world.conversations.first?.name ?? ConversationSpec.defaultName
+        let firstConversation = world.conversations.first?.name ?? Scenario.ConversationSpec.defaultName
         let ids = DeviceSnapshot.IdentifierListing.minted(identifiers, owner: spec.person, ownerPosition: position,
                                                            people: world.people, conversation: firstConversation)
         let drawer = self.drawer

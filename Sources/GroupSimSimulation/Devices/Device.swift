@@ -10,7 +10,7 @@ import GroupSimScenario
 /// send, cloud requests, trace events, failures, sightings) for the length of the call.
 /// It never awaits, schedules or reads a file itself.
 package struct Device {
-    let spec: DeviceSpec
+    let spec: Scenario.DeviceSpec
     var name: String { spec.name }
 
     let world: WorldFacts
@@ -50,7 +50,7 @@ package struct Device {
         appWantsReceivedMessages = instance?.wantsReceivedMessages ?? false
         app = instance
     }
-    var style: PresentationStyle = .compact { didSet { lastView = nil } }
+    var style: Scenario.PresentationStyle = .compact { didSet { lastView = nil } }
     var activeConversation: String? { didSet { lastView = nil } }
     var selected: Envelope? { didSet { lastView = nil } }
     /// The staged draft of each conversation: the input field belongs to a conversation,
@@ -95,7 +95,7 @@ package struct Device {
     /// Whether `trace` keeps events: false when the run keeps no trace (benchmarks).
     let tracing: Bool
 
-    package init(spec: DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool = true) {
+    package init(spec: Scenario.DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool = true) {
         self.init(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: nil,
                   position: world.personIndex[spec.person] ?? -1, number: world.tables.deviceIndex[spec.name] ?? -1)
     }
@@ -104,7 +104,7 @@ package struct Device {
     /// previous run made (`reset(world:)`); nil makes new ones. `position` and `number`:
     /// the owner's position in the scenario's people and the device's in its devices (-1:
     /// not listed), which find the device's tables without hashing a name.
-    private init(spec: DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool, transcripts: Transcripts?,
+    private init(spec: Scenario.DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool, transcripts: Transcripts?,
                  position: Int, number: Int) {
         self.spec = spec
         self.tracing = tracing
@@ -138,7 +138,7 @@ package struct Device {
     }
 
     /// The key-value storage of the app's current installation on this device.
-    package func storageContents() -> [DataEntry] { environment.storage.contents }
+    package func storageContents() -> [Scenario.DataEntry] { environment.storage.contents }
 
     /// The extension's process ends (closed, M22, or uninstalled, M2): the app, what it
     /// had open and selected, what it was composing and had read are gone, and an
@@ -177,7 +177,7 @@ package struct Device {
     /// Whether the action acts in the conversation (opens the app there, stages, sends or
     /// taps), which a person who is no longer a member cannot do (M6). Closing the app,
     /// reinstalling and the network are the device's own business.
-    static func postsTo(_ action: Action) -> Bool {
+    static func postsTo(_ action: Scenario.Action) -> Bool {
         action.kind.built.postsToConversation
     }
 
@@ -185,7 +185,7 @@ package struct Device {
     /// send needs (M18): the user composing in it (`send`, `reply`, `insert`). Opening it
     /// from the drawer, tapping a bubble in the transcript, Send and cancel in the input
     /// field, texts and stickers are touches in Messages, not in the extension.
-    static func interactsWithExtension(_ action: Action) -> Bool {
+    static func interactsWithExtension(_ action: Scenario.Action) -> Bool {
         action.kind.built.interactsWithExtension
     }
 }
@@ -260,7 +260,7 @@ struct Draft: Sendable {
 struct PendingChange: Sendable {
     var step: Int?
     var session: String
-    var entries: [DataEntry]
+    var entries: [Scenario.DataEntry]
     /// Set once a change number is given, so a cloud write and its message share it.
     var allocated: Change?
 }

@@ -8,7 +8,7 @@ extension DeviceCall {
     /// (M24). The drawer always opens compact: `expanded` then transitions, with both
     /// callbacks. A tap (`selecting` set) launches straight into `style` (M21). Returns
     /// false, with the step failed, where the app cannot run.
-    mutating func openApp(in conversation: String, style requested: PresentationStyle, selecting: Envelope?) -> Bool {
+    mutating func openApp(in conversation: String, style requested: Scenario.PresentationStyle, selecting: Envelope?) -> Bool {
         guard device.spec.runsApp else {
             let why = device.spec.hasApp ? "\(device.spec.platform.rawValue) devices cannot run the extension (M25, M26)" : "the app is not installed "
                 + "on \(device.spec.name) (M27)"
@@ -100,7 +100,7 @@ extension DeviceCall {
     }
 
     /// Every style change calls willTransition then didTransition (M24).
-    mutating func transition(to newStyle: PresentationStyle) {
+    mutating func transition(to newStyle: Scenario.PresentationStyle) {
         guard device.isRunning, newStyle != device.style else { return }
         callback(.willTransition) { app, view in app.willTransition(to: newStyle, conversation: view) }
         device.style = newStyle

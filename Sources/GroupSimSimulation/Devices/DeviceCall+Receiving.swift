@@ -107,7 +107,7 @@ extension DeviceCall {
     }
 
     private mutating func makeConversationView() -> Conversation {
-        let conversation = device.activeConversation ?? device.world.conversations.first?.name ?? ConversationSpec.defaultName
+        let conversation = device.activeConversation ?? device.world.conversations.first?.name ?? Scenario.ConversationSpec.defaultName
         let selectedMessage = device.selected.map { view(of: $0, sender: senderIdentifier(of: $0)) }
         return Conversation(name: conversation, localParticipantIdentifier: localIdentifier(in: conversation),
                             remoteParticipantIdentifiers: remoteIdentifiers(in: conversation),

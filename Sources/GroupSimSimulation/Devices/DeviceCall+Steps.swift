@@ -3,7 +3,7 @@ import GroupSimScenario
 
 extension DeviceCall {
     /// Carries out one user action (docs/scenario-format.md, "Steps"; rules cited per case).
-    mutating func performAction(_ step: Step, conversation: String) {
+    mutating func performAction(_ step: Scenario.Step, conversation: String) {
         switch step.action {
         case .send(let compose):
             guard openApp(in: conversation, style: .compact, selecting: nil) else { return }
@@ -53,10 +53,10 @@ extension DeviceCall {
     // MARK: - Composing
 
     /// Hands the user's compose intent to the app, with `$` tokens resolved on this device.
-    mutating func userComposes(_ compose: Compose, kind: ComposeRequest.Kind, in conversation: String, sendNow: Bool) {
+    mutating func userComposes(_ compose: Scenario.Compose, kind: ComposeRequest.Kind, in conversation: String, sendNow: Bool) {
         let session = Session(name: compose.session)
         let data = compose.data.map {
-            DataEntry(resolveTokens($0.key, in: conversation, raw: true), resolveTokens($0.value, in: conversation, raw: true))
+            Scenario.DataEntry(resolveTokens($0.key, in: conversation, raw: true), resolveTokens($0.value, in: conversation, raw: true))
         }
         var request = ComposeRequest(
             kind: kind, session: session, isNewSession: device.sessionIsNew, data: data,
@@ -64,7 +64,7 @@ extension DeviceCall {
             url: compose.url, direct: compose.direct)
         // Every layout field, `$me` and `$PERSON` as tokens each device draws as a name (M5).
         var drawn = compose
-        for field in Compose.LayoutField.allCases where field.drawsTokens {
+        for field in Scenario.Compose.LayoutField.allCases where field.drawsTokens {
             drawn[field] = compose[field].map { resolveTokens($0, in: conversation, raw: false) }
         }
         request.caption = drawn.caption
@@ -214,7 +214,7 @@ extension DeviceCall {
     mutating func commit(_ content: Envelope.Content, in conversation: String, change pending: PendingChange?, base: Provenance) {
         guard device.memberOf.contains(conversation) else {
             // An app's own send after its user was removed (M6): nothing leaves.
-            fail(.notMember, StepFailure.notMemberReason(device: device.spec.name, person: device.spec.person, conversation: conversation),
+            fail(.notMember, RunOutcome.StepFailure.notMemberReason(device: device.spec.name, person: device.spec.person, conversation: conversation),
                  rule: "M6")
             return
         }
@@ -266,7 +266,7 @@ extension DeviceCall {
     /// Stickers come from the iOS 10 extension's browser: a Mac or an iOS 9 device has
     /// none and fails with `unknown`; a watch sends only from its Recents, the stickers its
     /// person's iPhone sent that reached it (M25, M26).
-    mutating func sendSticker(_ spec: StickerSpec, in conversation: String) {
+    mutating func sendSticker(_ spec: Scenario.StickerSpec, in conversation: String) {
         switch device.spec.platform {
         case .macos:
             fail(.unknown, "a Mac does not run iMessage apps, so it has no sticker browser: stickers are sent from an iOS device's "

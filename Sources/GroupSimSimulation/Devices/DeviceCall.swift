@@ -43,7 +43,7 @@ package struct DeviceCall: ~Copyable {
     // MARK: - Entry points called by the scheduler
 
     /// Runs one user action (docs/scenario-format.md, "Steps").
-    package mutating func perform(_ step: Step, conversation: String, sessionIsNew: Bool) {
+    package mutating func perform(_ step: Scenario.Step, conversation: String, sessionIsNew: Bool) {
         begin()
         device.currentStep = step.number
         device.origin = RunOutcome.StepFailure.Origin(step: step.number, stepTime: now)
@@ -51,7 +51,7 @@ package struct DeviceCall: ~Copyable {
         trace(.step(number: step.number, action: step.action))
         if Device.postsTo(step.action), !device.memberOf.contains(conversation) {
             // A removed member's devices no longer take part: nothing they do reaches the group (M6).
-            fail(.notMember, StepFailure.notMemberReason(device: device.spec.name, person: device.spec.person, conversation: conversation),
+            fail(.notMember, RunOutcome.StepFailure.notMemberReason(device: device.spec.name, person: device.spec.person, conversation: conversation),
                  rule: "M6")
             return
         }
@@ -103,9 +103,9 @@ package struct DeviceCall: ~Copyable {
 
     /// Adds an event to the call's effects (nothing with the trace off: callers on the
     /// paths every copy takes ask `device.tracing` first, so as not to build the event's fields).
-    mutating func trace(_ kind: TraceEvent.Kind, _ payload: TraceEvent.Payload? = nil) {
+    mutating func trace(_ kind: Simulation.Trace.Event.Kind, _ payload: Simulation.Trace.Event.Payload? = nil) {
         guard device.tracing else { return }
-        effects.events.append(TraceEvent(time: now, subject: device.spec.name, kind: kind, payload: payload))
+        effects.events.append(Simulation.Trace.Event(time: now, subject: device.spec.name, kind: kind, payload: payload))
     }
 
     /// Fails the running step (or the app's action) with `code`, saying why; `rule` is the
@@ -114,11 +114,11 @@ package struct DeviceCall: ~Copyable {
         let step = device.currentStep
         let later = step == nil ? device.origin : nil
         trace(.failed(step: step, code: code, origin: later), .failure(reason: reason, rule: rule))
-        effects.failures.append(StepFailure(step: step, device: device.spec.name, time: now, code: code, reason: reason, rule: rule,
+        effects.failures.append(RunOutcome.StepFailure(step: step, device: device.spec.name, time: now, code: code, reason: reason, rule: rule,
                                             origin: later))
     }
 
-    mutating func sighting(_ kind: PitfallKind, message: Int?, _ detail: String, mintedOn: String? = nil) {
+    mutating func sighting(_ kind: Scenario.PitfallKind, message: Int?, _ detail: String, mintedOn: String? = nil) {
         trace(.pitfall(kind, detail: detail))
         effects.sightings.append(PitfallSighting(kind: kind, device: device.spec.name, time: now, message: message, detail: detail,
             mintedOn: mintedOn))

@@ -23,10 +23,10 @@ package struct DeviceContext: Sendable {
 /// requests to carry, and the failures, changes and pitfalls it saw. The caller owns the
 /// buffer and lends it to each call (`DeviceCall`), then acts on it.
 package struct DeviceOutput: Sendable {
-    var events: [TraceEvent] = []
+    var events: [Simulation.Trace.Event] = []
     package var outgoing: [Envelope] = []
     var changes: [Change] = []
-    package var failures: [StepFailure] = []
+    package var failures: [RunOutcome.StepFailure] = []
     var sightings: [PitfallSighting] = []
     package var cloudRequests: [CloudRequest] = []
 
@@ -75,7 +75,7 @@ extension RunOutcome {
 
 /// A pitfall seen during the run, where and why (M2, M4, M8, M15).
 package struct PitfallSighting: Sendable, Hashable {
-    public var kind: PitfallKind
+    public var kind: Scenario.PitfallKind
     public var device: String
     public var time: VirtualTime
     public var message: Int?
@@ -89,7 +89,7 @@ package struct PitfallSighting: Sendable, Hashable {
 package struct CloudRequest: Sendable, Hashable {
     public enum Operation: Sendable, Hashable {
         case fetch
-        case store(CloudWrite)
+        case store(AppAction.CloudWrite)
     }
 
     public var device: String
@@ -108,6 +108,6 @@ package struct CloudRequest: Sendable, Hashable {
 /// The cloud store's answer to one request.
 package struct CloudResponse: Sendable, Hashable {
     public var request: CloudRequest
-    public var record: CloudRecord
+    public var record: AppAction.CloudRecord
     var provenance: Provenance
 }

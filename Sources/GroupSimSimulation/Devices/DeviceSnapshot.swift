@@ -49,7 +49,7 @@ public struct DeviceSnapshot: Sendable {
         case listed([Identifier])
         /// The owner's identifier first, then every other person's in the scenario's order,
         /// all in `conversation`.
-        case minted(IdentifierMap, owner: String, ownerPosition: Int, people: [Person], conversation: String)
+        case minted(IdentifierMap, owner: String, ownerPosition: Int, people: [Scenario.Person], conversation: String)
 
         /// The owner's identifier, without listing the others.
         var first: Identifier? {
@@ -83,7 +83,7 @@ public struct DeviceSnapshot: Sendable {
     private final class Fields: @unchecked Sendable {
         var name: String
         var person: String
-        var platform: DeviceSpec.Platform
+        var platform: Scenario.DeviceSpec.Platform
         var runsApp: Bool
         var callbacks: [AppCallback]
         var identifiers: IdentifierListing
@@ -97,7 +97,7 @@ public struct DeviceSnapshot: Sendable {
         var identifierMaps: [IdentifierMap] = []
         var runIndex = -1
 
-        init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [AppCallback],
+        init(name: String, person: String, platform: Scenario.DeviceSpec.Platform, runsApp: Bool, callbacks: [AppCallback],
              identifiers: IdentifierListing, generation: Int, drawnTranscripts: DrawnTranscripts,
              sessions: SessionTable, drafts: [Draft]) {
             self.name = name
@@ -238,7 +238,7 @@ public struct DeviceSnapshot: Sendable {
     /// Whether `other` is this snapshot, unchanged: both share one box of fields.
     package func isSame(as other: DeviceSnapshot) -> Bool { fields === other.fields }
 
-    init(name: String, person: String, platform: DeviceSpec.Platform, runsApp: Bool, callbacks: [AppCallback],
+    init(name: String, person: String, platform: Scenario.DeviceSpec.Platform, runsApp: Bool, callbacks: [AppCallback],
          identifiers: IdentifierListing, generation: Int,
          transcripts: DrawnTranscripts, sessions: SessionTable,
          drafts: [Draft]) {

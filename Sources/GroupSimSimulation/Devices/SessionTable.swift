@@ -15,7 +15,7 @@ struct SessionTable: Sendable {
     private let drawer: TranscriptDrawer?
     private let summaryLines: Int
     /// Set when made from views (a snapshot whose sessions were replaced).
-    private let given: [SessionView]?
+    private let given: [DeviceSnapshot.SessionView]?
 
     init(live: LiveBubbles, device: Int, shown: [(conversation: String, transcript: Transcript)], drawer: TranscriptDrawer,
          summaryLines: Int) {
@@ -28,7 +28,7 @@ struct SessionTable: Sendable {
     }
 
     /// A table of views already drawn.
-    init(views: [SessionView]) {
+    init(views: [DeviceSnapshot.SessionView]) {
         live = LiveBubbles()
         device = -1
         shown = []
@@ -38,7 +38,7 @@ struct SessionTable: Sendable {
     }
 
     /// Every view, drawn on each read: a reader needs them one device at a time.
-    var views: [SessionView] {
+    var views: [DeviceSnapshot.SessionView] {
         if let given { return given }
         var summaries: [Int: [String: [String]]] = [:]
         return live.shown(device: device).map { bubble in
@@ -48,7 +48,7 @@ struct SessionTable: Sendable {
     }
 
     /// The view of the session's first live bubble here, or nil.
-    func view(of session: String) -> SessionView? {
+    func view(of session: String) -> DeviceSnapshot.SessionView? {
         if let given { return given.first { $0.session == session } }
         return live.first(device: device, session: session).map { draw($0, summaries: summaries(in: $0.conversation)[session] ?? []) }
     }
@@ -67,9 +67,9 @@ struct SessionTable: Sendable {
     }
 
     /// The view of a live bubble: its caption and summary lines as this device draws them (M5, M14).
-    private func draw(_ bubble: LiveBubbles.Shown, summaries: [String]) -> SessionView {
+    private func draw(_ bubble: LiveBubbles.Shown, summaries: [String]) -> DeviceSnapshot.SessionView {
         let envelope = bubble.envelope
-        return SessionView(session: bubble.session, conversation: shown[bubble.conversation].conversation, message: envelope.id,
+        return DeviceSnapshot.SessionView(session: bubble.session, conversation: shown[bubble.conversation].conversation, message: envelope.id,
                            senderPerson: envelope.senderPerson, caption: caption(of: envelope), urlState: envelope.state,
                            summaries: summaries, summaryCount: bubble.summaries, provenance: envelope.provenance)
     }

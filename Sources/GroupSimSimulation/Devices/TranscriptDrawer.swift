@@ -28,10 +28,10 @@ struct TranscriptDrawer: Sendable {
     }
 
     /// One transcript entry as this device draws it (M5, M10, M26).
-    func draw(_ entry: Transcript.Entry) -> DrawnEntry {
+    func draw(_ entry: Transcript.Entry) -> DeviceSnapshot.DrawnEntry {
         let envelope = entry.envelope
         let message = envelope.message
-        var drawn = DrawnEntry(kind: .text, message: envelope.id, session: envelope.sessionName,
+        var drawn = DeviceSnapshot.DrawnEntry(kind: .text, message: envelope.id, session: envelope.sessionName,
                                senderPerson: envelope.senderPerson, senderName: world.contactName(envelope.senderPerson))
         switch entry {
         case .bubble:

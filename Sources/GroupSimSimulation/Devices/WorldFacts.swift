@@ -8,19 +8,19 @@ package final class WorldFacts: Sendable {
     let tables: ScenarioTables
     let streams: RandomStreams
 
-    var people: [Person] { tables.scenario.people }
-    var conversations: [ConversationSpec] { tables.scenario.conversations }
+    var people: [Scenario.Person] { tables.scenario.people }
+    var conversations: [Scenario.ConversationSpec] { tables.scenario.conversations }
     /// Kept apart from the scenario, read on every delivered copy: reaching them through
     /// `tables.scenario` copied (and retained) more of the scenario than the one field.
-    let options: Options
-    let app: AppSpec
+    let options: Scenario.Options
+    let app: Scenario.AppSpec
     /// What the run's extensions share by running in one process (`ExtensionProcess`).
     let extensionProcess = ExtensionProcess()
     /// The folder of the scenario file, for files it names by a relative path (stickers).
     var scenarioDirectory: String { tables.scenarioDirectory }
     /// Each sticker file the steps name, read and checked before the run starts, so that
     /// no file is read while it runs (determinism rule 5, README).
-    var stickerFiles: [StickerSpec: Result<Sticker, MessageErrorCode>] { tables.stickerFiles }
+    var stickerFiles: [Scenario.StickerSpec: Result<Sticker, MessageErrorCode>] { tables.stickerFiles }
     /// Each person's position in `people`: how a device finds an identifier in a map.
     package var personIndex: [String: Int] { tables.personIndex }
     /// Each session a step names, numbered in the order first named: a message of one of

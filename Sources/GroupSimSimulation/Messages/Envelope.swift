@@ -112,7 +112,7 @@ package struct Change: Sendable, Hashable {
     public var device: String
     public var person: String
     public var session: String
-    public var entries: [DataEntry]
+    public var entries: [Scenario.DataEntry]
 }
 
 /// The set of changes a state descends from. Sorted ids: small, and equal sets compare equal.

@@ -112,7 +112,7 @@ public struct StateMap: Sendable, Hashable, CustomStringConvertible {
                 let key = MessageURL.decode(url[start..<(equals ?? itemEnd)])
                 let value = equals.map { MessageURL.decode(url[bytes.index(after: $0)..<itemEnd]) } ?? ""
                 // After every entry of the same key: one item, or the last of its repeats.
-                entries.insert(DataEntry(key, value), at: self.end(of: key))
+                entries.insert(Scenario.DataEntry(key, value), at: self.end(of: key))
             }
             start = itemEnd == end ? end : bytes.index(after: itemEnd)
         }
@@ -134,7 +134,7 @@ public struct StateMap: Sendable, Hashable, CustomStringConvertible {
             case (let value?, true):
                 entries[index].value = value
                 entries.removeSubrange(index + 1..<end)
-            case (let value?, false): entries.insert(DataEntry(key, value), at: index)
+            case (let value?, false): entries.insert(Scenario.DataEntry(key, value), at: index)
             case (nil, true): entries.removeSubrange(index..<end)
             case (nil, false): break
             }
@@ -158,7 +158,7 @@ public struct StateMap: Sendable, Hashable, CustomStringConvertible {
             let key = other.entries[index].key
             let values = other.values(of: key)
             let start = position(of: key)
-            entries.replaceSubrange(start..<end(of: key), with: values.map { DataEntry(key, $0) })
+            entries.replaceSubrange(start..<end(of: key), with: values.map { Scenario.DataEntry(key, $0) })
             index += values.count
         }
     }

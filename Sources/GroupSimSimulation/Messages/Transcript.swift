@@ -97,13 +97,13 @@ package struct Transcript: Sendable, RunPart {
     }
 
     /// Adds an app message's bubble at the bottom, collapsing the session's previous bubble (M10).
-    public mutating func addBubble(_ envelope: Envelope, nilSummary: Options.NilSummary) -> Collapse? {
+    public mutating func addBubble(_ envelope: Envelope, nilSummary: Scenario.Options.NilSummary) -> Collapse? {
         addBubble(envelope, number: envelope.sessionNumber, nilSummary: nilSummary)
     }
 
     /// The same, with the session's number in the run (-1: none). Every message of one
     /// session must come with the same number, or with none.
-    package mutating func addBubble(_ envelope: Envelope, number: Int, nilSummary: Options.NilSummary) -> Collapse? {
+    package mutating func addBubble(_ envelope: Envelope, number: Int, nilSummary: Scenario.Options.NilSummary) -> Collapse? {
         var collapse: Collapse?
         if let session = envelope.sessionName, let index = replaceLive(session, number: number, with: slots.count),
            slots.indices.contains(index), slots[index].kind == .bubble {

@@ -25,7 +25,7 @@ package struct CloudStore: Sendable {
         case .store(.conditional(let expected, _)) where (records[request.key]?.version ?? 0) != expected:
             let entry = records[request.key]
             return CloudResponse(request: request,
-                                 record: CloudRecord(key: request.key, state: entry?.state, version: entry?.version ?? 0, conflict: true),
+                                 record: AppAction.CloudRecord(key: request.key, state: entry?.state, version: entry?.version ?? 0, conflict: true),
                                  provenance: entry?.provenance ?? Provenance())
         case .store(let write):
             var entry = records[request.key] ?? Entry(state: StateMap(), version: 0, provenance: Provenance())
@@ -44,7 +44,7 @@ package struct CloudStore: Sendable {
         }
         let entry = records[request.key]
         return CloudResponse(request: request,
-                             record: CloudRecord(key: request.key, state: entry?.state, version: entry?.version ?? 0),
+                             record: AppAction.CloudRecord(key: request.key, state: entry?.state, version: entry?.version ?? 0),
                              provenance: entry?.provenance ?? Provenance())
     }
 

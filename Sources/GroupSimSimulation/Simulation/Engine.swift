@@ -89,7 +89,7 @@ struct Engine {
         case .deliver(let envelope, let receiver):
             if world.network.offline[receiver] {
                 world.network.held[receiver].append(envelope)
-                recorder.record(TraceEvent(time: context.now, subject: world.devices[receiver].name, kind: .held(message: envelope.id)))
+                recorder.record(Simulation.Trace.Event(time: context.now, subject: world.devices[receiver].name, kind: .held(message: envelope.id)))
             } else {
                 recorder.copiesDelivered += 1
                 // Before the call: what the app does on it (a reply) comes after it.
@@ -104,7 +104,7 @@ struct Engine {
             guard let receiver = world.deviceIndex[request.device] else { return true }
             let response = world.cloud.handle(request)
             if response.record.conflict { recorder.cloudConflicts += 1 }
-            recorder.record(TraceEvent(time: context.now, subject: "cloud",
+            recorder.record(Simulation.Trace.Event(time: context.now, subject: "cloud",
                                        kind: .cloudHandled(.init(request.operation, conflict: response.record.conflict), key: request.key,
                                                            device: request.device, version: response.record.version),
                                        payload: .cloud(operation: request.operation, record: response.record)))
@@ -123,7 +123,7 @@ struct Engine {
     mutating func outcome() -> RunOutcome {
         let snapshots = world.devices.indices.map { world.snapshot(ofDevice: $0) }
         let records = world.cloud.contents().map { key, entry in
-            CloudEntry(key: key, state: entry.state, version: entry.version, provenance: entry.provenance)
+            RunOutcome.CloudEntry(key: key, state: entry.state, version: entry.version, provenance: entry.provenance)
         }
         let quiet = recorder.eventCount <= Simulation.eventLimit
         var outcome = RunOutcome(scenario: scenario, seed: seed, trace: recorder.trace, devices: snapshots, failures: recorder.failures,
@@ -142,22 +142,22 @@ struct Engine {
     // MARK: - Steps the network and membership own
 
     /// Traces the start of a step the simulation carries out itself; devices trace their own.
-    private mutating func recordStep(_ step: Step, on subject: String) {
-        recorder.record(TraceEvent(time: context.now, subject: subject, kind: .step(number: step.number, action: step.action)))
+    private mutating func recordStep(_ step: Scenario.Step, on subject: String) {
+        recorder.record(Simulation.Trace.Event(time: context.now, subject: subject, kind: .step(number: step.number, action: step.action)))
     }
 
-    private mutating func perform(_ step: Step, conversation: String, on index: Int) {
+    private mutating func perform(_ step: Scenario.Step, conversation: String, on index: Int) {
         let subject = world.devices[index].name
         recorder.ledger.began(step: step.number, on: index, at: context.now)
         switch step.action {
         case .offline:
             recordStep(step, on: subject)
             world.network.setOffline(index, true)
-            recorder.record(TraceEvent(time: context.now, subject: subject, kind: .offline))
+            recorder.record(Simulation.Trace.Event(time: context.now, subject: subject, kind: .offline))
         case .online:
             recordStep(step, on: subject)
             world.network.setOffline(index, false)
-            recorder.record(TraceEvent(time: context.now, subject: subject, kind: .online))
+            recorder.record(Simulation.Trace.Event(time: context.now, subject: subject, kind: .online))
             // Held copies arrive in their original (send) order when the device is back (M30).
             let held = world.network.held[index].sorted { $0.id < $1.id }
             world.network.held[index] = []
@@ -171,18 +171,18 @@ struct Engine {
             let owner = scenario.devices[index].person
             guard list.contains(owner) else {
                 // Only a member changes the membership; a removed one no longer can (M6).
-                recorder.record(TraceEvent(time: context.now, subject: subject, kind: .failed(step: step.number, code: .notMember)))
-                recorder.fail(StepFailure(step: step.number, device: subject, time: context.now, code: .notMember,
-                                          reason: StepFailure.notMemberReason(device: subject, person: owner, conversation: conversation),
+                recorder.record(Simulation.Trace.Event(time: context.now, subject: subject, kind: .failed(step: step.number, code: .notMember)))
+                recorder.fail(RunOutcome.StepFailure(step: step.number, device: subject, time: context.now, code: .notMember,
+                                          reason: RunOutcome.StepFailure.notMemberReason(device: subject, person: owner, conversation: conversation),
                                           rule: "M6"))
                 return
             }
             if case .join = step.action {
                 if !list.contains(person) { list.append(person) }
-                recorder.record(TraceEvent(time: context.now, subject: subject, kind: .joined(person: person)))
+                recorder.record(Simulation.Trace.Event(time: context.now, subject: subject, kind: .joined(person: person)))
             } else {
                 list.removeAll { $0 == person }
-                recorder.record(TraceEvent(time: context.now, subject: subject, kind: .left(person: person)))
+                recorder.record(Simulation.Trace.Event(time: context.now, subject: subject, kind: .left(person: person)))
             }
             world.setMembers(list, of: conversation)
         case .send, .reply, .insert, .pressSend, .cancel, .open, .tap, .close, .text, .sticker, .reinstall:
@@ -234,7 +234,7 @@ struct Engine {
             recorder.ledger.sent(envelope, by: sender, at: context.now)
             if world.network.offline[sender] {
                 world.network.outbox[sender].append(envelope)
-                recorder.record(TraceEvent(time: context.now, subject: envelope.senderDevice, kind: .queued(message: envelope.id)))
+                recorder.record(Simulation.Trace.Event(time: context.now, subject: envelope.senderDevice, kind: .queued(message: envelope.id)))
             } else {
                 fanOut(envelope, from: sender)
             }

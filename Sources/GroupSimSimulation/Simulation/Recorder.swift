@@ -7,8 +7,8 @@ import GroupSimScenario
 struct Recorder: RunPart {
     /// False when the run keeps no trace (benchmarks): the digest is then of nothing.
     let keepsTrace: Bool
-    private(set) var trace = Trace()
-    private(set) var failures: [StepFailure] = []
+    private(set) var trace = Simulation.Trace()
+    private(set) var failures: [RunOutcome.StepFailure] = []
     private(set) var sightings: [PitfallSighting] = []
     private(set) var changes: [Change] = []
     /// What the pitfall analysis reads of the messages' flow, trace or no trace.
@@ -26,7 +26,7 @@ struct Recorder: RunPart {
 
     /// Forgets the run, keeping the room its lists and ledger took.
     mutating func reset(seed: UInt64) {
-        trace = Trace()
+        trace = Simulation.Trace()
         failures.removeAll(keepingCapacity: true)
         sightings.removeAll(keepingCapacity: true)
         changes.removeAll(keepingCapacity: true)
@@ -36,11 +36,11 @@ struct Recorder: RunPart {
         eventCount = 0
     }
 
-    mutating func record(_ event: TraceEvent) {
+    mutating func record(_ event: Simulation.Trace.Event) {
         if keepsTrace { trace.append(event) }
     }
 
-    mutating func fail(_ failure: StepFailure) { failures.append(failure) }
+    mutating func fail(_ failure: RunOutcome.StepFailure) { failures.append(failure) }
 
     /// Keeps what one device call reported: its trace events, failures, sightings and changes.
     mutating func keep(_ output: DeviceOutput) {

@@ -119,7 +119,7 @@ public struct RunOutcome: Sendable {
 
     /// The outcome of nothing: no devices, no events.
     package static func empty(_ scenario: Scenario) -> RunOutcome {
-        RunOutcome(scenario: scenario, seed: scenario.seed, trace: Trace(), devices: [], failures: [], sightings: [],
+        RunOutcome(scenario: scenario, seed: scenario.seed, trace: Simulation.Trace(), devices: [], failures: [], sightings: [],
                    changes: [], ledger: RunLedger(), cloud: [], endTime: .zero, eventCount: 0, copiesDelivered: 0, heldAtEnd: 0,
                    quiet: true, members: [])
     }

@@ -17,7 +17,7 @@ package final class ScenarioTables: Sendable {
     let installations: [(device: String, count: Int)]
     /// Each sticker file the steps name, read and checked before any run starts, so that
     /// no file is read while one runs (determinism rule 5, README).
-    let stickerFiles: [StickerSpec: Result<Sticker, MessageErrorCode>]
+    let stickerFiles: [Scenario.StickerSpec: Result<Sticker, MessageErrorCode>]
     /// Each person's position in the scenario's people: how a device finds an identifier in a map.
     let personIndex: [String: Int]
     /// Each person's key, by position.
@@ -75,7 +75,7 @@ package final class ScenarioTables: Sendable {
         contactNames = Dictionary(scenario.people.map { ($0.key, $0.contactName) }, uniquingKeysWith: { first, _ in first })
         var numbers: [String: Int] = [:]
         var reinstalls: [String: Int] = [:]
-        var stickers: [StickerSpec: Result<Sticker, MessageErrorCode>] = [:]
+        var stickers: [Scenario.StickerSpec: Result<Sticker, MessageErrorCode>] = [:]
         for step in scenario.steps {
             if let session = step.action.session, numbers[session] == nil { numbers[session] = numbers.count }
             switch step.action.kind.built.preload {
@@ -164,7 +164,7 @@ package final class ScenarioTables: Sendable {
         return found
     }
 
-    private static func matches(_ endpoint: LinkSpec.Endpoint, _ device: DeviceSpec) -> Bool {
+    private static func matches(_ endpoint: Scenario.LinkSpec.Endpoint, _ device: Scenario.DeviceSpec) -> Bool {
         switch endpoint {
         case .device(let name): name == device.name
         case .person(let key): key == device.person

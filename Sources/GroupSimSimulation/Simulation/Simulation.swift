@@ -25,7 +25,7 @@ public actor Simulation {
     /// small as a delivery: the copy every message fans out into.
     enum Event: Sendable {
         /// `device`: the step's device's position in the scenario's devices (nil: none has its name).
-        indirect case step(Step, conversation: String, device: Int?)
+        indirect case step(Scenario.Step, conversation: String, device: Int?)
         case deliver(Envelope, to: Int)
         indirect case cloudArrive(CloudRequest)
         indirect case cloudAnswer(CloudResponse, to: Int)
@@ -148,14 +148,3 @@ public actor Simulation {
         return (engine.outcome(), engine.scheduler.takeController())
     }
 }
-
-// The package's own code names the nested types without their prefix; users see only the
-// nested names.
-package typealias Trace = Simulation.Trace
-package typealias TraceEvent = Simulation.Trace.Event
-package typealias StepFailure = RunOutcome.StepFailure
-package typealias CloudEntry = RunOutcome.CloudEntry
-package typealias DrawnEntry = DeviceSnapshot.DrawnEntry
-package typealias SessionView = DeviceSnapshot.SessionView
-package typealias CloudWrite = AppAction.CloudWrite
-package typealias CloudRecord = AppAction.CloudRecord

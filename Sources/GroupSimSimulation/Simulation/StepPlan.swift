@@ -31,8 +31,8 @@ struct StepPlan: Sendable {
     private let fixedOrder: [Planned]?
 
     init(scenario: Scenario, deviceIndex: [String: Int]) {
-        let fallback = scenario.conversations.first?.name ?? ConversationSpec.defaultName
-        func event(_ step: Step) -> Simulation.Event {
+        let fallback = scenario.conversations.first?.name ?? Scenario.ConversationSpec.defaultName
+        func event(_ step: Scenario.Step) -> Simulation.Event {
             .step(step, conversation: step.conversation ?? fallback, device: deviceIndex[step.device])
         }
         var entries: [Entry] = []

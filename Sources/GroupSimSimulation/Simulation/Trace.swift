@@ -66,7 +66,7 @@ extension Simulation.Trace {
             case message(Message)
             /// A cloud request as the app made it (`record` nil), or the store's record as it
             /// answered: content, version and whether a conditional write was refused (M13).
-            case cloud(operation: CloudRequest.Operation?, record: CloudRecord?)
+            case cloud(operation: CloudRequest.Operation?, record: AppAction.CloudRecord?)
             /// Why a step or app action failed, and the rule it follows from (`StepFailure.rule`).
             case failure(reason: String, rule: Rule?)
             /// What a plain text message or a sticker says.
@@ -250,7 +250,7 @@ package struct CanonicalEncoder {
         int(message.shouldExpire ? 1 : 0)
     }
 
-    mutating func write(_ write: CloudWrite) {
+    mutating func write(_ write: AppAction.CloudWrite) {
         switch write {
         case .overwrite(let state):
             string("overwrite")

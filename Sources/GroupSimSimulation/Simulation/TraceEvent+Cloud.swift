@@ -1,4 +1,4 @@
-extension TraceEvent {
+extension Simulation.Trace.Event {
     /// What a device asks of the cloud store (M13), as its trace event and the reports
     /// name it: `fetch` or `store`.
     public enum CloudOperation: String, Sendable, Hashable, CaseIterable {

@@ -102,7 +102,7 @@ package enum FactoringOracle {
             lines.insert(contentsOf: opens, at: replies)
         }
         let (summaries, pitfalls) = (pick(3), pick(3))
-        let expect = ["expect:"] + Check.Kind.allCases.map { kind in
+        let expect = ["expect:"] + Scenario.Check.Kind.allCases.map { kind in
             // One check of every kind, so that a new kind is compared too: the switch has no `default:`.
             switch kind {
             case .latest: "  - latest: { device: \(someone), session: poll, from: p\(voter) }"

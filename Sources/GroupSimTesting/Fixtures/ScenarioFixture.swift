@@ -25,7 +25,7 @@ package enum Fixture {
 
 extension RunReport {
     /// The drawn transcript of a device's first conversation.
-    package func transcript(_ device: String) -> [DrawnEntry] {
+    package func transcript(_ device: String) -> [DeviceSnapshot.DrawnEntry] {
         outcome.device(device)?.transcripts.first?.entries ?? []
     }
 
@@ -34,9 +34,9 @@ extension RunReport {
         transcript(device).map { "\($0.kind.rawValue) m\($0.message)" }
     }
 
-    package func live(_ device: String, _ session: String) -> SessionView? {
+    package func live(_ device: String, _ session: String) -> DeviceSnapshot.SessionView? {
         outcome.device(device)?.session(session)
     }
 
-    package var pitfallKinds: [PitfallKind] { pitfalls.map(\.kind) }
+    package var pitfallKinds: [Scenario.PitfallKind] { pitfalls.map(\.kind) }
 }

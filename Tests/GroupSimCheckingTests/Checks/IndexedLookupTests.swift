@@ -15,18 +15,18 @@ import GroupSimTesting
     /// `side` (a session belongs to one conversation). Session `k` of `group` gets
     /// `k % 6 + 1` messages, so some keep more summary lines than M14 draws.
     static func busyScenario() -> Scenario {
-        let people = [Person(key: "alice", devices: ["alice-phone"]), Person(key: "bob", devices: ["bob-phone", "bob-ipad"]),
-                      Person(key: "carol", devices: ["carol-phone"])]
-        let devices = [DeviceSpec(name: "alice-phone", person: "alice"), DeviceSpec(name: "bob-phone", person: "bob"),
-                       DeviceSpec(name: "bob-ipad", person: "bob"), DeviceSpec(name: "carol-phone", person: "carol")]
+        let people = [Scenario.Person(key: "alice", devices: ["alice-phone"]), Scenario.Person(key: "bob", devices: ["bob-phone", "bob-ipad"]),
+                      Scenario.Person(key: "carol", devices: ["carol-phone"])]
+        let devices = [Scenario.DeviceSpec(name: "alice-phone", person: "alice"), Scenario.DeviceSpec(name: "bob-phone", person: "bob"),
+                       Scenario.DeviceSpec(name: "bob-ipad", person: "bob"), Scenario.DeviceSpec(name: "carol-phone", person: "carol")]
         let senders = ["alice-phone", "bob-phone", "carol-phone", "bob-ipad"]
-        var timeline: [TimelineItem] = []
+        var timeline: [Scenario.TimelineItem] = []
         // With two conversations every step names its own (the default one is `group`).
-        func add(_ device: String, _ session: String, conversation: String = ConversationSpec.defaultName, reply: Bool, value: Int) {
-            let compose = Compose(session: session, data: [DataEntry("v", String(value))], caption: "\(session) \(value)",
+        func add(_ device: String, _ session: String, conversation: String = Scenario.ConversationSpec.defaultName, reply: Bool, value: Int) {
+            let compose = Scenario.Compose(session: session, data: [Scenario.DataEntry("v", String(value))], caption: "\(session) \(value)",
                                   summary: "$me said \(value)")
             let time = VirtualTime(nanoseconds: Int64(timeline.count) * 100_000_000)
-            timeline.append(.step(Step(number: timeline.count + 1, time: time, device: device, conversation: conversation,
+            timeline.append(.step(Scenario.Step(number: timeline.count + 1, time: time, device: device, conversation: conversation,
                                        action: reply ? .reply(compose) : .send(compose))))
         }
         for session in 0..<12 {
@@ -39,9 +39,9 @@ import GroupSimTesting
         add("alice-phone", "aside", conversation: "side", reply: false, value: 3)
         add("carol-phone", "aside", conversation: "side", reply: true, value: 4)
         return Scenario(name: "busy", seed: 5, people: people, devices: devices,
-                        conversations: [ConversationSpec(members: ["alice", "bob", "carol"]),
-                                        ConversationSpec(name: "side", members: ["alice", "carol"])],
-                        network: NetworkSpec(latency: .milliseconds(20), jitter: .milliseconds(15)), timeline: timeline)
+                        conversations: [Scenario.ConversationSpec(members: ["alice", "bob", "carol"]),
+                                        Scenario.ConversationSpec(name: "side", members: ["alice", "carol"])],
+                        network: Scenario.NetworkSpec(latency: .milliseconds(20), jitter: .milliseconds(15)), timeline: timeline)
     }
 
     @Test func snapshotSessionsMatchTheirTranscripts() async throws {
@@ -147,7 +147,7 @@ import GroupSimTesting
         let envelope = Envelope(id: 1, conversation: "group", senderDevice: "a", senderPerson: "a", sentAt: .zero,
                                 content: .app(Message(url: "?q=topping&bob=tomatoes")), senderMap: map,
                                 provenance: Provenance(), change: nil)
-        #expect(envelope.state == StateMap([DataEntry("q", "topping"), DataEntry("bob", "tomatoes")]))
+        #expect(envelope.state == StateMap([Scenario.DataEntry("q", "topping"), Scenario.DataEntry("bob", "tomatoes")]))
         let text = Envelope(id: 2, conversation: "group", senderDevice: "a", senderPerson: "a", sentAt: .zero, content: .text("hi"),
                             senderMap: map, provenance: Provenance(), change: nil)
         #expect(text.state.isEmpty)

@@ -15,29 +15,29 @@ import GroupSimTesting
 
     /// Alice asks; Bob and Carol answer within `within` of each other at 3s; copies take
     /// 0.3s to 1s (M30); the built-in app keeps its state as `state` says (M12, M13).
-    static func pollRace(_ state: AppSpec.StateMode, within: VirtualDuration = .seconds(2), checks: [Check]) -> Scenario {
-        let people = ["alice", "bob", "carol"].map { Person(key: $0, devices: ["\($0)-phone"]) }
+    static func pollRace(_ state: Scenario.AppSpec.StateMode, within: VirtualDuration = .seconds(2), checks: [Scenario.Check]) -> Scenario {
+        let people = ["alice", "bob", "carol"].map { Scenario.Person(key: $0, devices: ["\($0)-phone"]) }
         let race = VirtualTime(nanoseconds: 3_000_000_000)
         return Scenario(
             name: "poll-race", seed: 1, people: people,
-            devices: people.map { DeviceSpec(name: "\($0.key)-phone", person: $0.key) },
-            conversations: [ConversationSpec(members: people.map(\.key))],
-            network: NetworkSpec(latency: .milliseconds(300), jitter: .milliseconds(700)),
-            app: AppSpec(state: state, cloudLatency: .milliseconds(250)),
+            devices: people.map { Scenario.DeviceSpec(name: "\($0.key)-phone", person: $0.key) },
+            conversations: [Scenario.ConversationSpec(members: people.map(\.key))],
+            network: Scenario.NetworkSpec(latency: .milliseconds(300), jitter: .milliseconds(700)),
+            app: Scenario.AppSpec(state: state, cloudLatency: .milliseconds(250)),
             timeline: [
-                .step(Step(number: 1, time: .zero, device: "alice-phone",
-                           action: .send(Compose(session: "poll", data: [DataEntry("q", "topping")])))),
-                .race(Race(time: race, within: within, steps: [
-                    Step(number: 2, time: race, device: "bob-phone",
-                        action: .reply(Compose(session: "poll", data: [DataEntry("bob", "tomatoes")]))),
-                    Step(number: 3, time: race, device: "carol-phone",
-                        action: .reply(Compose(session: "poll", data: [DataEntry("carol", "pickles")]))),
+                .step(Scenario.Step(number: 1, time: .zero, device: "alice-phone",
+                           action: .send(Scenario.Compose(session: "poll", data: [Scenario.DataEntry("q", "topping")])))),
+                .race(Scenario.Race(time: race, within: within, steps: [
+                    Scenario.Step(number: 2, time: race, device: "bob-phone",
+                        action: .reply(Scenario.Compose(session: "poll", data: [Scenario.DataEntry("bob", "tomatoes")]))),
+                    Scenario.Step(number: 3, time: race, device: "carol-phone",
+                        action: .reply(Scenario.Compose(session: "poll", data: [Scenario.DataEntry("carol", "pickles")]))),
                 ])),
             ],
-            checks: checks.map { CheckSpec($0) })
+            checks: checks.map { Scenario.CheckSpec($0) })
     }
 
-    static let everyPick = [DataEntry("q", "topping"), DataEntry("bob", "tomatoes"), DataEntry("carol", "pickles")]
+    static let everyPick = [Scenario.DataEntry("q", "topping"), Scenario.DataEntry("bob", "tomatoes"), Scenario.DataEntry("carol", "pickles")]
 
     /// The three-device race whose orders are counted by hand below.
     static let threeDeviceRace = """
@@ -249,7 +249,7 @@ import GroupSimTesting
     /// The cloud-merge race holds `converged` and `complete` in every delivery order (M13);
     /// the overwriting store loses a pick in the orders where both fetch before either writes.
     @Test func exhaustiveCloudStores() async throws {
-        let checks: [Check] = [.converged(session: "poll"), .complete(session: "poll", data: Self.everyPick)]
+        let checks: [Scenario.Check] = [.converged(session: "poll"), .complete(session: "poll", data: Self.everyPick)]
         let merge = try await Explorer(scenario: Self.pollRace(.cloudMerge, within: .milliseconds(5), checks: checks)).exhaustive()
         #expect(merge.passed && merge.runs > 1)
         let overwrite = try await Explorer(scenario: Self.pollRace(.cloudOverwrite, within: .milliseconds(5), checks: checks)).exhaustive()

@@ -12,7 +12,7 @@ import GroupSimTesting
     /// The pickles group (Bob with a phone and an iPad) voting with `$me` keys. With
     /// `ipad`, Bob changes his mind on his iPad after the race.
     /// The votes race (1ms apart) unless `calm` (500ms apart, each built on the last).
-    static func poll(state: AppSpec.StateMode, identity: AppSpec.Identity, ipad: Bool, calm: Bool = false, checks: String = "") -> String {
+    static func poll(state: Scenario.AppSpec.StateMode, identity: Scenario.AppSpec.Identity, ipad: Bool, calm: Bool = false, checks: String = "") -> String {
         let gap = calm ? 500 : 1
         var text = Fixture.group + """
         app: { state: \(state.rawValue), identity: \(identity.rawValue) }
@@ -27,7 +27,7 @@ import GroupSimTesting
         return text + checks
     }
 
-    static let allModes = AppSpec.StateMode.allCases
+    static let allModes = Scenario.AppSpec.StateMode.allCases
 
     /// Acceptance: the cloud-merge pickles race keyed by participant identifiers reports
     /// `unattributed` for each vote on every device but the voter's; with install ids, none.
@@ -50,7 +50,7 @@ import GroupSimTesting
 
     /// `unattributed` is found wherever the state lives: the URL or any cloud mode.
     @Test(arguments: allModes)
-    func unattributedInEveryStateMode(mode: AppSpec.StateMode) async throws {
+    func unattributedInEveryStateMode(mode: Scenario.AppSpec.StateMode) async throws {
         let report = try await Fixture.run(Self.poll(state: mode, identity: .participantID, ipad: false))
         #expect(report.pitfallKinds.contains(.unattributed), "\(mode): \(report.pitfallKinds)")
         let installs = try await Fixture.run(Self.poll(state: mode, identity: .installID, ipad: false))
@@ -60,7 +60,7 @@ import GroupSimTesting
     /// Acceptance: Bob votes on his phone, then on his iPad: with participant identifiers
     /// (and with install ids) he is counted twice, in every state mode; with an account, once.
     @Test(arguments: allModes)
-    func bobOnTwoDevicesIsCountedTwiceUnlessKeyedByAccount(mode: AppSpec.StateMode) async throws {
+    func bobOnTwoDevicesIsCountedTwiceUnlessKeyedByAccount(mode: Scenario.AppSpec.StateMode) async throws {
         // Calm votes: in the message and overwrite modes a race would lose the phone's vote
         // before the iPad's arrives (M12, M13), and nothing would be counted twice.
         let raw = try await Fixture.run(Self.poll(state: mode, identity: .participantID, ipad: true, calm: true))
@@ -80,7 +80,7 @@ import GroupSimTesting
     /// `$me` in data becomes the key the mode gives: the raw identifier, the install id,
     /// or the account id, the same for both of Bob's devices only in the last mode.
     @Test func dataKeysFollowTheIdentityMode() async throws {
-        func keys(_ identity: AppSpec.Identity) async throws -> [String] {
+        func keys(_ identity: Scenario.AppSpec.Identity) async throws -> [String] {
             let report = try await Fixture.run(Self.poll(state: .cloudMerge, identity: identity, ipad: true))
             return report.outcome.cloud.first?.state.entries.map(\.key).filter { $0 != "q" } ?? []
         }
@@ -125,7 +125,7 @@ import GroupSimTesting
         storage["a"] = nil
         #expect(storage.keys == ["b"])
         storage.set("3", forKey: "c")
-        #expect(storage.string(forKey: "c") == "3" && storage.contents == [DataEntry("b", "2"), DataEntry("c", "3")])
+        #expect(storage.string(forKey: "c") == "3" && storage.contents == [Scenario.DataEntry("b", "2"), Scenario.DataEntry("c", "3")])
         storage.removeObject(forKey: "b")
         #expect(storage.keys == ["c"])
         storage.removeAll()
@@ -133,8 +133,8 @@ import GroupSimTesting
     }
 
     /// Every `Scenarios/identity-*.yaml` holds its checks: the pitfalls each mode still has.
-    @Test(arguments: [("participant-id", [PitfallKind.unattributed, .doubleCount]), ("install-id", [.doubleCount]), ("account", [])])
-    func identityScenariosShowWhatEachModeStillHas(mode: String, kinds: [PitfallKind]) async throws {
+    @Test(arguments: [("participant-id", [Scenario.PitfallKind.unattributed, .doubleCount]), ("install-id", [.doubleCount]), ("account", [])])
+    func identityScenariosShowWhatEachModeStillHas(mode: String, kinds: [Scenario.PitfallKind]) async throws {
         let path = ScenarioFiles.root.appendingPathComponent("Scenarios/identity-\(mode).yaml").path
         let report = try await (try ScenarioParser.load(path: path)).run()
         #expect(report.passed, "\(report.checks.map(\.detail))")
@@ -180,8 +180,8 @@ import GroupSimTesting
 
     /// Install ids and account ids are minted from each run's seed: explore names them by
     /// device or person, so runs that agree count as one outcome.
-    @Test(arguments: [AppSpec.Identity.installID, .account])
-    func exploreNamesMintedKeys(identity: AppSpec.Identity) async throws {
+    @Test(arguments: [Scenario.AppSpec.Identity.installID, .account])
+    func exploreNamesMintedKeys(identity: Scenario.AppSpec.Identity) async throws {
         let scenario = try Fixture.scenario(Self.poll(state: .cloudMerge, identity: identity, ipad: true, calm: true))
         let report = try await Explorer(scenario: scenario, workers: 2).explore(runs: 20, seed: 5)
         #expect(report.distinctOutcomes == 1)

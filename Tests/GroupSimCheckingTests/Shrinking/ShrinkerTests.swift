@@ -48,7 +48,7 @@ import Testing
           - complete: { session: poll, data: { bob: tomatoes, carol: pickles } }
         """
 
-    static let completeCheck = Check.complete(session: "poll", data: [DataEntry("bob", "tomatoes"), DataEntry("carol", "pickles")])
+    static let completeCheck = Scenario.Check.complete(session: "poll", data: [Scenario.DataEntry("bob", "tomatoes"), Scenario.DataEntry("carol", "pickles")])
 
     /// Six devices shrink to at most three, and the printed file,
     /// read back and run, still fails the same check.
@@ -74,7 +74,7 @@ import Testing
         // Still a lost update (M12): both racing replies are kept, not removed to fail trivially.
         #expect(report.pitfalls.contains { $0.kind == .lostUpdate })
         let writers = Set(report.outcome.changes.flatMap(\.entries))
-        #expect(writers.isSuperset(of: [DataEntry("bob", "tomatoes"), DataEntry("carol", "pickles")]))
+        #expect(writers.isSuperset(of: [Scenario.DataEntry("bob", "tomatoes"), Scenario.DataEntry("carol", "pickles")]))
     }
 
     @Test func shrinkingIsDeterministic() async throws {
@@ -150,8 +150,8 @@ import Testing
     /// scenario fails because another bubble arrived last, not because Bob never replied.
     @Test func keepsTheSenderALatestCheckExpects() async throws {
         var scenario = try ScenarioParser.parse(text: Self.sixDevices, file: "six.yaml")
-        let check = Check.latest(device: "carol-phone", session: "poll", from: "bob", data: [], caption: nil)
-        scenario.checks = [CheckSpec(check)]
+        let check = Scenario.Check.latest(device: "carol-phone", session: "poll", from: "bob", data: [], caption: nil)
+        scenario.checks = [Scenario.CheckSpec(check)]
         let original = try await scenario.run(seed: 3)
         try #require(original.checks.first?.passed == false)
 

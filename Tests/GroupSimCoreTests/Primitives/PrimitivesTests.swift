@@ -121,7 +121,7 @@ import Testing
         let url = state.url()
         #expect(url == "?bob=tomatoes&q=pick%20a%20topping%20%26%20more&%C3%A9=100%25")
         #expect(StateMap(url: url) == state)
-        #expect(StateMap(url: "https://x.y/p?a=1&a=2#frag").entries == [DataEntry("a", "1"), DataEntry("a", "2")])
+        #expect(StateMap(url: "https://x.y/p?a=1&a=2#frag").entries == [Scenario.DataEntry("a", "1"), Scenario.DataEntry("a", "2")])
     }
 }
 

@@ -33,7 +33,7 @@ import Testing
     }
 
     /// A line as the snapshot draws it, without what the screen does not show.
-    static func line(_ entry: DrawnEntry) -> ScreenReplay.Line {
+    static func line(_ entry: DeviceSnapshot.DrawnEntry) -> ScreenReplay.Line {
         ScreenReplay.Line(kind: entry.kind, message: entry.message, session: entry.session, senderPerson: entry.senderPerson,
                           text: entry.text, subcaption: entry.subcaption, state: entry.kind == .bubble ? entry.state : nil)
     }

@@ -22,11 +22,11 @@ import GroupSimTesting
         """
 
     /// An action of each kind. The switch has no `default:`: a new kind must be added here.
-    static func sample(_ kind: Action.Kind) -> Action {
+    static func sample(_ kind: Scenario.Action.Kind) -> Scenario.Action {
         switch kind {
-        case .send: .send(Compose(session: "poll", data: [DataEntry("alice", "pickles")], caption: "Pick"))
-        case .reply: .reply(Compose(session: "poll", data: [DataEntry("bob", "tomatoes")], direct: true))
-        case .insert: .insert(Compose(session: "draft", subcaption: "sub", url: "https://example.com/x"))
+        case .send: .send(Scenario.Compose(session: "poll", data: [Scenario.DataEntry("alice", "pickles")], caption: "Pick"))
+        case .reply: .reply(Scenario.Compose(session: "poll", data: [Scenario.DataEntry("bob", "tomatoes")], direct: true))
+        case .insert: .insert(Scenario.Compose(session: "draft", subcaption: "sub", url: "https://example.com/x"))
         case .pressSend: .pressSend
         case .cancel: .cancel
         case .open: .open(.expanded)
@@ -43,15 +43,15 @@ import GroupSimTesting
     }
 
     /// A check of each kind. The switch has no `default:`: a new kind must be added here.
-    static func sample(_ kind: Check.Kind) -> Check {
+    static func sample(_ kind: Scenario.Check.Kind) -> Scenario.Check {
         switch kind {
-        case .latest: .latest(device: "bob-phone", session: "poll", from: "alice", data: [DataEntry("a", "b")], caption: "Pick",
-                              layout: LayoutExpectation(fields: [.imageTitle: "Lunch", .trailingCaption: "$bob"], captionBar: true))
+        case .latest: .latest(device: "bob-phone", session: "poll", from: "alice", data: [Scenario.DataEntry("a", "b")], caption: "Pick",
+                              layout: Scenario.LayoutExpectation(fields: [.imageTitle: "Lunch", .trailingCaption: "$bob"], captionBar: true))
         case .summaries: .summaries(device: "bob-phone", session: "poll", count: 1, texts: ["one"])
         case .plain: .plain(device: "bob-phone", count: 2, texts: ["[picture of pizza]", "?q=lunch"])
         case .converged: .converged(session: "poll")
         case .diverged: .diverged(session: "poll")
-        case .complete: .complete(session: "poll", data: [DataEntry("alice", "pickles")])
+        case .complete: .complete(session: "poll", data: [Scenario.DataEntry("alice", "pickles")])
         case .pitfalls: .pitfalls([.lostUpdate, .divergence])
         case .noPitfalls: .noPitfalls
         case .callbacks: .callbacks(device: "alice-phone", sequence: [.willBecomeActive, .didBecomeActive])
@@ -63,16 +63,16 @@ import GroupSimTesting
 
     // MARK: steps
 
-    @Test(arguments: Action.Kind.allCases)
-    func everyStepKindRoundTripsThroughWriterAndParser(_ kind: Action.Kind) throws {
+    @Test(arguments: Scenario.Action.Kind.allCases)
+    func everyStepKindRoundTripsThroughWriterAndParser(_ kind: Scenario.Action.Kind) throws {
         let descriptor = kind.descriptor
-        #expect(Action.Kind(keyword: descriptor.keyword) == kind)
+        #expect(Scenario.Action.Kind(keyword: descriptor.keyword) == kind)
         let action = Self.sample(kind)
         #expect(action.kind == kind)
         #expect(action.keyword == descriptor.keyword)
 
         var scenario = try Self.parsed(Self.base)
-        scenario.timeline.append(.step(Step(number: 2, time: .zero + .milliseconds(10), device: "alice-phone", action: action)))
+        scenario.timeline.append(.step(Scenario.Step(number: 2, time: .zero + .milliseconds(10), device: "alice-phone", action: action)))
         let text = ScenarioWriter.yaml(scenario)
         #expect(text.contains("\n    \(descriptor.keyword): "), "written as:\n\(text)")
         let reread = try Self.parsed(text)
@@ -81,11 +81,11 @@ import GroupSimTesting
     }
 
     @Test func theParserAndSchemaTakeTheStepKeywordsFromTheDescriptors() {
-        #expect(ScenarioVocabulary.actions.map(\.key) == Action.Kind.keywords)
-        #expect(ScenarioParser.Context.actionKeywords == Action.Kind.keywords)
-        #expect(ScenarioVocabulary.step.exactlyOne == Action.Kind.keywords + ["race"])
-        #expect(ScenarioVocabulary.raceStep.exactlyOne == Action.Kind.keywords)
-        #expect(Set(Action.Kind.keywords).count == Action.Kind.allCases.count)
+        #expect(ScenarioVocabulary.actions.map(\.key) == Scenario.Action.Kind.keywords)
+        #expect(ScenarioParser.Context.actionKeywords == Scenario.Action.Kind.keywords)
+        #expect(ScenarioVocabulary.step.exactlyOne == Scenario.Action.Kind.keywords + ["race"])
+        #expect(ScenarioVocabulary.raceStep.exactlyOne == Scenario.Action.Kind.keywords)
+        #expect(Set(Scenario.Action.Kind.keywords).count == Scenario.Action.Kind.allCases.count)
     }
 
     @Test func aMisspeltStepKeywordIsSuggestedFromTheDescriptors() {
@@ -100,7 +100,7 @@ import GroupSimTesting
 
     /// The classifiers keep the tables they had as switches before the descriptors.
     @Test func theClassifiersComeFromTheDescriptors() {
-        let kinds = Action.Kind.allCases
+        let kinds = Scenario.Action.Kind.allCases
         #expect(kinds.filter { Device.postsTo(Self.sample($0)) }
             == [.send, .reply, .insert, .pressSend, .cancel, .open, .tap, .text, .sticker])
         #expect(kinds.filter { Device.interactsWithExtension(Self.sample($0)) } == [.send, .reply, .insert])
@@ -124,15 +124,15 @@ import GroupSimTesting
     /// on different devices: symmetric, nothing commutes on one device, a membership change
     /// commutes with nothing, everything else commutes across devices (M11).
     @Test func theIndependenceRelationCoversEveryPairOfStepKinds() {
-        for first in Action.Kind.allCases {
-            for second in Action.Kind.allCases {
+        for first in Scenario.Action.Kind.allCases {
+            for second in Scenario.Action.Kind.allCases {
                 let a = first.descriptor.independence
                 let b = second.descriptor.independence
                 for sameDevice in [true, false] {
                     #expect(a.commutes(with: b, sameDevice: sameDevice) == b.commutes(with: a, sameDevice: sameDevice))
                 }
                 #expect(!a.commutes(with: b, sameDevice: true), "\(first) \(second)")
-                let membership: Set<Action.Kind> = [.join, .leave]
+                let membership: Set<Scenario.Action.Kind> = [.join, .leave]
                 let expected = !membership.contains(first) && !membership.contains(second)
                 #expect(a.commutes(with: b, sameDevice: false) == expected, "\(first) \(second)")
             }
@@ -166,26 +166,26 @@ import GroupSimTesting
 
     // MARK: checks
 
-    @Test(arguments: Check.Kind.allCases)
-    func everyCheckKindRoundTripsThroughWriterAndParser(_ kind: Check.Kind) throws {
+    @Test(arguments: Scenario.Check.Kind.allCases)
+    func everyCheckKindRoundTripsThroughWriterAndParser(_ kind: Scenario.Check.Kind) throws {
         let descriptor = kind.descriptor
-        #expect(Check.Kind(keyword: descriptor.keyword) == kind)
+        #expect(Scenario.Check.Kind(keyword: descriptor.keyword) == kind)
         let check = Self.sample(kind)
         #expect(check.kind == kind)
         let line = ScenarioWriter.check(check)
         #expect(line.hasPrefix(descriptor.keyword + ": "))
         var scenario = try Self.parsed(Self.base)
-        scenario.checks = [CheckSpec(check)]
+        scenario.checks = [Scenario.CheckSpec(check)]
         let text = ScenarioWriter.yaml(scenario)
         let reread = try Self.parsed(text)
         #expect(reread.checks.map(\.check) == [check], "written as:\n\(text)")
     }
 
     @Test func theParserAndSchemaTakeTheCheckKeywordsFromTheDescriptors() {
-        #expect(ScenarioVocabulary.checks.map(\.key) == Check.Kind.keywords)
-        #expect(ScenarioVocabulary.check.exactlyOne == Check.Kind.keywords)
-        #expect(ScenarioParser.Context.checkKeywords == Check.Kind.keywords)
-        #expect(Set(Check.Kind.keywords).count == Check.Kind.allCases.count)
+        #expect(ScenarioVocabulary.checks.map(\.key) == Scenario.Check.Kind.keywords)
+        #expect(ScenarioVocabulary.check.exactlyOne == Scenario.Check.Kind.keywords)
+        #expect(ScenarioParser.Context.checkKeywords == Scenario.Check.Kind.keywords)
+        #expect(Set(Scenario.Check.Kind.keywords).count == Scenario.Check.Kind.allCases.count)
         let diagnostics = ParserFixture.diagnostics("""
             name: t
             people: { alice: [alice-phone] }
@@ -198,15 +198,15 @@ import GroupSimTesting
 
     // MARK: pitfalls and callbacks
 
-    @Test(arguments: PitfallKind.allCases)
-    func everyPitfallKindRoundTripsThroughAPitfallsCheck(_ kind: PitfallKind) throws {
+    @Test(arguments: Scenario.PitfallKind.allCases)
+    func everyPitfallKindRoundTripsThroughAPitfallsCheck(_ kind: Scenario.PitfallKind) throws {
         let descriptor = kind.descriptor
         #expect(descriptor.keyword == kind.rawValue)
-        #expect(PitfallKind(keyword: descriptor.keyword) == kind)
+        #expect(Scenario.PitfallKind(keyword: descriptor.keyword) == kind)
         #expect(descriptor.rules.contains(descriptor.rule))
         #expect(kind.rule == descriptor.rule)
         var scenario = try Self.parsed(Self.base)
-        scenario.checks = [CheckSpec(.pitfalls([kind]))]
+        scenario.checks = [Scenario.CheckSpec(.pitfalls([kind]))]
         let text = ScenarioWriter.yaml(scenario)
         #expect(text.contains("pitfalls: [\(descriptor.keyword)]"))
         #expect(try Self.parsed(text).checks.map(\.check) == [.pitfalls([kind])])
@@ -218,7 +218,7 @@ import GroupSimTesting
         #expect(ScenarioVocabulary.callbackNames == AppCallback.names)
         #expect(ScenarioParser.Context.callbackNames == AppCallback.names)
         var scenario = try Self.parsed(Self.base)
-        scenario.checks = [CheckSpec(.callbacks(device: "alice-phone", sequence: AppCallback.allCases))]
+        scenario.checks = [Scenario.CheckSpec(.callbacks(device: "alice-phone", sequence: AppCallback.allCases))]
         #expect(try Self.parsed(ScenarioWriter.yaml(scenario)).checks.map(\.check) == scenario.checks.map(\.check))
     }
 
@@ -239,10 +239,10 @@ import GroupSimTesting
             guard case .array(let items)? = value?["items"]?["enum"] else { return [] }
             return items.compactMap { if case .string(let word) = $0 { word } else { nil } }
         }
-        #expect(oneOf("step") == Action.Kind.keywords + ["race"])
-        #expect(oneOf("race-step") == Action.Kind.keywords)
-        #expect(oneOf("check") == Check.Kind.keywords)
-        #expect(words(definition("check")?["properties"]?["pitfalls"]) == PitfallKind.keywords)
+        #expect(oneOf("step") == Scenario.Action.Kind.keywords + ["race"])
+        #expect(oneOf("race-step") == Scenario.Action.Kind.keywords)
+        #expect(oneOf("check") == Scenario.Check.Kind.keywords)
+        #expect(words(definition("check")?["properties"]?["pitfalls"]) == Scenario.PitfallKind.keywords)
         #expect(words(definition("callbacks")?["properties"]?["sequence"]) == AppCallback.names)
     }
 }

@@ -40,12 +40,12 @@ import Testing
         for table in ["Action.Kind.descriptors", "Check.Kind.descriptors", "PitfallKind.descriptors", "AppCallback.descriptors"] {
             #expect(page.contains("`\(table)`"), "\(table)")
         }
-        #expect(Action.Kind.descriptors == Action.Kind.allCases.map(\.descriptor))
-        #expect(Set(Action.Kind.descriptors.map(\.keyword)).count == Action.Kind.allCases.count)
-        #expect(Check.Kind.descriptors == Check.Kind.allCases.map(\.descriptor))
-        #expect(Set(Check.Kind.descriptors.map(\.keyword)).count == Check.Kind.allCases.count)
-        #expect(PitfallKind.descriptors == PitfallKind.allCases.map(\.descriptor))
-        #expect(Set(PitfallKind.descriptors.map(\.keyword)).count == PitfallKind.allCases.count)
+        #expect(Scenario.Action.Kind.descriptors == Scenario.Action.Kind.allCases.map(\.descriptor))
+        #expect(Set(Scenario.Action.Kind.descriptors.map(\.keyword)).count == Scenario.Action.Kind.allCases.count)
+        #expect(Scenario.Check.Kind.descriptors == Scenario.Check.Kind.allCases.map(\.descriptor))
+        #expect(Set(Scenario.Check.Kind.descriptors.map(\.keyword)).count == Scenario.Check.Kind.allCases.count)
+        #expect(Scenario.PitfallKind.descriptors == Scenario.PitfallKind.allCases.map(\.descriptor))
+        #expect(Set(Scenario.PitfallKind.descriptors.map(\.keyword)).count == Scenario.PitfallKind.allCases.count)
         #expect(AppCallback.descriptors == AppCallback.allCases.map(\.descriptor))
         #expect(Set(AppCallback.descriptors.map(\.name)).count == AppCallback.allCases.count)
     }

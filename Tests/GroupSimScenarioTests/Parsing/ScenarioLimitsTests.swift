@@ -162,7 +162,7 @@ import GroupSimTesting
 
         var huge = Self.group(people: 20_000, messages: 0)
         let steps = (0..<100_000).map { index in
-            TimelineItem.step(Step(number: index + 1, time: .zero, device: "d\(index % 20_000)", action: .text("hi")))
+            Scenario.TimelineItem.step(Scenario.Step(number: index + 1, time: .zero, device: "d\(index % 20_000)", action: .text("hi")))
         }
         huge.timeline = steps
         let estimate = ScenarioBudget.estimate(huge)
@@ -172,7 +172,7 @@ import GroupSimTesting
 
         // Devices alone: 100,000 devices and no send need a 10^10-entry link table.
         var crowd = Self.group(people: 1, messages: 0)
-        crowd.devices = (0..<100_000).map { DeviceSpec(name: "d\($0)", person: "p0") }
+        crowd.devices = (0..<100_000).map { Scenario.DeviceSpec(name: "d\($0)", person: "p0") }
         #expect(ScenarioBudget.estimate(crowd).largestContributor == "100,000 devices × 100,000 devices (the link table)")
         #expect(throws: ScenarioErrors.self) { try ScenarioBudget().check(crowd) }
     }

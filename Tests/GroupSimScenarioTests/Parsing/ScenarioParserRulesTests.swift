@@ -237,10 +237,10 @@ import GroupSimTesting
 
             """))
         #expect(scenario.devices == [
-            DeviceSpec(name: "alice-phone", person: "alice"),
-            DeviceSpec(name: "bob-phone", person: "bob"),
-            DeviceSpec(name: "bob-ipad", person: "bob", platform: .ios9),
-            DeviceSpec(name: "carol-phone", person: "carol", platform: .watchos, hasApp: false),
+            Scenario.DeviceSpec(name: "alice-phone", person: "alice"),
+            Scenario.DeviceSpec(name: "bob-phone", person: "bob"),
+            Scenario.DeviceSpec(name: "bob-ipad", person: "bob", platform: .ios9),
+            Scenario.DeviceSpec(name: "carol-phone", person: "carol", platform: .watchos, hasApp: false),
         ])
         #expect(scenario.people.map(\.contactName) == ["Alice", "Bob", "Carol"])
     }
@@ -263,8 +263,8 @@ import GroupSimTesting
 
             """))
         #expect(scenario.conversations == [
-            ConversationSpec(name: "team", members: ["carol", "alice"]),
-            ConversationSpec(name: "family", members: ["alice", "bob"]),
+            Scenario.ConversationSpec(name: "team", members: ["carol", "alice"]),
+            Scenario.ConversationSpec(name: "family", members: ["alice", "bob"]),
         ])
         #expect(scenario.steps.map(\.conversation) == ["team", "team", nil])
         #expect(scenario.steps.map(\.time.nanoseconds) == [0, 1_000_000_000, 2_000_000_000])
@@ -332,9 +332,9 @@ import GroupSimTesting
                   data: { $me: $carol, price: 1.50, done: true, n: 7 }
 
             """))
-        let compose = Compose(
+        let compose = Scenario.Compose(
             session: "poll",
-            data: [DataEntry("$me", "$carol"), DataEntry("price", "1.50"), DataEntry("done", "true"), DataEntry("n", "7")],
+            data: [Scenario.DataEntry("$me", "$carol"), Scenario.DataEntry("price", "1.50"), Scenario.DataEntry("done", "true"), Scenario.DataEntry("n", "7")],
             caption: "$me pays $5 to $bob", subcaption: "$carol", summary: "$ alone", url: "https://example.com/?a=$zed"
         )
         #expect(scenario.steps.first?.action == .send(compose))

@@ -53,8 +53,8 @@ import GroupSimTesting
           - error: { step: 3, code: noBubble }
         """
 
-    static func at(_ line: Int, _ column: Int) -> GroupSim.SourceLocation {
-        GroupSim.SourceLocation(file: "pickles.yaml", line: line, column: column)
+    static func at(_ line: Int, _ column: Int) -> GroupSim.Scenario.SourceLocation {
+        GroupSim.Scenario.SourceLocation(file: "pickles.yaml", line: line, column: column)
     }
 
     @Test func picklesRaceParsesIntoTheExpectedScenario() throws {
@@ -65,70 +65,70 @@ import GroupSimTesting
             about: "Alice asks the group to pick a topping.\n",
             seed: 7,
             people: [
-                Person(key: "alice", devices: ["alice-phone"]),
-                Person(key: "bob", devices: ["bob-phone", "bob-ipad"]),
-                Person(key: "carol", contactName: "Carol Jones", devices: ["carol-phone"]),
+                Scenario.Person(key: "alice", devices: ["alice-phone"]),
+                Scenario.Person(key: "bob", devices: ["bob-phone", "bob-ipad"]),
+                Scenario.Person(key: "carol", contactName: "Carol Jones", devices: ["carol-phone"]),
             ],
             devices: [
-                DeviceSpec(name: "alice-phone", person: "alice"),
-                DeviceSpec(name: "bob-phone", person: "bob"),
-                DeviceSpec(name: "bob-ipad", person: "bob", hasApp: false),
-                DeviceSpec(name: "carol-phone", person: "carol"),
+                Scenario.DeviceSpec(name: "alice-phone", person: "alice"),
+                Scenario.DeviceSpec(name: "bob-phone", person: "bob"),
+                Scenario.DeviceSpec(name: "bob-ipad", person: "bob", hasApp: false),
+                Scenario.DeviceSpec(name: "carol-phone", person: "carol"),
             ],
-            conversations: [ConversationSpec(name: "group", members: ["alice", "bob", "carol"])],
-            network: NetworkSpec(
+            conversations: [Scenario.ConversationSpec(name: "group", members: ["alice", "bob", "carol"])],
+            network: Scenario.NetworkSpec(
                 latency: .milliseconds(80), jitter: .milliseconds(40),
                 links: [
-                    LinkSpec(from: .device("bob-phone"), to: .device("alice-phone"), latency: .milliseconds(10)),
-                    LinkSpec(from: .person("carol"), to: .person("alice"), latency: .milliseconds(12), jitter: .zero),
+                    Scenario.LinkSpec(from: .device("bob-phone"), to: .device("alice-phone"), latency: .milliseconds(10)),
+                    Scenario.LinkSpec(from: .person("carol"), to: .person("alice"), latency: .milliseconds(12), jitter: .zero),
                 ]
             ),
-            app: AppSpec(name: nil, state: .message, cloudLatency: .milliseconds(30)),
-            options: Options(nilSummary: .defaultText, identifiers: .perDevice, summaryLines: 2),
+            app: Scenario.AppSpec(name: nil, state: .message, cloudLatency: .milliseconds(30)),
+            options: Scenario.Options(nilSummary: .defaultText, identifiers: .perDevice, summaryLines: 2),
             timeline: [
-                .step(Step(
+                .step(Scenario.Step(
                     number: 1, time: .zero, device: "alice-phone",
-                    action: .send(Compose(
-                        session: "poll", data: [DataEntry("q", "topping")], caption: "Pick a topping", summary: "Alice asked"
+                    action: .send(Scenario.Compose(
+                        session: "poll", data: [Scenario.DataEntry("q", "topping")], caption: "Pick a topping", summary: "Alice asked"
                     )),
                     location: at(26, 5)
                 )),
-                .race(Race(
+                .race(Scenario.Race(
                     time: VirtualTime(nanoseconds: 500_000_000), within: .milliseconds(5),
                     steps: [
-                        Step(
+                        Scenario.Step(
                             number: 2, time: VirtualTime(nanoseconds: 500_000_000), device: "bob-phone",
-                            action: .reply(Compose(
-                                session: "poll", data: [DataEntry("bob", "tomatoes")], caption: "$me picked tomatoes"
+                            action: .reply(Scenario.Compose(
+                                session: "poll", data: [Scenario.DataEntry("bob", "tomatoes")], caption: "$me picked tomatoes"
                             )),
                             location: at(33, 11)
                         ),
-                        Step(
+                        Scenario.Step(
                             number: 3, time: VirtualTime(nanoseconds: 500_000_000), device: "carol-phone",
-                            action: .reply(Compose(session: "poll", data: [DataEntry("carol", "pickles")])),
+                            action: .reply(Scenario.Compose(session: "poll", data: [Scenario.DataEntry("carol", "pickles")])),
                             location: at(34, 11)
                         ),
                     ],
                     location: at(29, 5)
                 )),
-                .step(Step(
+                .step(Scenario.Step(
                     number: 4, time: VirtualTime(nanoseconds: 2_000_000_000), device: "carol-phone",
                     action: .reinstall, location: at(35, 5)
                 )),
             ],
             checks: [
-                CheckSpec(.converged(session: "poll"), location: at(39, 5)),
-                CheckSpec(.diverged(session: "poll"), location: at(40, 5)),
-                CheckSpec(
-                    .latest(device: "alice-phone", session: "poll", from: "carol", data: [DataEntry("carol", "pickles")], caption: nil),
+                Scenario.CheckSpec(.converged(session: "poll"), location: at(39, 5)),
+                Scenario.CheckSpec(.diverged(session: "poll"), location: at(40, 5)),
+                Scenario.CheckSpec(
+                    .latest(device: "alice-phone", session: "poll", from: "carol", data: [Scenario.DataEntry("carol", "pickles")], caption: nil),
                     location: at(41, 5)
                 ),
-                CheckSpec(
-                    .complete(session: "poll", data: [DataEntry("bob", "tomatoes"), DataEntry("carol", "pickles")]),
+                Scenario.CheckSpec(
+                    .complete(session: "poll", data: [Scenario.DataEntry("bob", "tomatoes"), Scenario.DataEntry("carol", "pickles")]),
                     location: at(42, 5)
                 ),
-                CheckSpec(.pitfalls([.lostUpdate, .divergence]), location: at(43, 5)),
-                CheckSpec(.error(step: 3, code: .noBubble), location: at(44, 5)),
+                Scenario.CheckSpec(.pitfalls([.lostUpdate, .divergence]), location: at(43, 5)),
+                Scenario.CheckSpec(.error(step: 3, code: .noBubble), location: at(44, 5)),
             ],
             file: "pickles.yaml"
         )
@@ -141,9 +141,9 @@ import GroupSimTesting
             text: "name: solo\npeople: { alice: [alice-phone] }\nsteps: []\n", file: "solo.yaml"
         )
         #expect(scenario == Scenario(
-            name: "solo", people: [Person(key: "alice", devices: ["alice-phone"])],
-            devices: [DeviceSpec(name: "alice-phone", person: "alice")],
-            conversations: [ConversationSpec(members: ["alice"])], timeline: [], file: "solo.yaml"
+            name: "solo", people: [Scenario.Person(key: "alice", devices: ["alice-phone"])],
+            devices: [Scenario.DeviceSpec(name: "alice-phone", person: "alice")],
+            conversations: [Scenario.ConversationSpec(members: ["alice"])], timeline: [], file: "solo.yaml"
         ))
     }
 
@@ -206,7 +206,7 @@ import GroupSimTesting
             text: ParserFixture.header + "app: { name: my-poll, state: cloud-merge }\nsteps: []\n", file: "t.yaml",
             registeredApps: ["my-poll"]
         )
-        #expect(scenario.app == AppSpec(name: "my-poll", state: .cloudMerge))
+        #expect(scenario.app == Scenario.AppSpec(name: "my-poll", state: .cloudMerge))
     }
 
     @Test func everySectionReportsItsErrorsInFileOrder() {

@@ -14,19 +14,19 @@ import GroupSimTesting
     /// The parser tests' three people (`ParserFixture.header`), built in Swift, with one send.
     static func base() -> Scenario {
         let people = [
-            Person(key: "alice", devices: ["alice-phone"]),
-            Person(key: "bob", devices: ["bob-phone", "bob-ipad"]),
-            Person(key: "carol", devices: ["carol-phone"]),
+            Scenario.Person(key: "alice", devices: ["alice-phone"]),
+            Scenario.Person(key: "bob", devices: ["bob-phone", "bob-ipad"]),
+            Scenario.Person(key: "carol", devices: ["carol-phone"]),
         ]
         return Scenario(
             name: "t", people: people,
-            devices: people.flatMap { person in person.devices.map { DeviceSpec(name: $0, person: person.key) } },
-            conversations: [ConversationSpec(members: ["alice", "bob", "carol"])],
-            timeline: [.step(step(1, "alice-phone", .send(Compose(session: "poll"))))])
+            devices: people.flatMap { person in person.devices.map { Scenario.DeviceSpec(name: $0, person: person.key) } },
+            conversations: [Scenario.ConversationSpec(members: ["alice", "bob", "carol"])],
+            timeline: [.step(step(1, "alice-phone", .send(Scenario.Compose(session: "poll"))))])
     }
 
-    static func step(_ number: Int, _ device: String, _ action: Action, at milliseconds: Int64 = 0, conversation: String? = nil) -> Step {
-        Step(number: number, time: VirtualTime(nanoseconds: milliseconds * 1_000_000), device: device, conversation: conversation,
+    static func step(_ number: Int, _ device: String, _ action: Scenario.Action, at milliseconds: Int64 = 0, conversation: String? = nil) -> Scenario.Step {
+        Scenario.Step(number: number, time: VirtualTime(nanoseconds: milliseconds * 1_000_000), device: device, conversation: conversation,
             action: action)
     }
 
@@ -44,86 +44,86 @@ import GroupSimTesting
         var scenario: Scenario {
             var scenario = SwiftScenarioValidationTests.base()
             let step = SwiftScenarioValidationTests.step
-            let send = TimelineItem.step(step(1, "alice-phone", .send(Compose(session: "poll")), 0, nil))
+            let send = Scenario.TimelineItem.step(step(1, "alice-phone", .send(Scenario.Compose(session: "poll")), 0, nil))
             switch self {
             case .unknownDeviceInStep:
                 scenario.timeline.append(.step(step(2, "bob-phon", .text("hi"), 1, nil)))
             case .deviceNamesAsPeople:
-                scenario.conversations = [ConversationSpec(members: ["alice-phone", "bob-phone"])]
+                scenario.conversations = [Scenario.ConversationSpec(members: ["alice-phone", "bob-phone"])]
             case .unknownPersonInConversation:
-                scenario.conversations = [ConversationSpec(members: ["alice", "carl"])]
+                scenario.conversations = [Scenario.ConversationSpec(members: ["alice", "carl"])]
             case .personListedTwiceInConversation:
-                scenario.conversations = [ConversationSpec(members: ["alice", "alice"])]
+                scenario.conversations = [Scenario.ConversationSpec(members: ["alice", "alice"])]
                 scenario.timeline = []
             case .emptyConversation:
-                scenario.conversations = [ConversationSpec(members: [])]
+                scenario.conversations = [Scenario.ConversationSpec(members: [])]
                 scenario.timeline = []
             case .stepNeedsConversation:
-                scenario.conversations = [ConversationSpec(name: "family", members: ["alice", "bob"]),
-                                          ConversationSpec(name: "team", members: ["alice", "carol"])]
+                scenario.conversations = [Scenario.ConversationSpec(name: "family", members: ["alice", "bob"]),
+                                          Scenario.ConversationSpec(name: "team", members: ["alice", "carol"])]
                 scenario.timeline = [.step(step(1, "alice-phone", .text("hi"), 0, nil))]
             case .notAMember:
-                scenario.conversations = [ConversationSpec(name: "family", members: ["alice", "bob"]),
-                                          ConversationSpec(name: "team", members: ["alice", "carol"])]
+                scenario.conversations = [Scenario.ConversationSpec(name: "family", members: ["alice", "bob"]),
+                                          Scenario.ConversationSpec(name: "team", members: ["alice", "carol"])]
                 scenario.timeline = [.step(step(1, "carol-phone", .text("hi"), 0, "family"))]
             case .unknownConversation:
-                scenario.conversations = [ConversationSpec(name: "family", members: ["alice", "bob"]),
-                                          ConversationSpec(name: "team", members: ["alice", "carol"])]
+                scenario.conversations = [Scenario.ConversationSpec(name: "family", members: ["alice", "bob"]),
+                                          Scenario.ConversationSpec(name: "team", members: ["alice", "carol"])]
                 scenario.timeline = [.step(step(1, "bob-phone", .text("hi"), 0, "tema"))]
             case .unknownSession:
-                scenario.timeline.append(.step(step(2, "bob-phone", .reply(Compose(session: "pol")), 1000, nil)))
+                scenario.timeline.append(.step(step(2, "bob-phone", .reply(Scenario.Compose(session: "pol")), 1000, nil)))
             case .unknownToken:
-                scenario.timeline = [.step(step(1, "alice-phone", .send(Compose(session: "poll", caption: "$carl picks")), 0, nil))]
+                scenario.timeline = [.step(step(1, "alice-phone", .send(Scenario.Compose(session: "poll", caption: "$carl picks")), 0, nil))]
             case .unknownTokenInData:
                 scenario.timeline.append(.step(step(2, "bob-phone",
-                    .reply(Compose(session: "poll", data: [DataEntry("$bobb", "$5")])), 1000, nil)))
+                    .reply(Scenario.Compose(session: "poll", data: [Scenario.DataEntry("$bobb", "$5")])), 1000, nil)))
             case .transcriptStyle:
                 scenario.timeline = [.step(step(1, "alice-phone", .open(.transcript), 0, nil))]
             case .unknownApp:
-                scenario.app = AppSpec(name: "my-pol")
+                scenario.app = Scenario.AppSpec(name: "my-pol")
             case .unknownLinkEndpoint:
-                scenario.network.links = [LinkSpec(from: .person("bob"), to: .person("alise"))]
+                scenario.network.links = [Scenario.LinkSpec(from: .person("bob"), to: .person("alise"))]
             case .linkToItself:
-                scenario.network.links = [LinkSpec(from: .device("bob-phone"), to: .device("bob-phone"))]
+                scenario.network.links = [Scenario.LinkSpec(from: .device("bob-phone"), to: .device("bob-phone"))]
             case .negativeJitter:
                 scenario.network.jitter = VirtualDuration(nanoseconds: -5_000_000)
             case .raceWithinZero:
-                scenario.timeline.append(.race(Race(time: VirtualTime(nanoseconds: 1_000_000), within: .zero,
+                scenario.timeline.append(.race(Scenario.Race(time: VirtualTime(nanoseconds: 1_000_000), within: .zero,
                                                     steps: [step(2, "bob-phone", .text("a"), 1, nil)])))
             case .emptyRace:
-                scenario.timeline.append(.race(Race(time: VirtualTime(nanoseconds: 1_000_000), within: .milliseconds(5), steps: [])))
+                scenario.timeline.append(.race(Scenario.Race(time: VirtualTime(nanoseconds: 1_000_000), within: .milliseconds(5), steps: [])))
             case .deviceActionWithConversation:
                 scenario.timeline.append(.step(step(2, "alice-phone", .offline, 1, "group")))
             case .emptyText:
                 scenario.timeline = [.step(step(1, "alice-phone", .text(""), 0, nil))]
             case .replyWithURL:
-                scenario.timeline.append(.step(step(2, "bob-phone", .reply(Compose(session: "poll", url: "x")), 1000, nil)))
+                scenario.timeline.append(.step(step(2, "bob-phone", .reply(Scenario.Compose(session: "poll", url: "x")), 1000, nil)))
             case .joinUnknownPerson:
                 scenario.timeline = [.step(step(1, "alice-phone", .join(person: "dave"), 0, nil))]
             case .leaveNonMember:
                 scenario.timeline = [.step(step(1, "alice-phone", .leave(person: "bob"), 0, nil)),
                                      .step(step(2, "alice-phone", .leave(person: "bob"), 1, nil))]
             case .sessionOfAnotherConversation:
-                scenario.conversations = [ConversationSpec(name: "family", members: ["alice", "bob"]),
-                                          ConversationSpec(name: "team", members: ["alice", "bob"])]
-                scenario.timeline = [.step(step(1, "alice-phone", .send(Compose(session: "poll")), 0, "team")),
-                                     .step(step(2, "bob-phone", .reply(Compose(session: "poll")), 1000, "family"))]
+                scenario.conversations = [Scenario.ConversationSpec(name: "family", members: ["alice", "bob"]),
+                                          Scenario.ConversationSpec(name: "team", members: ["alice", "bob"])]
+                scenario.timeline = [.step(step(1, "alice-phone", .send(Scenario.Compose(session: "poll")), 0, "team")),
+                                     .step(step(2, "bob-phone", .reply(Scenario.Compose(session: "poll")), 1000, "family"))]
             case .emptyPitfalls:
-                scenario.checks = [CheckSpec(.pitfalls([]))]
+                scenario.checks = [Scenario.CheckSpec(.pitfalls([]))]
             case .summariesDisagree:
-                scenario.checks = [CheckSpec(.summaries(device: "alice-phone", session: "poll", count: 2, texts: ["a"]))]
+                scenario.checks = [Scenario.CheckSpec(.summaries(device: "alice-phone", session: "poll", count: 2, texts: ["a"]))]
             case .stepOutOfRange:
-                scenario.checks = [CheckSpec(.error(step: 2, code: .noBubble))]
+                scenario.checks = [Scenario.CheckSpec(.error(step: 2, code: .noBubble))]
             case .unknownSessionInCheck:
-                scenario.checks = [CheckSpec(.converged(session: "pol"))]
+                scenario.checks = [Scenario.CheckSpec(.converged(session: "pol"))]
             case .personNamedAsDevice:
-                scenario.people = [Person(key: "alice", devices: ["bob"]), Person(key: "bob", devices: ["bob-phone"])]
-                scenario.devices = [DeviceSpec(name: "bob", person: "alice"), DeviceSpec(name: "bob-phone", person: "bob")]
-                scenario.conversations = [ConversationSpec(members: ["alice", "bob"])]
+                scenario.people = [Scenario.Person(key: "alice", devices: ["bob"]), Scenario.Person(key: "bob", devices: ["bob-phone"])]
+                scenario.devices = [Scenario.DeviceSpec(name: "bob", person: "alice"), Scenario.DeviceSpec(name: "bob-phone", person: "bob")]
+                scenario.conversations = [Scenario.ConversationSpec(members: ["alice", "bob"])]
                 scenario.timeline = []
             case .deviceListedTwice:
                 scenario.people[1].devices = ["bob-phone", "alice-phone"]
-                scenario.devices[2] = DeviceSpec(name: "alice-phone", person: "bob")
+                scenario.devices[2] = Scenario.DeviceSpec(name: "alice-phone", person: "bob")
                 scenario.timeline = []
             case .personWithoutDevices:
                 scenario.people[0].devices = []
@@ -135,7 +135,7 @@ import GroupSimTesting
                 scenario.conversations = []
                 scenario.timeline = []
             case .deviceNobodyLists:
-                scenario.devices.append(DeviceSpec(name: "dave-phone", person: "carol"))
+                scenario.devices.append(Scenario.DeviceSpec(name: "dave-phone", person: "carol"))
             case .stepNumbers:
                 scenario.timeline = [send, .step(step(5, "bob-phone", .text("hi"), 1, nil))]
             }

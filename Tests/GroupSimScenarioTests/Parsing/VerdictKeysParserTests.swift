@@ -24,7 +24,7 @@ import GroupSimTesting
     @Test func theRecordKeyIsSessionByDefault() throws {
         let scenario = try #require(ParserFixture.scenario(afterHeader: "app: { state: cloud-merge }\n" + Self.steps))
         #expect(scenario.app.recordKey == "session")
-        #expect(AppSpec().recordKey == "session")
+        #expect(Scenario.AppSpec().recordKey == "session")
     }
 
     @Test(arguments: [
@@ -63,7 +63,7 @@ import GroupSimTesting
         let plain = ScenarioWriter.yaml(scenario)
         #expect(!plain.contains("record-key"), "the default is left out, so fingerprints stay")
         scenario.app.recordKey = "poll"
-        scenario.checks = [CheckSpec(.noPitfallsOf([.lostUpdate])), CheckSpec(.noPitfalls)]
+        scenario.checks = [Scenario.CheckSpec(.noPitfallsOf([.lostUpdate])), Scenario.CheckSpec(.noPitfalls)]
         let text = ScenarioWriter.yaml(scenario)
         #expect(text.contains("  record-key: poll\n"))
         #expect(text.contains("  - no-pitfalls: [lost-update]\n  - no-pitfalls: true\n"))

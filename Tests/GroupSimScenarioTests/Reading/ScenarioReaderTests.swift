@@ -16,8 +16,8 @@ import Testing
         try ScenarioReader.read(text, file: Self.file)
     }
 
-    private func location(_ line: Int, _ column: Int) -> GroupSim.SourceLocation {
-        GroupSim.SourceLocation(file: Self.file, line: line, column: column)
+    private func location(_ line: Int, _ column: Int) -> GroupSim.Scenario.SourceLocation {
+        GroupSim.Scenario.SourceLocation(file: Self.file, line: line, column: column)
     }
 
     /// The error reading `text` gives, or nil if it reads.

@@ -65,15 +65,15 @@ import GroupSimTesting
         var scenario = Self.tricky
         let sessionName = text.isEmpty ? "s" : text
         scenario.timeline = [
-            .step(Step(number: 1, time: .zero, device: "alice-phone", action: .send(Compose(
-                session: sessionName, data: [DataEntry(text.isEmpty ? "k" : text, text), DataEntry("plain", text)],
+            .step(Scenario.Step(number: 1, time: .zero, device: "alice-phone", action: .send(Scenario.Compose(
+                session: sessionName, data: [Scenario.DataEntry(text.isEmpty ? "k" : text, text), Scenario.DataEntry("plain", text)],
                 caption: text, subcaption: text, summary: text, url: text)))),
-            .step(Step(number: 2, time: VirtualTime(nanoseconds: 1), device: "bob-phone", action: .text(text.isEmpty ? "x" : text))),
-            .step(Step(number: 3, time: VirtualTime(nanoseconds: 2), device: "bob-phone", action: .tap(session: sessionName))),
+            .step(Scenario.Step(number: 2, time: VirtualTime(nanoseconds: 1), device: "bob-phone", action: .text(text.isEmpty ? "x" : text))),
+            .step(Scenario.Step(number: 3, time: VirtualTime(nanoseconds: 2), device: "bob-phone", action: .tap(session: sessionName))),
         ]
         scenario.checks = [
-            CheckSpec(.latest(device: "bob-phone", session: sessionName, from: "alice", data: [DataEntry("plain", text)], caption: text)),
-            CheckSpec(.summaries(device: "alice-phone", session: sessionName, count: 2, texts: [text, text])),
+            Scenario.CheckSpec(.latest(device: "bob-phone", session: sessionName, from: "alice", data: [Scenario.DataEntry("plain", text)], caption: text)),
+            Scenario.CheckSpec(.summaries(device: "alice-phone", session: sessionName, count: 2, texts: [text, text])),
         ]
         scenario.about = text
         scenario.name = text.isEmpty ? "n" : text
@@ -101,24 +101,24 @@ import GroupSimTesting
     @Test func roundTripsEveryActionCheckAndSetting() throws {
         var scenario = Self.tricky
         scenario.seed = UInt64(Int64.max)
-        scenario.people.append(Person(key: "carol", devices: ["carol-phone", "carol-mac", "carol-watch"]))
+        scenario.people.append(Scenario.Person(key: "carol", devices: ["carol-phone", "carol-mac", "carol-watch"]))
         scenario.devices += [
-            DeviceSpec(name: "carol-phone", person: "carol", hasApp: false),
-            DeviceSpec(name: "carol-mac", person: "carol", platform: .macos),
-            DeviceSpec(name: "carol-watch", person: "carol", platform: .watchos, hasApp: false),
+            Scenario.DeviceSpec(name: "carol-phone", person: "carol", hasApp: false),
+            Scenario.DeviceSpec(name: "carol-mac", person: "carol", platform: .macos),
+            Scenario.DeviceSpec(name: "carol-watch", person: "carol", platform: .watchos, hasApp: false),
         ]
-        scenario.conversations = [ConversationSpec(name: "family", members: ["alice", "bob"]),
-                                  ConversationSpec(name: "team", members: ["alice", "carol"])]
-        scenario.network = NetworkSpec(latency: .milliseconds(80), jitter: .milliseconds(40), links: [
-            LinkSpec(from: .device("bob-phone"), to: .device("alice-phone"), latency: .milliseconds(10)),
-            LinkSpec(from: .person("carol"), to: .person("alice"), latency: .microseconds(12), jitter: .zero),
-            LinkSpec(from: .person("alice"), to: .device("carol-mac"), jitter: .seconds(2)),
+        scenario.conversations = [Scenario.ConversationSpec(name: "family", members: ["alice", "bob"]),
+                                  Scenario.ConversationSpec(name: "team", members: ["alice", "carol"])]
+        scenario.network = Scenario.NetworkSpec(latency: .milliseconds(80), jitter: .milliseconds(40), links: [
+            Scenario.LinkSpec(from: .device("bob-phone"), to: .device("alice-phone"), latency: .milliseconds(10)),
+            Scenario.LinkSpec(from: .person("carol"), to: .person("alice"), latency: .microseconds(12), jitter: .zero),
+            Scenario.LinkSpec(from: .person("alice"), to: .device("carol-mac"), jitter: .seconds(2)),
         ])
-        scenario.app = AppSpec(state: .cloudMerge, cloudLatency: .milliseconds(30))
-        scenario.options = Options(nilSummary: .defaultText, identifiers: .perConversation, summaryLines: 0)
-        let actions: [(String, String?, Action)] = [
-            ("alice-phone", "family", .send(Compose(session: "poll", data: [DataEntry("q", "topping")], caption: "Pick", direct: true))),
-            ("alice-phone", "team", .insert(Compose(session: "plan", summary: "$me planned"))),
+        scenario.app = Scenario.AppSpec(state: .cloudMerge, cloudLatency: .milliseconds(30))
+        scenario.options = Scenario.Options(nilSummary: .defaultText, identifiers: .perConversation, summaryLines: 0)
+        let actions: [(String, String?, Scenario.Action)] = [
+            ("alice-phone", "family", .send(Scenario.Compose(session: "poll", data: [Scenario.DataEntry("q", "topping")], caption: "Pick", direct: true))),
+            ("alice-phone", "team", .insert(Scenario.Compose(session: "plan", summary: "$me planned"))),
             ("alice-phone", "team", .pressSend),
             ("alice-phone", "team", .cancel),
             ("alice-phone", "team", .open(.expanded)),
@@ -134,32 +134,32 @@ import GroupSimTesting
             ("alice-phone", "family", .join(person: "carol")),
             ("alice-phone", "family", .leave(person: "carol")),
         ]
-        var timeline: [TimelineItem] = []
+        var timeline: [Scenario.TimelineItem] = []
         for (offset, entry) in actions.enumerated() {
-            timeline.append(.step(Step(number: offset + 1, time: VirtualTime(nanoseconds: Int64(offset) * 250_000_000),
+            timeline.append(.step(Scenario.Step(number: offset + 1, time: VirtualTime(nanoseconds: Int64(offset) * 250_000_000),
                                        device: entry.0, conversation: entry.1, action: entry.2)))
         }
-        timeline.append(.race(Race(time: VirtualTime(nanoseconds: 9_000_000_000), within: .milliseconds(5), steps: [
-            Step(number: 17, time: VirtualTime(nanoseconds: 9_000_000_000), device: "bob-phone", conversation: "family",
-                 action: .reply(Compose(session: "poll", data: [DataEntry("bob", "tomatoes")], caption: "$me picked",
+        timeline.append(.race(Scenario.Race(time: VirtualTime(nanoseconds: 9_000_000_000), within: .milliseconds(5), steps: [
+            Scenario.Step(number: 17, time: VirtualTime(nanoseconds: 9_000_000_000), device: "bob-phone", conversation: "family",
+                 action: .reply(Scenario.Compose(session: "poll", data: [Scenario.DataEntry("bob", "tomatoes")], caption: "$me picked",
                                         summary: "$alice", direct: true))),
-            Step(number: 18, time: VirtualTime(nanoseconds: 9_000_000_000), device: "alice-phone", conversation: "family",
-                 action: .reply(Compose(session: "poll", data: [DataEntry("alice", "olives")]))),
+            Scenario.Step(number: 18, time: VirtualTime(nanoseconds: 9_000_000_000), device: "alice-phone", conversation: "family",
+                 action: .reply(Scenario.Compose(session: "poll", data: [Scenario.DataEntry("alice", "olives")]))),
         ])))
         scenario.timeline = timeline
         scenario.checks = [
-            CheckSpec(.latest(device: "alice-phone", session: "poll", from: nil, data: [], caption: nil)),
-            CheckSpec(.summaries(device: "alice-phone", session: "poll", count: nil, texts: [])),
-            CheckSpec(.converged(session: "poll")),
-            CheckSpec(.diverged(session: "plan")),
-            CheckSpec(.complete(session: "poll", data: [])),
-            CheckSpec(.complete(session: "poll", data: [DataEntry("bob", "tomatoes")])),
-            CheckSpec(.pitfalls([.lostUpdate, .droppedURL, .staleSelection])),
-            CheckSpec(.noPitfalls),
-            CheckSpec(.callbacks(device: "carol-phone", sequence: [])),
-            CheckSpec(.callbacks(device: "alice-phone", sequence: [.willBecomeActive, .didBecomeActive])),
-            CheckSpec(.error(step: 18, code: .noBubble)),
-            CheckSpec(.error(step: 1, code: .unknown)),
+            Scenario.CheckSpec(.latest(device: "alice-phone", session: "poll", from: nil, data: [], caption: nil)),
+            Scenario.CheckSpec(.summaries(device: "alice-phone", session: "poll", count: nil, texts: [])),
+            Scenario.CheckSpec(.converged(session: "poll")),
+            Scenario.CheckSpec(.diverged(session: "plan")),
+            Scenario.CheckSpec(.complete(session: "poll", data: [])),
+            Scenario.CheckSpec(.complete(session: "poll", data: [Scenario.DataEntry("bob", "tomatoes")])),
+            Scenario.CheckSpec(.pitfalls([.lostUpdate, .droppedURL, .staleSelection])),
+            Scenario.CheckSpec(.noPitfalls),
+            Scenario.CheckSpec(.callbacks(device: "carol-phone", sequence: [])),
+            Scenario.CheckSpec(.callbacks(device: "alice-phone", sequence: [.willBecomeActive, .didBecomeActive])),
+            Scenario.CheckSpec(.error(step: 18, code: .noBubble)),
+            Scenario.CheckSpec(.error(step: 1, code: .unknown)),
         ]
         try expectRoundTrip(scenario)
     }
@@ -169,11 +169,11 @@ import GroupSimTesting
     /// Two people, three devices, one step: the base that tests change.
     static let tricky = Scenario(
         name: "tricky",
-        people: [Person(key: "alice", devices: ["alice-phone"]), Person(key: "bob", devices: ["bob-phone", "bob-ipad"])],
-        devices: [DeviceSpec(name: "alice-phone", person: "alice"), DeviceSpec(name: "bob-phone", person: "bob"),
-                  DeviceSpec(name: "bob-ipad", person: "bob")],
-        conversations: [ConversationSpec(members: ["alice", "bob"])],
-        timeline: [.step(Step(number: 1, time: .zero, device: "alice-phone", action: .send(Compose(session: "poll"))))]
+        people: [Scenario.Person(key: "alice", devices: ["alice-phone"]), Scenario.Person(key: "bob", devices: ["bob-phone", "bob-ipad"])],
+        devices: [Scenario.DeviceSpec(name: "alice-phone", person: "alice"), Scenario.DeviceSpec(name: "bob-phone", person: "bob"),
+                  Scenario.DeviceSpec(name: "bob-ipad", person: "bob")],
+        conversations: [Scenario.ConversationSpec(members: ["alice", "bob"])],
+        timeline: [.step(Scenario.Step(number: 1, time: .zero, device: "alice-phone", action: .send(Scenario.Compose(session: "poll"))))]
     )
 
     private func expectRoundTrip(_ scenario: Scenario, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {

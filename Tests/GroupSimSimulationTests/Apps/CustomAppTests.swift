@@ -45,20 +45,20 @@ struct TallyApp: MessagesApp {
         apps.register("tally") { _ in TallyApp(log: log) }
         let scenario = Scenario(
             name: "tally",
-            people: [Person(key: "alice", devices: ["alice-phone"]), Person(key: "bob", devices: ["bob-phone", "bob-ipad"])],
-            devices: [DeviceSpec(name: "alice-phone", person: "alice"), DeviceSpec(name: "bob-phone", person: "bob"),
-                      DeviceSpec(name: "bob-ipad", person: "bob")],
-            conversations: [ConversationSpec(members: ["alice", "bob"])],
-            app: AppSpec(name: "tally"),
+            people: [Scenario.Person(key: "alice", devices: ["alice-phone"]), Scenario.Person(key: "bob", devices: ["bob-phone", "bob-ipad"])],
+            devices: [Scenario.DeviceSpec(name: "alice-phone", person: "alice"), Scenario.DeviceSpec(name: "bob-phone", person: "bob"),
+                      Scenario.DeviceSpec(name: "bob-ipad", person: "bob")],
+            conversations: [Scenario.ConversationSpec(members: ["alice", "bob"])],
+            app: Scenario.AppSpec(name: "tally"),
             timeline: [
-                .step(Step(number: 1, time: .zero, device: "alice-phone", action: .send(Compose(session: "tally")))),
-                .step(Step(number: 2, time: VirtualTime(nanoseconds: 200_000_000), device: "bob-ipad",
-                           action: .reply(Compose(session: "tally")))),
-                .step(Step(number: 3, time: VirtualTime(nanoseconds: 400_000_000), device: "bob-phone",
-                           action: .reply(Compose(session: "tally")))),
+                .step(Scenario.Step(number: 1, time: .zero, device: "alice-phone", action: .send(Scenario.Compose(session: "tally")))),
+                .step(Scenario.Step(number: 2, time: VirtualTime(nanoseconds: 200_000_000), device: "bob-ipad",
+                           action: .reply(Scenario.Compose(session: "tally")))),
+                .step(Scenario.Step(number: 3, time: VirtualTime(nanoseconds: 400_000_000), device: "bob-phone",
+                           action: .reply(Scenario.Compose(session: "tally")))),
             ],
-            checks: [CheckSpec(.converged(session: "tally")), CheckSpec(.latest(device: "alice-phone", session: "tally", from: "bob",
-                                                                                 data: [DataEntry("count", "3")], caption: "count 3"))])
+            checks: [Scenario.CheckSpec(.converged(session: "tally")), Scenario.CheckSpec(.latest(device: "alice-phone", session: "tally", from: "bob",
+                                                                                 data: [Scenario.DataEntry("count", "3")], caption: "count 3"))])
         let report = try await scenario.run(apps: apps)
         #expect(report.passed, "\(report.checks.map(\.detail))")
 

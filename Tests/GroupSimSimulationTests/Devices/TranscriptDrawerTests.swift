@@ -9,14 +9,14 @@ import Testing
 /// the end of the text all stay as written.
 @Suite struct TranscriptDrawerTests {
     @Test func tokensBecomeContactNamesAndEverythingElseStays() throws {
-        let scenario = Scenario(name: "t", people: [Person(key: "alice", contactName: "Alice A.", devices: ["alice-phone"]),
-                                                    Person(key: "bob", devices: ["bob-phone"])],
-                                devices: [DeviceSpec(name: "alice-phone", person: "alice"), DeviceSpec(name: "bob-phone", person: "bob")],
-                                conversations: [ConversationSpec(members: ["alice", "bob"])], timeline: [])
+        let scenario = Scenario(name: "t", people: [Scenario.Person(key: "alice", contactName: "Alice A.", devices: ["alice-phone"]),
+                                                    Scenario.Person(key: "bob", devices: ["bob-phone"])],
+                                devices: [Scenario.DeviceSpec(name: "alice-phone", person: "alice"), Scenario.DeviceSpec(name: "bob-phone", person: "bob")],
+                                conversations: [Scenario.ConversationSpec(members: ["alice", "bob"])], timeline: [])
         let world = WorldFacts(scenario: scenario, seed: 1)
         let bobMap = world.mintIdentifiers(device: "bob-phone", generation: 0)
-        let alice = try #require(bobMap.id(for: "alice", in: ConversationSpec.defaultName)).uuidString
-        let bob = try #require(bobMap.id(for: "bob", in: ConversationSpec.defaultName)).uuidString
+        let alice = try #require(bobMap.id(for: "alice", in: Scenario.ConversationSpec.defaultName)).uuidString
+        let bob = try #require(bobMap.id(for: "bob", in: Scenario.ConversationSpec.defaultName)).uuidString
         let stranger = ParticipantID(bits: 1, 2).uuidString
         let drawer = TranscriptDrawer(world: world, identifiers: world.mintIdentifiers(device: "alice-phone", generation: 0),
                                       person: "alice", position: 0)

@@ -9,12 +9,12 @@ import Testing
 @Suite struct StateMapParsingTests {
     /// The query read with `split` on characters: the definition the byte reader keeps.
     /// Every item is kept, by key, a repeated key's values in the URL's order.
-    static func reference(_ url: String) -> [DataEntry] {
+    static func reference(_ url: String) -> [Scenario.DataEntry] {
         guard let question = url.firstIndex(of: "?") else { return [] }
         let query = url[url.index(after: question)...].prefix { $0 != "#" }
         let items = query.split(separator: "&", omittingEmptySubsequences: true).map { item in
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return DataEntry(MessageURL.decode(parts[0]), parts.count > 1 ? MessageURL.decode(parts[1]) : "")
+            return Scenario.DataEntry(MessageURL.decode(parts[0]), parts.count > 1 ? MessageURL.decode(parts[1]) : "")
         }
         return items.indices.sorted { (items[$0].key, $0) < (items[$1].key, $1) }.map { items[$0] }
     }
@@ -29,7 +29,7 @@ import Testing
             #expect(StateMap(url: url).entries == Self.reference(url), "seed \(seed): \(url)")
         }
         #expect(StateMap(url: "https://x.example/?q=topping&bob=tomatoes#top")
-            == StateMap([DataEntry("bob", "tomatoes"), DataEntry("q", "topping")]))
+            == StateMap([Scenario.DataEntry("bob", "tomatoes"), Scenario.DataEntry("q", "topping")]))
         #expect(StateMap(url: nil).isEmpty)
         #expect(StateMap(url: "no-query").isEmpty)
     }
@@ -44,8 +44,8 @@ import Testing
         #expect(state.url() == "?pick=olives&pick=pickles&pick=olives&q=topping")
         #expect(StateMap(url: state.url()) == state)
         #expect(state.description == "{pick: olives, pick: pickles, pick: olives, q: topping}")
-        #expect(state.contains([DataEntry("pick", "pickles"), DataEntry("q", "topping")]))
-        #expect(!state.contains([DataEntry("pick", "tomatoes")]))
+        #expect(state.contains([Scenario.DataEntry("pick", "pickles"), Scenario.DataEntry("q", "topping")]))
+        #expect(!state.contains([Scenario.DataEntry("pick", "tomatoes")]))
         #expect(state != StateMap(url: "?pick=olives&q=topping"), "a repeat is part of the state")
 
         var applied = StateMap(url: "?pick=tomatoes&z=1")
@@ -54,7 +54,7 @@ import Testing
         state["pick"] = "fudge"
         #expect(state.url() == "?pick=fudge&q=topping")
         state["pick"] = nil
-        state.apply([DataEntry("a", "1")])
+        state.apply([Scenario.DataEntry("a", "1")])
         #expect(state.url() == "?a=1&q=topping")
     }
 }

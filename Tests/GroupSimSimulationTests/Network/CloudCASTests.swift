@@ -33,17 +33,17 @@ import GroupSimTesting
         let view = Conversation(name: "group", localParticipantIdentifier: ParticipantID(bits: 1, 2), remoteParticipantIdentifiers: [],
                                 selectedMessage: nil, draft: nil, presentationStyle: .expanded)
         let request = ComposeRequest(kind: .reply, session: Session(name: "poll"), isNewSession: false,
-            data: [DataEntry("carol", "pickles")])
+            data: [Scenario.DataEntry("carol", "pickles")])
         #expect(app.userDidCompose(request, conversation: view) == [.fetch(key: "poll")])
-        let first = app.didFetch(CloudRecord(key: "poll", state: StateMap([DataEntry("q", "topping")]), version: 1), conversation: view)
+        let first = app.didFetch(AppAction.CloudRecord(key: "poll", state: StateMap([Scenario.DataEntry("q", "topping")]), version: 1), conversation: view)
         #expect(first == [.store(key: "poll", write: .conditional(expectedVersion: 1,
-            state: StateMap([DataEntry("q", "topping"), DataEntry("carol", "pickles")])))])
-        let server = StateMap([DataEntry("q", "topping"), DataEntry("bob", "tomatoes")])
-        let retry = app.didStore(CloudRecord(key: "poll", state: server, version: 2, conflict: true), conversation: view)
+            state: StateMap([Scenario.DataEntry("q", "topping"), Scenario.DataEntry("carol", "pickles")])))])
+        let server = StateMap([Scenario.DataEntry("q", "topping"), Scenario.DataEntry("bob", "tomatoes")])
+        let retry = app.didStore(AppAction.CloudRecord(key: "poll", state: server, version: 2, conflict: true), conversation: view)
         var merged = server
         merged["carol"] = "pickles"
         #expect(retry == [.store(key: "poll", write: .conditional(expectedVersion: 2, state: merged))])
-        let sent = app.didStore(CloudRecord(key: "poll", state: merged, version: 3), conversation: view)
+        let sent = app.didStore(AppAction.CloudRecord(key: "poll", state: merged, version: 3), conversation: view)
         guard case .insert(let message)? = sent.first else {
             Issue.record("expected an insert, got \(sent)")
             return

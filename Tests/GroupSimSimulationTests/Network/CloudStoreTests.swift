@@ -39,7 +39,7 @@ import GroupSimTesting
         let report = try await Fixture.run(Self.race("cloud-merge") + checks)
         #expect(report.passed, "\(report.checks.map(\.detail))")
         // The URL carries only the session token (M13).
-        #expect(report.live("alice-phone", "poll")?.urlState.entries == [DataEntry("session", "poll")])
+        #expect(report.live("alice-phone", "poll")?.urlState.entries == [Scenario.DataEntry("session", "poll")])
     }
 
     /// M13: a reply fetches (a round trip of cloud-latency) before the message is staged;
@@ -79,11 +79,11 @@ struct ConditionalSaveApp: MessagesApp {
         return [.fetch(key: request.session.name)]
     }
 
-    mutating func didFetch(_ record: CloudRecord, conversation: Conversation) -> [AppAction] {
+    mutating func didFetch(_ record: AppAction.CloudRecord, conversation: Conversation) -> [AppAction] {
         write(over: record)
     }
 
-    mutating func didStore(_ record: CloudRecord, conversation: Conversation) -> [AppAction] {
+    mutating func didStore(_ record: AppAction.CloudRecord, conversation: Conversation) -> [AppAction] {
         guard let request = pending else { return [] }
         if record.conflict {
             log.conflicts.append("v\(record.version)")
@@ -93,7 +93,7 @@ struct ConditionalSaveApp: MessagesApp {
         return [.insert(Message(session: request.session, url: "?session=\(record.key)"))]
     }
 
-    private func write(over record: CloudRecord) -> [AppAction] {
+    private func write(over record: AppAction.CloudRecord) -> [AppAction] {
         guard let request = pending else { return [] }
         var state = record.state ?? StateMap()
         state.apply(request.data)

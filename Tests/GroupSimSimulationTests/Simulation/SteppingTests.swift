@@ -135,7 +135,7 @@ import GroupSimTesting
     /// `run()` refuses it.
     @Test func steppingAScenarioWithProblemsThrowsItsErrors() async throws {
         var scenario = try Self.scenario("pickles-race.yaml")
-        scenario.checks.append(CheckSpec(.latest(device: "nobody-phone", session: "poll", from: nil, data: [], caption: nil)))
+        scenario.checks.append(Scenario.CheckSpec(.latest(device: "nobody-phone", session: "poll", from: nil, data: [], caption: nil)))
         var runErrors: [String] = []
         do { _ = try await Simulation(scenario: scenario).run() } catch { runErrors = error.errors.map(\.description) }
         #expect(!runErrors.isEmpty)

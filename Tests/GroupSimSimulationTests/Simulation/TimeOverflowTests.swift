@@ -34,7 +34,7 @@ import GroupSimTesting
     /// `Int64.max` nanoseconds: `explore` crashed in `Network.delay(from:to:)`.
     @Test func hugeLatencyAndJitterDoNotCrashRunOrExplore() async throws {
         var scenario = try Fixture.scenario(Self.text)
-        scenario.network = NetworkSpec(latency: .seconds(6_307_200_000), jitter: .seconds(6_307_200_000))
+        scenario.network = Scenario.NetworkSpec(latency: .seconds(6_307_200_000), jitter: .seconds(6_307_200_000))
         await #expect(throws: ScenarioErrors.self) { try await scenario.run(seed: 1) }
         await #expect(throws: ExplorationError.self) { try await Explorer(scenario: scenario).explore(runs: 20, seed: 3) }
         let report = try await RunReport(outcome: Simulation(ValidatedScenario(parsed: scenario), seed: 1).run())

@@ -18,7 +18,7 @@ import GroupSimTesting
         try await ReportingFixture.run(file: "Scenarios/lessons/conditional-write-fixed.yaml")
     }
 
-    static func isCloud(_ kind: TraceEvent.Kind) -> Bool {
+    static func isCloud(_ kind: Simulation.Trace.Event.Kind) -> Bool {
         switch kind {
         case .cloudRequest, .cloudHandled, .cloudAnswer: true
         default: false
@@ -38,7 +38,7 @@ import GroupSimTesting
         ])
         let store = events.filter { $0.subject == "cloud" }
         #expect(store.allSatisfy { Self.isCloud($0.kind) })
-        let handledForCarol = store.compactMap { event -> TraceEvent.Kind? in
+        let handledForCarol = store.compactMap { event -> Simulation.Trace.Event.Kind? in
             guard case .cloudHandled(_, _, "carol-phone", _) = event.kind else { return nil }
             return event.kind
         }
@@ -79,10 +79,10 @@ import GroupSimTesting
     /// `kindText` (and so the digest, which covers it) is written from the typed fields in
     /// exactly the words the stringly trace had.
     @Test func kindTextKeepsTheCanonicalWording() {
-        let compose = Compose(session: "poll", data: [DataEntry("bob", "tomatoes")], direct: true)
-        let cases: [(TraceEvent.Kind, String)] = [
+        let compose = Scenario.Compose(session: "poll", data: [Scenario.DataEntry("bob", "tomatoes")], direct: true)
+        let cases: [(Simulation.Trace.Event.Kind, String)] = [
             (.step(number: 3, action: .reply(compose)), "step 3 reply poll (direct)"),
-            (.step(number: 4, action: .insert(Compose(session: "poll"))), "step 4 insert poll"),
+            (.step(number: 4, action: .insert(Scenario.Compose(session: "poll"))), "step 4 insert poll"),
             (.step(number: 5, action: .tap(session: "poll")), "step 5 tap poll"),
             (.step(number: 6, action: .open(.expanded)), "step 6 open expanded"),
             (.step(number: 7, action: .join(person: "dave")), "step 7 join dave"),
@@ -100,7 +100,7 @@ import GroupSimTesting
             (.note(.openedInBrowser(url: "https://example.com")), "note opened https://example.com in the browser (M25)"),
         ]
         for (kind, text) in cases {
-            let event = TraceEvent(time: VirtualTime(nanoseconds: 5), subject: "bob-phone", kind: kind)
+            let event = Simulation.Trace.Event(time: VirtualTime(nanoseconds: 5), subject: "bob-phone", kind: kind)
             #expect(event.kindText == text)
             #expect(event.canonicalText == "t=5 bob-phone " + text)
         }
