@@ -4,7 +4,7 @@ import GroupSimSimulation
 
 /// Evaluates a scenario's checks on a finished, quiet run (docs/scenario-format.md, "Checks").
 package enum CheckEvaluator {
-    public static func evaluate(_ outcome: RunOutcome, pitfalls: [Pitfall]) -> [CheckResult] {
+    package static func evaluate(_ outcome: RunOutcome, pitfalls: [Pitfall]) -> [CheckResult] {
         evaluate(outcome, pitfalls: pitfalls, states: SessionStates(outcome: outcome))
     }
 

@@ -15,10 +15,10 @@ import GroupSimSimulation
 extension ExplorationJSONReport {
     /// Reads a report written by `render` back. Throws `ExplorationError.invalidReport`
     /// naming the member that is missing or malformed, and where it is.
-    public static func parse(_ text: String) throws(ExplorationError) -> ExplorationReport { try parse(Array(text.utf8)) }
+    package static func parse(_ text: String) throws(ExplorationError) -> ExplorationReport { try parse(Array(text.utf8)) }
 
     /// Reads the bytes of a report file; bytes that are not UTF-8 are refused by place.
-    public static func parse(_ bytes: [UInt8]) throws(ExplorationError) -> ExplorationReport {
+    package static func parse(_ bytes: [UInt8]) throws(ExplorationError) -> ExplorationReport {
         let json: JSONValue
         do {
             json = try JSONValue.parse(bytes)

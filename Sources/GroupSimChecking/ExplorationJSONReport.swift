@@ -16,7 +16,7 @@ import GroupSimSimulation
 /// working folder (the file is written as given on the command line): running the same
 /// shard again writes the same bytes, so a retried shard never changes a merged result.
 package enum ExplorationJSONReport {
-    public static let format = "groupsim-exploration-3"
+    package static let format = "groupsim-exploration-3"
     /// The formats before reports carried `fingerprint` and `groupsimVersion` (1), and
     /// before outcomes were counted per session as classes (2).
     static let formerFormats = ["groupsim-exploration-1", "groupsim-exploration-2"]
@@ -24,9 +24,9 @@ package enum ExplorationJSONReport {
     /// kept here, below the run report's renderer in Reporting, which repeats it as `JSONReport.version`.
     package static let version = 1
 
-    public static func render(_ report: ExplorationReport) -> String { value(report).rendered() + "\n" }
+    package static func render(_ report: ExplorationReport) -> String { value(report).rendered() + "\n" }
 
-    public static func value(_ report: ExplorationReport) -> JSONValue {
+    package static func value(_ report: ExplorationReport) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("format", .string(format)),
             ("version", .int(version)),

@@ -3,13 +3,13 @@ import GroupSimCore
 /// How far an exploration has got, for a progress line (`groupsim explore` on a terminal).
 package struct ExplorationProgress: Sendable, Hashable {
     /// Runs finished so far.
-    public var runsDone: Int
+    package var runsDone: Int
     /// Runs this exploration will make.
-    public var runs: Int
+    package var runs: Int
     /// Finished runs that failed a check.
-    public var failedRuns: Int
+    package var failedRuns: Int
 
-    public init(runsDone: Int, runs: Int, failedRuns: Int) {
+    package init(runsDone: Int, runs: Int, failedRuns: Int) {
         self.runsDone = runsDone
         self.runs = runs
         self.failedRuns = failedRuns
@@ -21,15 +21,15 @@ package struct ExplorationProgress: Sendable, Hashable {
 /// it says what it has found and simulated.
 package struct SearchProgress: Sendable, Hashable {
     /// Distinct orders found so far (counted, where factoring combines devices' orders).
-    public var orders: ExactCount
+    package var orders: ExactCount
     /// Of those, the orders that failed a check.
-    public var failedOrders: ExactCount
+    package var failedOrders: ExactCount
     /// Schedules simulated so far.
-    public var schedules: Int
+    package var schedules: Int
     /// The search has ended, every order found.
-    public var finished: Bool
+    package var finished: Bool
 
-    public init(orders: ExactCount, failedOrders: ExactCount, schedules: Int, finished: Bool) {
+    package init(orders: ExactCount, failedOrders: ExactCount, schedules: Int, finished: Bool) {
         self.orders = orders
         self.failedOrders = failedOrders
         self.schedules = schedules

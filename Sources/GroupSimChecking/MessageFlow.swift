@@ -9,65 +9,65 @@ import GroupSimSimulation
 /// Building is O(events); lookups by message are O(1).
 package struct MessageFlow: Sendable {
     /// A message leaving its device (M11: it collapses its session there at once).
-    public struct Send: Sendable, Hashable {
-        public var message: Int
-        public var device: String
-        public var time: VirtualTime
+    package struct Send: Sendable, Hashable {
+        package var message: Int
+        package var device: String
+        package var time: VirtualTime
         /// nil for plain text and stickers.
-        public var session: String?
-        public var url: String?
+        package var session: String?
+        package var url: String?
         /// The step that made the device send it (1-based, file order), when one did.
-        public var step: Int?
+        package var step: Int?
         /// The position of the `sent` event in the trace.
-        public var traceIndex: Int
+        package var traceIndex: Int
     }
 
     /// One copy of a message reaching one other device (M30).
-    public struct Copy: Sendable, Hashable {
-        public var message: Int
-        public var from: String
-        public var to: String
-        public var sentAt: VirtualTime
-        public var arrivedAt: VirtualTime
+    package struct Copy: Sendable, Hashable {
+        package var message: Int
+        package var from: String
+        package var to: String
+        package var sentAt: VirtualTime
+        package var arrivedAt: VirtualTime
         /// When the copy first reached the device while it was offline and had to wait (M30).
-        public var heldAt: VirtualTime?
+        package var heldAt: VirtualTime?
         /// The position of the `delivered` event in the trace.
-        public var traceIndex: Int
+        package var traceIndex: Int
     }
 
     /// One request to the cloud store and its answer (M13).
-    public struct CloudTrip: Sendable, Hashable {
+    package struct CloudTrip: Sendable, Hashable {
         /// `fetch` or `store`, as the trace's cloud events name it.
-        public typealias Operation = Simulation.Trace.Event.CloudOperation
+        package typealias Operation = Simulation.Trace.Event.CloudOperation
 
-        public var device: String
-        public var operation: Operation
+        package var device: String
+        package var operation: Operation
         /// The record's key: the session's name for the built-in app.
-        public var key: String
-        public var requestedAt: VirtualTime
+        package var key: String
+        package var requestedAt: VirtualTime
         /// When the request reached the store; nil if it never did.
-        public var arrivedAt: VirtualTime?
+        package var arrivedAt: VirtualTime?
         /// The record's version the store answered with (after the write, for a store;
         /// the current one, for a refused write).
-        public var version: Int?
+        package var version: Int?
         /// True when the store refused the conditional write because the record's version
         /// had moved; its answer is then a conflict, which the app may retry on (M13).
-        public var refused = false
+        package var refused = false
         /// When the answer reached the device; nil if it never did.
-        public var answeredAt: VirtualTime?
+        package var answeredAt: VirtualTime?
     }
 
     /// Every app, text or sticker message, in send order.
-    public private(set) var sends: [Send] = []
+    package private(set) var sends: [Send] = []
     /// Every delivered copy, in arrival order.
-    public private(set) var copies: [Copy] = []
+    package private(set) var copies: [Copy] = []
     /// Every cloud request, in the order the devices made them.
-    public private(set) var cloudTrips: [CloudTrip] = []
+    package private(set) var cloudTrips: [CloudTrip] = []
 
     private var sendIndex: [Int: Int] = [:]
 
     /// Reads the trace once.
-    public init(trace: Simulation.Trace) {
+    package init(trace: Simulation.Trace) {
         var lastStep: [String: Int] = [:]
         var held: [String: VirtualTime] = [:]
         var openTrips: [Int] = []
@@ -117,7 +117,7 @@ package struct MessageFlow: Sendable {
     }
 
     /// The send of message `message` (`m3` is 3).
-    public func send(of message: Int) -> Send? { sendIndex[message].map { sends[$0] } }
+    package func send(of message: Int) -> Send? { sendIndex[message].map { sends[$0] } }
 
     private static func copyKey(_ message: Int, _ device: String) -> String { "\(message)|\(device)" }
 }

@@ -11,7 +11,7 @@ import GroupSimSimulation
 /// misread, the rule it comes from and the fix; the wording is in
 /// `PitfallDetector+Explanations.swift`.
 package enum PitfallDetector {
-    public static func detect(_ outcome: RunOutcome) -> [Pitfall] {
+    package static func detect(_ outcome: RunOutcome) -> [Pitfall] {
         detect(outcome, states: SessionStates(outcome: outcome))
     }
 

@@ -4,12 +4,12 @@
 /// report of the whole (`ExplorationReport.merge`).
 package struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// 0-based, below `count`.
-    public let index: Int
+    package let index: Int
     /// How many shards the runs are split into (at least 1).
-    public let count: Int
+    package let count: Int
 
     /// Throws `ExplorationError.invalidShard` unless `0 <= index < count`.
-    public init(index: Int, count: Int) throws(ExplorationError) {
+    package init(index: Int, count: Int) throws(ExplorationError) {
         guard count >= 1, index >= 0, index < count else {
             throw .invalidShard("a shard is I/N with 0 <= I < N, found \(index)/\(count)")
         }
@@ -18,7 +18,7 @@ package struct Shard: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads `I/N` as written on the command line (`--shard 0/4`).
-    public init(parsing text: String) throws(ExplorationError) {
+    package init(parsing text: String) throws(ExplorationError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
             throw .invalidShard("a shard is written I/N, such as 0/4, found \"\(text)\"")
@@ -27,11 +27,11 @@ package struct Shard: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `1/4`.
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 
     /// Whether run number `run` (0-based) belongs to this shard.
-    public func contains(run: Int) -> Bool { run % count == index }
+    package func contains(run: Int) -> Bool { run % count == index }
 
     /// The run numbers below `runs` that belong to this shard, in increasing order.
-    public func runs(below runs: Int) -> StrideTo<Int> { stride(from: index, to: max(runs, index), by: count) }
+    package func runs(below runs: Int) -> StrideTo<Int> { stride(from: index, to: max(runs, index), by: count) }
 }

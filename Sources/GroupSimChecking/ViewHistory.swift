@@ -10,33 +10,33 @@ import GroupSimSimulation
 /// (M26) and have no history. Building is O(events).
 package struct ViewHistory: Sendable {
     /// One device's live bubble of one session changing to `message`.
-    public struct Change: Sendable, Hashable {
-        public var device: String
-        public var session: String
-        public var message: Int
-        public var time: VirtualTime
+    package struct Change: Sendable, Hashable {
+        package var device: String
+        package var session: String
+        package var message: Int
+        package var time: VirtualTime
         /// The device that sent the message: `device` itself when it was sent here.
-        public var from: String
+        package var from: String
         /// The position of the `sent` or `delivered` event in the trace.
-        public var traceIndex: Int
+        package var traceIndex: Int
 
         /// The message was sent on this device rather than received.
-        public var wasSent: Bool { from == device }
+        package var wasSent: Bool { from == device }
 
         /// `sent m3` or `received m2 from bob-phone`.
-        public var action: String { wasSent ? "sent m\(message)" : "received m\(message) from \(from)" }
+        package var action: String { wasSent ? "sent m\(message)" : "received m\(message) from \(from)" }
     }
 
     /// Every change, in trace order.
-    public let changes: [Change]
+    package let changes: [Change]
     /// The devices that draw bubbles, in the scenario's order.
-    public let devices: [String]
+    package let devices: [String]
     /// Positions in `changes` per device and session, and per session, in trace order:
     /// the questions below read one bubble's history, not every change of the run.
     private let byBubble: [Bubble: [Int]]
     private let bySession: [String: [Int]]
     /// Every session with a change, in the order each first appears.
-    public let sessions: [String]
+    package let sessions: [String]
 
     private struct Bubble: Hashable {
         var device: String
@@ -52,7 +52,7 @@ package struct ViewHistory: Sendable {
         sessions = []
     }
 
-    public init(outcome: RunOutcome) {
+    package init(outcome: RunOutcome) {
         let drawing = outcome.scenario.devices.filter(\.drawsBubbles).map(\.name)
         let draws = Set(drawing)
         var sessionOf: [Int: String] = [:]
@@ -90,13 +90,13 @@ package struct ViewHistory: Sendable {
     }
 
     /// The changes of one device's live bubble of `session`, in order.
-    public func changes(on device: String, session: String) -> [Change] {
+    package func changes(on device: String, session: String) -> [Change] {
         (byBubble[Bubble(device: device, session: session)] ?? []).map { changes[$0] }
     }
 
     /// The changes of `session` grouped by instant, in time order: one entry per instant
     /// at which some device's live bubble of the session changed. O(changes of the session).
-    public func instants(of session: String) -> [(time: VirtualTime, changes: [Change])] {
+    package func instants(of session: String) -> [(time: VirtualTime, changes: [Change])] {
         var found: [(time: VirtualTime, changes: [Change])] = []
         for change in (bySession[session] ?? []).lazy.map({ changes[$0] }) {
             if let last = found.last, last.time == change.time {
@@ -110,7 +110,7 @@ package struct ViewHistory: Sendable {
 
     /// The live bubble of `session` on `device` just before trace position `traceIndex`
     /// (nil: the device showed nothing of the session yet).
-    public func live(on device: String, session: String, before traceIndex: Int) -> Change? {
+    package func live(on device: String, session: String, before traceIndex: Int) -> Change? {
         let positions = byBubble[Bubble(device: device, session: session)] ?? []
         // Trace positions grow along the list: the last one before `traceIndex`.
         var low = 0
@@ -123,14 +123,14 @@ package struct ViewHistory: Sendable {
     }
 
     /// The live bubble of `session` on `device` at the end of the run.
-    public func final(on device: String, session: String) -> Change? {
+    package func final(on device: String, session: String) -> Change? {
         byBubble[Bubble(device: device, session: session)]?.last.map { changes[$0] }
     }
 
     /// Where two devices' views of `session` parted: the first change at which one of
     /// them showed a message the other did not show in that place. nil when both saw the
     /// same bubbles in the same order.
-    public func parting(_ first: String, _ second: String, session: String) -> ViewParting? {
+    package func parting(_ first: String, _ second: String, session: String) -> ViewParting? {
         let left = changes(on: first, session: session)
         let right = changes(on: second, session: session)
         var agreed: [Int] = []
@@ -166,7 +166,7 @@ package struct ViewHistory: Sendable {
     /// the two devices whose views split first; with more than four groups, only the first
     /// group is compared with the others, to keep the list readable, and past 64 pairs
     /// between two groups their first devices stand for them. Empty when they all end alike.
-    public func partings(session: String, among devices: [String]) -> [ViewParting] {
+    package func partings(session: String, among devices: [String]) -> [ViewParting] {
         var groups: [(message: Int?, devices: [String])] = []
         for device in devices {
             let message = final(on: device, session: session)?.message

@@ -2,29 +2,29 @@
 /// had agreed on, what one of them then showed while the other still showed something
 /// else, and where each ended.
 package struct ViewParting: Sendable, Hashable {
-    public var session: String
-    public var first: String
-    public var second: String
+    package var session: String
+    package var first: String
+    package var second: String
     /// The messages both devices showed as the live bubble, in order, before they parted.
-    public var agreed: [Int]
+    package var agreed: [Int]
     /// The change that parted them: the earlier of the two first differing changes.
-    public var change: ViewHistory.Change
+    package var change: ViewHistory.Change
     /// What the other device still showed at that moment (nil: nothing of the session).
-    public var otherShowed: Int?
+    package var otherShowed: Int?
     /// The other device's own next change, which differs from `change`; nil when it
     /// never showed another bubble of the session.
-    public var otherNext: ViewHistory.Change?
-    public var finalFirst: Int?
-    public var finalSecond: Int?
+    package var otherNext: ViewHistory.Change?
+    package var finalFirst: Int?
+    package var finalSecond: Int?
 
     /// The device that did not make `change`.
-    public var other: String { change.device == first ? second : first }
+    package var other: String { change.device == first ? second : first }
 
     /// One paragraph: `alice-phone and carol-phone agreed on poll until 501ms (both
     /// showed m1); then alice-phone sent m3 while carol-phone still showed m1, and
     /// carol-phone went on to m4 instead (it sent m4 at 502ms). In the end alice-phone
     /// shows m2 and carol-phone shows m3.`
-    public var description: String {
+    package var description: String {
         let showed = otherShowed.map { "still showed m\($0)" } ?? "showed nothing of \(session) yet"
         var text = "\(first) and \(second) agreed on \(session) until \(change.time) (\(Self.agreement(agreed))); "
         text += "then \(change.device) \(change.action) while \(other) \(showed)"

@@ -14,23 +14,23 @@ import GroupSimChecking
 /// The same inputs always give the same bytes.
 package enum ExplorationHTMLReport {
     /// One failing outcome: the checks it broke and its first run.
-    public struct FailingOutcome: Sendable {
+    package struct FailingOutcome: Sendable {
         /// The checks' one-line texts.
-        public var checks: [String]
-        public var run: ExplorationReport.RunReference
+        package var checks: [String]
+        package var run: ExplorationReport.RunReference
         /// `groupsim run FILE --seed N`.
-        public var replay: String
+        package var replay: String
         /// The replayed run's plain-text report, embedded as text; nil leaves it out.
-        public var runReport: String?
+        package var runReport: String?
         /// The replayed run's HTML page (`HTMLReport`), embedded with its time slider; nil
         /// leaves it out.
-        public var runPage: String? = nil
+        package var runPage: String? = nil
     }
 
     /// The failing outcomes of `report`: failing runs grouped by the checks they broke, in
     /// order of their first run, each with its replay command (random explorations only;
     /// an exhaustive one replays by order, shown instead).
-    public static func failingOutcomes(_ report: ExplorationReport) -> [FailingOutcome] {
+    package static func failingOutcomes(_ report: ExplorationReport) -> [FailingOutcome] {
         var seen: [[Int]] = []
         var outcomes: [FailingOutcome] = []
         for failure in report.failures where !seen.contains(failure.failedChecks) {
@@ -46,7 +46,7 @@ package enum ExplorationHTMLReport {
     }
 
     /// The page. `failing` defaults to `failingOutcomes(report)` without run reports.
-    public static func render(_ report: ExplorationReport, failing: [FailingOutcome]? = nil) -> String {
+    package static func render(_ report: ExplorationReport, failing: [FailingOutcome]? = nil) -> String {
         let runs = report.runs
         let unit = if case .random = report.mode { "runs" } else { "orders" }
         // An embedded run page brings the time slider's script, which the policy must name.

@@ -9,15 +9,15 @@ import GroupSimChecking
 package enum ExplorationTextReport {
     /// Per-device outcome lines printed without `full`: a scenario small enough to fit
     /// on a screen shows every device; a larger one shows its sessions' classes only.
-    public static let deviceLineLimit = 24
+    package static let deviceLineLimit = 24
     /// Outcome classes listed per session without `full`, the biggest first.
-    public static let classLimit = 5
+    package static let classLimit = 5
     /// Sessions listed without `full`.
-    public static let sessionLimit = 6
+    package static let sessionLimit = 6
     /// Devices named as apart from the majority, per session, without `full`.
-    public static let outlierLimit = 5
+    package static let outlierLimit = 5
     /// Checks, unexpected failures and failed steps listed without `full`.
-    public static let listLimit = 20
+    package static let listLimit = 20
 
     /// The up-front estimate of orders as counts print (`1.278 × 10^17`); the search
     /// keeps `Int.max` for any estimate past it, so that one is "more than" it.
@@ -27,7 +27,7 @@ package enum ExplorationTextReport {
 
     /// - Parameter full: every device's line, every class, check and failed step; without
     ///   it the report stays about 60 lines whatever the number of devices and sessions.
-    public static func render(_ report: ExplorationReport, full: Bool = false) -> String {
+    package static func render(_ report: ExplorationReport, full: Bool = false) -> String {
         var lines: [String] = []
         let runs = report.runs
         let readableRuns = runs.readable
@@ -138,7 +138,7 @@ package enum ExplorationTextReport {
 
     /// Events of a failing order printed without `full`: a 96-device group's order has
     /// hundreds; the JSON report lists every one.
-    public static let orderEventLimit = 40
+    package static let orderEventLimit = 40
 
     /// A failing order, event by event, cut after `orderEventLimit` events without `full`.
     static func orderText(_ schedule: [String], full: Bool) -> String {

@@ -3,24 +3,24 @@
 /// lesson defines the ones it is the first to use (`Lesson.terms`) before it uses them.
 package struct Term: Sendable, Hashable {
     /// The term as written: `live bubble`.
-    public var name: String
+    package var name: String
     /// One line: what it means here.
-    public var definition: String
+    package var definition: String
     /// Every spelling that counts as a use, lower case (`live bubble`, `live bubbles`).
-    public var forms: [String]
+    package var forms: [String]
 
-    public init(_ name: String, _ definition: String, forms: [String]? = nil) {
+    package init(_ name: String, _ definition: String, forms: [String]? = nil) {
         self.name = name
         self.definition = definition
         self.forms = forms ?? [name, name + "s"]
     }
 
     /// `   live bubble: the one bubble ...`: the line a lesson defines it with.
-    public var line: String { "\(name): \(definition)" }
+    package var line: String { "\(name): \(definition)" }
 }
 
 package enum Glossary {
-    public static let terms: [Term] = [
+    package static let terms: [Term] = [
         Term("session", "an app's messages sent as one thread (MSSession); each replaces the last (M10)"),
         Term("live bubble", "the one bubble a session draws, its newest message; a tap opens the app (M11)"),
         Term("summary line", "the summaryText line a bubble leaves when the next one replaces it (M10, M14)"),
@@ -35,12 +35,12 @@ package enum Glossary {
         Term("pitfall", "a known way a group app goes wrong; GroupSim reports each with its rule and fix"),
     ]
 
-    public static func term(_ name: String) -> Term? { terms.first { $0.name == name } }
+    package static func term(_ name: String) -> Term? { terms.first { $0.name == name } }
 
     /// The glossary terms `text` uses, each with the offset (in characters) of its first
     /// use, in order of first use. A use is a form of the term, in any case, not inside a
     /// longer word (`completely` is no use of `complete`).
-    public static func firstUses(in text: String) -> [(term: Term, offset: Int)] {
+    package static func firstUses(in text: String) -> [(term: Term, offset: Int)] {
         let lower = Array(text.lowercased())
         var found: [(term: Term, offset: Int)] = []
         for term in terms {

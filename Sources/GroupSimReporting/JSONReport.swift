@@ -9,11 +9,11 @@ package enum JSONReport {
     /// The `version` member of the JSON reports of `run`, `explore` and `merge`
     /// (docs/json-output.md). It goes up when a member changes meaning or goes away; new
     /// members may appear without a change of version.
-    public static let version = ExplorationJSONReport.version
+    package static let version = ExplorationJSONReport.version
 
-    public static func render(_ report: RunReport) -> String { value(report).rendered() + "\n" }
+    package static func render(_ report: RunReport) -> String { value(report).rendered() + "\n" }
 
-    public static func value(_ report: RunReport) -> JSONValue {
+    package static func value(_ report: RunReport) -> JSONValue {
         guard case .object(var members) = body(report) else { return body(report) }
         members.append(("rules", rules(citedIn: JSONValue.object(members).rendered(indent: nil))))
         return .object(members)
@@ -21,7 +21,7 @@ package enum JSONReport {
 
     /// Every rule `text` cites, in rule order, with where it is written up:
     /// `[{"rule": "M12", "reference": "docs/behaviour.md#m12"}]`.
-    public static func rules(citedIn text: String) -> JSONValue {
+    package static func rules(citedIn text: String) -> JSONValue {
         let cited = RuleReference.rulesInOrder(in: text)
         return .array(cited.map { .object([("rule", .string($0.rawValue)), ("reference", .string($0.path))]) })
     }

@@ -5,7 +5,7 @@ import GroupSimCore
 /// how to write to it safely, then who is who (identifiers, reinstalls, attributing
 /// choices, people with two devices).
 extension Lesson {
-    public static let all: [Lesson] = [
+    package static let all: [Lesson] = [
         Lesson(
             name: "session-collapse",
             title: "Session collapse and summary lines",

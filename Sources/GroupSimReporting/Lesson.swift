@@ -8,24 +8,24 @@ import GroupSimCore
 /// is `Lesson.all`, in teaching order (`Lesson+Catalog.swift`).
 package struct Lesson: Sendable, Hashable {
     /// The lesson's name on the command line and in its file names.
-    public var name: String
+    package var name: String
     /// The lesson's heading.
-    public var title: String
+    package var title: String
     /// One line for the list: what the learner will see.
-    public var preview: String
+    package var preview: String
     /// The docs/behaviour.md rules it teaches (`M12`).
-    public var rules: [Rule]
+    package var rules: [Rule]
     /// Why the fixed design holds up, said after its run.
-    public var whyFixed: String
+    package var whyFixed: String
     /// What the broken design gets wrong, as a clause: `it loses a vote`. The page's
     /// header and the text say it, so that the broken design's passing checks read as
     /// what they are: a description of the breakage.
-    public var breakage: String
+    package var breakage: String
     /// The glossary terms this lesson is the first (in teaching order) to use: it defines
     /// them before anything else (`Glossary`).
-    public var terms: [String]
+    package var terms: [String]
 
-    public init(name: String, title: String, preview: String? = nil, rules: [Rule], breakage: String? = nil, terms: [String] = [],
+    package init(name: String, title: String, preview: String? = nil, rules: [Rule], breakage: String? = nil, terms: [String] = [],
                 whyFixed: String) {
         self.name = name
         self.title = title
@@ -37,23 +37,23 @@ package struct Lesson: Sendable, Hashable {
     }
 
     /// The broken design's file name: `NAME-broken.yaml`.
-    public var brokenFile: String { "\(name)-broken.yaml" }
+    package var brokenFile: String { "\(name)-broken.yaml" }
     /// The fixed design's file name: `NAME-fixed.yaml`.
-    public var fixedFile: String { "\(name)-fixed.yaml" }
+    package var fixedFile: String { "\(name)-fixed.yaml" }
 
     /// The catalog's lesson called `name`, if any.
-    public static func named(_ name: String) -> Lesson? { all.first { $0.name == name } }
+    package static func named(_ name: String) -> Lesson? { all.first { $0.name == name } }
 
     /// The lesson to take after this one in the catalog's teaching order; nil for the
     /// last one and for lessons outside the catalog.
-    public var next: Lesson? {
+    package var next: Lesson? {
         guard let index = Lesson.all.firstIndex(where: { $0.name == name }), index + 1 < Lesson.all.count else { return nil }
         return Lesson.all[index + 1]
     }
 
     /// The lesson names a directory's files pair up, sorted: every `X-broken.yaml` that
     /// has an `X-fixed.yaml` next to it.
-    public static func pairs(in fileNames: [String]) -> [String] {
+    package static func pairs(in fileNames: [String]) -> [String] {
         let names = Set(fileNames)
         return fileNames.filter { $0.hasSuffix("-broken.yaml") }
             .map { String($0.dropLast("-broken.yaml".count)) }

@@ -19,11 +19,11 @@ import GroupSimChecking
 /// pitfalls), so the same files always give the same narration.
 package enum LessonNarration {
     /// The most lines a lesson prints by default.
-    public static let shortLimit = 40
+    package static let shortLimit = 40
     /// The most columns any line of a lesson takes, by default and with `--full`.
-    public static let width = 100
+    package static let width = 100
 
-    public static func render(_ lesson: Lesson, broken: RunReport, fixed: RunReport, full: Bool = false) -> String {
+    package static func render(_ lesson: Lesson, broken: RunReport, fixed: RunReport, full: Bool = false) -> String {
         full ? renderFull(lesson, broken: broken, fixed: fixed) : renderShort(lesson, broken: broken, fixed: fixed)
     }
 

@@ -9,7 +9,7 @@ package enum Markup {
     /// Text for HTML or SVG content and attribute values: `&`, `<`, `>`, `"` and `'`
     /// become entities, and control characters other than tab and newline are dropped
     /// (XML cannot carry them).
-    public static func html(_ text: String) -> String { Escaper.html(text) }
+    package static func html(_ text: String) -> String { Escaper.html(text) }
 
     /// Text for a Mermaid label (a message, a note, a participant's alias), on one line.
     ///
@@ -19,7 +19,7 @@ package enum Markup {
     /// `&` `#amp;`, `%` `#37;` (so `%%` never starts a comment or a directive), `:` `#58;`
     /// (Mermaid rewrites lines matching `style…:…#…;` before parsing), braces `#123;` and
     /// `#125;`, and newlines, tabs and other control characters become a space.
-    public static func mermaid(_ text: String) -> String { Escaper.mermaid(text) }
+    package static func mermaid(_ text: String) -> String { Escaper.mermaid(text) }
 
     /// Text for a terminal or a plain-text file: every control character but newline and
     /// tab (C0, DEL and C1, so ESC sequences cannot clear, retitle or recolour the
@@ -28,5 +28,5 @@ package enum Markup {
     ///
     /// `groupsim` passes everything it prints and every `--output` file through this one
     /// function, so each text rendering can embed user strings as they are.
-    public static func terminal(_ text: String) -> String { Escaper.terminal(text) }
+    package static func terminal(_ text: String) -> String { Escaper.terminal(text) }
 }

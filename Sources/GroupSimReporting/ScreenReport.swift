@@ -12,7 +12,7 @@ import GroupSimChecking
 /// `{"kind", "message", "sender", "session", "text", "subcaption", "url", "state"}`, the
 /// state as `[[key, value]...]`.
 package enum ScreenReport {
-    public static func render(_ report: RunReport) -> String {
+    package static func render(_ report: RunReport) -> String {
         let outcome = report.outcome
         let replay = ScreenReplay(outcome: outcome)
         var events: [JSONValue] = []

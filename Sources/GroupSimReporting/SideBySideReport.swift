@@ -12,9 +12,9 @@ import GroupSimChecking
 /// alone; output is deterministic.
 package enum SideBySideReport {
     /// Widest a transcript column gets; longer text wraps.
-    public static let columnWidth = 30
+    package static let columnWidth = 30
 
-    public static func render(_ report: RunReport) -> String {
+    package static func render(_ report: RunReport) -> String {
         let outcome = report.outcome
         var lines: [String] = ["\(outcome.scenario.name) (seed \(outcome.seed)): what each user saw", ""]
         lines.append("Final transcripts, side by side")
@@ -43,7 +43,7 @@ package enum SideBySideReport {
     }
 
     /// The partings of every divergence pitfall's session, in pitfall order.
-    public static func partings(_ report: RunReport, _ history: ViewHistory) -> [ViewParting] {
+    package static func partings(_ report: RunReport, _ history: ViewHistory) -> [ViewParting] {
         report.pitfalls.filter { $0.kind == .divergence }.flatMap { pitfall -> [ViewParting] in
             guard let session = pitfall.session else { return [] }
             return history.partings(session: session, among: pitfall.devices)

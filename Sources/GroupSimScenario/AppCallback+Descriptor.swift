@@ -50,7 +50,7 @@ extension AppCallback {
 /// Everything the tables need to know about one callback (`AppCallback.descriptor`).
 package struct AppCallbackDescriptor: Sendable, Equatable {
     /// Where the callback comes from.
-    public enum Origin: Sendable, Equatable {
+    package enum Origin: Sendable, Equatable {
         /// `MSMessagesAppViewController` calls it.
         case viewController
         /// One of GroupSim's own entry points: the user's compose intent, the cloud store's answers.
@@ -58,10 +58,10 @@ package struct AppCallbackDescriptor: Sendable, Equatable {
     }
 
     /// The name the timeline prints and a `callbacks:` check takes: the case's raw value.
-    public var name: String
-    public var origin: Origin
+    package var name: String
+    package var origin: Origin
     /// The docs/behaviour.md rules that say when it comes.
-    public var rules: [Rule]
+    package var rules: [Rule]
     /// One line for the help.
-    public var about: String
+    package var about: String
 }

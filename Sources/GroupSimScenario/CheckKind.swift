@@ -115,19 +115,19 @@ extension Scenario.Check {
 /// help text are read from here.
 package struct CheckDescriptor: Sendable, Equatable {
     /// The key in a scenario file (`no-pitfalls`).
-    public var keyword: String
+    package var keyword: String
     /// What its value must look like (for a mapping: its keys, which the parser accepts).
-    public var value: ScenarioVocabulary.ValueShape
+    package var value: ScenarioVocabulary.ValueShape
     /// One line for the schema and the help: what it checks.
-    public var about: String
+    package var about: String
     /// The rules of docs/behaviour.md whose behaviour it checks.
-    public var rules: [Rule]
+    package var rules: [Rule]
     /// Where it is judged: `perDevice` checks are judged by `CheckEvaluator.fails(_:on:)`
     /// device by device, in `run` and in factored exploration alike.
-    public var judged: Judgement
+    package var judged: Judgement
 
     /// The schema and parser field of this check kind.
-    public var field: ScenarioVocabulary.Field { ScenarioVocabulary.Field(keyword, value, about) }
+    package var field: ScenarioVocabulary.Field { ScenarioVocabulary.Field(keyword, value, about) }
 }
 
 /// Where a check or a pitfall is judged: how factored exhaustive exploration counts it

@@ -5,7 +5,7 @@
 /// a typed `Scenario`. Mapping entries keep file order, and keys are unique (a
 /// duplicate key is a reading error).
 package struct Node: Sendable, Hashable {
-    public enum Value: Sendable, Hashable {
+    package enum Value: Sendable, Hashable {
         case scalar(Scalar)
         case mapping([Entry])
         case sequence([Node])
@@ -13,22 +13,22 @@ package struct Node: Sendable, Hashable {
 
     /// One `key: value` pair of a mapping; the key keeps its own location so that an
     /// unknown key can be pointed at exactly.
-    public struct Entry: Sendable, Hashable {
-        public var key: String
-        public var keyLocation: Scenario.SourceLocation
-        public var value: Node
+    package struct Entry: Sendable, Hashable {
+        package var key: String
+        package var keyLocation: Scenario.SourceLocation
+        package var value: Node
 
-        public init(key: String, keyLocation: Scenario.SourceLocation, value: Node) {
+        package init(key: String, keyLocation: Scenario.SourceLocation, value: Node) {
             self.key = key
             self.keyLocation = keyLocation
             self.value = value
         }
     }
 
-    public var value: Value
-    public var location: Scenario.SourceLocation
+    package var value: Value
+    package var location: Scenario.SourceLocation
 
-    public init(_ value: Value, at location: Scenario.SourceLocation) {
+    package init(_ value: Value, at location: Scenario.SourceLocation) {
         self.value = value
         self.location = location
     }
@@ -40,7 +40,7 @@ package struct Node: Sendable, Hashable {
 /// quoted or block scalar is a string. An empty value (`key:` with nothing after it and
 /// no nested block) is `.null`.
 package struct Scalar: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         case string
         case integer(Int64)
         case decimal(Double)
@@ -48,7 +48,7 @@ package struct Scalar: Sendable, Hashable {
         case null
     }
 
-    public enum Style: Sendable, Hashable {
+    package enum Style: Sendable, Hashable {
         case plain
         case singleQuoted
         case doubleQuoted
@@ -57,11 +57,11 @@ package struct Scalar: Sendable, Hashable {
     }
 
     /// The text after unquoting and unescaping.
-    public var text: String
-    public var kind: Kind
-    public var style: Style
+    package var text: String
+    package var kind: Kind
+    package var style: Style
 
-    public init(text: String, kind: Kind, style: Style) {
+    package init(text: String, kind: Kind, style: Style) {
         self.text = text
         self.kind = kind
         self.style = style

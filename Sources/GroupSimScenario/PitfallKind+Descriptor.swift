@@ -64,15 +64,15 @@ extension Scenario.PitfallKind {
 /// Everything the tables need to know about one pitfall (`PitfallKind.descriptor`).
 package struct PitfallDescriptor: Sendable, Equatable {
     /// The word in `pitfalls:` checks and reports (`lost-update`): the kind's raw value.
-    public var keyword: String
+    package var keyword: String
     /// The rule a report of it cites (`lost-update` cites M13 instead when the app keeps
     /// its state in the cloud store).
-    public var rule: Rule
+    package var rule: Rule
     /// Every rule behind it, as the documentation lists them.
-    public var rules: [Rule]
+    package var rules: [Rule]
     /// Where it is found: factored exploration folds `perDevice` pitfalls device by
     /// device, judges `divergence` across devices and reads the others from the run.
-    public var judged: Judgement
+    package var judged: Judgement
     /// One line for the help: when it is reported.
-    public var about: String
+    package var about: String
 }

@@ -14,46 +14,46 @@
 /// (9,990,000 copies) is within it.
 package struct ScenarioBudget: Sendable, Hashable {
     /// The default budget: 12,000,000 copies.
-    public static let defaultMaximumCopies = 12_000_000
+    package static let defaultMaximumCopies = 12_000_000
     /// Measured memory per delivered copy, in bytes (envelope, transcript entry, trace
     /// events, the report's share), rounded up.
-    public static let bytesPerCopy = 700
+    package static let bytesPerCopy = 700
     /// Memory per entry of the link table (latency, jitter, random stream): one per ordered
     /// pair of devices.
-    public static let bytesPerLink = 32
+    package static let bytesPerLink = 32
 
     /// The most copies a run may deliver.
-    public var maximumCopies: Int
+    package var maximumCopies: Int
 
-    public init(maximumCopies: Int = ScenarioBudget.defaultMaximumCopies) {
+    package init(maximumCopies: Int = ScenarioBudget.defaultMaximumCopies) {
         self.maximumCopies = max(0, maximumCopies)
     }
 
     /// The memory the budget allows: `maximumCopies × bytesPerCopy`.
-    public var maximumBytes: Int { Self.product(maximumCopies, Self.bytesPerCopy) }
+    package var maximumBytes: Int { Self.product(maximumCopies, Self.bytesPerCopy) }
 
     /// What one run of a scenario is expected to hold.
-    public struct Estimate: Sendable, Hashable {
+    package struct Estimate: Sendable, Hashable {
         /// Copies delivered: for each send, every other device of every person who is
         /// ever a member of its conversation (an upper bound: leaves are not subtracted).
-        public var copies: Int
+        package var copies: Int
         /// Sends: `send`, `reply`, `text`, `sticker` and `press-send` steps.
-        public var sends: Int
-        public var devices: Int
+        package var sends: Int
+        package var devices: Int
         /// Distinct sessions named by the steps.
-        public var sessions: Int
+        package var sessions: Int
         /// Trace events: about two per copy and one per step.
-        public var traceEvents: Int
+        package var traceEvents: Int
         /// Entries of the link table: devices × devices.
-        public var links: Int
+        package var links: Int
         /// The memory estimate in bytes.
-        public var bytes: Int
+        package var bytes: Int
         /// The biggest term of the estimate, in words: `20,000 devices × 100,000 sends`.
-        public var largestContributor: String
+        package var largestContributor: String
     }
 
     /// Estimates one run of `scenario`, in time linear in its size.
-    public static func estimate(_ scenario: Scenario) -> Estimate {
+    package static func estimate(_ scenario: Scenario) -> Estimate {
         // The devices of everyone who is ever a member of each conversation.
         var devicesOfPerson: [String: Int] = [:]
         for person in scenario.people { devicesOfPerson[person.key] = person.devices.count }
@@ -120,7 +120,7 @@ package struct ScenarioBudget: Sendable, Hashable {
 
     /// Refuses a scenario whose estimate is beyond the budget, with an error that gives
     /// the estimate, its largest contributor and how to raise the budget.
-    public func check(_ scenario: Scenario) throws(ScenarioErrors) {
+    package func check(_ scenario: Scenario) throws(ScenarioErrors) {
         let estimate = Self.estimate(scenario)
         guard estimate.copies > maximumCopies || estimate.bytes > maximumBytes else { return }
         let message = "the scenario is too large to run: about \(estimate.copies.grouped) copies to deliver "

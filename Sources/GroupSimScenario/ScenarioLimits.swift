@@ -10,18 +10,18 @@ import GroupSimCore
 package struct ScenarioLimits: Sendable, Hashable {
     /// The largest scenario file read, in bytes: 64 MiB (67,108,864). At most one byte
     /// more is ever read, whatever the file reports (a pipe, `/proc`).
-    public var maximumFileBytes: Int
+    package var maximumFileBytes: Int
     /// The longest name (person, device, session, conversation, scenario, contact), in
     /// characters: 200.
-    public var maximumNameLength: Int
+    package var maximumNameLength: Int
     /// The longest text or data value (captions, summaries, data keys and values, `about`,
     /// paths), in UTF-8 bytes: 1 MiB (1,048,576).
-    public var maximumTextBytes: Int
+    package var maximumTextBytes: Int
     /// How many errors a failed parse reports in full (with their suggestions); the rest
     /// are counted in `ScenarioErrors.omittedCount`. nil reports every one.
-    public var errorLimit: Int?
+    package var errorLimit: Int?
 
-    public init(
+    package init(
         maximumFileBytes: Int = 64 * 1_048_576,
         maximumNameLength: Int = 200,
         maximumTextBytes: Int = 1_048_576,
@@ -34,21 +34,21 @@ package struct ScenarioLimits: Sendable, Hashable {
     }
 
     /// The defaults: 64 MiB files, 200-character names, 1 MiB texts, every error reported.
-    public static let `default` = ScenarioLimits()
+    package static let `default` = ScenarioLimits()
 
     /// How many errors the command line prints before "and N more errors": 20.
-    public static let defaultErrorLimit = 20
+    package static let defaultErrorLimit = 20
 
     /// The longest duration a file may write (`latency`, `jitter`, `cloud-latency`,
     /// `within`, `after`, `recent-interaction`…): 365 days, written `525600m`.
-    public static let maximumDuration = VirtualDuration(nanoseconds: 365 * 86_400 * 1_000_000_000)
+    package static let maximumDuration = VirtualDuration(nanoseconds: 365 * 86_400 * 1_000_000_000)
 
     /// The latest time a step may start at (`at:`, or the sum of `after:`s): 365 days.
     /// Every delay of a run is at most a few `maximumDuration`s, so no instant of a run
     /// comes near `Int64.max` nanoseconds (about 292 years).
-    public static let maximumTime = VirtualTime(nanoseconds: maximumDuration.nanoseconds)
+    package static let maximumTime = VirtualTime(nanoseconds: maximumDuration.nanoseconds)
 
     /// The largest count a file may write (sticker bytes and pixels, summary lines, check
     /// counts and step numbers): 1,000,000,000.
-    public static let maximumCount = 1_000_000_000
+    package static let maximumCount = 1_000_000_000
 }

@@ -38,7 +38,7 @@ package enum ScenarioReader {
     ///
     /// - Throws: `ScenarioError` at the first problem, with its line and column (columns
     ///   count Unicode scalars from 1).
-    public static func read(_ text: String, file: String) throws(ScenarioError) -> Node {
+    package static func read(_ text: String, file: String) throws(ScenarioError) -> Node {
         var parser = Parser(TextLines(text: text, file: file))
         return try parser.readDocument()
     }
@@ -48,7 +48,7 @@ package enum ScenarioReader {
     /// The bytes must be UTF-8 text: an invalid sequence, a NUL byte or another control
     /// character is a `ScenarioError` at the line and column of the first bad byte,
     /// never a crash. Otherwise the same as `read(_:file:)`.
-    public static func read(bytes: [UInt8], file: String) throws(ScenarioError) -> Node {
+    package static func read(bytes: [UInt8], file: String) throws(ScenarioError) -> Node {
         var parser = Parser(TextLines(bytes: bytes, file: file))
         return try parser.readDocument()
     }

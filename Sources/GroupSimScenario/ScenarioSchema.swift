@@ -10,21 +10,21 @@ import GroupSimCore
 /// `groupsim check`.
 package enum ScenarioSchema {
     /// Where the schema is committed in the repository, relative to its root.
-    public static let repositoryPath = "docs/scenario.schema.json"
+    package static let repositoryPath = "docs/scenario.schema.json"
 
     /// The schema's `$id`.
-    public static let identifier = "https://groupsim.invalid/scenario.schema.json"
+    package static let identifier = "https://groupsim.invalid/scenario.schema.json"
 
     /// A duration as the parser reads it: digits, an optional fraction, a unit.
-    public static let durationPattern = "^[0-9]+(\\.[0-9]+)?(ns|us|ms|s|m)$"
+    package static let durationPattern = "^[0-9]+(\\.[0-9]+)?(ns|us|ms|s|m)$"
 
     /// The schema as pretty-printed JSON, ending in a newline.
-    public static func render() -> String {
+    package static func render() -> String {
         document().rendered() + "\n"
     }
 
     /// The schema as a JSON value.
-    public static func document() -> JSONValue {
+    package static func document() -> JSONValue {
         var definitions = Definitions()
         let root = definitions.objectBody(ScenarioVocabulary.scenario)
         var members: [(String, JSONValue)] = [

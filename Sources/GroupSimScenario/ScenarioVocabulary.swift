@@ -9,7 +9,7 @@ import GroupSimCore
 /// must look like (`ValueShape`), which the schema uses and the parser checks in code.
 package enum ScenarioVocabulary {
     /// What a value in a scenario file must look like.
-    public indirect enum ValueShape: Sendable, Equatable {
+    package indirect enum ValueShape: Sendable, Equatable {
         /// Any scalar, kept as written (`caption: 42` is the text "42").
         case text
         /// A non-empty scalar: a name of a person, device, session or conversation.
@@ -37,12 +37,12 @@ package enum ScenarioVocabulary {
     }
 
     /// One key of a mapping: its name, its value and a line for editors.
-    public struct Field: Sendable, Equatable {
-        public var key: String
-        public var shape: ValueShape
-        public var about: String
+    package struct Field: Sendable, Equatable {
+        package var key: String
+        package var shape: ValueShape
+        package var about: String
 
-        public init(_ key: String, _ shape: ValueShape, _ about: String) {
+        package init(_ key: String, _ shape: ValueShape, _ about: String) {
             self.key = key
             self.shape = shape
             self.about = about
@@ -51,13 +51,13 @@ package enum ScenarioVocabulary {
 
     /// A mapping's keys, which of them are required, and the keys of which exactly one
     /// must be given (a step's action, a check's kind).
-    public struct ObjectShape: Sendable, Equatable {
-        public var name: String
-        public var fields: [Field]
-        public var required: [String]
-        public var exactlyOne: [String]
+    package struct ObjectShape: Sendable, Equatable {
+        package var name: String
+        package var fields: [Field]
+        package var required: [String]
+        package var exactlyOne: [String]
 
-        public init(_ name: String, _ fields: [Field], required: [String] = [], exactlyOne: [String] = []) {
+        package init(_ name: String, _ fields: [Field], required: [String] = [], exactlyOne: [String] = []) {
             self.name = name
             self.fields = fields
             self.required = required
@@ -65,39 +65,39 @@ package enum ScenarioVocabulary {
         }
 
         /// Every key, in table order: what the parser accepts in this mapping.
-        public var keys: [String] { fields.map(\.key) }
+        package var keys: [String] { fields.map(\.key) }
     }
 
     // MARK: settings
 
-    public static let person = ObjectShape("person", [
+    package static let person = ObjectShape("person", [
         Field("devices", .list(.name, minimum: 1), "the person's devices"),
         Field("name", .name, "the contact name others see (default: the key, capitalised)"),
     ], required: ["devices"])
 
     /// Whether a device has the app: `app: installed` (default) or `app: missing`.
-    public static let appPresence = ["installed", "missing"]
+    package static let appPresence = ["installed", "missing"]
 
-    public static let deviceSettings = ObjectShape("device", [
+    package static let deviceSettings = ObjectShape("device", [
         Field("platform", .choice(Scenario.DeviceSpec.Platform.allCases.map(\.rawValue)), "the device's system (default ios)"),
         Field("app", .choice(appPresence), "whether the app is installed (default installed)"),
     ])
 
-    public static let link = ObjectShape("link", [
+    package static let link = ObjectShape("link", [
         Field("from", .name, "a person (all their devices) or a device"),
         Field("to", .name, "a person (all their devices) or a device"),
         Field("latency", .duration, "this link's one-way delay"),
         Field("jitter", .duration, "this link's jitter"),
     ], required: ["from", "to"])
 
-    public static let network = ObjectShape("network", [
+    package static let network = ObjectShape("network", [
         Field("latency", .duration, "base one-way delay of every copy (default 50ms)"),
         Field("jitter", .duration, "plus a seeded uniform draw in [0, jitter) (default 0ms)"),
         Field("links", .list(.object(link), minimum: 0), "per-link overrides; the last matching entry wins"),
         Field("fifo", .flag, "keep each sender-to-receiver link in send order (default false: per-copy jitter may reorder)"),
     ])
 
-    public static let app = ObjectShape("app", [
+    package static let app = ObjectShape("app", [
         Field("name", .name, "an app registered from Swift (default: the built-in app)"),
         Field("state", .choice(Scenario.AppSpec.StateMode.allCases.map(\.rawValue)), "where the built-in app keeps its state (default message)"),
         Field("cloud-latency", .duration, "one-way delay to the cloud store (default 20ms)"),
@@ -108,7 +108,7 @@ package enum ScenarioVocabulary {
             + "taps Send, or as soon as it composes (M13; default on-send)"),
     ])
 
-    public static let options = ObjectShape("options", [
+    package static let options = ObjectShape("options", [
         Field("nil-summary", .choice(Scenario.Options.NilSummary.allCases.map(\.rawValue)), "what replaces a bubble without summary text (M10; "
             + "default remove)"),
         Field("identifiers", .choice(Scenario.Options.Identifiers.allCases.map(\.rawValue)), "identifier scope (M6; default per-device)"),
@@ -119,7 +119,7 @@ package enum ScenarioVocabulary {
     // MARK: actions
 
     /// The styles `open:` may request; `transcript` cannot be requested (M19).
-    public static let openStyles = [Scenario.PresentationStyle.compact, .expanded].map(\.rawValue)
+    package static let openStyles = [Scenario.PresentationStyle.compact, .expanded].map(\.rawValue)
 
     /// The template layout's fields of `send`, `insert` and `reply` (M9).
     static let layoutFields = [
@@ -139,7 +139,7 @@ package enum ScenarioVocabulary {
                      field == .image ? "the layout's image name" : field == .caption ? drawn + " on that device" : drawn)
     }
 
-    public static let send = ObjectShape("send", [
+    package static let send = ObjectShape("send", [
         Field("session", .name, "the session (a new one the first time the name is used)"),
         Field("data", .map(.text), "changes to the app's state; $me and $PERSON become raw UUIDs (M4)"),
     ] + layoutFields + [
@@ -148,7 +148,7 @@ package enum ScenarioVocabulary {
         Field("direct", .flag, "send with the direct send API (M18)"),
     ], required: ["session"])
 
-    public static let reply = ObjectShape("reply", [
+    package static let reply = ObjectShape("reply", [
         Field("session", .name, "the session whose live bubble this device taps"),
         Field("data", .map(.text), "changes to the app's state"),
     ] + layoutFields + [
@@ -156,7 +156,7 @@ package enum ScenarioVocabulary {
         Field("direct", .flag, "send with the direct send API (M18)"),
     ], required: ["session"])
 
-    public static let sticker = ObjectShape("sticker", [
+    package static let sticker = ObjectShape("sticker", [
         Field("file", .name, "an image file, relative to the scenario file"),
         Field("format", .name, "or: the image format (png, apng, gif, jpeg)"),
         Field("bytes", .integer(minimum: 0), "with format: the file size"),
@@ -164,28 +164,28 @@ package enum ScenarioVocabulary {
         Field("description", .text, "the sticker's description (at most 150 characters, M28)"),
     ], required: ["description"])
 
-    public static let insert = ObjectShape("insert", send.fields, required: ["session"])
+    package static let insert = ObjectShape("insert", send.fields, required: ["session"])
 
     /// Every action, in the order the documentation lists them: one per `Action.Kind`,
     /// from its descriptor.
-    public static let actions: [Field] = Scenario.Action.Kind.descriptors.map(\.field)
+    package static let actions: [Field] = Scenario.Action.Kind.descriptors.map(\.field)
 
     /// Actions on the whole device rather than one conversation: they take no `conversation:`.
-    public static let deviceActions = Scenario.Action.Kind.descriptors.filter { $0.scope == .device }.map(\.keyword)
+    package static let deviceActions = Scenario.Action.Kind.descriptors.filter { $0.scope == .device }.map(\.keyword)
 
     // MARK: steps
 
-    public static let raceStep = ObjectShape("race step", [
+    package static let raceStep = ObjectShape("race step", [
         Field("device", .name, "the device that acts"),
         Field("conversation", .name, "the conversation, when there are several"),
     ] + actions, required: ["device"], exactlyOne: actions.map(\.key))
 
-    public static let race = ObjectShape("race", [
+    package static let race = ObjectShape("race", [
         Field("within", .duration, "each step starts at a seeded offset in [0, within)"),
         Field("steps", .list(.object(raceStep), minimum: 1), "the steps that race"),
     ], required: ["within", "steps"])
 
-    public static let step = ObjectShape("step", [
+    package static let step = ObjectShape("step", [
         Field("at", .duration, "the step's time from the start"),
         Field("after", .duration, "the step's time after the previous step's"),
         Field("device", .name, "the device that acts"),
@@ -198,24 +198,24 @@ package enum ScenarioVocabulary {
 
     /// The extension's callbacks a `callbacks:` check may name (M17, M20 to M24): every
     /// callback the timeline prints, from the one list `AppCallback`.
-    public static let callbackNames = AppCallback.names
+    package static let callbackNames = AppCallback.names
 
     /// Error names and numbers an `error:` check accepts.
-    public static let errorCode: ValueShape = .either([
+    package static let errorCode: ValueShape = .either([
         .choice(MessageErrorCode.allCases.map(\.name)),
         .numbers(MessageErrorCode.allCases.map(\.rawValue)),
     ])
 
     /// Every check, in the order the documentation lists them: one per `Check.Kind`, from
     /// its descriptor.
-    public static let checks: [Field] = Scenario.Check.Kind.descriptors.map(\.field)
+    package static let checks: [Field] = Scenario.Check.Kind.descriptors.map(\.field)
 
     /// One `expect:` entry: exactly one check.
-    public static let check = ObjectShape("check", checks, exactlyOne: checks.map(\.key))
+    package static let check = ObjectShape("check", checks, exactlyOne: checks.map(\.key))
 
     // MARK: the file
 
-    public static let scenario = ObjectShape("scenario", [
+    package static let scenario = ObjectShape("scenario", [
         Field("name", .name, "the scenario's name"),
         Field("about", .text, "prose shown by run and lessons"),
         Field("seed", .integer(minimum: 0), "the seed (default 1; --seed overrides)"),

@@ -20,7 +20,7 @@ import GroupSimCore
 /// Deterministic: the output depends only on the scenario, in its array orders.
 package enum ScenarioWriter {
     /// The scenario as scenario-file text, ending with a newline.
-    public static func yaml(_ scenario: Scenario) -> String {
+    package static func yaml(_ scenario: Scenario) -> String {
         var lines: [String] = []
         lines.append("name: \(scalar(scenario.name))")
         if let about = scenario.about {
@@ -197,7 +197,7 @@ package enum ScenarioWriter {
 
     /// A check as one `expect:` entry on one line, such as
     /// `complete: { session: poll, data: { bob: tomatoes } }`.
-    public static func check(_ check: Scenario.Check) -> String {
+    package static func check(_ check: Scenario.Check) -> String {
         switch check {
         case .latest(let device, let session, let from, let data, let caption, let layout):
             var fields = [("device", scalar(device)), ("session", scalar(session))]

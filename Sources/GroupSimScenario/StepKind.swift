@@ -160,7 +160,7 @@ extension Scenario.Action {
 /// are all read from here.
 package struct StepDescriptor: Sendable, Equatable {
     /// Whether a step of this kind acts in one conversation or on the whole device.
-    public enum Scope: Sendable, Equatable {
+    package enum Scope: Sendable, Equatable {
         /// It acts in one conversation and takes `conversation:` when there are several.
         case conversation
         /// It acts on the whole device and takes no `conversation:`.
@@ -170,7 +170,7 @@ package struct StepDescriptor: Sendable, Equatable {
     /// What a step of this kind commutes with in exhaustive exploration. Events on
     /// different entities (devices, the cloud store) commute (M11); a step belongs to
     /// the entities this says.
-    public enum Independence: Sendable, Equatable {
+    package enum Independence: Sendable, Equatable {
         /// It belongs to its own device only: it commutes with everything on other
         /// devices and the store.
         case ownDevice
@@ -184,7 +184,7 @@ package struct StepDescriptor: Sendable, Equatable {
         /// Whether a step of this class on one device and a step of `other`'s class on a
         /// different device (`sameDevice` false) or the same device commute: run in
         /// either order they leave every entity with the same sequence of events.
-        public func commutes(with other: Independence, sameDevice: Bool) -> Bool {
+        package func commutes(with other: Independence, sameDevice: Bool) -> Bool {
             guard !sameDevice else { return false }
             switch (self, other) {
             case (.everyDevice, _), (_, .everyDevice): return false
@@ -196,7 +196,7 @@ package struct StepDescriptor: Sendable, Equatable {
 
     /// What it does to the timeline the parser follows (M6): the session it names, or
     /// the member list.
-    public enum TimelineRole: Sendable, Equatable {
+    package enum TimelineRole: Sendable, Equatable {
         /// Neither.
         case none
         /// It creates the session it names (`Action.session`) the first time the name is used.
@@ -208,7 +208,7 @@ package struct StepDescriptor: Sendable, Equatable {
     }
 
     /// What the run's tables prepare for it before the first event.
-    public enum Preload: Sendable, Equatable {
+    package enum Preload: Sendable, Equatable {
         case none
         /// One more installation of the app on its device (M2): a new set of identifiers.
         case installation
@@ -218,7 +218,7 @@ package struct StepDescriptor: Sendable, Equatable {
 
     /// What it does to the extension's presentation on its device's screen; the raw
     /// value is the name the HTML page's script knows it by.
-    public enum ScreenEffect: String, Sendable, Equatable {
+    package enum ScreenEffect: String, Sendable, Equatable {
         /// Nothing of its own: compact, where staging a message moves it (M16, M24).
         case other
         /// It opens the app in the style its value asks for (M19, M20).
@@ -228,33 +228,33 @@ package struct StepDescriptor: Sendable, Equatable {
     }
 
     /// The key in a scenario file (`press-send`).
-    public var keyword: String
+    package var keyword: String
     /// What its value must look like.
-    public var value: ScenarioVocabulary.ValueShape
+    package var value: ScenarioVocabulary.ValueShape
     /// One line for the schema and the help.
-    public var about: String
-    public var scope: Scope
+    package var about: String
+    package var scope: Scope
     /// Whether it sends a message that fans out to the conversation's other devices: what
     /// the memory budget (`--max-copies`) counts. `insert` only stages; `press-send` sends.
-    public var sends: Bool
+    package var sends: Bool
     /// Whether it acts in the conversation (opens the app there, stages, sends or taps),
     /// which a person who is no longer a member cannot do (M6).
-    public var postsToConversation: Bool
+    package var postsToConversation: Bool
     /// Whether it is a touch in the extension's own view, the interaction a direct send
     /// needs (M18).
-    public var interactsWithExtension: Bool
+    package var interactsWithExtension: Bool
     /// Whether a message it sends is composed with no bubble selected: the app opened from
     /// the drawer (M20), or a text or sticker. A reply builds on the tapped bubble (M21);
     /// `press-send` sends whatever was staged.
-    public var composesWithoutSelection: Bool
-    public var independence: Independence
-    public var timeline: TimelineRole
-    public var preload: Preload
-    public var screen: ScreenEffect
+    package var composesWithoutSelection: Bool
+    package var independence: Independence
+    package var timeline: TimelineRole
+    package var preload: Preload
+    package var screen: ScreenEffect
     /// The rules of docs/behaviour.md the step models; the first is the one the HTML
     /// timeline cites for the step.
-    public var rules: [Rule]
+    package var rules: [Rule]
 
     /// The schema and parser field of this step kind.
-    public var field: ScenarioVocabulary.Field { ScenarioVocabulary.Field(keyword, value, about) }
+    package var field: ScenarioVocabulary.Field { ScenarioVocabulary.Field(keyword, value, about) }
 }

@@ -17,7 +17,7 @@ package enum Suggestion {
     /// from the word's by more than the limit costs one length comparison; the others
     /// cost O(length × limit), the distance being computed only within the limit and
     /// abandoned as soon as it must exceed it (or the best found so far).
-    public static func nearest(to word: String, in candidates: [String]) -> String? {
+    package static func nearest(to word: String, in candidates: [String]) -> String? {
         nearest(to: word, inLists: [candidates])
     }
 

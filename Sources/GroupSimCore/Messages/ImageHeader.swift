@@ -5,7 +5,7 @@
 /// GIF trailer, JPEG `EOI`), so a file cut short is rejected rather than half-read.
 package struct ImageHeader: Sendable, Hashable {
     /// The image formats a sticker may use (M28).
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         case png
         /// Animated PNG: a PNG with an `acTL` chunk before its first `IDAT`.
         case apng
@@ -13,16 +13,16 @@ package struct ImageHeader: Sendable, Hashable {
         case jpeg
     }
 
-    public var format: Format
+    package var format: Format
     /// Width in pixels, always at least 1.
-    public var width: Int
+    package var width: Int
     /// Height in pixels, always at least 1.
-    public var height: Int
+    package var height: Int
     /// More than one frame: an APNG whose `acTL` counts more than one frame, or a GIF
     /// with more than one image. PNG and JPEG are never animated (M28).
-    public var isAnimated: Bool
+    package var isAnimated: Bool
 
-    public init(format: Format, width: Int, height: Int, isAnimated: Bool) {
+    package init(format: Format, width: Int, height: Int, isAnimated: Bool) {
         self.format = format
         self.width = width
         self.height = height
@@ -35,7 +35,7 @@ package struct ImageHeader: Sendable, Hashable {
     /// structure is walked, with bounds checks, up to the format's end marker. Bytes after
     /// the end marker are ignored. CRCs and compressed data are not checked.
     /// Complexity: O(n) in the number of bytes; never traps, always terminates.
-    public static func read(_ bytes: [UInt8]) -> ImageHeader? {
+    package static func read(_ bytes: [UInt8]) -> ImageHeader? {
         if bytes.starts(with: pngSignature) { return readPNG(bytes) }
         if bytes.starts(with: gif87aSignature) || bytes.starts(with: gif89aSignature) {
             return readGIF(bytes)

@@ -3,17 +3,17 @@
 /// SplitMix64 (Steele, Lea, Flood 2014): 64 bits of state, a full period, and good
 /// enough statistics for latencies and orders. Never seeded from the system.
 package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
-    public private(set) var state: UInt64
+    package private(set) var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         return Self.mix(state)
     }
 
     /// The SplitMix64 output function: a bijective scramble of 64 bits.
-    public static func mix(_ value: UInt64) -> UInt64 {
+    package static func mix(_ value: UInt64) -> UInt64 {
         var z = value
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -21,7 +21,7 @@ package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     }
 
     /// A uniform draw in [0, bound) without modulo bias (Lemire's method); 0 when bound is 0.
-    public mutating func next(below bound: UInt64) -> UInt64 {
+    package mutating func next(below bound: UInt64) -> UInt64 {
         guard bound > 0 else { return 0 }
         var product = next().multipliedFullWidth(by: bound)
         if product.low < bound {
@@ -41,19 +41,19 @@ package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
 /// installation number): the same seed and name give the same stream in every run, on
 /// every machine, whatever else was drawn before.
 package struct RandomStreams: Sendable, Hashable {
-    public let seed: UInt64
+    package let seed: UInt64
 
-    public init(seed: UInt64) { self.seed = seed }
+    package init(seed: UInt64) { self.seed = seed }
 
     /// The purposes GroupSim draws for.
-    public enum Purpose: String, Sendable {
+    package enum Purpose: String, Sendable {
         case latency, race, identifiers, order, exploration
         /// Tokens an app draws from its `AppEnvironment` (one stream per device and installation).
         case tokens
     }
 
     /// The generator for `purpose` and `parts`.
-    public func stream(_ purpose: Purpose, _ parts: String...) -> SplitMix64 {
+    package func stream(_ purpose: Purpose, _ parts: String...) -> SplitMix64 {
         SplitMix64(seed: streamSeed(purpose, parts))
     }
 

@@ -2,7 +2,7 @@
 /// unlike `Hasher`, which Swift seeds per process.
 package enum StableHash {
     /// FNV-1a over the UTF-8 bytes: used to name random streams, not for digests.
-    public static func fnv1a64(_ text: String, startingAt basis: UInt64 = 0xCBF2_9CE4_8422_2325) -> UInt64 {
+    package static func fnv1a64(_ text: String, startingAt basis: UInt64 = 0xCBF2_9CE4_8422_2325) -> UInt64 {
         var hash = basis
         for byte in text.utf8 {
             hash ^= UInt64(byte)
@@ -33,9 +33,9 @@ package struct SHA256: Sendable {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    public init() {}
+    package init() {}
 
-    public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         for byte in bytes {
             buffer.append(byte)
             length &+= 1
@@ -46,10 +46,10 @@ package struct SHA256: Sendable {
         }
     }
 
-    public mutating func update(_ text: String) { update(text.utf8) }
+    package mutating func update(_ text: String) { update(text.utf8) }
 
     /// The digest as 64 lowercase hex digits. Finishes a copy, so `self` can still be updated.
-    public var hexDigest: String {
+    package var hexDigest: String {
         var copy = self
         let bitLength = copy.length &* 8
         copy.buffer.append(0x80)
@@ -74,7 +74,7 @@ package struct SHA256: Sendable {
     }
 
     /// SHA-256 of a string's UTF-8 bytes, as hex.
-    public static func hex(_ text: String) -> String {
+    package static func hex(_ text: String) -> String {
         var hasher = SHA256()
         hasher.update(text)
         return hasher.hexDigest

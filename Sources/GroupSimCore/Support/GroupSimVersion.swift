@@ -3,5 +3,5 @@
 /// versions explored (a new version may simulate the same seed differently).
 package enum GroupSimVersion {
     /// Semantic version of the package and the `groupsim` tool.
-    public static let current = "0.1.0"
+    package static let current = "0.1.0"
 }

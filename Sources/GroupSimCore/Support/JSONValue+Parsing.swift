@@ -6,20 +6,20 @@
 /// and fit in 64 bits: GroupSim writes seeds and times as strings and counts as integers.
 extension JSONValue {
     /// What went wrong reading JSON, and where (1-based line and column).
-    public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
-        public var line: Int
-        public var column: Int
-        public var message: String
+    package struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+        package var line: Int
+        package var column: Int
+        package var message: String
 
-        public var description: String { "\(line):\(column): \(message)" }
+        package var description: String { "\(line):\(column): \(message)" }
     }
 
     /// Parses one JSON document (surrounding whitespace allowed). O(n) in the text's length.
-    public static func parse(_ text: String) throws(ParseError) -> JSONValue { try parse(Array(text.utf8)) }
+    package static func parse(_ text: String) throws(ParseError) -> JSONValue { try parse(Array(text.utf8)) }
 
     /// Parses one JSON document from a file's bytes; bytes that are not UTF-8 are refused
     /// at the place they start.
-    public static func parse(_ bytes: [UInt8]) throws(ParseError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(ParseError) -> JSONValue {
         var reader = JSONReader(bytes)
         var decoder = UTF8()
         var iterator = bytes.makeIterator()
@@ -39,7 +39,7 @@ extension JSONValue {
     }
 
     /// The member `key` of an object, or nil (also for anything that is not an object).
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == key }?.1
     }

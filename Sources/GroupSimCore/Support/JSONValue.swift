@@ -10,14 +10,14 @@ package indirect enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.rendered() == rhs.rendered() }
-    public func hash(into hasher: inout Hasher) { hasher.combine(rendered()) }
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.rendered() == rhs.rendered() }
+    package func hash(into hasher: inout Hasher) { hasher.combine(rendered()) }
 
-    public static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-    public static func int(_ value: Int) -> JSONValue { .int(Int64(value)) }
+    package static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    package static func int(_ value: Int) -> JSONValue { .int(Int64(value)) }
 
     /// Compact when `indent` is nil; otherwise pretty-printed with that many spaces.
-    public func rendered(indent: Int? = 2) -> String {
+    package func rendered(indent: Int? = 2) -> String {
         var output = ""
         write(to: &output, indent: indent, level: 0)
         return output
@@ -54,5 +54,5 @@ package indirect enum JSONValue: Sendable, Hashable {
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped.
-    public static func quote(_ text: String) -> String { "\"" + Escaper.json(text) + "\"" }
+    package static func quote(_ text: String) -> String { "\"" + Escaper.json(text) + "\"" }
 }

@@ -4,16 +4,16 @@
 /// look the rule up from any output (`groupsim help M12` prints it as well).
 package enum RuleReference {
     /// The behaviour reference, relative to the repository's root.
-    public static let document = "docs/behaviour.md"
+    package static let document = "docs/behaviour.md"
 
     /// `docs/behaviour.md#m12` for `M12`.
-    public static func path(_ rule: String) -> String {
+    package static func path(_ rule: String) -> String {
         document + "#" + rule.lowercased()
     }
 
     /// The rules cited in `text` (`M12`, `M4`), each once, in order of first mention. A
     /// rule is `M` followed by one or two digits, not inside a longer word.
-    public static func rules(in text: String) -> [String] {
+    package static func rules(in text: String) -> [String] {
         // Bytes, not an array of scalars: reports of large runs are megabytes long and
         // cite a rule every few lines. `M` and digits are ASCII, and no byte of a longer
         // character is below 0x80, so only a neighbour outside ASCII needs decoding.
@@ -65,7 +65,7 @@ package enum RuleReference {
 
     /// One line naming where every rule cited in `text` is written up, or nil when it
     /// cites none, in rule order: `rules: M11 docs/behaviour.md#m11, M12 docs/behaviour.md#m12`.
-    public static func footnote(for text: String) -> String? {
+    package static func footnote(for text: String) -> String? {
         let cited = rulesInOrder(in: text)
         guard !cited.isEmpty else { return nil }
         return "rules: " + cited.map { "\($0) \($0.path)" }.joined(separator: ", ")
@@ -73,14 +73,14 @@ package enum RuleReference {
 
     /// The same in one short line, for output that must fit one screen (lessons):
     /// `rules, in docs/behaviour.md: #m11 #m12`.
-    public static func compactFootnote(for text: String) -> String? {
+    package static func compactFootnote(for text: String) -> String? {
         let cited = rulesInOrder(in: text)
         guard !cited.isEmpty else { return nil }
         return "rules, in \(document): " + cited.map { "#" + $0.rawValue.lowercased() }.joined(separator: " ")
     }
 
     /// The rules cited in `text`, each once, in rule order (`M2` before `M12`).
-    public static func rulesInOrder(in text: String) -> [Rule] {
+    package static func rulesInOrder(in text: String) -> [Rule] {
         rules(in: text).map(Rule.init(rawValue:)).sorted()
     }
 

@@ -13,33 +13,33 @@ import GroupSimCore
 ///   the same on every device of that person.
 package enum AppIdentity {
     /// The storage key of this installation's own install id.
-    public static let installKey = "install-id"
+    package static let installKey = "install-id"
     /// The storage key prefix of a learned install id: `learned:ID` = the sender's
     /// participant identifier on this device.
-    public static let learnedPrefix = "learned:"
+    package static let learnedPrefix = "learned:"
     /// The storage key prefix of the install id last learned for an identifier:
     /// `install-of:UUID` = `ID`.
-    public static let installOfPrefix = "install-of:"
+    package static let installOfPrefix = "install-of:"
 
     /// The install id of `device`'s installation `generation`.
-    public static func installID(_ streams: RandomStreams, device: String, generation: Int) -> String {
+    package static func installID(_ streams: RandomStreams, device: String, generation: Int) -> String {
         var generator = streams.stream(.identifiers, "install-id", device, String(generation))
         return "i-" + hex(generator.next(), digits: 16)
     }
 
     /// The account id of `person`, the same on every device.
-    public static func accountID(_ streams: RandomStreams, person: String) -> String {
+    package static func accountID(_ streams: RandomStreams, person: String) -> String {
         var generator = streams.stream(.identifiers, "account", person)
         return "acct-" + hex(generator.next(), digits: 12)
     }
 
     /// Whether `key` has the shape of an install id.
-    public static func isInstallID(_ key: String) -> Bool {
+    package static func isInstallID(_ key: String) -> Bool {
         key.utf8.count == 18 && key.hasPrefix("i-") && key.utf8.dropFirst(2).allSatisfy(isHexDigit)
     }
 
     /// Whether `key` has the shape of an account id.
-    public static func isAccountID(_ key: String) -> Bool {
+    package static func isAccountID(_ key: String) -> Bool {
         key.utf8.count == 17 && key.hasPrefix("acct-") && key.utf8.dropFirst(5).allSatisfy(isHexDigit)
     }
 

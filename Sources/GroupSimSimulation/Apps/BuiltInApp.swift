@@ -20,22 +20,22 @@ import GroupSimScenario
 ///   answers with its current record: the app re-applies its change to it and writes
 ///   again over that version, until the write lands. Converges (M13).
 package struct BuiltInApp: MessagesApp {
-    public static let name = "built-in"
+    package static let name = "built-in"
 
     /// The query item that carries the session token in the cloud modes when the scenario
     /// sets no `app.record-key`.
-    public static let tokenKey = Scenario.AppSpec.defaultRecordKey
+    package static let tokenKey = Scenario.AppSpec.defaultRecordKey
 
     /// A `cloud-cas` write gives up after this many conflicts in a row (the change is
     /// then lost, and reported as a lost update).
-    public static let maximumRetries = 32
+    package static let maximumRetries = 32
 
-    public let mode: Scenario.AppSpec.StateMode
-    public let selection: Scenario.AppSpec.Selection
+    package let mode: Scenario.AppSpec.StateMode
+    package let selection: Scenario.AppSpec.Selection
     /// The query item the token goes in (`app.record-key`).
-    public let recordKey: String
+    package let recordKey: String
     /// When the record is written (`app.push`).
-    public let push: Scenario.AppSpec.Push
+    package let push: Scenario.AppSpec.Push
     /// The request waiting for the cloud store's answer to its fetch.
     private var pending: ComposeRequest?
     /// `push: on-send`: the request staged, and the write its Send makes.
@@ -51,7 +51,7 @@ package struct BuiltInApp: MessagesApp {
     /// waits for that answer rather than fetching the same record a second time.
     private var reading: Set<String> = []
 
-    public init(mode: Scenario.AppSpec.StateMode, selection: Scenario.AppSpec.Selection = .tapped, recordKey: String = tokenKey,
+    package init(mode: Scenario.AppSpec.StateMode, selection: Scenario.AppSpec.Selection = .tapped, recordKey: String = tokenKey,
                 push: Scenario.AppSpec.Push = .onSend) {
         self.mode = mode
         self.selection = selection
@@ -60,13 +60,13 @@ package struct BuiltInApp: MessagesApp {
     }
 
     /// The built-in app as `spec` configures it.
-    public init(spec: Scenario.AppSpec) { self.init(mode: spec.state, selection: spec.selection, recordKey: spec.recordKey, push: spec.push) }
+    package init(spec: Scenario.AppSpec) { self.init(mode: spec.state, selection: spec.selection, recordKey: spec.recordKey, push: spec.push) }
 
-    public mutating func didBecomeActive(_ conversation: Conversation) -> [AppAction] {
+    package mutating func didBecomeActive(_ conversation: Conversation) -> [AppAction] {
         conversation.selectedMessage.map { readCloud(for: $0) } ?? []
     }
 
-    public mutating func didSelect(_ message: Message, conversation: Conversation) -> [AppAction] {
+    package mutating func didSelect(_ message: Message, conversation: Conversation) -> [AppAction] {
         if let session = message.session?.name { newest[session] = nil }
         return readCloud(for: message)
     }
@@ -79,15 +79,15 @@ package struct BuiltInApp: MessagesApp {
         return [.fetch(key: key)]
     }
 
-    public mutating func didReceive(_ message: Message, conversation: Conversation) -> [AppAction] {
+    package mutating func didReceive(_ message: Message, conversation: Conversation) -> [AppAction] {
         if selection == .newest, let session = message.session?.name { newest[session] = message }
         return []
     }
 
     /// Only `selection: newest` keeps what didReceive hands it.
-    public var wantsReceivedMessages: Bool { selection == .newest }
+    package var wantsReceivedMessages: Bool { selection == .newest }
 
-    public mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] {
+    package mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] {
         switch mode {
         case .message:
             var state = StateMap()
@@ -109,7 +109,7 @@ package struct BuiltInApp: MessagesApp {
         }
     }
 
-    public mutating func didFetch(_ record: AppAction.CloudRecord, conversation: Conversation) -> [AppAction] {
+    package mutating func didFetch(_ record: AppAction.CloudRecord, conversation: Conversation) -> [AppAction] {
         reading.remove(record.key)
         guard let request = pending, request.session.name == record.key else { return [] }
         pending = nil
@@ -131,7 +131,7 @@ package struct BuiltInApp: MessagesApp {
     }
 
     /// `push: on-send`: the user tapped Send (or the direct send began): push the state.
-    public mutating func didStartSending(_ message: Message, conversation: Conversation) -> [AppAction] {
+    package mutating func didStartSending(_ message: Message, conversation: Conversation) -> [AppAction] {
         guard let unsent, message.session == unsent.request.session else { return [] }
         self.unsent = nil
         writing = unsent.request
@@ -139,13 +139,13 @@ package struct BuiltInApp: MessagesApp {
     }
 
     /// `push: on-send`: the user removed the draft: nothing is written.
-    public mutating func didCancelSending(_ message: Message, conversation: Conversation) -> [AppAction] {
+    package mutating func didCancelSending(_ message: Message, conversation: Conversation) -> [AppAction] {
         guard let unsent, message.session == unsent.request.session else { return [] }
         self.unsent = nil
         return []
     }
 
-    public mutating func didStore(_ record: AppAction.CloudRecord, conversation: Conversation) -> [AppAction] {
+    package mutating func didStore(_ record: AppAction.CloudRecord, conversation: Conversation) -> [AppAction] {
         guard let request = writing else { return [] }
         if record.conflict {
             // The answer is the server's current record: re-apply the change to it and

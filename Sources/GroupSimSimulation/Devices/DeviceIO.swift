@@ -75,27 +75,27 @@ extension RunOutcome {
 
 /// A pitfall seen during the run, where and why (M2, M4, M8, M15).
 package struct PitfallSighting: Sendable, Hashable {
-    public var kind: Scenario.PitfallKind
-    public var device: String
-    public var time: VirtualTime
-    public var message: Int?
-    public var detail: String
+    package var kind: Scenario.PitfallKind
+    package var device: String
+    package var time: VirtualTime
+    package var message: Int?
+    package var detail: String
     /// For a foreign identifier: the device that minted it (M4), which need not be the
     /// one that sent the message carrying it.
-    public var mintedOn: String?
+    package var mintedOn: String?
 }
 
 /// A request from a device's app to the cloud store (M13).
 package struct CloudRequest: Sendable, Hashable {
-    public enum Operation: Sendable, Hashable {
+    package enum Operation: Sendable, Hashable {
         case fetch
         case store(AppAction.CloudWrite)
     }
 
-    public var device: String
-    public var conversation: String
-    public var key: String
-    public var operation: Operation
+    package var device: String
+    package var conversation: String
+    package var key: String
+    package var operation: Operation
     /// For a store: the changes the written state descends from.
     var provenance: Provenance
     /// For a store: the change this write makes, if any.
@@ -107,7 +107,7 @@ package struct CloudRequest: Sendable, Hashable {
 
 /// The cloud store's answer to one request.
 package struct CloudResponse: Sendable, Hashable {
-    public var request: CloudRequest
-    public var record: AppAction.CloudRecord
+    package var request: CloudRequest
+    package var record: AppAction.CloudRecord
     var provenance: Provenance
 }

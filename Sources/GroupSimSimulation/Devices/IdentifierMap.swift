@@ -9,7 +9,7 @@ import GroupSimScenario
 /// the conversation.
 package final class IdentifierMap: Sendable {
     /// The installation number: 0 at first install, +1 per reinstall (M2).
-    public let generation: Int
+    package let generation: Int
     /// By conversation slot (one slot in per-device mode) times people plus person position:
     /// each identifier's stream key (shared with the scenario's tables).
     private let keys: [UInt64]
@@ -55,13 +55,13 @@ package final class IdentifierMap: Sendable {
 
     /// `id(for:in:)` for the person at `position` in the scenario's people, without hashing
     /// a name: what a device asks for the sender of every copy it draws or hands its app.
-    public func id(forPersonAt position: Int, person: String, in conversation: String) -> ParticipantID? {
+    package func id(forPersonAt position: Int, person: String, in conversation: String) -> ParticipantID? {
         guard !tables.perConversation, keys.indices.contains(position) else { return id(for: person, in: conversation) }
         return id(at: position)
     }
 
     /// This device's identifier for `person` in `conversation` (M1, M6).
-    public func id(for person: String, in conversation: String) -> ParticipantID? {
+    package func id(for person: String, in conversation: String) -> ParticipantID? {
         guard let position = tables.personIndex[person] else { return nil }
         guard tables.perConversation else { return keys.indices.contains(position) ? id(at: position) : nil }
         guard let slot = tables.conversationSlot(conversation), keys.indices.contains(slot * tables.personKeys.count + position) else {
@@ -71,19 +71,19 @@ package final class IdentifierMap: Sendable {
     }
 
     /// The person an identifier of this map stands for, or nil when this map never minted it (M4).
-    public func person(for id: ParticipantID) -> String? {
+    package func person(for id: ParticipantID) -> String? {
         slot(of: id).map { tables.personKeys[$0 % tables.personKeys.count] }
     }
 
     /// The conversation an identifier of this map was minted for (per-conversation mode,
     /// M6); empty in per-device mode; nil when this map never minted it.
-    public func conversation(for id: ParticipantID) -> String? {
+    package func conversation(for id: ParticipantID) -> String? {
         slot(of: id).map { tables.perConversation ? tables.scenario.conversations[$0 / tables.personKeys.count].name : "" }
     }
 
     /// The person an identifier stands for in `conversation`; in per-conversation mode an
     /// identifier minted for another conversation is foreign here (M6).
-    public func person(for id: ParticipantID, in conversation: String) -> String? {
+    package func person(for id: ParticipantID, in conversation: String) -> String? {
         guard let person = person(for: id) else { return nil }
         return tables.perConversation && self.conversation(for: id) != conversation ? nil : person
     }

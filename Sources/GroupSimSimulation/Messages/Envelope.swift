@@ -7,7 +7,7 @@ import GroupSimScenario
 /// the identifier map its `$UUID` tokens were minted with (M5), and which state changes
 /// it carries (its provenance), used to find lost updates (M12).
 package final class Envelope: Sendable {
-    public enum Content: Sendable, Hashable {
+    package enum Content: Sendable, Hashable {
         /// An interactive message of the app (M7).
         case app(Message)
         /// A plain text message typed by the user.
@@ -17,12 +17,12 @@ package final class Envelope: Sendable {
     }
 
     /// The run-wide message number (`m3`), in send order.
-    public let id: Int
-    public let conversation: String
-    public let senderDevice: String
-    public let senderPerson: String
-    public let sentAt: VirtualTime
-    public let content: Content
+    package let id: Int
+    package let conversation: String
+    package let senderDevice: String
+    package let senderPerson: String
+    package let sentAt: VirtualTime
+    package let content: Content
     /// The sender's identifiers when it sent: how receivers resolve `$UUID` tokens (M5).
     let senderMap: IdentifierMap
     /// The ids of every state change this message's state includes.
@@ -93,48 +93,48 @@ package final class Envelope: Sendable {
     }
 
     /// The app message, if this is one.
-    public var message: Message? {
+    package var message: Message? {
         if case .app(let message) = content { return message }
         return nil
     }
 
     /// `m3`.
-    public var label: String { "m\(id)" }
+    package var label: String { "m\(id)" }
 }
 
 /// One state change made by a `send`, `reply` or app write: which entries it set, where
 /// and when. A change is *lost* on a device whose final state neither includes it nor
 /// descends from a state that did (M12, M13).
 package struct Change: Sendable, Hashable {
-    public var id: Int
+    package var id: Int
     /// The step that made it (1-based, file order).
-    public var step: Int?
-    public var device: String
-    public var person: String
-    public var session: String
-    public var entries: [Scenario.DataEntry]
+    package var step: Int?
+    package var device: String
+    package var person: String
+    package var session: String
+    package var entries: [Scenario.DataEntry]
 }
 
 /// The set of changes a state descends from. Sorted ids: small, and equal sets compare equal.
 package struct Provenance: Sendable, Hashable {
-    public private(set) var changes: [Int] = []
+    package private(set) var changes: [Int] = []
 
-    public init() {}
+    package init() {}
 
     /// Binary search: a state in a long session descends from many changes.
-    public func contains(_ id: Int) -> Bool {
+    package func contains(_ id: Int) -> Bool {
         let index = position(of: id)
         return index < changes.count && changes[index] == id
     }
 
-    public mutating func insert(_ id: Int) {
+    package mutating func insert(_ id: Int) {
         let index = position(of: id)
         guard index == changes.count || changes[index] != id else { return }
         changes.insert(id, at: index)
     }
 
     /// One merge of the two sorted lists.
-    public func union(_ other: Provenance) -> Provenance {
+    package func union(_ other: Provenance) -> Provenance {
         guard !other.changes.isEmpty else { return self }
         guard !changes.isEmpty else { return other }
         var merged: [Int] = []

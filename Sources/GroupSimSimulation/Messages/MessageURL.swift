@@ -3,13 +3,13 @@ import GroupSimScenario
 /// The rules for `MSMessage.url` (M8) and the query-item form apps keep state in.
 package enum MessageURL {
     /// URLs longer than this fail at insert or send with `urlExceedsMaxSize` (M8).
-    public static let maximumLength = 5_000
+    package static let maximumLength = 5_000
 
     /// The schemes the `url` setter keeps; no scheme at all is kept too (M8).
-    public static let allowedSchemes: Set<String> = ["http", "https", "data"]
+    package static let allowedSchemes: Set<String> = ["http", "https", "data"]
 
     /// The URL's scheme, lowercased, or nil when it has none (`?Base=base01`).
-    public static func scheme(of url: String) -> String? {
+    package static func scheme(of url: String) -> String? {
         var scheme = ""
         for character in url {
             if character == ":" { return scheme.isEmpty ? nil : scheme.lowercased() }
@@ -22,7 +22,7 @@ package enum MessageURL {
     }
 
     /// Whether the setter keeps `url` (M8): no scheme, http, https or data.
-    public static func isAccepted(_ url: String) -> Bool {
+    package static func isAccepted(_ url: String) -> Bool {
         guard let scheme = scheme(of: url) else { return true }
         return allowedSchemes.contains(scheme)
     }
@@ -30,16 +30,16 @@ package enum MessageURL {
     /// Whether an old system receives the URL as a plain message (M26): every URL the
     /// setter keeps (M8) but a data URL, which is not sent. A URL with no scheme
     /// (`?q=lunch`) arrives as its text.
-    public static func reachesOldSystems(_ url: String) -> Bool { scheme(of: url) != "data" }
+    package static func reachesOldSystems(_ url: String) -> Bool { scheme(of: url) != "data" }
 
     /// Whether a click on macOS opens it in a browser (M25).
-    public static func isWeb(_ url: String) -> Bool {
+    package static func isWeb(_ url: String) -> Bool {
         guard let scheme = scheme(of: url) else { return false }
         return scheme == "http" || scheme == "https"
     }
 
     /// Percent-encodes a query key or value: everything but unreserved characters (RFC 3986).
-    public static func encode(_ text: String) -> String {
+    package static func encode(_ text: String) -> String {
         var encoded = ""
         for byte in text.utf8 {
             switch byte {
@@ -55,7 +55,7 @@ package enum MessageURL {
     }
 
     /// Decodes `%XX` escapes and `+` as a space; malformed escapes stay as written.
-    public static func decode(_ text: Substring) -> String {
+    package static func decode(_ text: Substring) -> String {
         // Most items have nothing to decode.
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(text) }
         var bytes: [UInt8] = []
@@ -76,7 +76,7 @@ package enum MessageURL {
     }
 
     /// The part before the query (`https://example.com/poll`), or "" for a bare query.
-    public static func base(of url: String) -> String {
+    package static func base(of url: String) -> String {
         String(url.prefix { $0 != "?" && $0 != "#" })
     }
 }

@@ -9,7 +9,7 @@ import GroupSimScenario
 /// text, and the new bubble goes to the bottom (M10). Removal leaves a tombstone that is
 /// compacted away later, so adding is amortised O(1) however long the transcript grows.
 package struct Transcript: Sendable, RunPart {
-    public enum Entry: Sendable {
+    package enum Entry: Sendable {
         /// An app message. The sender identifier is not stored: the device works it out
         /// whenever it draws the bubble or hands it to the app, so that a reinstall renews
         /// it on every bubble (M2, M3).
@@ -25,7 +25,7 @@ package struct Transcript: Sendable, RunPart {
         case plain(Envelope, text: String)
 
         /// The message behind the entry.
-        public var envelope: Envelope {
+        package var envelope: Envelope {
             switch self {
             case .bubble(let envelope), .summary(let envelope, _), .text(let envelope), .sticker(let envelope),
                  .plain(let envelope, _):
@@ -35,11 +35,11 @@ package struct Transcript: Sendable, RunPart {
     }
 
     /// What happened to the previous live bubble when a new one of its session arrived.
-    public struct Collapse: Sendable {
+    package struct Collapse: Sendable {
         /// The replaced bubble's message number (its run-wide `m` number): the number, not
         /// the message, so that a collapse nobody traces holds no reference to count.
-        public var replaced: Int
-        public var leftSummary: Bool
+        package var replaced: Int
+        package var leftSummary: Bool
     }
 
     /// One place in the transcript, 16 bytes: the message (shared by every device's
@@ -97,7 +97,7 @@ package struct Transcript: Sendable, RunPart {
     }
 
     /// Adds an app message's bubble at the bottom, collapsing the session's previous bubble (M10).
-    public mutating func addBubble(_ envelope: Envelope, nilSummary: Scenario.Options.NilSummary) -> Collapse? {
+    package mutating func addBubble(_ envelope: Envelope, nilSummary: Scenario.Options.NilSummary) -> Collapse? {
         addBubble(envelope, number: envelope.sessionNumber, nilSummary: nilSummary)
     }
 
@@ -137,7 +137,7 @@ package struct Transcript: Sendable, RunPart {
     }
 
     /// Adds a non-session entry at the bottom.
-    public mutating func append(_ entry: Entry) {
+    package mutating func append(_ entry: Entry) {
         if case .plain(_, let text) = entry {
             slots.append(Slot(entry, extra: Int32(plainTexts.count)))
             plainTexts.append(text)
@@ -159,11 +159,11 @@ package struct Transcript: Sendable, RunPart {
     }
 
     /// Every entry still in the transcript, oldest first, before M14's drawing limit.
-    public var entries: [Entry] { slots.compactMap(entry) }
+    package var entries: [Entry] { slots.compactMap(entry) }
 
     /// The entries as drawn: of each session's summary lines only the last `summaryLines`
     /// are shown above the live bubble (M14).
-    public func drawn(summaryLines: Int) -> [Entry] {
+    package func drawn(summaryLines: Int) -> [Entry] {
         var remaining: [String: Int] = [:]
         var shown: [Bool] = Array(repeating: true, count: slots.count)
         for index in slots.indices.reversed() {

@@ -7,9 +7,9 @@
 /// `conditional` writes only over the version the app read and otherwise answers with a
 /// conflict and the current record, so the app can merge and retry.
 package struct CloudStore: Sendable {
-    public struct Entry: Sendable {
-        public var state: StateMap
-        public var version: Int
+    package struct Entry: Sendable {
+        package var state: StateMap
+        package var version: Int
         var provenance: Provenance
     }
 

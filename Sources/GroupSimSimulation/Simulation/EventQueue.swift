@@ -12,10 +12,10 @@ import GroupSimCore
 /// specialised for the simulation's events: a generic `package` type is not specialised
 /// across modules, even when inlinable.
 package struct EventQueue<Payload>: RunPart {
-    public struct Entry {
-        public let time: VirtualTime
-        public let sequence: UInt64
-        public let payload: Payload
+    package struct Entry {
+        package let time: VirtualTime
+        package let sequence: UInt64
+        package let payload: Payload
 
     }
 
@@ -34,22 +34,22 @@ package struct EventQueue<Payload>: RunPart {
     /// exploration) does not sort them each time.
     private(set) var ordered: [Key] = []
     /// Whether the keys are kept in order instead of in a heap (set before anything is scheduled).
-    public var keepsOrder = false
+    package var keepsOrder = false
     /// Payloads by slot; nil in a free slot.
     var payloads: [Payload?] = []
     var freeSlots: [Int] = []
     var nextSequence: UInt64 = 0
 
-    public init() { reset(seed: 0) }
+    package init() { reset(seed: 0) }
 
-    public var isEmpty: Bool { keepsOrder ? ordered.isEmpty : heap.isEmpty }
+    package var isEmpty: Bool { keepsOrder ? ordered.isEmpty : heap.isEmpty }
     /// When the earliest pending event is due (a heap's first key is its earliest too).
-    public var peekTime: VirtualTime? { (keepsOrder ? ordered.first : heap.first).map { VirtualTime(nanoseconds: $0.time) } }
-    public var count: Int { keepsOrder ? ordered.count : heap.count }
+    package var peekTime: VirtualTime? { (keepsOrder ? ordered.first : heap.first).map { VirtualTime(nanoseconds: $0.time) } }
+    package var count: Int { keepsOrder ? ordered.count : heap.count }
 
     /// Schedules `payload` at `time`; returns its sequence number.
     @discardableResult
-    public mutating func schedule(_ payload: Payload, at time: VirtualTime) -> UInt64 {
+    package mutating func schedule(_ payload: Payload, at time: VirtualTime) -> UInt64 {
         let sequence = nextSequence
         nextSequence += 1
         insert(payload, at: time, sequence: sequence)
@@ -71,7 +71,7 @@ package struct EventQueue<Payload>: RunPart {
     ///
     /// A caller that knows a long run of future events (a scenario's steps) can keep them
     /// outside and schedule each one when it is next, so that the heap stays small.
-    public mutating func reserveSequences(_ count: Int) -> UInt64 {
+    package mutating func reserveSequences(_ count: Int) -> UInt64 {
         let first = nextSequence
         nextSequence += UInt64(max(0, count))
         return first
@@ -79,7 +79,7 @@ package struct EventQueue<Payload>: RunPart {
 
     /// Schedules `payload` at `time` with a sequence number from `reserveSequences`; each
     /// reserved number is used at most once.
-    public mutating func schedule(_ payload: Payload, at time: VirtualTime, reserved sequence: UInt64) {
+    package mutating func schedule(_ payload: Payload, at time: VirtualTime, reserved sequence: UInt64) {
         insert(payload, at: time, sequence: sequence)
     }
 
@@ -114,7 +114,7 @@ package struct EventQueue<Payload>: RunPart {
 
 
     /// Removes and returns the earliest event (ties: the one scheduled first).
-    public mutating func next() -> Entry? {
+    package mutating func next() -> Entry? {
         if keepsOrder { return ordered.isEmpty ? nil : take(ordered.removeFirst()) }
         guard let top = heap.first else { return nil }
         let last = heap.removeLast()
@@ -126,7 +126,7 @@ package struct EventQueue<Payload>: RunPart {
     }
 
     /// Removes and returns the event with sequence number `sequence`, if pending. O(n).
-    public mutating func remove(sequence: UInt64) -> Entry? {
+    package mutating func remove(sequence: UInt64) -> Entry? {
         if keepsOrder {
             guard let index = ordered.firstIndex(where: { $0.sequence == sequence }) else { return nil }
             return take(ordered.remove(at: index))
@@ -144,7 +144,7 @@ package struct EventQueue<Payload>: RunPart {
 
     /// Every pending event, earliest first, without removing them. O(n) with
     /// `keepsOrder`, else O(n log n).
-    public var pending: [Entry] { (keepsOrder ? ordered : heap.sorted(by: Self.precedes)).compactMap(entry) }
+    package var pending: [Entry] { (keepsOrder ? ordered : heap.sorted(by: Self.precedes)).compactMap(entry) }
 
     // MARK: - The heap
 

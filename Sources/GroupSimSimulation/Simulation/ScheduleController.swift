@@ -60,7 +60,7 @@ package enum ScheduleEffect: Sendable, Hashable {
 
 /// One event that could run next.
 package struct ScheduleCandidate: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         /// A pending user action.
         case step
         /// A copy of a message reaching a device.
@@ -71,26 +71,26 @@ package struct ScheduleCandidate: Sendable, Hashable {
         case cloudAnswer
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The device it happens on (for cloud requests: the device that asked).
-    public var device: String
+    package var device: String
     /// The message delivered, for deliveries.
-    public var message: Int?
+    package var message: Int?
     /// The step number, for steps.
-    public var step: Int?
+    package var step: Int?
     /// When virtual time would have run it.
-    public var time: VirtualTime
+    package var time: VirtualTime
     /// The earliest it could happen, over every latency, jitter and race draw: a step's
     /// time (a race's step: the race's), an event's cause's earliest plus the least delay.
-    public var earliest: VirtualTime
+    package var earliest: VirtualTime
     /// The latest it could happen: a race's step, the end of the race window; an event,
     /// its cause's latest plus the most delay (latency plus jitter).
-    public var latest: VirtualTime
+    package var latest: VirtualTime
     /// `device`'s position in the scenario's devices, so that a controller asked about
     /// every pending event need not look names up.
-    public var deviceNumber: Int?
+    package var deviceNumber: Int?
     /// For a cloud request: true when it would leave the store as it is if it ran now (a
     /// fetch, or a conditional write over a version the record no longer has). Such
     /// requests commute: run in either order, they get the same answers (M13).
-    public var leavesStore = false
+    package var leavesStore = false
 }
