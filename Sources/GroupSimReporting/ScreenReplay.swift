@@ -283,7 +283,7 @@ extension ScreenReplay {
             let extra = switch line.kind {
             case .bubble: line.session.map { newest[$0] == index } == true ? 1 : 0
             case .plain: messages[line.message]?.plain.firstIndex { $0 == line.text } ?? 0
-            default: 0
+            case .summary, .text, .sticker: 0
             }
             return Frame(message: line.message, kind: line.kind, extra: extra)
         }
