@@ -82,13 +82,32 @@ package enum BuiltTool {
                          output: output, error: error)
         }
 
-        /// Waits until the process takes `signal` itself (Linux: its SigCgt mask in
-        /// /proc), so a signal sent next is handled, not the default; elsewhere waits a
-        /// moment.
-        package func waitUntilCatching(_ signal: Int32) async {
+        /// Sends `signal` once the process takes it itself (Linux: its SigCgt mask in
+        /// /proc; elsewhere after a moment), `delay` seconds after that, and again `gap`
+        /// seconds later when given. The waiting and sending happen on a thread of its own:
+        /// polled from the shared pool, which has as few threads as cores, the signal of an
+        /// exploration that runs until signalled came minutes late whenever other tests held
+        /// both threads, and the exploration ran on all that time.
+        package func sendOnceCaught(_ signal: Int32, after delay: Double = 0, again gap: Double? = nil) async {
+            let pid = pid
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Thread {
+                    Self.waitUntilCatching(signal, pid: pid)
+                    if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+                    kill(pid, signal)
+                    if let gap {
+                        if gap > 0 { Thread.sleep(forTimeInterval: gap) }
+                        kill(pid, signal)
+                    }
+                    continuation.resume()
+                }.start()
+            }
+        }
+
+        private static func waitUntilCatching(_ signal: Int32, pid: Int32) {
             let status = "/proc/\(pid)/status"
             guard FileManager.default.fileExists(atPath: status) else {
-                try? await Task.sleep(nanoseconds: 2_000_000_000)
+                Thread.sleep(forTimeInterval: 2)
                 return
             }
             for _ in 0..<600 {
@@ -98,7 +117,7 @@ package enum BuiltTool {
                    mask & (1 << UInt64(signal - 1)) != 0 {
                     return
                 }
-                try? await Task.sleep(nanoseconds: 50_000_000)
+                Thread.sleep(forTimeInterval: 0.05)
             }
         }
     }

@@ -174,10 +174,7 @@ import GroupSimCLI
         for _ in 0..<5 {
             let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000"], in: folder,
                                                 launcher: BuiltTool.lowPriority)
-            await running.waitUntilCatching(SIGINT)
-            try await Task.sleep(nanoseconds: 300_000_000)
-            running.send(SIGINT)
-            running.send(SIGINT)
+            await running.sendOnceCaught(SIGINT, after: 0.3, again: 0)
             let ended = await running.wait(limit: 120)
             #expect(!ended.bySignal && ended.status == 130, "status \(ended.status), by signal: \(ended.bySignal)")
             #expect(ended.output.contains(" of 100,000,000 runs: the counts below are of those runs"), "\(ended.output.prefix(300))")
@@ -190,9 +187,7 @@ import GroupSimCLI
         defer { TemporaryFolder.remove(folder) }
         let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000", "--format", "html", "--output", "page.html"],
             in: folder, launcher: BuiltTool.lowPriority)
-        await running.waitUntilCatching(SIGINT)
-        try await Task.sleep(nanoseconds: 1_000_000_000)
-        running.send(SIGINT)
+        await running.sendOnceCaught(SIGINT, after: 1)
         let ended = await running.wait()
         #expect(ended.status == 130, "\(ended.error)")
         let page = Self.text(folder.appendingPathComponent("page.html"))

@@ -139,10 +139,8 @@ import GroupSimCLI
         let report = folder.appendingPathComponent("report.txt").path
         let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000", "--workers", "2", "--output", report],
             in: folder, launcher: BuiltTool.lowPriority)
-        await running.waitUntilCatching(SIGINT)
         // The test explores again in process as many runs as the tool did in this time.
-        try await Task.sleep(nanoseconds: TestSampling.count(default: 500_000_000, full: 1_500_000_000))
-        running.send(SIGINT)
+        await running.sendOnceCaught(SIGINT, after: TestSampling.count(default: 0.5, full: 1.5))
         let ended = await running.wait()
         #expect(!ended.bySignal && ended.status == 130, "status \(ended.status), by signal: \(ended.bySignal)\n\(ended.error)")
         let written = try String(contentsOfFile: report, encoding: .utf8)
@@ -166,8 +164,7 @@ import GroupSimCLI
         defer { TemporaryFolder.remove(folder) }
         let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000"], in: folder,
                                                 launcher: BuiltTool.lowPriority)
-        await running.waitUntilCatching(SIGTERM)
-        running.send(SIGTERM)
+        await running.sendOnceCaught(SIGTERM)
         let ended = await running.wait()
         #expect(!ended.bySignal && ended.status == 143, "status \(ended.status), by signal: \(ended.bySignal)")
         #expect(ended.output.contains(" of 100,000,000 runs: the counts below are of those runs"), "\(ended.output)")
@@ -182,10 +179,7 @@ import GroupSimCLI
         #expect(mkfifo(fifo, 0o600) == 0)
         let running = try BuiltTool.Running(["explore", Self.window, "--runs", "100000000", "--output", fifo], in: folder,
                                           launcher: BuiltTool.lowPriority)
-        await running.waitUntilCatching(SIGINT)
-        running.send(SIGINT)
-        try await Task.sleep(nanoseconds: 500_000_000)
-        running.send(SIGINT)
+        await running.sendOnceCaught(SIGINT, again: 0.5)
         let ended = await running.wait(limit: 120)
         #expect(ended.status == 130 || (ended.bySignal && ended.status == SIGINT), "status \(ended.status), by signal: \(ended.bySignal)")
     }
