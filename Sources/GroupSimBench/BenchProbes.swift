@@ -66,7 +66,7 @@ package struct MemoryMark {
     }
 
     /// The peak above the start, in bytes (the process's peak where it cannot be reset).
-    var growth: Int {
+    package var growth: Int {
         let peak = ProcessMemory.peak()
         return fresh && start > 0 ? max(0, peak - start) : peak
     }

@@ -37,22 +37,22 @@ extension BenchCommand {
         let controllerCPURate = controller.cpuSeconds > 0 ? controller.work / controller.cpuSeconds : 0
         return try await [
             "vote: \(people) people x 3 devices, 5 votes within 5 ms: exhaustive \(orders) orders (failing the checks: \(failing))"
-                + " in \(Self.seconds(exhaustive.seconds)) (target <= 10 s), \(factored);"
+                + " in \(Self.seconds(exhaustive.seconds)) (\(thresholds.verdict("vote-exhaustive-seconds", exhaustive.seconds) ?? "no target")), \(factored);"
                 + " on CPU time \(Self.seconds(exhaustive.cpuSeconds))",
-            "vote: random exploration \(Self.count(rate)) runs/s (\(runs) runs in \(Self.seconds(random.seconds)); target >= 2,000);"
+            "vote: random exploration \(Self.count(rate)) runs/s (\(runs) runs in \(Self.seconds(random.seconds)); \(thresholds.verdict("vote-random-runs", rate) ?? "no target"));"
                 + " on CPU time \(Self.count(cpuRate)) runs/s",
             "vote: random exploration with a registered controller (\(StoreVoteController.name): async store, UserDefaults)"
                 + " \(Self.count(controller.rate)) runs/s (\(Self.count(controller.work)) runs in \(Self.seconds(controller.seconds)));"
                 + " on CPU time \(Self.count(controllerCPURate)) runs/s,"
                 + " \(thresholds.text("vote-controller-over-vote", Self.ratio(controllerCPURate, cpuRate))) of the built-in app's",
-            controllerVoteLine(scenario),
+            controllerVoteLine(scenario, thresholds: thresholds),
         ]
     }
 
     /// The same vote run by a registered controller that reads only on tap (the built-in
     /// app's `message` mode written against the Messages API, `URLPollController`): its
     /// arrival orders are factored as the built-in app's are, so the counts are the same.
-    func controllerVoteLine(_ scenario: Scenario) async throws -> String {
+    func controllerVoteLine(_ scenario: Scenario, thresholds: BenchThresholds) async throws -> String {
         var controlled = scenario
         controlled.app.name = URLPollController.name
         var registered = apps
@@ -68,7 +68,8 @@ extension BenchCommand {
         let factoring = report?.factoring.map { $0.fallback == nil ? "\($0.dependentOrders) dependent order(s)" : "not factored" }
             ?? "not factored"
         return "vote with a registered controller (\(URLPollController.name), reads on tap): exhaustive \(orders) orders"
-            + " (failing the checks: \(failing)) in \(Self.seconds(measured.seconds)) (target <= 60 s), \(factoring);"
+            + " (failing the checks: \(failing)) in \(Self.seconds(measured.seconds))"
+            + " (\(thresholds.verdict("vote-controller-exhaustive-seconds", measured.seconds) ?? "no target")), \(factoring);"
             + " on CPU time \(Self.seconds(measured.cpuSeconds))"
     }
 }
