@@ -28,6 +28,7 @@ extension Device {
         snapshot.localSuites = environment.storage.suiteDictionaries
         snapshot.installIDs = installIDs
         snapshot.identifierMaps = [identifiers] + retired.reversed()
+        snapshot.runIndex = index
         return snapshot
     }
 

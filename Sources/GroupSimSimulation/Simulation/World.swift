@@ -57,9 +57,7 @@ package struct World: RunPart {
 
     /// Device `index`'s snapshot, its sessions read from the live bubbles.
     package mutating func snapshot(ofDevice index: Int) -> DeviceSnapshot {
-        var snapshot = devices[index].snapshot(live: live, index: index)
-        snapshot.runIndex = index
-        return snapshot
+        devices[index].snapshot(live: live, index: index)
     }
 
     /// The devices of the conversation's members, in member order and each person's
