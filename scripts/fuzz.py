@@ -121,9 +121,13 @@ def parse_arguments():
     parser.add_argument("--memory-mb", type=int, default=4096, help="ulimit -v per command, in MiB (default 4096)")
     parser.add_argument("--quick", action="store_true", help="the short run for CI: 300 inputs")
     parser.add_argument("--max-findings", type=int, default=200, help="stop after this many findings (default 200)")
+    parser.add_argument("--only", type=int, action="append", default=[], metavar="N",
+                        help="run input N of the seed's sequence only (repeatable): to look again at one input")
     options = parser.parse_args()
     if options.quick:
         options.inputs = 300
+    if options.only:
+        options.inputs = len(options.only)
     # The limit is this script's own too (see limit_resources): it must leave room for Python.
     if options.inputs < 1 or options.jobs < 1 or options.timeout <= 0 or options.memory_mb < 512:
         parser.error("--inputs, --jobs, --timeout and --memory-mb must be positive (memory at least 512)")
@@ -300,6 +304,17 @@ def json_quote(value):
         .replace("\x07", "\\u0007").replace("\r", "\\r") + '"'
 
 
+def fresh(make, *arguments):
+    """Makes a link or FIFO (`make(*arguments)`, the path last) where one input's earlier
+    command may have made it already (one input runs several commands, each choosing an
+    output target): what was there goes first. Without this, the second choice of the same
+    kind was an error of this script and skipped the input (3 in 100,000)."""
+    path = arguments[-1]
+    if os.path.lexists(path) and not os.path.isdir(path):
+        os.unlink(path)
+    make(*arguments)
+
+
 class Fuzzer:
     def __init__(self, options, binary, folder):
         self.options = options
@@ -309,6 +324,8 @@ class Fuzzer:
         self.counts = {"inputs": 0, "commands": 0, "accepted": 0, "rejected": 0, "findings": 0}
         self.kinds = {}
         self.notes = {}
+        # The inputs skipped by an error of this script, by number (rerun one with --only N).
+        self.skipped = []
         corpus = [(path, open(path, "rb").read()) for path in scenario_files()]
         self.corpus = corpus
 
@@ -349,7 +366,7 @@ class Fuzzer:
         if kind in ("sticker", "sticker-link") and os.path.isfile(sticker):
             if kind == "sticker":
                 return kind, sticker
-            os.symlink(sticker, os.path.join(work, "to-sticker.out"))
+            fresh(os.symlink, sticker, os.path.join(work, "to-sticker.out"))
             return kind, os.path.join(work, "to-sticker.out")
         if kind in ("sticker", "sticker-link", "input-link"):
             link = os.path.join(work, "to-input-%d.out" % generator.randrange(1 << 30))
@@ -367,10 +384,10 @@ class Fuzzer:
             target = os.path.join(work, "link-target.out")
             with open(target, "w") as file:
                 file.write("old\n")
-            os.symlink("link-target.out", os.path.join(work, "link.out"))
+            fresh(os.symlink, "link-target.out", os.path.join(work, "link.out"))
             return kind, os.path.join(work, "link.out")
         if kind == "dangling":
-            os.symlink("nowhere/x.out", os.path.join(work, "dangling.out"))
+            fresh(os.symlink, "nowhere/x.out", os.path.join(work, "dangling.out"))
             return kind, os.path.join(work, "dangling.out")
         if kind == "folder":
             return kind, os.path.join(work, "folder.png")
@@ -378,7 +395,7 @@ class Fuzzer:
             return kind, os.path.join(work, "no-such-folder", "report.out")
         if kind == "fifo":
             path = os.path.join(work, "output-fifo")
-            os.mkfifo(path)
+            fresh(os.mkfifo, path)
             return kind, path
         if kind == "input":
             return kind, scenario
@@ -470,7 +487,8 @@ class Fuzzer:
         except Exception as error:  # a bug of this script: say so, and go on with the next input
             with self.lock:
                 self.counts["script-errors"] = self.counts.get("script-errors", 0) + 1
-                if self.counts["script-errors"] <= 3:
+                self.skipped.append(number)
+                if self.counts["script-errors"] <= 3 or self.options.only:
                     print("fuzz: input %d: script error: %r" % (number, error), file=sys.stderr, flush=True)
 
     def one_input(self, number):
@@ -694,12 +712,13 @@ def main():
     interrupted = False
     with concurrent.futures.ThreadPoolExecutor(max_workers=options.jobs) as pool:
         pending = set()
-        number = 0
+        numbers = iter(options.only or range(options.inputs))
+        left = options.inputs
         try:
-            while number < options.inputs or pending:
-                while number < options.inputs and len(pending) < options.jobs * 4:
-                    pending.add(pool.submit(fuzzer.one, number))
-                    number += 1
+            while left or pending:
+                while left and len(pending) < options.jobs * 4:
+                    pending.add(pool.submit(fuzzer.one, next(numbers)))
+                    left -= 1
                 done, pending = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
                 for future in done:
                     future.result()
@@ -728,7 +747,8 @@ def main():
     if modes:
         print("fuzz: of those, " + ", ".join("%d %s" % (value, name) for name, value in modes))
     if counts.get("script-errors"):
-        print("fuzz: %d inputs were skipped by errors of this script" % counts["script-errors"])
+        print("fuzz: %d inputs were skipped by errors of this script: %s (rerun one with --seed %d --only N)" % (
+            counts["script-errors"], ", ".join(str(number) for number in sorted(fuzzer.skipped)), options.seed))
     if fuzzer.notes:
         print("fuzz: notes (other areas): " + ", ".join("%s %d" % item for item in sorted(fuzzer.notes.items())))
     if interrupted:
