@@ -157,18 +157,16 @@ package enum PitfallDetector {
                         || shown.store.map { keeps(change, state: $0.state, provenance: $0.provenance, evidence) } ?? false
                 } ?? false
             }
-            var lost: [(device: String, shown: SessionStates.Shown?)] = []
-            for (device, which) in zip(devices, shownOn.of) where !kept[which] {
-                let shown = shownOn.distinct[which]
-                lost.append((states.outcome.devices[device].name, shown))
-            }
-            guard !lost.isEmpty else { continue }
+            // Positions first: what each lost device shows is copied only for an explanation.
+            let lostAt = zip(devices, shownOn.of).filter { !kept[$0.1] }
+            guard !lostAt.isEmpty else { continue }
             let rule: Rule = states.outcome.scenario.app.state == .message ? "M12" : "M13"
             guard evidence.explained else {
-                found.append(Pitfall(kind: .lostUpdate, rule: rule, devices: lost.map(\.device), message: nil, session: session,
-                                     summary: "", explanation: "", fix: ""))
+                found.append(Pitfall(kind: .lostUpdate, rule: rule, devices: lostAt.map { states.outcome.devices[$0.0].name }, message: nil,
+                                     session: session, summary: "", explanation: "", fix: ""))
                 continue
             }
+            let lost = lostAt.map { (device: states.outcome.devices[$0.0].name, shown: shownOn.distinct[$0.1]) }
             let carrier = evidence.carrier(of: change)
             let what = change.entries.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
             var origin = change.step.map { "step \($0) on \(change.device)" } ?? "on \(change.device)"
