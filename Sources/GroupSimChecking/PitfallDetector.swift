@@ -243,17 +243,20 @@ package enum PitfallDetector {
             let from = !evidence.explained ? "" : shown.map { "m\($0.message) from \(evidence.contact($0.sender))" } ?? "no bubble"
             groups.append((reading, [], from))
         }
+        // How many devices each group has decides; their names are listed for an explanation only.
+        var sizes = [Int](repeating: 0, count: groups.count)
+        for (_, which) in zip(devices, shownOn.of) { sizes[groupOfShown[which]] += 1 }
+        guard sizes.lazy.filter({ $0 > 0 }).count > 1 else { return nil }
+        guard evidence.explained else {
+            return Pitfall(kind: .divergence, rule: "M12", devices: devices.map { states.outcome.devices[$0].name }, message: nil,
+                           session: session, summary: "", explanation: "", fix: "")
+        }
         for (device, which) in zip(devices, shownOn.of) {
             groups[groupOfShown[which]].devices.append(states.outcome.devices[device].name)
         }
         // Things shown are listed in the order of the first device showing each, so their
         // groups already come in the order of their first devices.
         groups.removeAll { $0.devices.isEmpty }
-        guard groups.count > 1 else { return nil }
-        guard evidence.explained else {
-            return Pitfall(kind: .divergence, rule: "M12", devices: devices.map { states.outcome.devices[$0].name }, message: nil,
-                           session: session, summary: "", explanation: "", fix: "")
-        }
         let views = groups.map { group in
             let state = switch group.shown {
             case .state(let state): state.description
