@@ -301,45 +301,53 @@ package enum CheckEvaluator {
     /// cannot resolve, and `$me` (a check has no sender), stay as written.
     struct TokenKeys {
         let written: [Scenario.DataEntry]
-        let outcome: RunOutcome
         let conversation: String
         /// The persons named by tokens, in the order written.
         let persons: [String]
+        /// Per entry of `written`, the person its key and its value name (nil: no token).
+        private let named: [(key: String?, value: String?)]
+        private let identity: Scenario.AppSpec.Identity
         private let streams: RandomStreams
 
+        /// Keeps what it reads of `outcome`, not the outcome: a check made one for every
+        /// run an exploration judges, and holding a copy retained every part of it.
         init(_ written: [Scenario.DataEntry], _ outcome: RunOutcome, conversation: String) {
             self.written = written
-            self.outcome = outcome
             self.conversation = conversation
+            identity = outcome.scenario.app.identity
             streams = RandomStreams(seed: outcome.seed)
-            // Checked on every run an exploration judges: no array per entry.
+            // Checked on every run an exploration judges: no array per entry unless a token names someone.
             var persons: [String] = []
-            func note(_ text: String) {
-                if let person = Self.person(text, outcome.scenario), !persons.contains(person) { persons.append(person) }
-            }
-            for entry in written {
-                note(entry.key)
-                note(entry.value)
+            var named: [(key: String?, value: String?)] = []
+            for (index, entry) in written.enumerated() {
+                let key = Self.person(entry.key, outcome.scenario), value = Self.person(entry.value, outcome.scenario)
+                if let key, !persons.contains(key) { persons.append(key) }
+                if let value, !persons.contains(value) { persons.append(value) }
+                if key != nil || value != nil {
+                    if named.isEmpty { named = Array(repeating: (nil, nil), count: written.count) }
+                    named[index] = (key, value)
+                }
             }
             self.persons = persons
+            self.named = named
         }
 
         /// Whether the data reads differently from device to device.
-        var isPerDevice: Bool { !persons.isEmpty && outcome.scenario.app.identity != .account }
+        var isPerDevice: Bool { !persons.isEmpty && identity != .account }
 
         /// The data as `device` reads it (nil: as every device does, where that is one reading).
         func data(on device: DeviceSnapshot?) -> [Scenario.DataEntry] {
             guard !persons.isEmpty else { return written }
-            func resolved(_ text: String) -> String {
-                guard let person = Self.person(text, outcome.scenario) else { return text }
+            func resolved(_ text: String, _ person: String?) -> String {
+                guard let person else { return text }
                 return key(of: person, on: device) ?? text
             }
-            return written.map { Scenario.DataEntry(resolved($0.key), resolved($0.value)) }
+            return zip(written, named).map { Scenario.DataEntry(resolved($0.key, $1.key), resolved($0.value, $1.value)) }
         }
 
         /// The key `device`'s app writes for `person`; nil when it has none.
         func key(of person: String, on device: DeviceSnapshot?) -> String? {
-            switch outcome.scenario.app.identity {
+            switch identity {
             case .account:
                 return AppIdentity.accountID(streams, person: person)
             case .participantID:

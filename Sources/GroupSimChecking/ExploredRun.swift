@@ -61,9 +61,32 @@ struct ExploredRun: Sendable {
         var outliers: [String]
     }
 
+    /// What every run of one scenario names alike: the sessions its steps name (a list and
+    /// a set) and each person's contact name. Worked out once for a chunk of runs.
+    struct Naming: Sendable {
+        let sessions: [String]
+        let named: Set<String>
+        let contactNames: [String: String]
+
+        init(sessions: [String], scenario: Scenario) {
+            self.sessions = sessions
+            named = Set(sessions)
+            var contactNames: [String: String] = [:]
+            for person in scenario.people where contactNames[person.key] == nil { contactNames[person.key] = person.contactName }
+            self.contactNames = contactNames
+        }
+    }
+
     /// - Parameter sessions: the scenario's sessions in the order its steps name them;
     ///   every device gets a row for each (a device that shows none counts as "no bubble").
     init(reference: ExplorationReport.RunReference, report: RunReport, sessions: [String], schedule: [String] = []) {
+        self.init(reference: reference, report: report, naming: Naming(sessions: sessions, scenario: report.outcome.scenario),
+                  schedule: schedule)
+    }
+
+    /// `naming`: the run's scenario's, as `Naming(sessions:scenario:)` makes it.
+    init(reference: ExplorationReport.RunReference, report: RunReport, naming: Naming, schedule: [String] = []) {
+        let sessions = naming.sessions
         self.reference = reference
         self.schedule = schedule
         let outcome = report.outcome
@@ -83,12 +106,11 @@ struct ExploredRun: Sendable {
             for person in outcome.scenario.people { keys[AppIdentity.accountID(streams, person: person.key)] = "<account:\(person.key)>" }
         }
         var rows = OutcomeRows(capacity: outcome.devices.count * sessions.count)
-        let named = Set(sessions)
+        let named = naming.named
         let numbers = sessions.map { rows.session($0) }
         // Each session's index in `states`, found by name once per run, not once per device.
         let indices = sessions.map(states.sessionIndex)
-        var contactNames: [String: String] = [:]
-        for person in outcome.scenario.people where contactNames[person.key] == nil { contactNames[person.key] = person.contactName }
+        let contactNames = naming.contactNames
         // What a device shows for a session depends only on its live bubble's message (its
         // state, or the record that state points to), and a message belongs to one session:
         // each thing shown is made and numbered once per message, found by the message's

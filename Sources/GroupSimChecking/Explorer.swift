@@ -182,13 +182,17 @@ public struct Explorer: Sendable {
         let scenario = scenario
         return await loop.withIsolation { loop in
             var tally = ExplorationTally(checks: scenario.checks.count)
+            // Every run of the chunk runs the same scenario: named once, from the first.
+            var naming: ExploredRun.Naming?
             for position in positions {
                 if Task.isCancelled { break }
                 let index = span.run(at: position)
                 let seed = Self.seed(forRun: index, base: base)
                 let outcome = loop.simulate(seed: seed).outcome
                 let report = RunReport(outcome: outcome, explainingPitfalls: false)
-                tally.add(ExploredRun(reference: .init(run: index, seed: seed), report: report, sessions: sessions))
+                let named = naming ?? ExploredRun.Naming(sessions: sessions, scenario: outcome.scenario)
+                naming = named
+                tally.add(ExploredRun(reference: .init(run: index, seed: seed), report: report, naming: named))
             }
             return tally
         }

@@ -47,8 +47,8 @@ struct OutcomeCounts: Sendable {
     /// Counts a run's rows, `count` runs each. The run's devices, sessions and values are
     /// given this table's numbers once each; each row then costs a few integer compares.
     mutating func add(_ rows: OutcomeRows, count: ExactCount) {
-        let devices = rows.devices.map { Self.intern($0, &deviceNames, numbers: &deviceNumbers) }
-        let sessions = rows.sessions.map { Self.intern($0, &sessionNames, numbers: &sessionNumbers) }
+        let devices = Self.intern(rows.devices, &deviceNames, numbers: &deviceNumbers)
+        let sessions = Self.intern(rows.sessions, &sessionNames, numbers: &sessionNumbers)
         let valueMap = rows.values.map { Self.intern($0, &values, numbers: &valueNumbers) }
         // A run's rows are distinct, but for a repeat: into an empty table they go in order, with no look-up.
         let fresh = rowDevice.isEmpty && !rows.repeats
@@ -258,6 +258,14 @@ struct OutcomeCounts: Sendable {
     }
 
     /// The number of `key` in `keys`, appended the first time it comes.
+    /// The numbers of `names`, given the first time each is named. Every run names the
+    /// same devices and sessions in the same order: when the table's first names are
+    /// these, their numbers are their places, found without hashing a name.
+    private static func intern(_ names: [String], _ keys: inout [String], numbers: inout [String: Int32]) -> [Int32] {
+        if names.count <= keys.count, zip(names, keys).allSatisfy({ $0 == $1 }) { return (0..<Int32(names.count)).map { $0 } }
+        return names.map { intern($0, &keys, numbers: &numbers) }
+    }
+
     private static func intern<Key: Hashable>(_ key: Key, _ keys: inout [Key], numbers: inout [Key: Int32]) -> Int32 {
         if let known = numbers[key] { return known }
         let number = Int32(keys.count)

@@ -157,18 +157,16 @@ package enum PitfallDetector {
                         || shown.store.map { keeps(change, state: $0.state, provenance: $0.provenance, evidence) } ?? false
                 } ?? false
             }
-            var lost: [(device: String, shown: SessionStates.Shown?)] = []
-            for (device, which) in zip(devices, shownOn.of) where !kept[which] {
-                let shown = shownOn.distinct[which]
-                lost.append((states.outcome.devices[device].name, shown))
-            }
-            guard !lost.isEmpty else { continue }
+            // Positions first: what each lost device shows is copied only for an explanation.
+            let lostAt = zip(devices, shownOn.of).filter { !kept[$0.1] }
+            guard !lostAt.isEmpty else { continue }
             let rule: Rule = states.outcome.scenario.app.state == .message ? "M12" : "M13"
             guard evidence.explained else {
-                found.append(Pitfall(kind: .lostUpdate, rule: rule, devices: lost.map(\.device), message: nil, session: session,
-                                     summary: "", explanation: "", fix: ""))
+                found.append(Pitfall(kind: .lostUpdate, rule: rule, devices: lostAt.map { states.outcome.devices[$0.0].name }, message: nil,
+                                     session: session, summary: "", explanation: "", fix: ""))
                 continue
             }
+            let lost = lostAt.map { (device: states.outcome.devices[$0.0].name, shown: shownOn.distinct[$0.1]) }
             let carrier = evidence.carrier(of: change)
             let what = change.entries.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
             var origin = change.step.map { "step \($0) on \(change.device)" } ?? "on \(change.device)"
@@ -245,17 +243,20 @@ package enum PitfallDetector {
             let from = !evidence.explained ? "" : shown.map { "m\($0.message) from \(evidence.contact($0.sender))" } ?? "no bubble"
             groups.append((reading, [], from))
         }
+        // How many devices each group has decides; their names are listed for an explanation only.
+        var sizes = [Int](repeating: 0, count: groups.count)
+        for (_, which) in zip(devices, shownOn.of) { sizes[groupOfShown[which]] += 1 }
+        guard sizes.lazy.filter({ $0 > 0 }).count > 1 else { return nil }
+        guard evidence.explained else {
+            return Pitfall(kind: .divergence, rule: "M12", devices: devices.map { states.outcome.devices[$0].name }, message: nil,
+                           session: session, summary: "", explanation: "", fix: "")
+        }
         for (device, which) in zip(devices, shownOn.of) {
             groups[groupOfShown[which]].devices.append(states.outcome.devices[device].name)
         }
         // Things shown are listed in the order of the first device showing each, so their
         // groups already come in the order of their first devices.
         groups.removeAll { $0.devices.isEmpty }
-        guard groups.count > 1 else { return nil }
-        guard evidence.explained else {
-            return Pitfall(kind: .divergence, rule: "M12", devices: devices.map { states.outcome.devices[$0].name }, message: nil,
-                           session: session, summary: "", explanation: "", fix: "")
-        }
         let views = groups.map { group in
             let state = switch group.shown {
             case .state(let state): state.description

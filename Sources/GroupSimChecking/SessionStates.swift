@@ -63,7 +63,15 @@ final class SessionStates: Sendable {
 
     init(outcome: RunOutcome) {
         self.outcome = outcome
-        joinSteps = outcome.scenario.steps.filter { if case .join = $0.action { true } else { false } }
+        // Read where the steps lie: `Scenario.steps` joins every race's steps into a new array.
+        var joins: [Scenario.Step] = []
+        for item in outcome.scenario.timeline {
+            switch item {
+            case .step(let step): if case .join = step.action { joins.append(step) }
+            case .race(let race): for step in race.steps { if case .join = step.action { joins.append(step) } }
+            }
+        }
+        joinSteps = joins
         var appDevices: [String: [Int]] = [:]
         for entry in outcome.members where appDevices[entry.conversation] == nil {
             let members = Set(entry.members)

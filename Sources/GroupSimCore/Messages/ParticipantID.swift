@@ -25,14 +25,29 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
     }
 
     /// Parses the 36-character form `8-4-4-4-12` (either case); nil for anything else.
-    /// Inlinable, so that the targets above parse their substrings with specialized code.
+    /// Inlinable, so that the targets above parse their substrings with specialized code;
+    /// a string's own bytes are read in place (drawn captions parse every `$UUID` token).
     @inlinable
     public init?(uuidString text: some StringProtocol) {
-        guard text.utf8.count == 36 else { return nil }
+        let parsed: (high: UInt64, low: UInt64)?
+        if let inPlace = text.utf8.withContiguousStorageIfAvailable({ Self.parse($0) }) {
+            parsed = inPlace
+        } else {
+            parsed = Self.parse(text.utf8)
+        }
+        guard let parsed else { return nil }
+        high = parsed.high
+        low = parsed.low
+    }
+
+    /// The two halves of the 36 bytes `8-4-4-4-12` (hex digits of either case), or nil.
+    @inlinable
+    static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> (high: UInt64, low: UInt64)? {
+        guard bytes.count == 36 else { return nil }
         var high: UInt64 = 0
         var low: UInt64 = 0
         var nibbles = 0
-        for (index, byte) in text.utf8.enumerated() {
+        for (index, byte) in bytes.enumerated() {
             if index == 8 || index == 13 || index == 18 || index == 23 {
                 guard byte == UInt8(ascii: "-") else { return nil }
                 continue
@@ -45,8 +60,7 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
             }
             nibbles += 1
         }
-        self.high = high
-        self.low = low
+        return (high, low)
     }
 
     /// Uppercase, as `UUID().uuidString` prints it: `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`.
@@ -76,7 +90,7 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
 
     public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
 
-    @usableFromInline
+    @inlinable
     static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")

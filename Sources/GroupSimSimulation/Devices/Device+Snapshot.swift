@@ -3,7 +3,7 @@ import GroupSimScenario
 
 extension Device {
     /// `live`: the run's live bubbles, of which this device's are those of device `index`.
-    func makeSnapshot(live: LiveBubbles, index: Int) -> DeviceSnapshot {
+    func makeSnapshot(live: SharedLiveBubbles, index: Int) -> DeviceSnapshot {
         let firstConversation = world.conversations.first?.name ?? Scenario.ConversationSpec.defaultName
         let ids = DeviceSnapshot.IdentifierListing.minted(identifiers, owner: spec.person, ownerPosition: position,
                                                            people: world.people, conversation: firstConversation)
@@ -27,7 +27,7 @@ extension Device {
         snapshot.localStorage = environment.storage.dictionary
         snapshot.localSuites = environment.storage.suiteDictionaries
         snapshot.installIDs = installIDs
-        snapshot.identifierMaps = [identifiers] + retired.reversed()
+        snapshot.identifierMaps = retired.isEmpty ? [identifiers] : [identifiers] + retired.reversed()
         snapshot.runIndex = index
         return snapshot
     }

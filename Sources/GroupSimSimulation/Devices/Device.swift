@@ -131,7 +131,7 @@ package struct Device {
     mutating func reset(world: WorldFacts) {
         var kept = transcripts
         // Let go of them here, so that emptying `kept` keeps its room instead of copying.
-        transcripts = Transcripts(numbers: [:])
+        transcripts = Transcripts()
         kept.reset(seed: world.streams.seed)
         self = Device(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: kept, position: position,
                       number: deviceNumber)
@@ -172,7 +172,7 @@ package struct Device {
     /// What the device shows and holds now, for checks and reports. It changes nothing;
     /// it is mutating so that a caller reaches the device where it lies in the world: a
     /// non-mutating call on an element of the world's array copied the whole device first.
-    mutating func snapshot(live: LiveBubbles, index: Int) -> DeviceSnapshot { makeSnapshot(live: live, index: index) }
+    mutating func snapshot(live: SharedLiveBubbles, index: Int) -> DeviceSnapshot { makeSnapshot(live: live, index: index) }
 
     /// Whether the action acts in the conversation (opens the app there, stages, sends or
     /// taps), which a person who is no longer a member cannot do (M6). Closing the app,
@@ -204,6 +204,13 @@ struct Transcripts: RunPart {
         self.numbers = numbers
         known = Array(repeating: Transcript(sessionCapacity: sessions), count: numbers.values.max().map { $0 + 1 } ?? 0)
         reset(seed: 0)
+    }
+
+    /// No transcripts at all, made without a table: what a device holds for the moment
+    /// its own are emptied (`Device.reset`), once per device and run.
+    init() {
+        numbers = [:]
+        known = []
     }
 
     /// Empties every transcript, keeping their room.

@@ -105,7 +105,7 @@ extension DeviceCall {
                 index = nameStart
                 continue
             }
-            let nameEnd = text[nameStart...].firstIndex { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") } ?? text.endIndex
+            let nameEnd = Self.nameEnd(in: text, from: nameStart)
             let word = String(text[nameStart..<nameEnd])
             let person = word == "me" ? device.spec.person : word
             if !word.isEmpty, let id = device.identifiers.id(for: person, in: conversation) {
@@ -116,6 +116,29 @@ extension DeviceCall {
             index = nameEnd
         }
         return result
+    }
+
+    /// Where the name that starts at `start` ends: at the first character that is not a
+    /// letter, a number, `_` or `-`. An ASCII name is read byte by byte (every composed
+    /// text has its `$me`); a name with any other byte in it or just after it, character
+    /// by character from its start, as the characters decide (a combining mark joins the
+    /// byte before it).
+    static func nameEnd(in text: String, from start: String.Index) -> String.Index {
+        let bytes = text.utf8
+        var index = start
+        while index != bytes.endIndex, bytes[index] < 0x80 {
+            let byte = bytes[index]
+            let inName = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+            if !inName {
+                let next = bytes.index(after: index)
+                if next == bytes.endIndex || bytes[next] < 0x80 { return index }
+                break
+            }
+            index = bytes.index(after: index)
+        }
+        if index == bytes.endIndex { return index }
+        return text[start...].firstIndex { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") } ?? text.endIndex
     }
 
     /// What `$person` in data becomes under `app.identity`: the raw participant

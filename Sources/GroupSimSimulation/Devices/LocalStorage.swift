@@ -160,7 +160,7 @@ public final class LocalStorage {
 
     /// The stored keys and values now, values written out as in `contents`, as a value
     /// that later changes do not affect.
-    public var dictionary: [String: String] { values.mapValues { Self.text($0) } }
+    public var dictionary: [String: String] { values.isEmpty ? [:] : values.mapValues { Self.text($0) } }
 
     /// How many writes this store and its suites took so far (stores and removals).
     package var writeCount: Int { suites.values.reduce(changes) { $0 &+ $1.writeCount } }
@@ -185,7 +185,9 @@ public final class LocalStorage {
     /// Each suite that holds something, by name, its keys and values written out as in
     /// `dictionary`, as a value that later changes do not affect.
     public var suiteDictionaries: [String: [String: String]] {
-        Dictionary(uniqueKeysWithValues: suiteNames.compactMap { name in suites[name].map { (name, $0.dictionary) } })
+        // Every run's snapshot asks, and most stores have no suite.
+        guard !suites.isEmpty else { return [:] }
+        return Dictionary(uniqueKeysWithValues: suiteNames.compactMap { name in suites[name].map { (name, $0.dictionary) } })
     }
 
     /// Deletes everything, suites too: what a reinstall does to the container (M2).

@@ -7,7 +7,9 @@ import GroupSimScenario
 /// when a report or a check asks for one; checks, pitfalls and exploration read the
 /// table itself through `SessionStates`.
 struct SessionTable: Sendable {
-    private let live: LiveBubbles
+    /// The run's live bubbles, shared by all its snapshots; nil for a table of views.
+    private let shared: SharedLiveBubbles?
+    private var live: LiveBubbles { shared?.live ?? LiveBubbles() }
     private let device: Int
     /// Per conversation, its name and transcript (for drawing summary lines): the same
     /// array the snapshot's drawn transcripts hold.
@@ -17,9 +19,9 @@ struct SessionTable: Sendable {
     /// Set when made from views (a snapshot whose sessions were replaced).
     private let given: [DeviceSnapshot.SessionView]?
 
-    init(live: LiveBubbles, device: Int, shown: [(conversation: String, transcript: Transcript)], drawer: TranscriptDrawer,
+    init(live: SharedLiveBubbles, device: Int, shown: [(conversation: String, transcript: Transcript)], drawer: TranscriptDrawer,
          summaryLines: Int) {
-        self.live = live
+        shared = live
         self.device = device
         self.shown = shown
         self.drawer = drawer
@@ -29,7 +31,7 @@ struct SessionTable: Sendable {
 
     /// A table of views already drawn.
     init(views: [DeviceSnapshot.SessionView]) {
-        live = LiveBubbles()
+        shared = nil
         device = -1
         shown = []
         drawer = nil
@@ -85,4 +87,12 @@ struct SessionTable: Sendable {
         }
         return drawn
     }
+}
+
+/// A run's live bubbles as its snapshots hold them: one reference each, where a copy of
+/// the value held a reference to each of its tables (every device of every run).
+final class SharedLiveBubbles: Sendable {
+    let live: LiveBubbles
+
+    init(_ live: LiveBubbles) { self.live = live }
 }

@@ -121,7 +121,7 @@ struct Engine {
 
     /// What the run left: every device's state, the trace, failures and counters.
     mutating func outcome() -> RunOutcome {
-        let snapshots = world.devices.indices.map { world.snapshot(ofDevice: $0) }
+        let snapshots = world.snapshots()
         let records = world.cloud.contents().map { key, entry in
             RunOutcome.CloudEntry(key: key, state: entry.state, version: entry.version, provenance: entry.provenance)
         }

@@ -57,7 +57,13 @@ package struct World: RunPart {
 
     /// Device `index`'s snapshot, its sessions read from the live bubbles.
     package mutating func snapshot(ofDevice index: Int) -> DeviceSnapshot {
-        devices[index].snapshot(live: live, index: index)
+        devices[index].snapshot(live: SharedLiveBubbles(live), index: index)
+    }
+
+    /// Every device's snapshot, in the scenario's order, sharing one copy of the live bubbles.
+    mutating func snapshots() -> [DeviceSnapshot] {
+        let shared = SharedLiveBubbles(live)
+        return devices.indices.map { devices[$0].snapshot(live: shared, index: $0) }
     }
 
     /// The devices of the conversation's members, in member order and each person's

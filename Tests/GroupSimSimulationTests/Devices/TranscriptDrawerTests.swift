@@ -35,3 +35,20 @@ import Testing
         }
     }
 }
+
+/// A `$name` in composed text ends where the characters say (letters, numbers, `_`, `-`),
+/// whether read byte by byte (ASCII) or character by character: a combining mark joins
+/// the byte before it, other scripts are letters, CR LF is one character.
+@Suite struct TokenNameEndTests {
+    @Test func bytesAndCharactersEndTheNameAlike() {
+        let texts = ["me voted", "me", "bob-2_x!", "bob.", "bob.\u{301}x", "e\u{301}ve", "bob\u{301}", "zoë likes", "名前 x",
+                     "bob\r\nx", "bob\r", "-", "", "me,you", "me$me", "🎉party", "bob🎉", "a\u{0308}\u{0301}b c", "x\u{200D}y"]
+        for text in texts {
+            let characters = text.firstIndex { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") } ?? text.endIndex
+            let found = DeviceCall.nameEnd(in: text, from: text.startIndex)
+            #expect(text.distance(from: text.startIndex, to: found) == text.distance(from: text.startIndex, to: characters)
+                        && text.utf8.distance(from: text.startIndex, to: found) == text.utf8.distance(from: text.startIndex, to: characters),
+                    "\(text.debugDescription)")
+        }
+    }
+}
