@@ -246,7 +246,10 @@ extension DeviceCall {
                 sighting(.droppedURL, message: nil, "the url setter silently dropped \(url) on \(device.spec.name): only http, https, data or no "
                     + "scheme are kept (M8)")
                 message.url = nil
-            } else if url.count > MessageURL.maximumLength {
+            } else if url.utf8.count > MessageURL.maximumLength, url.count > MessageURL.maximumLength {
+                // Counted in characters (M8), but only past the limit in bytes: a character
+                // is at least one byte, and counting characters on every staged message
+                // looked up each scalar's grapheme properties.
                 fail(.urlExceedsMaxSize, "the URL has \(url.count) characters; the limit is \(MessageURL.maximumLength) (M8)", rule: "M8")
                 return nil
             }

@@ -10,6 +10,31 @@ package enum MessageURL {
 
     /// The URL's scheme, lowercased, or nil when it has none (`?Base=base01`).
     package static func scheme(of url: String) -> String? {
+        // Bytes while they are ASCII (every staged and sent message asks): a scheme is ASCII
+        // letters, digits and `+-.`, each a character of one byte. A byte past ASCII, or
+        // one after the colon (a combining mark would make `:` another character), leaves
+        // the answer to the characters.
+        let bytes = url.utf8
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            guard byte < 0x80 else { return schemeByCharacters(of: url) }
+            if byte == UInt8(ascii: ":") {
+                let next = bytes.index(after: index)
+                if next < bytes.endIndex, bytes[next] >= 0x80 { return schemeByCharacters(of: url) }
+                return index == bytes.startIndex ? nil : String(url[..<index]).lowercased()
+            }
+            let isLetter = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            let isOther = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: ".")
+            guard isLetter || (index != bytes.startIndex && isOther) else { return nil }
+            index = bytes.index(after: index)
+        }
+        return nil
+    }
+
+    /// `scheme(of:)` read character by character.
+    static func schemeByCharacters(of url: String) -> String? {
         var scheme = ""
         for character in url {
             if character == ":" { return scheme.isEmpty ? nil : scheme.lowercased() }

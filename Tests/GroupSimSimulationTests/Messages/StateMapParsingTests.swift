@@ -57,4 +57,21 @@ import Testing
         state.apply([Scenario.DataEntry("a", "1")])
         #expect(state.url() == "?a=1&q=topping")
     }
+
+    /// `MessageURL.scheme(of:)` reads ASCII by bytes: over many seeds of URLs made of
+    /// scheme characters, colons, CR LF, combining marks (one after a colon makes it another
+    /// character) and other scripts, it gives what reading characters gives.
+    @Test func schemeByBytesReadsAsCharactersDo() {
+        let pieces = ["http", "HTTPS", "data", "a", "Z", "9", "+", "-", ".", ":", "//", "?q=1", "\r\n", "\u{301}", "é", "日本", " ", "_"]
+        for seed in 1...3_000 {
+            var generator = SplitMix64(seed: UInt64(seed))
+            let length = Int(generator.next(below: 8))
+            let url = (0..<length).map { _ in pieces[Int(generator.next(below: UInt64(pieces.count)))] }.joined()
+            #expect(MessageURL.scheme(of: url) == MessageURL.schemeByCharacters(of: url), "seed \(seed): \(url.unicodeScalars.map(\.value))")
+        }
+        #expect(MessageURL.scheme(of: "HTTPS://x.example/?q=1") == "https")
+        #expect(MessageURL.scheme(of: "?q=1") == nil && MessageURL.scheme(of: ":x") == nil && MessageURL.scheme(of: "9a:x") == nil)
+        #expect(MessageURL.scheme(of: "a+b-c.d:x") == "a+b-c.d")
+        #expect(MessageURL.scheme(of: "http:\u{301}//x") == nil, "the colon and the mark are one character, not a colon")
+    }
 }
