@@ -47,12 +47,16 @@ public struct Scenario: Sendable, Hashable {
     /// Every step in file order, a race's inner steps in place of the race: the numbering
     /// that `error: {step: N}` checks use (1-based).
     public var steps: [Step] {
-        timeline.flatMap { item -> [Step] in
+        // Appended one by one: a one-step array made for each item was an allocation per step.
+        var steps: [Step] = []
+        steps.reserveCapacity(timeline.count)
+        for item in timeline {
             switch item {
-            case .step(let step): [step]
-            case .race(let race): race.steps
+            case .step(let step): steps.append(step)
+            case .race(let race): steps.append(contentsOf: race.steps)
             }
         }
+        return steps
     }
 
     public func person(_ key: String) -> Person? { people.first { $0.key == key } }

@@ -255,6 +255,8 @@ struct Draft: Sendable {
     var change: PendingChange?
     /// The provenance of the state it was built on.
     var base: Provenance
+    /// An app message's URL state, read when it was staged: the sent message's (nil: not read).
+    var state: StateMap? = nil
 
     /// The staged app message, if the draft is one.
     var message: Message? {

@@ -246,7 +246,10 @@ extension DeviceCall {
                 sighting(.droppedURL, message: nil, "the url setter silently dropped \(url) on \(device.spec.name): only http, https, data or no "
                     + "scheme are kept (M8)")
                 message.url = nil
-            } else if url.count > MessageURL.maximumLength {
+            } else if url.utf8.count > MessageURL.maximumLength, url.count > MessageURL.maximumLength {
+                // Counted in characters (M8), but only past the limit in bytes: a character
+                // is at least one byte, and counting characters on every staged message
+                // looked up each scalar's grapheme properties.
                 fail(.urlExceedsMaxSize, "the URL has \(url.count) characters; the limit is \(MessageURL.maximumLength) (M8)", rule: "M8")
                 return nil
             }
@@ -265,11 +268,15 @@ extension DeviceCall {
         }
         message.isPending = true
         message.id = nil
-        checkStaleSelection(message)
+        // The URL's state, read once here for the checks below and kept with the draft for
+        // the message it becomes (each read it again).
+        let state = StateMap(url: message.url)
+        checkStaleSelection(message, state: state)
         transition(to: .compact)
         let change = device.composing?.session == message.session?.name ? device.composing : nil
         if change != nil { device.composing = nil }
-        device.drafts[conversation] = Draft(content: .app(message), conversation: conversation, change: change, base: base(of: message))
+        device.drafts[conversation] = Draft(content: .app(message), conversation: conversation, change: change,
+                                            base: base(of: message, state: state), state: state)
         if device.tracing { trace(.staged(session: message.session?.name), .message(message)) }
         return nil
     }
@@ -321,21 +328,21 @@ extension DeviceCall {
     /// The provenance of the state a message was built on: what the app read, plus the
     /// live bubble's when the message already holds all of its state (an app that built
     /// on a newer bubble didReceive handed it, M23).
-    func base(of message: Message) -> Provenance {
+    /// `state`: the message URL's, if already read.
+    func base(of message: Message, state: StateMap? = nil) -> Provenance {
         guard let session = message.session?.name else { return Provenance() }
         var base = device.readProvenance[session] ?? Provenance()
         if device.world.app.state == .message, let conversation = device.activeConversation,
-           let live = liveBubble(of: session, in: conversation), builtOn(live,
-               message) {
+           let live = liveBubble(of: session, in: conversation), builtOn(live, message, state: state) {
             base = base.union(live.provenance)
         }
         return base
     }
 
     /// Whether `message`'s state holds every entry of `envelope`'s (message mode).
-    func builtOn(_ envelope: Envelope, _ message: Message) -> Bool {
+    func builtOn(_ envelope: Envelope, _ message: Message, state: StateMap? = nil) -> Bool {
         let shown = envelope.state
-        return !shown.isEmpty && StateMap(url: message.url).contains(shown.entries)
+        return !shown.isEmpty && (state ?? StateMap(url: message.url)).contains(shown.entries)
     }
 
     /// A reply built on a selected bubble older than the session's live bubble (M15).
@@ -343,13 +350,13 @@ extension DeviceCall {
     /// store the app fetches the current state, so an old selection loses nothing (M13).
     /// Not when the message already holds the live bubble's whole state: the app built on
     /// the newer bubble (`app.selection: newest`), so the selection undid nothing.
-    mutating func checkStaleSelection(_ message: Message) {
+    mutating func checkStaleSelection(_ message: Message, state: StateMap? = nil) {
         guard device.world.app.state == .message,
               let session = message.session, let chosen = device.selected, chosen.message?.session == session,
               let conversation = device.activeConversation,
               let live = liveBubble(of: session.name, in: conversation),
                   live.id != chosen.id,
-              !builtOn(live, message) else { return }
+              !builtOn(live, message, state: state) else { return }
         sighting(.staleSelection, message: chosen.id,
                  "\(device.spec.name) built on m\(chosen.id), its selectedMessage, but the live bubble of \(session.name) is already m\(live.id) (M15)")
     }

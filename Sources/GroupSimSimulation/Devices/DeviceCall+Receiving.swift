@@ -38,8 +38,9 @@ extension DeviceCall {
             if let collapse, device.tracing, let session = envelope.sessionName {
                 trace(.collapsed(session: session, replaced: collapse.replaced, summary: collapse.leftSummary))
             }
-            if device.isRunning, device.activeConversation == conversation, device.style != .transcript, envelope.senderDevice != device.spec.name {
-                inspectIdentifiers(in: envelope, conversation: conversation)
+            if device.isRunning, device.activeConversation == conversation, device.style != .transcript, !isFromThisDevice(envelope) {
+                // Most URLs carry no identifier: the call is made only for one that does.
+                if !envelope.identifiersInURL.isEmpty { inspectIdentifiers(in: envelope, conversation: conversation) }
                 if device.appWantsReceivedMessages {
                     let received = view(of: envelope, sender: senderIdentifier(of: envelope))
                     callback(.didReceive) { app, view in app.didReceive(received, conversation: view) }
@@ -53,6 +54,13 @@ extension DeviceCall {
         case .sticker:
             device.transcripts.change(position, conversation) { $0.append(.sticker(envelope)) }
         }
+    }
+
+    /// Whether this device sent `envelope`: by position when both are known (names are
+    /// unique among the scenario's devices), which every copy a running app sees asks.
+    func isFromThisDevice(_ envelope: Envelope) -> Bool {
+        let sender = envelope.senderDeviceNumber, own = device.deviceNumber
+        return sender >= 0 && own >= 0 ? sender == own : envelope.senderDevice == device.spec.name
     }
 
     /// The session's live bubble here in `conversation` (M10).

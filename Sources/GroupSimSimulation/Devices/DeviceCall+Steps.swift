@@ -196,7 +196,7 @@ extension DeviceCall {
         sent.isPending = false
         var change = staged.change
         if device.activeConversation == conversation { change = startSending(sent, change: change) }
-        commit(.app(sent), in: staged.conversation, change: change, base: staged.base)
+        commit(.app(sent), in: staged.conversation, change: change, base: staged.base, state: staged.state)
     }
 
     /// Tells the app the user tapped Send (M17) with the message's change as the one the
@@ -234,7 +234,8 @@ extension DeviceCall {
 
     /// A message leaves this device: numbered, added to its own transcript at once (M11),
     /// and handed to the network for fan-out (M30).
-    mutating func commit(_ content: Envelope.Content, in conversation: String, change pending: PendingChange?, base: Provenance) {
+    mutating func commit(_ content: Envelope.Content, in conversation: String, change pending: PendingChange?, base: Provenance,
+                         state: StateMap? = nil) {
         guard device.memberOf.contains(conversation) else {
             // An app's own send after its user was removed (M6): nothing leaves.
             fail(.notMember, RunOutcome.StepFailure.notMemberReason(device: device.spec.name, person: device.spec.person, conversation: conversation),
@@ -260,7 +261,8 @@ extension DeviceCall {
         let envelope = Envelope(id: id, conversation: conversation, senderDevice: device.spec.name, senderPerson: device.spec.person,
                                 sentAt: now, content: content, senderMap: device.identifiers, provenance: provenance, change: change,
                                 senderInstall: install, senderPosition: device.position, sessionNumber: sessionNumber,
-                                conversationNumber: device.world.conversationNumbers[conversation] ?? -1, senderDeviceNumber: device.deviceNumber)
+                                conversationNumber: device.world.conversationNumbers[conversation] ?? -1, senderDeviceNumber: device.deviceNumber,
+                                state: state)
         switch content {
         case _ where !device.tracing:
             break

@@ -58,10 +58,12 @@ package final class Envelope: Sendable {
     /// message is sent: every receiver whose app reads it looks for them (M2, M4).
     let identifiersInURL: [ParticipantID]
 
+    /// `given`: the app message URL's state when the caller has read it already (a staged
+    /// draft keeps it), the same as reading `message.url` again.
     package init(id: Int, conversation: String, senderDevice: String, senderPerson: String, sentAt: VirtualTime, content: Content,
          senderMap: IdentifierMap, provenance: Provenance, change: Change?, senderInstall: String? = nil, senderPosition: Int = -1,
              sessionNumber: Int = -1,
-         conversationNumber: Int = -1, senderDeviceNumber: Int = -1) {
+         conversationNumber: Int = -1, senderDeviceNumber: Int = -1, state given: StateMap? = nil) {
         self.id = id
         self.conversation = conversation
         self.senderDevice = senderDevice
@@ -78,7 +80,7 @@ package final class Envelope: Sendable {
         if case .app(let message) = content {
             sessionName = message.session?.name
             self.sessionNumber = message.session == nil ? -1 : sessionNumber
-            state = StateMap(url: message.url)
+            state = given ?? StateMap(url: message.url)
             url = message.url
             summaryText = message.summaryText
             identifiersInURL = message.url.map(ParticipantID.occurrences) ?? []

@@ -10,6 +10,31 @@ package enum MessageURL {
 
     /// The URL's scheme, lowercased, or nil when it has none (`?Base=base01`).
     package static func scheme(of url: String) -> String? {
+        // Bytes while they are ASCII (every staged and sent message asks): a scheme is ASCII
+        // letters, digits and `+-.`, each a character of one byte. A byte past ASCII, or
+        // one after the colon (a combining mark would make `:` another character), leaves
+        // the answer to the characters.
+        let bytes = url.utf8
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            guard byte < 0x80 else { return schemeByCharacters(of: url) }
+            if byte == UInt8(ascii: ":") {
+                let next = bytes.index(after: index)
+                if next < bytes.endIndex, bytes[next] >= 0x80 { return schemeByCharacters(of: url) }
+                return index == bytes.startIndex ? nil : String(url[..<index]).lowercased()
+            }
+            let isLetter = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            let isOther = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: ".")
+            guard isLetter || (index != bytes.startIndex && isOther) else { return nil }
+            index = bytes.index(after: index)
+        }
+        return nil
+    }
+
+    /// `scheme(of:)` read character by character.
+    static func schemeByCharacters(of url: String) -> String? {
         var scheme = ""
         for character in url {
             if character == ":" { return scheme.isEmpty ? nil : scheme.lowercased() }
@@ -40,18 +65,33 @@ package enum MessageURL {
 
     /// Percent-encodes a query key or value: everything but unreserved characters (RFC 3986).
     package static func encode(_ text: String) -> String {
-        var encoded = ""
+        // Most keys and values need no escape: the text itself, no copy. The others are
+        // written as bytes and made a string once.
+        guard text.utf8.contains(where: { !isUnreserved($0) }) else { return text }
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(text.utf8.count * 3)
+        let digits = Array("0123456789ABCDEF".utf8)
         for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let digits = Array("0123456789ABCDEF")
-                encoded += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0xF)])
+            if isUnreserved(byte) {
+                encoded.append(byte)
+            } else {
+                encoded.append(UInt8(ascii: "%"))
+                encoded.append(digits[Int(byte >> 4)])
+                encoded.append(digits[Int(byte & 0xF)])
             }
         }
-        return encoded
+        return String(decoding: encoded, as: UTF8.self)
+    }
+
+    /// The bytes a query keeps as they are: ASCII letters, digits and `-._~`.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
     }
 
     /// Decodes `%XX` escapes and `+` as a space; malformed escapes stay as written.
@@ -177,7 +217,16 @@ public struct StateMap: Sendable, Hashable, CustomStringConvertible {
     /// The URL for this state: `base` (may be empty) followed by `?k=v&...` in key order.
     public func url(base: String = "") -> String {
         guard !entries.isEmpty else { return base }
-        return base + "?" + entries.map { MessageURL.encode($0.key) + "=" + MessageURL.encode($0.value) }.joined(separator: "&")
+        // Appended to one string: every message the built-in app composes makes its URL here.
+        var url = base
+        url += "?"
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { url += "&" }
+            url += MessageURL.encode(entry.key)
+            url += "="
+            url += MessageURL.encode(entry.value)
+        }
+        return url
     }
 
     /// `{bob: tomatoes, q: topping}`.

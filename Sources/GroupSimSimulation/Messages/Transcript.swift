@@ -54,6 +54,13 @@ package struct Transcript: Sendable, RunPart {
         var kind: Kind
         var extra: Int32 = -1
 
+        /// A bubble's slot, made without an `Entry` in between: every copy of an app message takes this path.
+        init(bubble envelope: Envelope, extra: Int32) {
+            self.envelope = envelope
+            kind = .bubble
+            self.extra = extra
+        }
+
         init(_ entry: Entry, extra: Int32 = -1) {
             envelope = entry.envelope
             self.extra = extra
@@ -105,7 +112,7 @@ package struct Transcript: Sendable, RunPart {
     /// session must come with the same number, or with none.
     package mutating func addBubble(_ envelope: Envelope, number: Int, nilSummary: Scenario.Options.NilSummary) -> Collapse? {
         var collapse: Collapse?
-        if let session = envelope.sessionName, let index = replaceLive(session, number: number, with: slots.count),
+        if envelope.sessionName != nil, let index = replaceLive(of: envelope, number: number, with: slots.count),
            slots.indices.contains(index), slots[index].kind == .bubble {
             // Read in place: the message held out of its slot was retained and released on every collapse.
             let (replaced, hasSummary) = slots.withUnsafeBufferPointer { ($0[index].envelope.id, $0[index].envelope.summaryText != nil) }
@@ -121,14 +128,16 @@ package struct Transcript: Sendable, RunPart {
         // With one conversation every numbered session has a place here: made room for at
         // once, instead of doubling (and copying) its way there.
         if slots.isEmpty, sessionCapacity > 0 { slots.reserveCapacity(sessionCapacity) }
-        slots.append(Slot(.bubble(envelope), extra: Int32(truncatingIfNeeded: max(number, -1))))
+        slots.append(Slot(bubble: envelope, extra: Int32(truncatingIfNeeded: max(number, -1))))
         compactIfSparse()
         return collapse
     }
 
-    /// Makes `slot` the live position of the session; returns the previous one.
-    private mutating func replaceLive(_ session: String, number: Int, with slot: Int) -> Int? {
-        guard number >= 0 else { return live.updateValue(slot, forKey: session) }
+    /// Makes `slot` the live position of the envelope's session; returns the previous one.
+    /// The session's name is read only for a session without a number (a copy of the
+    /// name retained and released it on every copy delivered).
+    private mutating func replaceLive(of envelope: Envelope, number: Int, with slot: Int) -> Int? {
+        guard number >= 0 else { return envelope.sessionName.flatMap { live.updateValue(slot, forKey: $0) } }
         if liveByNumber.isEmpty { liveByNumber.reserveCapacity(max(number + 1, sessionCapacity)) }
         liveByNumber.grow(toInclude: number, with: -1)
         let previous = liveByNumber[number]

@@ -123,19 +123,19 @@ package struct RunLedger: Sendable, RunPart {
         guard let session = envelope.sessionName, lastStep.indices.contains(device) else { return }
         let conversation = widths.indices.contains(envelope.conversationNumber) ? envelope.conversationNumber : -1
         let carrier = Carrier(message: envelope.id, time: time, row: arrivals.count, conversation: conversation)
-        // The session's number, not its name, is hashed on the path every send takes, once:
-        // reaching the entry with a default inserts it when it is new, and the count says so.
-        // A message made outside a device (a test harness) carries no number: its name has one.
-        func reach(_ entry: inout Carrier) {}
+        // The session's number, not its name, is hashed on the path every send takes. A
+        // message made outside a device (a test harness) carries no number: its name has
+        // one. The first message keeps the place: looked up, then added, since reaching the
+        // entry with a default made (and freed) a closure holding the carrier on every send.
         let number = envelope.sessionNumber >= 0 ? envelope.sessionNumber : sessionNumbers[session] ?? -1
         if number >= 0 {
-            let count = carriers.count
-            reach(&carriers[CarrierKey(device: device, session: number, step: lastStep[device]), default: carrier])
-            guard carriers.count > count else { return }
+            let key = CarrierKey(device: device, session: number, step: lastStep[device])
+            guard carriers[key] == nil else { return }
+            carriers[key] = carrier
         } else {
-            let count = namedCarriers.count
-            reach(&namedCarriers[NamedCarrierKey(device: device, session: session, step: lastStep[device]), default: carrier])
-            guard namedCarriers.count > count else { return }
+            let key = NamedCarrierKey(device: device, session: session, step: lastStep[device])
+            guard namedCarriers[key] == nil else { return }
+            namedCarriers[key] = carrier
         }
         arrivals.append(contentsOf: repeatElement(Int64.min, count: conversation < 0 ? lastStep.count : widths[conversation]))
         guard envelope.id >= 0 else { return }

@@ -76,7 +76,9 @@ package final class ScenarioTables: Sendable {
         var numbers: [String: Int] = [:]
         var reinstalls: [String: Int] = [:]
         var stickers: [Scenario.StickerSpec: Result<Sticker, MessageErrorCode>] = [:]
-        for step in scenario.steps {
+        // Flattened once: every use below walks the same list.
+        let allSteps = scenario.steps
+        for step in allSteps {
             if let session = step.action.session, numbers[session] == nil { numbers[session] = numbers.count }
             switch step.action.kind.built.preload {
             case .none:
@@ -113,7 +115,7 @@ package final class ScenarioTables: Sendable {
         initialConversationsByPerson = scenario.people.map { conversationsOf[$0.key] ?? [] }
         var joiners: [String] = []
         var joined: Set<String> = []
-        for step in scenario.steps {
+        for step in allSteps {
             if case .join(let person) = step.action, joined.insert(person).inserted { joiners.append(person) }
         }
         let count = scenario.devices.count

@@ -12,9 +12,20 @@ struct Scheduler {
     enum Strategy {
         case timeOrdered
         case controlled(any ScheduleController)
+
+        var isControlled: Bool {
+            if case .controlled = self { return true }
+            return false
+        }
     }
 
-    private(set) var strategy = Strategy.timeOrdered
+    private(set) var strategy = Strategy.timeOrdered {
+        didSet { isControlled = strategy.isControlled }
+    }
+    /// Whether a controller picks the events, kept beside the strategy: asked for every
+    /// event and every copy scheduled, where matching the strategy's case copied it (its
+    /// existential) and destroyed the copy, about 3% of a delivered copy's cost.
+    private(set) var isControlled = false
     private var queue = EventQueue<Simulation.Event>()
     /// The scenario's steps (their events and windows, made once per scenario) and the
     /// order this run takes them in (time, then file order), each under the sequence
@@ -34,12 +45,6 @@ struct Scheduler {
 
     init(controller: (any ScheduleController)?) {
         reset(controller: controller)
-    }
-
-    /// Whether a controller picks the events.
-    var isControlled: Bool {
-        if case .controlled = strategy { return true }
-        return false
     }
 
     /// Makes the scheduler what `init(controller:)` makes, for another run of the same
@@ -111,9 +116,11 @@ struct Scheduler {
     /// The order is that of scheduling every step at the start (the pending steps were
     /// only ever offered earliest first), with one step in the heap instead of all.
     private mutating func scheduleNextStep() {
-        guard nextPlannedStep < plannedSteps.count, let steps else { return }
+        // The step's event is read where it lies: binding the plan copied (and retained and
+        // released) its tables on every step.
+        guard nextPlannedStep < plannedSteps.count, let event = steps?.entries[plannedSteps[nextPlannedStep].entry].event else { return }
         let planned = plannedSteps[nextPlannedStep]
-        queue.schedule(steps.entries[planned.entry].event, at: planned.time, reserved: firstStepSequence + UInt64(nextPlannedStep))
+        queue.schedule(event, at: planned.time, reserved: firstStepSequence + UInt64(nextPlannedStep))
         nextPlannedStep += 1
     }
 

@@ -183,4 +183,40 @@ struct TallyApp: MessagesApp {
         #expect(notCalled.outcome.device("alice-phone")?.callbacks.filter { $0 == .didReceive }.count == 2)
         #expect(notCalled.digest == called.digest)
     }
+
+    /// M8's limit is 5,000 characters, not bytes: a URL of 5,000 characters, each three
+    /// bytes (`e` and a combining accent), is staged and arrives; one more character is
+    /// refused with `urlExceedsMaxSize`, and nothing is sent.
+    @Test func theURLLimitCountsCharactersNotBytes() async throws {
+        struct LongURL: MessagesApp {
+            let characters: Int
+            mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] {
+                let prefix = "https://x.test/?q="
+                let url = prefix + String(repeating: "e\u{301}", count: characters - prefix.count)
+                return [.insert(Message(session: request.session, url: url, layout: TemplateLayout(caption: "long")))]
+            }
+        }
+        let text = """
+        name: long-url
+        app: { name: long }
+        people:
+          alice: [alice-phone]
+          bob: [bob-phone]
+        steps:
+          - { at: 0ms, device: alice-phone, send: { session: s } }
+
+        """
+        for (characters, accepted) in [(5_000, true), (5_001, false)] {
+            var apps = AppRegistry()
+            apps.register("long") { _ in LongURL(characters: characters) }
+            let report = try await Fixture.run(text, apps: apps)
+            #expect(report.outcome.failures.map(\.code) == (accepted ? [] : [.urlExceedsMaxSize]), "\(characters) characters")
+            #expect(report.lines("bob-phone") == (accepted ? ["bubble m1"] : []), "\(characters) characters")
+            if accepted {
+                let url = try #require(report.outcome.device("bob-phone")?.sessions.first?.urlState)
+                #expect(url["q"]?.count == characters - 18)
+                #expect((url["q"]?.utf8.count ?? 0) > 5_000)
+            }
+        }
+    }
 }

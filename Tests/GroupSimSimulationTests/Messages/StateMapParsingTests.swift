@@ -57,4 +57,51 @@ import Testing
         state.apply([Scenario.DataEntry("a", "1")])
         #expect(state.url() == "?a=1&q=topping")
     }
+
+    /// `MessageURL.scheme(of:)` reads ASCII by bytes: over many seeds of URLs made of
+    /// scheme characters, colons, CR LF, combining marks (one after a colon makes it another
+    /// character) and other scripts, it gives what reading characters gives.
+    @Test func schemeByBytesReadsAsCharactersDo() {
+        let pieces = ["http", "HTTPS", "data", "a", "Z", "9", "+", "-", ".", ":", "//", "?q=1", "\r\n", "\u{301}", "é", "日本", " ", "_"]
+        for seed in 1...3_000 {
+            var generator = SplitMix64(seed: UInt64(seed))
+            let length = Int(generator.next(below: 8))
+            let url = (0..<length).map { _ in pieces[Int(generator.next(below: UInt64(pieces.count)))] }.joined()
+            #expect(MessageURL.scheme(of: url) == MessageURL.schemeByCharacters(of: url), "seed \(seed): \(url.unicodeScalars.map(\.value))")
+        }
+        #expect(MessageURL.scheme(of: "HTTPS://x.example/?q=1") == "https")
+        #expect(MessageURL.scheme(of: "?q=1") == nil && MessageURL.scheme(of: ":x") == nil && MessageURL.scheme(of: "9a:x") == nil)
+        #expect(MessageURL.scheme(of: "a+b-c.d:x") == "a+b-c.d")
+        #expect(MessageURL.scheme(of: "http:\u{301}//x") == nil, "the colon and the mark are one character, not a colon")
+    }
+
+    /// `MessageURL.encode` keeps unreserved ASCII and writes every other byte as `%XX`,
+    /// as the reference below does scalar by scalar, and a state's URL joins its items
+    /// with `&` after the base and `?`.
+    @Test func encodingMatchesTheReference() {
+        func reference(_ text: String) -> String {
+            let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+            var encoded = ""
+            for byte in text.utf8 {
+                if unreserved.contains(byte) {
+                    encoded.unicodeScalars.append(Unicode.Scalar(byte))
+                } else {
+                    encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+                }
+            }
+            return encoded
+        }
+        let pieces = ["a", "Z", "0", "-", ".", "_", "~", " ", "+", "&", "=", "%", "?", "#", "é", "日本", "\u{301}", "/", ":"]
+        for seed in 1...2_000 {
+            var generator = SplitMix64(seed: UInt64(seed))
+            let length = Int(generator.next(below: 8))
+            let text = (0..<length).map { _ in pieces[Int(generator.next(below: UInt64(pieces.count)))] }.joined()
+            #expect(MessageURL.encode(text) == reference(text), "seed \(seed): \(text)")
+            #expect(MessageURL.decode(Substring(MessageURL.encode(text))) == text, "seed \(seed): \(text)")
+        }
+        #expect(MessageURL.encode("a b&c") == "a%20b%26c")
+        let state = StateMap([Scenario.DataEntry("q", "a b"), Scenario.DataEntry("n", "7")])
+        #expect(state.url(base: "https://x.test/p") == "https://x.test/p?n=7&q=a%20b")
+        #expect(StateMap().url(base: "https://x.test/p") == "https://x.test/p")
+    }
 }
