@@ -22,13 +22,20 @@ extension Explorer {
         // Most events belong to one entity: compared without building arrays, as the race
         // search compares every pair of a run's events.
         if a.entities.count == 1, b.entities.count == 1 {
-            let shared = owner(a.entities[0])
-            guard shared == owner(b.entities[0]) else { return false }
+            let shared = owner(a.entities.lowerBound)
+            guard shared == owner(b.entities.lowerBound) else { return false }
             return !(shared == store && a.leavesStore && b.leavesStore)
         }
-        let shared = a.entities.map(owner).filter { b.entities.map(owner).contains($0) }
-        guard !shared.isEmpty else { return false }
-        return !(shared.allSatisfy { $0 == store } && a.leavesStore && b.leavesStore)
+        var sharesAny = false
+        var sharesOnlyStore = true
+        for mine in a.entities {
+            let owned = owner(mine)
+            guard b.entities.contains(where: { owner($0) == owned }) else { continue }
+            sharesAny = true
+            if owned != store { sharesOnlyStore = false }
+        }
+        guard sharesAny else { return false }
+        return !(sharesOnlyStore && a.leavesStore && b.leavesStore)
     }
 
     /// Whether two events may be swapped, for the race search: they are not dependent,
@@ -286,12 +293,15 @@ struct OrderSearch {
         let events = taken.prefix(end).map { $0.options[$0.chosen] }
         let store = root.store
         var before = Array(repeating: EventSet(count: events.count), count: events.count)
+        // Emptied for each event, not made anew: this runs after every schedule.
+        var direct: [Int] = []
+        var racing: [Int] = []
         for later in events.indices {
             // Held after what made it, let it run or holds it back by its window: no race
             // there; a race with each earlier event it does not commute with otherwise.
             let event = events[later]
-            var direct: [Int] = []
-            var racing: [Int] = []
+            direct.removeAll(keepingCapacity: true)
+            racing.removeAll(keepingCapacity: true)
             for earlier in events.indices.prefix(later) {
                 if earlier == event.since || earlier == event.madeBy || Explorer.blocks(events[earlier], event) {
                     direct.append(earlier)
@@ -314,12 +324,14 @@ struct OrderSearch {
                 let reversal = ((earlier + 1)..<later).filter { !before[$0].contains(earlier) } + [later]
                 let initial = { (position: Int) in !reversal.contains { before[reversal[position]].contains($0) } }
                 // An event asleep there that could start it: explored from its own branch.
-                let covered = levels[earlier].asleep.contains { asleep in
+                let starts = { (asleep: OrderRecorder.Option) -> Bool in
                     if let position = reversal.firstIndex(where: { events[$0].identity == asleep.identity }) {
                         return initial(position)
                     }
                     return reversal.allSatisfy { Explorer.commute(asleep, events[$0], store: store) }
                 }
+                // `Level.asleep`, without joining the two lists for every race.
+                let covered = levels[earlier].sleep.contains(where: starts) || levels[earlier].done.contains(where: starts)
                 guard !covered else { continue }
                 insert(reversal, at: earlier, events: events, before: before)
             }
@@ -376,19 +388,38 @@ struct OrderSearch {
     }
 }
 
-/// A set of a run's events by position, as bits.
+/// A set of a run's events by position, as bits: the first 128 in place, any after in an
+/// array (a run's events are counted after every schedule, most runs have fewer).
 struct EventSet: Sendable {
-    private var words: [UInt64]
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+    private var rest: [UInt64]
 
-    init(count: Int) { words = Array(repeating: 0, count: (count + 63) / 64) }
+    init(count: Int) { rest = count > 128 ? Array(repeating: 0, count: (count - 128 + 63) / 64) : [] }
 
-    mutating func insert(_ event: Int) { words[event / 64] |= 1 << UInt64(event % 64) }
-
-    func contains(_ event: Int) -> Bool { words[event / 64] & (1 << UInt64(event % 64)) != 0 }
-
-    mutating func formUnion(_ other: EventSet) {
-        for index in words.indices { words[index] |= other.words[index] }
+    mutating func insert(_ event: Int) {
+        if event < 64 {
+            low |= 1 << UInt64(event)
+        } else if event < 128 {
+            high |= 1 << UInt64(event - 64)
+        } else {
+            rest[(event - 128) / 64] |= 1 << UInt64((event - 128) % 64)
+        }
     }
 
-    func intersects(_ other: EventSet) -> Bool { words.indices.contains { words[$0] & other.words[$0] != 0 } }
+    func contains(_ event: Int) -> Bool {
+        if event < 64 { return low & (1 << UInt64(event)) != 0 }
+        if event < 128 { return high & (1 << UInt64(event - 64)) != 0 }
+        return rest[(event - 128) / 64] & (1 << UInt64((event - 128) % 64)) != 0
+    }
+
+    mutating func formUnion(_ other: EventSet) {
+        low |= other.low
+        high |= other.high
+        for index in rest.indices { rest[index] |= other.rest[index] }
+    }
+
+    func intersects(_ other: EventSet) -> Bool {
+        low & other.low != 0 || high & other.high != 0 || rest.indices.contains { rest[$0] & other.rest[$0] != 0 }
+    }
 }

@@ -32,17 +32,22 @@ import GroupSimSimulation
 /// (`Option.heldOrder`) while the device can still see it.
 struct OrderRecorder: ScheduleController {
     /// One event the run could take at a decision point.
+    ///
+    /// Made for every event pending at every decision of every schedule, so it holds its
+    /// name's hashes worked out once (`identity`, `code`) and the words for people as
+    /// parts (`Words`): the text is only spelled out where a report needs it.
     struct Option: Sendable, Hashable {
-        /// Entities it belongs to: device indices, and `cloud` for the store.
-        var entities: [Int]
+        /// Entities it belongs to: a device's index, the store's (`cloud`), a held store's,
+        /// or, for a `join` or `leave` step, every device and the store (always a range).
+        let entities: Range<Int>
         /// Canonical name, equal for the same event in equivalent orders.
-        var label: String
-        /// For people: `m3 to alice-phone`.
-        var text: String
-        /// Events of one chain keep their order at their entity (for the estimate): a
-        /// device's requests at the store, the store's answers at a device. A copy is a
-        /// chain of its own: copies may arrive in any order.
-        var chain: String
+        let label: String
+        /// Its name's hash, folded into an `OrderKey` when it runs.
+        let code: UInt64
+        /// The same event in every run that reaches it: its name and entity.
+        let identity: UInt64
+        /// What `text` and `chain` say, in parts.
+        let words: Words
         var kind: ScheduleCandidate.Kind
         /// The latest instant it could happen at (nanoseconds).
         var latest: Int64
@@ -65,12 +70,65 @@ struct OrderRecorder: ScheduleController {
         /// connectivity changes will show (`OrderKey.heldOrder`); 0 when none does.
         var heldOrder: UInt64 = 0
         var isStep: Bool { kind == .step }
-        /// The same event in every run that reaches it: its name and entity.
-        var identity: UInt64 { Self.identity(label: label, entity: entities.first ?? -1) }
 
-        static func identity(label: String, entity: Int) -> UInt64 {
-            SplitMix64.mix(StableHash.fnv1a64(label) ^ UInt64(truncatingIfNeeded: entity))
+        /// An event as the recorder names it: `labelHash` is `StableHash.fnv1a64(label)`.
+        init(entities: Range<Int>, label: String, labelHash: UInt64, words: Words, kind: ScheduleCandidate.Kind, latest: Int64,
+             position: Int, leavesStore: Bool = false) {
+            self.entities = entities
+            self.label = label
+            code = SplitMix64.mix(labelHash)
+            identity = Self.identity(labelHash: labelHash, entity: entities.first ?? -1)
+            self.words = words
+            self.kind = kind
+            self.latest = latest
+            self.position = position
+            self.leavesStore = leavesStore
         }
+
+        /// An event with its words given whole (tests).
+        init(entities: [Int], label: String, text: String, chain: String, kind: ScheduleCandidate.Kind, latest: Int64, position: Int,
+             leavesStore: Bool = false) {
+            self.init(entities: (entities.min() ?? 0)..<((entities.max() ?? -1) + 1), label: label, labelHash: StableHash.fnv1a64(label),
+                      words: .given(text: text, chain: chain), kind: kind, latest: latest, position: position, leavesStore: leavesStore)
+        }
+
+        /// For people: `m3 to alice-phone`.
+        var text: String {
+            switch words {
+            case .given(let text, _): text
+            case .step(let number, let device): "step \(number) on \(device)"
+            case .copy(let message, let device, let held): held ? "m\(message) held for \(device)" : "m\(message) to \(device)"
+            case .request(let ordinal, let device, _): "\(device)'s cloud request \(ordinal + 1) to the store"
+            case .answer(let ordinal, let device): "the store's answer \(ordinal + 1) to \(device)"
+            }
+        }
+
+        /// Events of one chain keep their order at their entity (for the estimate): a
+        /// device's requests at the store, the store's answers at a device. A copy is a
+        /// chain of its own: copies may arrive in any order.
+        var chain: String {
+            switch words {
+            case .given(_, let chain): chain
+            case .step: "step"
+            case .copy: label
+            case .request(_, _, let number): "q\(number)"
+            case .answer: "a"
+            }
+        }
+
+        /// The parts of an event's words: its number (a step's, a message's, a request's
+        /// or answer's ordinal from 0) and its device's name (and index, for a request).
+        enum Words: Sendable, Hashable {
+            case given(text: String, chain: String)
+            case step(Int, device: String)
+            case copy(Int, device: String, held: Bool)
+            case request(Int, device: String, number: Int)
+            case answer(Int, device: String)
+        }
+
+        static func identity(label: String, entity: Int) -> UInt64 { identity(labelHash: StableHash.fnv1a64(label), entity: entity) }
+
+        static func identity(labelHash: UInt64, entity: Int) -> UInt64 { SplitMix64.mix(labelHash ^ UInt64(truncatingIfNeeded: entity)) }
     }
 
     /// One decision: the allowed events and which one ran.
@@ -187,6 +245,23 @@ struct OrderRecorder: ScheduleController {
     private var bounds: [CopyKey: CopyBounds] = [:]
 
     private var messageLabels: [Int: String] = [:]
+    /// Each named message's labels as a copy delivered and held, with their hashes: worked
+    /// out once, not at every decision it is pending at.
+    private var copyLabels: [Int: CopyLabels] = [:]
+
+    private struct CopyLabels {
+        var delivered: String
+        var deliveredHash: UInt64
+        var held: String
+        var heldHash: UInt64
+
+        init(_ name: String) {
+            delivered = "d" + name
+            deliveredHash = StableHash.fnv1a64(delivered)
+            held = "h" + name
+            heldHash = StableHash.fnv1a64(held)
+        }
+    }
     /// Each event's `Option.since`, by `Option.identity`.
     private var firstPending: [UInt64: Int] = [:]
     /// Each event's `Option.madeBy`, by `Option.identity`.
@@ -256,12 +331,12 @@ struct OrderRecorder: ScheduleController {
         // no choice worked out, and naming every event in flight at every step was most of
         // its cost (1.1 of 1.4 s of CPU for a lesson repeated a hundred times, debug build).
         if overBudget { return 0 }
-        learnNewEvents(candidates + waiting)
+        learnNewEvents(candidates, waiting)
         // A copy waiting behind an older one on its FIFO link was made by the event that sent it.
         for copy in waiting where copy.kind == .delivery {
             guard let device = number(copy), let message = copy.message else { continue }
             let copyName = deliveryName(message: message, to: device)
-            let identity = Option.identity(label: copyName.label, entity: copyName.entity)
+            let identity = Option.identity(labelHash: copyName.hash, entity: copyName.entity)
             if firstSeen[identity] == nil { firstSeen[identity] = decisions.count - 1 }
         }
         let deferred = deferredCopies(candidates)
@@ -280,31 +355,34 @@ struct OrderRecorder: ScheduleController {
         for (position, candidate) in candidates.enumerated() {
             let device = number(candidate) ?? 0
             let option: Option
+            let latest = candidate.latest.nanoseconds
             switch candidate.kind {
             case .step:
                 let number = candidate.step ?? 0
-                let entities = globalSteps.contains(number) ? Array(0...cloud) : [device]
-                option = Option(entities: entities, label: "s\(number)", text: "step \(number) on \(candidate.device)",
-                                chain: "step", kind: .step, latest: candidate.latest.nanoseconds, position: position)
+                let entities = globalSteps.contains(number) ? 0..<(cloud + 1) : device..<(device + 1)
+                let label = "s\(number)"
+                option = Option(entities: entities, label: label, labelHash: StableHash.fnv1a64(label),
+                                words: .step(number, device: candidate.device), kind: .step, latest: latest, position: position)
             case .delivery:
                 let message = candidate.message ?? 0
                 let copyName = deliveryName(message: message, to: device)
-                option = Option(entities: [copyName.entity], label: copyName.label,
-                                text: offline[device] ? "m\(message) held for \(candidate.device)" : "m\(message) to \(candidate.device)",
-                                chain: copyName.label, kind: .delivery, latest: candidate.latest.nanoseconds, position: position)
+                option = Option(entities: copyName.entity..<(copyName.entity + 1), label: copyName.label, labelHash: copyName.hash,
+                                words: .copy(message, device: candidate.device, held: offline[device]), kind: .delivery, latest: latest,
+                                position: position)
             case .cloudRequest:
                 let ordinal = pendingRequests[device].indices.contains(requestSeen[device])
                     ? pendingRequests[device][requestSeen[device]] : -1
                 requestSeen[device] += 1
-                option = Option(entities: [cloud], label: "q\(device)#\(ordinal)", text: "\(candidate.device)'s cloud request "
-                    + "\(ordinal + 1) to the store",
-                                chain: "q\(device)", kind: .cloudRequest, latest: candidate.latest.nanoseconds, position: position,
-                                leavesStore: candidate.leavesStore)
+                let label = "q\(device)#\(ordinal)"
+                option = Option(entities: cloud..<(cloud + 1), label: label, labelHash: StableHash.fnv1a64(label),
+                                words: .request(ordinal, device: candidate.device, number: device), kind: .cloudRequest, latest: latest,
+                                position: position, leavesStore: candidate.leavesStore)
             case .cloudAnswer:
                 let ordinal = pendingAnswers[device].indices.contains(answerSeen[device]) ? pendingAnswers[device][answerSeen[device]] : -1
                 answerSeen[device] += 1
-                option = Option(entities: [device], label: "a\(ordinal)", text: "the store's answer \(ordinal + 1) to \(candidate.device)",
-                                chain: "a", kind: .cloudAnswer, latest: candidate.latest.nanoseconds, position: position)
+                let label = "a\(ordinal)"
+                option = Option(entities: device..<(device + 1), label: label, labelHash: StableHash.fnv1a64(label),
+                                words: .answer(ordinal, device: candidate.device), kind: .cloudAnswer, latest: latest, position: position)
             }
             let identity = option.identity
             if firstSeen[identity] == nil { firstSeen[identity] = decisions.count - 1 }
@@ -322,7 +400,8 @@ struct OrderRecorder: ScheduleController {
             }
             options.append(named)
         }
-        let firstStep = candidates.filter { $0.kind == .step }.map(\.earliest.nanoseconds).min() ?? Int64.max
+        var firstStep = Int64.max
+        for candidate in candidates where candidate.kind == .step { firstStep = min(firstStep, candidate.earliest.nanoseconds) }
         options = reduced(options, firstStep: firstStep)
 
         let depth = decisions.count
@@ -494,9 +573,9 @@ struct OrderRecorder: ScheduleController {
 
     /// A copy of `message` to `device` as an option names it: held for the device while it
     /// is offline (its own entity after the store's), else delivered.
-    private func deliveryName(message: Int, to device: Int) -> (label: String, entity: Int) {
-        let name = messageLabels[message] ?? "m\(message)"
-        return offline[device] ? ("h" + name, cloud + 1 + device) : ("d" + name, device)
+    private func deliveryName(message: Int, to device: Int) -> (label: String, hash: UInt64, entity: Int) {
+        let labels = copyLabels[message] ?? CopyLabels(messageLabels[message] ?? "m\(message)")
+        return offline[device] ? (labels.held, labels.heldHash, cloud + 1 + device) : (labels.delivered, labels.deliveredHash, device)
     }
 
     /// The candidate's device by position, without a name look-up where the simulation
@@ -596,10 +675,10 @@ struct OrderRecorder: ScheduleController {
 
     /// Names new message ids after the device whose event ran last, and counts new
     /// cloud requests (in issue order, which is their order in the list).
-    private mutating func learnNewEvents(_ candidates: [ScheduleCandidate]) {
+    private mutating func learnNewEvents(_ candidates: [ScheduleCandidate], _ waiting: [ScheduleCandidate]) {
         var unnamed: [Int] = []
         var requests = Array(repeating: 0, count: cloud)
-        for candidate in candidates {
+        func learn(_ candidate: ScheduleCandidate) {
             switch candidate.kind {
             case .delivery:
                 if let message = candidate.message, messageLabels[message] == nil, !unnamed.contains(message) { unnamed.append(message) }
@@ -609,13 +688,18 @@ struct OrderRecorder: ScheduleController {
                 break
             }
         }
+        // Two lists, not one joined: this runs at every decision.
+        candidates.forEach(learn)
+        waiting.forEach(learn)
         for message in unnamed.sorted() {
             guard let sender = lastDevice else {
                 messageLabels[message] = "?#\(message)"
+                copyLabels[message] = CopyLabels("?#\(message)")
                 continue
             }
             sent[sender] += 1
             messageLabels[message] = "\(deviceNames[sender])#\(sent[sender])"
+            copyLabels[message] = CopyLabels("\(deviceNames[sender])#\(sent[sender])")
         }
         for device in 0..<cloud where requests[device] > pendingRequests[device].count {
             for _ in pendingRequests[device].count..<requests[device] {
@@ -691,7 +775,7 @@ struct OrderKey: Sendable, Hashable {
     func extended(with option: OrderRecorder.Option) -> OrderKey {
         var next = self
         next.heldOrder = option.heldOrder
-        let code = SplitMix64.mix(StableHash.fnv1a64(option.label))
+        let code = option.code
         for entity in option.entities where next.entities.indices.contains(entity) {
             if entity >= firstSet {
                 next.entities[entity] = next.entities[entity] &+ code
