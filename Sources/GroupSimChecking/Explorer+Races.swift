@@ -18,6 +18,10 @@ extension Explorer {
     /// the events each adds have the same windows either way. Which steps and events may
     /// run at all depends on the windows (`blocks`), which order them without a race.
     static func dependent(_ a: OrderRecorder.Option, _ b: OrderRecorder.Option, store: Int) -> Bool {
+        dependent(a.footprint, b.footprint, store: store)
+    }
+
+    static func dependent(_ a: Footprint, _ b: Footprint, store: Int) -> Bool {
         func owner(_ entity: Int) -> Int { entity > store ? entity - store - 1 : entity }
         // Most events belong to one entity: compared without building arrays, as the race
         // search compares every pair of a run's events.
@@ -42,6 +46,10 @@ extension Explorer {
     /// and neither holds the other back by its window (`blocks`). Two events that may both
     /// run never hold each other back; an event asleep may, against one it never met.
     static func commute(_ a: OrderRecorder.Option, _ b: OrderRecorder.Option, store: Int) -> Bool {
+        commute(a.footprint, b.footprint, store: store)
+    }
+
+    static func commute(_ a: Footprint, _ b: Footprint, store: Int) -> Bool {
         !dependent(a, b, store: store) && !blocks(a, b) && !blocks(b, a)
     }
 
@@ -50,13 +58,35 @@ extension Explorer {
     /// an event, or a step that certainly comes before another (by window, then number).
     /// What `a` makes happens no sooner than `a`, so in every order `a` runs before `b`:
     /// the two never race.
-    static func blocks(_ a: OrderRecorder.Option, _ b: OrderRecorder.Option) -> Bool {
+    static func blocks(_ a: OrderRecorder.Option, _ b: OrderRecorder.Option) -> Bool { blocks(a.footprint, b.footprint) }
+
+    static func blocks(_ a: Footprint, _ b: Footprint) -> Bool {
         switch (a.isStep, b.isStep) {
         case (false, true): a.latest < b.earliest
         case (true, false): a.latest <= b.earliest
         case (true, true): (a.latest, a.stepNumber) < (b.earliest, b.stepNumber)
         case (false, false): false
         }
+    }
+
+    /// What of an event decides whether it races another (`dependent`, `blocks`): numbers
+    /// only, so that the race search compares every pair of a run's events without
+    /// copying their names.
+    struct Footprint {
+        var entities: Range<Int>
+        var leavesStore: Bool
+        var isStep: Bool
+        var earliest: Int64
+        var latest: Int64
+        var stepNumber: Int
+    }
+}
+
+extension OrderRecorder.Option {
+    /// What of it decides whether it races another event (`Explorer.Footprint`).
+    var footprint: Explorer.Footprint {
+        Explorer.Footprint(entities: entities, leavesStore: leavesStore, isStep: isStep, earliest: earliest, latest: latest,
+                           stepNumber: stepNumber)
     }
 }
 
@@ -291,6 +321,7 @@ struct OrderSearch {
     /// point where its earlier event ran.
     private mutating func races(_ taken: [OrderRecorder.Decision], after replayed: Int, end: Int) {
         let events = taken.prefix(end).map { $0.options[$0.chosen] }
+        let prints = events.map(\.footprint)
         let store = root.store
         var before = Array(repeating: EventSet(count: events.count), count: events.count)
         // Emptied for each event, not made anew: this runs after every schedule.
@@ -299,13 +330,14 @@ struct OrderSearch {
         for later in events.indices {
             // Held after what made it, let it run or holds it back by its window: no race
             // there; a race with each earlier event it does not commute with otherwise.
-            let event = events[later]
+            let event = prints[later]
+            let since = events[later].since, madeBy = events[later].madeBy
             direct.removeAll(keepingCapacity: true)
             racing.removeAll(keepingCapacity: true)
             for earlier in events.indices.prefix(later) {
-                if earlier == event.since || earlier == event.madeBy || Explorer.blocks(events[earlier], event) {
+                if earlier == since || earlier == madeBy || Explorer.blocks(prints[earlier], event) {
                     direct.append(earlier)
-                } else if !Explorer.commute(events[earlier], event, store: store) {
+                } else if !Explorer.commute(prints[earlier], event, store: store) {
                     direct.append(earlier)
                     racing.append(earlier)
                 }
@@ -328,7 +360,8 @@ struct OrderSearch {
                     if let position = reversal.firstIndex(where: { events[$0].identity == asleep.identity }) {
                         return initial(position)
                     }
-                    return reversal.allSatisfy { Explorer.commute(asleep, events[$0], store: store) }
+                    let footprint = asleep.footprint
+                    return reversal.allSatisfy { Explorer.commute(footprint, prints[$0], store: store) }
                 }
                 // `Level.asleep`, without joining the two lists for every race.
                 let covered = levels[earlier].sleep.contains(where: starts) || levels[earlier].done.contains(where: starts)
@@ -348,9 +381,9 @@ struct OrderSearch {
         var sequence = reversal
         // Started by an event that can run at the point: its first one that waits for none
         // of the others and is offered there.
-        let offered = Set(levels[depth].options.map(\.identity))
+        let options = levels[depth].options
         guard let first = sequence.indices.first(where: { position in
-            offered.contains(events[sequence[position]].identity)
+            options.contains { $0.identity == events[sequence[position]].identity }
                 && !sequence.contains { before[sequence[position]].contains($0) }
         }) else {
             // None of them can run there (a window holds them): every event there not

@@ -245,6 +245,11 @@ struct OrderRecorder: ScheduleController {
     private var bounds: [CopyKey: CopyBounds] = [:]
 
     private var messageLabels: [Int: String] = [:]
+    /// The labels of steps by number, of each device's cloud requests and of the store's
+    /// answers by ordinal (+1: -1 is an unknown one): made once per run, not at every decision.
+    private var stepLabels = LabelCache()
+    private var requestLabels: [LabelCache]
+    private var answerLabels = LabelCache()
     /// Each named message's labels as a copy delivered and held, with their hashes: worked
     /// out once, not at every decision it is pending at.
     private var copyLabels: [Int: CopyLabels] = [:]
@@ -263,9 +268,9 @@ struct OrderRecorder: ScheduleController {
         }
     }
     /// Each event's `Option.since`, by `Option.identity`.
-    private var firstPending: [UInt64: Int] = [:]
+    private var firstPending = IdentityTable()
     /// Each event's `Option.madeBy`, by `Option.identity`.
-    private var firstSeen: [UInt64: Int] = [:]
+    private var firstSeen = IdentityTable()
     private var sent: [Int]
     /// The device of the last event that ran: the sender of any new message id.
     private var lastDevice: Int?
@@ -320,6 +325,7 @@ struct OrderRecorder: ScheduleController {
         cloud = scenario.devices.count
         sent = Array(repeating: 0, count: scenario.devices.count)
         pendingRequests = Array(repeating: [], count: scenario.devices.count)
+        requestLabels = Array(repeating: LabelCache(), count: scenario.devices.count)
         requestsIssued = Array(repeating: 0, count: scenario.devices.count)
         pendingAnswers = Array(repeating: [], count: scenario.devices.count)
     }
@@ -337,7 +343,7 @@ struct OrderRecorder: ScheduleController {
             guard let device = number(copy), let message = copy.message else { continue }
             let copyName = deliveryName(message: message, to: device)
             let identity = Option.identity(labelHash: copyName.hash, entity: copyName.entity)
-            if firstSeen[identity] == nil { firstSeen[identity] = decisions.count - 1 }
+            _ = firstSeen.first(identity, else: decisions.count - 1)
         }
         let deferred = deferredCopies(candidates)
         if let deferred, deferred.allSatisfy({ $0 }) { return chooseInTail(candidates) }
@@ -360,8 +366,8 @@ struct OrderRecorder: ScheduleController {
             case .step:
                 let number = candidate.step ?? 0
                 let entities = globalSteps.contains(number) ? 0..<(cloud + 1) : device..<(device + 1)
-                let label = "s\(number)"
-                option = Option(entities: entities, label: label, labelHash: StableHash.fnv1a64(label),
+                let (label, hash) = stepLabels.label(number) { "s\(number)" }
+                option = Option(entities: entities, label: label, labelHash: hash,
                                 words: .step(number, device: candidate.device), kind: .step, latest: latest, position: position)
             case .delivery:
                 let message = candidate.message ?? 0
@@ -373,31 +379,26 @@ struct OrderRecorder: ScheduleController {
                 let ordinal = pendingRequests[device].indices.contains(requestSeen[device])
                     ? pendingRequests[device][requestSeen[device]] : -1
                 requestSeen[device] += 1
-                let label = "q\(device)#\(ordinal)"
-                option = Option(entities: cloud..<(cloud + 1), label: label, labelHash: StableHash.fnv1a64(label),
+                let (label, hash) = requestLabels[device].label(ordinal + 1) { "q\(device)#\(ordinal)" }
+                option = Option(entities: cloud..<(cloud + 1), label: label, labelHash: hash,
                                 words: .request(ordinal, device: candidate.device, number: device), kind: .cloudRequest, latest: latest,
                                 position: position, leavesStore: candidate.leavesStore)
             case .cloudAnswer:
                 let ordinal = pendingAnswers[device].indices.contains(answerSeen[device]) ? pendingAnswers[device][answerSeen[device]] : -1
                 answerSeen[device] += 1
-                let label = "a\(ordinal)"
-                option = Option(entities: device..<(device + 1), label: label, labelHash: StableHash.fnv1a64(label),
+                let (label, hash) = answerLabels.label(ordinal + 1) { "a\(ordinal)" }
+                option = Option(entities: device..<(device + 1), label: label, labelHash: hash,
                                 words: .answer(ordinal, device: candidate.device), kind: .cloudAnswer, latest: latest, position: position)
             }
             let identity = option.identity
-            if firstSeen[identity] == nil { firstSeen[identity] = decisions.count - 1 }
+            let madeBy = firstSeen.first(identity, else: decisions.count - 1)
             guard allowed[position] else { continue }
             var named = option
             named.earliest = candidate.earliest.nanoseconds
-            named.madeBy = firstSeen[identity] ?? -1
+            named.madeBy = madeBy
             if candidate.kind == .step { named.stepNumber = candidate.step ?? 0 }
             if !switching.isEmpty { named.heldOrder = heldOrder(after: candidate, among: candidates, waiting: waiting) }
-            if let since = firstPending[identity] {
-                named.since = since
-            } else {
-                named.since = decisions.count - 1
-                firstPending[identity] = named.since
-            }
+            named.since = firstPending.first(identity, else: decisions.count - 1)
             options.append(named)
         }
         var firstStep = Int64.max
@@ -789,5 +790,65 @@ struct OrderKey: Sendable, Hashable {
             }
         }
         return next
+    }
+}
+
+/// Labels by a number from 0, each with its hash (`StableHash.fnv1a64`), made on first use.
+struct LabelCache {
+    private var labels: [(text: String, hash: UInt64)?] = []
+
+    mutating func label(_ number: Int, make: () -> String) -> (text: String, hash: UInt64) {
+        guard number >= 0 else {
+            let text = make()
+            return (text, StableHash.fnv1a64(text))
+        }
+        if number >= labels.count { labels += Array(repeating: nil, count: number + 1 - labels.count) }
+        if let known = labels[number] { return known }
+        let text = make()
+        let made = (text: text, hash: StableHash.fnv1a64(text))
+        labels[number] = made
+        return made
+    }
+}
+
+/// Each event's first decision by `OrderRecorder.Option.identity`, for `since` and
+/// `madeBy`: looked up for every pending event at every decision, so kept in an open
+/// table of the identities themselves (already mixed), not a `Dictionary` that hashes
+/// them again.
+struct IdentityTable {
+    private var keys: [UInt64]
+    private var values: [Int]
+    private var count = 0
+    private static let empty = Int.min
+
+    init() {
+        keys = Array(repeating: 0, count: 64)
+        values = Array(repeating: Self.empty, count: 64)
+    }
+
+    /// The decision noted for `identity`, noting `decision` first if there is none.
+    mutating func first(_ identity: UInt64, else decision: Int) -> Int {
+        var slot = Int(truncatingIfNeeded: identity & UInt64(keys.count - 1))
+        while values[slot] != Self.empty {
+            if keys[slot] == identity { return values[slot] }
+            slot = (slot + 1) & (keys.count - 1)
+        }
+        keys[slot] = identity
+        values[slot] = decision
+        count += 1
+        if 2 * count > keys.count { grow() }
+        return decision
+    }
+
+    private mutating func grow() {
+        let (oldKeys, oldValues) = (keys, values)
+        keys = Array(repeating: 0, count: 2 * oldKeys.count)
+        values = Array(repeating: Self.empty, count: 2 * oldKeys.count)
+        for (key, value) in zip(oldKeys, oldValues) where value != Self.empty {
+            var slot = Int(truncatingIfNeeded: key & UInt64(keys.count - 1))
+            while values[slot] != Self.empty { slot = (slot + 1) & (keys.count - 1) }
+            keys[slot] = key
+            values[slot] = value
+        }
     }
 }
