@@ -244,29 +244,18 @@ struct OrderRecorder: ScheduleController {
     /// The bounds of every copy first pending while a step was (others have none).
     private var bounds: [CopyKey: CopyBounds] = [:]
 
-    private var messageLabels: [Int: String] = [:]
+    /// Each named message's canonical name (`sender#n`) and labels as a copy.
+    private var messageNames = MessageNames()
     /// The labels of steps by number, of each device's cloud requests and of the store's
     /// answers by ordinal (+1: -1 is an unknown one): made once per run, not at every decision.
     private var stepLabels = LabelCache()
     private var requestLabels: [LabelCache]
     private var answerLabels = LabelCache()
-    /// Each named message's labels as a copy delivered and held, with their hashes: worked
-    /// out once, not at every decision it is pending at.
-    private var copyLabels: [Int: CopyLabels] = [:]
+    /// Per device, the cloud requests and answers named so far at the decision being made
+    /// (kept between decisions, emptied for each).
+    private var requestSeen: [Int]
+    private var answerSeen: [Int]
 
-    private struct CopyLabels {
-        var delivered: String
-        var deliveredHash: UInt64
-        var held: String
-        var heldHash: UInt64
-
-        init(_ name: String) {
-            delivered = "d" + name
-            deliveredHash = StableHash.fnv1a64(delivered)
-            held = "h" + name
-            heldHash = StableHash.fnv1a64(held)
-        }
-    }
     /// Each event's `Option.since`, by `Option.identity`.
     private var firstPending = IdentityTable()
     /// Each event's `Option.madeBy`, by `Option.identity`.
@@ -326,6 +315,8 @@ struct OrderRecorder: ScheduleController {
         sent = Array(repeating: 0, count: scenario.devices.count)
         pendingRequests = Array(repeating: [], count: scenario.devices.count)
         requestLabels = Array(repeating: LabelCache(), count: scenario.devices.count)
+        requestSeen = Array(repeating: 0, count: scenario.devices.count)
+        answerSeen = Array(repeating: 0, count: scenario.devices.count)
         requestsIssued = Array(repeating: 0, count: scenario.devices.count)
         pendingAnswers = Array(repeating: [], count: scenario.devices.count)
     }
@@ -356,8 +347,10 @@ struct OrderRecorder: ScheduleController {
             allowed = Self.allowed(candidates)
         }
         var options: [Option] = []
-        var requestSeen = Array(repeating: 0, count: cloud)
-        var answerSeen = Array(repeating: 0, count: cloud)
+        for device in requestSeen.indices {
+            requestSeen[device] = 0
+            answerSeen[device] = 0
+        }
         for (position, candidate) in candidates.enumerated() {
             let device = number(candidate) ?? 0
             let option: Option
@@ -575,7 +568,7 @@ struct OrderRecorder: ScheduleController {
     /// A copy of `message` to `device` as an option names it: held for the device while it
     /// is offline (its own entity after the store's), else delivered.
     private func deliveryName(message: Int, to device: Int) -> (label: String, hash: UInt64, entity: Int) {
-        let labels = copyLabels[message] ?? CopyLabels(messageLabels[message] ?? "m\(message)")
+        let labels = messageNames[message] ?? CopyLabels("m\(message)")
         return offline[device] ? (labels.held, labels.heldHash, cloud + 1 + device) : (labels.delivered, labels.deliveredHash, device)
     }
 
@@ -667,7 +660,7 @@ struct OrderRecorder: ScheduleController {
             guard !messages.isEmpty else { continue }
             var sequence = SplitMix64.mix(UInt64(truncatingIfNeeded: device) &+ 0x9E37_79B9_7F4A_7C15)
             for message in messages.sorted() {
-                sequence = SplitMix64.mix(sequence ^ StableHash.fnv1a64(messageLabels[message] ?? "m\(message)"))
+                sequence = SplitMix64.mix(sequence ^ StableHash.fnv1a64(messageNames[message]?.name ?? "m\(message)"))
             }
             hash = hash &+ sequence
         }
@@ -682,7 +675,7 @@ struct OrderRecorder: ScheduleController {
         func learn(_ candidate: ScheduleCandidate) {
             switch candidate.kind {
             case .delivery:
-                if let message = candidate.message, messageLabels[message] == nil, !unnamed.contains(message) { unnamed.append(message) }
+                if let message = candidate.message, messageNames[message] == nil, !unnamed.contains(message) { unnamed.append(message) }
             case .cloudRequest:
                 if let device = number(candidate) { requests[device] += 1 }
             default:
@@ -694,13 +687,11 @@ struct OrderRecorder: ScheduleController {
         waiting.forEach(learn)
         for message in unnamed.sorted() {
             guard let sender = lastDevice else {
-                messageLabels[message] = "?#\(message)"
-                copyLabels[message] = CopyLabels("?#\(message)")
+                messageNames[message] = CopyLabels("?#\(message)")
                 continue
             }
             sent[sender] += 1
-            messageLabels[message] = "\(deviceNames[sender])#\(sent[sender])"
-            copyLabels[message] = CopyLabels("\(deviceNames[sender])#\(sent[sender])")
+            messageNames[message] = CopyLabels("\(deviceNames[sender])#\(sent[sender])")
         }
         for device in 0..<cloud where requests[device] > pendingRequests[device].count {
             for _ in pendingRequests[device].count..<requests[device] {
@@ -731,14 +722,14 @@ struct OrderRecorder: ScheduleController {
                 held[device].removeAll { $0 == message }
             }
         case .cloudRequest:
-            let rank = candidates[..<position].filter { $0.kind == .cloudRequest && $0.device == candidate.device }.count
+            let rank = candidates[..<position].count { $0.kind == .cloudRequest && $0.device == candidate.device }
             if pendingRequests[device].indices.contains(rank) {
                 let ordinal = pendingRequests[device].remove(at: rank)
                 pendingAnswers[device].append(ordinal)
             }
             lastDevice = nil
         case .cloudAnswer:
-            let rank = candidates[..<position].filter { $0.kind == .cloudAnswer && $0.device == candidate.device }.count
+            let rank = candidates[..<position].count { $0.kind == .cloudAnswer && $0.device == candidate.device }
             if pendingAnswers[device].indices.contains(rank) { pendingAnswers[device].remove(at: rank) }
         }
     }
@@ -793,6 +784,48 @@ struct OrderKey: Sendable, Hashable {
     }
 }
 
+/// A message's canonical name (`sender#n`, `OrderRecorder`) and its labels as a copy
+/// delivered and held, with their hashes: worked out once, not at every decision it is
+/// pending at.
+struct CopyLabels {
+    var name: String
+    var delivered: String
+    var deliveredHash: UInt64
+    var held: String
+    var heldHash: UInt64
+
+    init(_ name: String) {
+        self.name = name
+        delivered = "d" + name
+        deliveredHash = StableHash.fnv1a64(delivered)
+        held = "h" + name
+        heldHash = StableHash.fnv1a64(held)
+    }
+}
+
+/// A run's messages' names by id: ids count a run's messages from 0, so they are kept in an
+/// array (looked up for every copy pending at every decision); any id past it, in a dictionary.
+struct MessageNames {
+    private var byID: [CopyLabels?] = []
+    private var others: [Int: CopyLabels] = [:]
+    private static let arrayLimit = 1 << 16
+
+    subscript(message: Int) -> CopyLabels? {
+        get {
+            if message >= 0, message < Self.arrayLimit { return message < byID.count ? byID[message] : nil }
+            return others[message]
+        }
+        set {
+            guard message >= 0, message < Self.arrayLimit else {
+                others[message] = newValue
+                return
+            }
+            if message >= byID.count { byID += Array(repeating: nil, count: max(message + 1 - byID.count, byID.count)) }
+            byID[message] = newValue
+        }
+    }
+}
+
 /// Labels by a number from 0, each with its hash (`StableHash.fnv1a64`), made on first use.
 struct LabelCache {
     private var labels: [(text: String, hash: UInt64)?] = []
@@ -802,7 +835,7 @@ struct LabelCache {
             let text = make()
             return (text, StableHash.fnv1a64(text))
         }
-        if number >= labels.count { labels += Array(repeating: nil, count: number + 1 - labels.count) }
+        if number >= labels.count { labels += Array(repeating: nil, count: max(number + 1 - labels.count, labels.count)) }
         if let known = labels[number] { return known }
         let text = make()
         let made = (text: text, hash: StableHash.fnv1a64(text))
