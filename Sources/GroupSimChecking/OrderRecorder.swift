@@ -671,7 +671,11 @@ struct OrderRecorder: ScheduleController {
     /// cloud requests (in issue order, which is their order in the list).
     private mutating func learnNewEvents(_ candidates: [ScheduleCandidate], _ waiting: [ScheduleCandidate]) {
         var unnamed: [Int] = []
-        var requests = Array(repeating: 0, count: cloud)
+        // Counted in a buffer kept between decisions (`requestSeen` is emptied after this).
+        var requests = requestSeen
+        requestSeen = []
+        for device in requests.indices { requests[device] = 0 }
+        defer { requestSeen = requests }
         func learn(_ candidate: ScheduleCandidate) {
             switch candidate.kind {
             case .delivery:
@@ -685,7 +689,7 @@ struct OrderRecorder: ScheduleController {
         // Two lists, not one joined: this runs at every decision.
         candidates.forEach(learn)
         waiting.forEach(learn)
-        for message in unnamed.sorted() {
+        for message in unnamed.isEmpty ? [] : unnamed.sorted() {
             guard let sender = lastDevice else {
                 messageNames[message] = CopyLabels("?#\(message)")
                 continue
