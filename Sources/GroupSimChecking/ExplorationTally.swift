@@ -94,7 +94,7 @@ struct ExplorationTally: Sendable {
             if unexpectedFirst[key].map({ run.reference.run < $0.run }) ?? true { unexpectedFirst[key] = run.reference }
             if unexpectedTitles[key] == nil { unexpectedTitles[key] = (key.unexpectedText, run.unexpectedLines[key]) }
         }
-        if !run.failedChecks.isEmpty || !run.unexpected.isEmpty {
+        if run.failed {
             failedRuns += .one
             insertFailures([Report.FailingRun(reference: run.reference, failedChecks: run.failedChecks,
                                               unexpected: run.unexpected.map(\.unexpectedText), schedule: run.schedule)])

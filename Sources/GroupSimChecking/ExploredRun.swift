@@ -45,10 +45,13 @@ struct ExploredRun: Sendable {
     /// Per session (in the order of `shown`'s first device, then others by name): its
     /// outcome class in this run.
     var classes: [SessionClass]
-    /// For exhaustive exploration: the order, event by event.
+    /// For exhaustive exploration: the order, event by event (reported for a failing run only).
     var schedule: [String]
     /// Conditional writes the store refused in this run (M13).
     var cloudConflicts: Int
+
+    /// Whether a check failed or a step failed unexpectedly: the run is a failing run.
+    var failed: Bool { !failedChecks.isEmpty || !unexpected.isEmpty }
 
     /// What one session's devices showed in one run.
     struct SessionClass: Sendable {

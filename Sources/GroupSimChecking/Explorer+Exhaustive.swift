@@ -134,9 +134,15 @@ extension Explorer {
             try budget.estimateOnce(run.decisions, entities: 2 * scenario.devices.count + 1)
             let counted = search.record(run.decisions, sleeps: run.sleeps, fresh: run.fresh, stuckAt: run.stuckAt, of: branch)
             guard counted else { continue }
-            let schedule = run.decisions.compactMap { $0.options.indices.contains($0.chosen) ? $0.options[$0.chosen].text : nil }
-            tally.add(ExploredRun(reference: .init(run: orders, seed: seed), report: RunReport(outcome: run.outcome),
-                                  sessions: sessions, schedule: schedule))
+            var explored = ExploredRun(reference: .init(run: orders, seed: seed), report: RunReport(outcome: run.outcome),
+                                       sessions: sessions)
+            // Only a failing order's schedule is reported: spelled out for those alone.
+            if explored.failed {
+                explored.schedule = run.decisions.compactMap {
+                    $0.options.indices.contains($0.chosen) ? $0.options[$0.chosen].text : nil
+                }
+            }
+            tally.add(explored)
             orders += 1
             try budget.found(orders: orders)
         }

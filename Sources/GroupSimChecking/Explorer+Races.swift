@@ -18,23 +18,38 @@ extension Explorer {
     /// the events each adds have the same windows either way. Which steps and events may
     /// run at all depends on the windows (`blocks`), which order them without a race.
     static func dependent(_ a: OrderRecorder.Option, _ b: OrderRecorder.Option, store: Int) -> Bool {
+        dependent(a.footprint, b.footprint, store: store)
+    }
+
+    static func dependent(_ a: Footprint, _ b: Footprint, store: Int) -> Bool {
         func owner(_ entity: Int) -> Int { entity > store ? entity - store - 1 : entity }
         // Most events belong to one entity: compared without building arrays, as the race
         // search compares every pair of a run's events.
         if a.entities.count == 1, b.entities.count == 1 {
-            let shared = owner(a.entities[0])
-            guard shared == owner(b.entities[0]) else { return false }
+            let shared = owner(a.entities.lowerBound)
+            guard shared == owner(b.entities.lowerBound) else { return false }
             return !(shared == store && a.leavesStore && b.leavesStore)
         }
-        let shared = a.entities.map(owner).filter { b.entities.map(owner).contains($0) }
-        guard !shared.isEmpty else { return false }
-        return !(shared.allSatisfy { $0 == store } && a.leavesStore && b.leavesStore)
+        var sharesAny = false
+        var sharesOnlyStore = true
+        for mine in a.entities {
+            let owned = owner(mine)
+            guard b.entities.contains(where: { owner($0) == owned }) else { continue }
+            sharesAny = true
+            if owned != store { sharesOnlyStore = false }
+        }
+        guard sharesAny else { return false }
+        return !(sharesOnlyStore && a.leavesStore && b.leavesStore)
     }
 
     /// Whether two events may be swapped, for the race search: they are not dependent,
     /// and neither holds the other back by its window (`blocks`). Two events that may both
     /// run never hold each other back; an event asleep may, against one it never met.
     static func commute(_ a: OrderRecorder.Option, _ b: OrderRecorder.Option, store: Int) -> Bool {
+        commute(a.footprint, b.footprint, store: store)
+    }
+
+    static func commute(_ a: Footprint, _ b: Footprint, store: Int) -> Bool {
         !dependent(a, b, store: store) && !blocks(a, b) && !blocks(b, a)
     }
 
@@ -43,13 +58,35 @@ extension Explorer {
     /// an event, or a step that certainly comes before another (by window, then number).
     /// What `a` makes happens no sooner than `a`, so in every order `a` runs before `b`:
     /// the two never race.
-    static func blocks(_ a: OrderRecorder.Option, _ b: OrderRecorder.Option) -> Bool {
+    static func blocks(_ a: OrderRecorder.Option, _ b: OrderRecorder.Option) -> Bool { blocks(a.footprint, b.footprint) }
+
+    static func blocks(_ a: Footprint, _ b: Footprint) -> Bool {
         switch (a.isStep, b.isStep) {
         case (false, true): a.latest < b.earliest
         case (true, false): a.latest <= b.earliest
         case (true, true): (a.latest, a.stepNumber) < (b.earliest, b.stepNumber)
         case (false, false): false
         }
+    }
+
+    /// What of an event decides whether it races another (`dependent`, `blocks`): numbers
+    /// only, so that the race search compares every pair of a run's events without
+    /// copying their names.
+    struct Footprint {
+        var entities: Range<Int>
+        var leavesStore: Bool
+        var isStep: Bool
+        var earliest: Int64
+        var latest: Int64
+        var stepNumber: Int
+    }
+}
+
+extension OrderRecorder.Option {
+    /// What of it decides whether it races another event (`Explorer.Footprint`).
+    var footprint: Explorer.Footprint {
+        Explorer.Footprint(entities: entities, leavesStore: leavesStore, isStep: isStep, earliest: earliest, latest: latest,
+                           stepNumber: stepNumber)
     }
 }
 
@@ -284,18 +321,23 @@ struct OrderSearch {
     /// point where its earlier event ran.
     private mutating func races(_ taken: [OrderRecorder.Decision], after replayed: Int, end: Int) {
         let events = taken.prefix(end).map { $0.options[$0.chosen] }
+        let prints = events.map(\.footprint)
         let store = root.store
         var before = Array(repeating: EventSet(count: events.count), count: events.count)
+        // Emptied for each event, not made anew: this runs after every schedule.
+        var direct: [Int] = []
+        var racing: [Int] = []
         for later in events.indices {
             // Held after what made it, let it run or holds it back by its window: no race
             // there; a race with each earlier event it does not commute with otherwise.
-            let event = events[later]
-            var direct: [Int] = []
-            var racing: [Int] = []
+            let event = prints[later]
+            let since = events[later].since, madeBy = events[later].madeBy
+            direct.removeAll(keepingCapacity: true)
+            racing.removeAll(keepingCapacity: true)
             for earlier in events.indices.prefix(later) {
-                if earlier == event.since || earlier == event.madeBy || Explorer.blocks(events[earlier], event) {
+                if earlier == since || earlier == madeBy || Explorer.blocks(prints[earlier], event) {
                     direct.append(earlier)
-                } else if !Explorer.commute(events[earlier], event, store: store) {
+                } else if !Explorer.commute(prints[earlier], event, store: store) {
                     direct.append(earlier)
                     racing.append(earlier)
                 }
@@ -314,12 +356,15 @@ struct OrderSearch {
                 let reversal = ((earlier + 1)..<later).filter { !before[$0].contains(earlier) } + [later]
                 let initial = { (position: Int) in !reversal.contains { before[reversal[position]].contains($0) } }
                 // An event asleep there that could start it: explored from its own branch.
-                let covered = levels[earlier].asleep.contains { asleep in
+                let starts = { (asleep: OrderRecorder.Option) -> Bool in
                     if let position = reversal.firstIndex(where: { events[$0].identity == asleep.identity }) {
                         return initial(position)
                     }
-                    return reversal.allSatisfy { Explorer.commute(asleep, events[$0], store: store) }
+                    let footprint = asleep.footprint
+                    return reversal.allSatisfy { Explorer.commute(footprint, prints[$0], store: store) }
                 }
+                // `Level.asleep`, without joining the two lists for every race.
+                let covered = levels[earlier].sleep.contains(where: starts) || levels[earlier].done.contains(where: starts)
                 guard !covered else { continue }
                 insert(reversal, at: earlier, events: events, before: before)
             }
@@ -336,9 +381,9 @@ struct OrderSearch {
         var sequence = reversal
         // Started by an event that can run at the point: its first one that waits for none
         // of the others and is offered there.
-        let offered = Set(levels[depth].options.map(\.identity))
+        let options = levels[depth].options
         guard let first = sequence.indices.first(where: { position in
-            offered.contains(events[sequence[position]].identity)
+            options.contains { $0.identity == events[sequence[position]].identity }
                 && !sequence.contains { before[sequence[position]].contains($0) }
         }) else {
             // None of them can run there (a window holds them): every event there not
@@ -376,19 +421,38 @@ struct OrderSearch {
     }
 }
 
-/// A set of a run's events by position, as bits.
+/// A set of a run's events by position, as bits: the first 128 in place, any after in an
+/// array (a run's events are counted after every schedule, most runs have fewer).
 struct EventSet: Sendable {
-    private var words: [UInt64]
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+    private var rest: [UInt64]
 
-    init(count: Int) { words = Array(repeating: 0, count: (count + 63) / 64) }
+    init(count: Int) { rest = count > 128 ? Array(repeating: 0, count: (count - 128 + 63) / 64) : [] }
 
-    mutating func insert(_ event: Int) { words[event / 64] |= 1 << UInt64(event % 64) }
-
-    func contains(_ event: Int) -> Bool { words[event / 64] & (1 << UInt64(event % 64)) != 0 }
-
-    mutating func formUnion(_ other: EventSet) {
-        for index in words.indices { words[index] |= other.words[index] }
+    mutating func insert(_ event: Int) {
+        if event < 64 {
+            low |= 1 << UInt64(event)
+        } else if event < 128 {
+            high |= 1 << UInt64(event - 64)
+        } else {
+            rest[(event - 128) / 64] |= 1 << UInt64((event - 128) % 64)
+        }
     }
 
-    func intersects(_ other: EventSet) -> Bool { words.indices.contains { words[$0] & other.words[$0] != 0 } }
+    func contains(_ event: Int) -> Bool {
+        if event < 64 { return low & (1 << UInt64(event)) != 0 }
+        if event < 128 { return high & (1 << UInt64(event - 64)) != 0 }
+        return rest[(event - 128) / 64] & (1 << UInt64((event - 128) % 64)) != 0
+    }
+
+    mutating func formUnion(_ other: EventSet) {
+        low |= other.low
+        high |= other.high
+        for index in rest.indices { rest[index] |= other.rest[index] }
+    }
+
+    func intersects(_ other: EventSet) -> Bool {
+        low & other.low != 0 || high & other.high != 0 || rest.indices.contains { rest[$0] & other.rest[$0] != 0 }
+    }
 }

@@ -32,17 +32,22 @@ import GroupSimSimulation
 /// (`Option.heldOrder`) while the device can still see it.
 struct OrderRecorder: ScheduleController {
     /// One event the run could take at a decision point.
+    ///
+    /// Made for every event pending at every decision of every schedule, so it holds its
+    /// name's hashes worked out once (`identity`, `code`) and the words for people as
+    /// parts (`Words`): the text is only spelled out where a report needs it.
     struct Option: Sendable, Hashable {
-        /// Entities it belongs to: device indices, and `cloud` for the store.
-        var entities: [Int]
+        /// Entities it belongs to: a device's index, the store's (`cloud`), a held store's,
+        /// or, for a `join` or `leave` step, every device and the store (always a range).
+        let entities: Range<Int>
         /// Canonical name, equal for the same event in equivalent orders.
-        var label: String
-        /// For people: `m3 to alice-phone`.
-        var text: String
-        /// Events of one chain keep their order at their entity (for the estimate): a
-        /// device's requests at the store, the store's answers at a device. A copy is a
-        /// chain of its own: copies may arrive in any order.
-        var chain: String
+        let label: String
+        /// Its name's hash, folded into an `OrderKey` when it runs.
+        let code: UInt64
+        /// The same event in every run that reaches it: its name and entity.
+        let identity: UInt64
+        /// What `text` and `chain` say, in parts.
+        let words: Words
         var kind: ScheduleCandidate.Kind
         /// The latest instant it could happen at (nanoseconds).
         var latest: Int64
@@ -65,12 +70,65 @@ struct OrderRecorder: ScheduleController {
         /// connectivity changes will show (`OrderKey.heldOrder`); 0 when none does.
         var heldOrder: UInt64 = 0
         var isStep: Bool { kind == .step }
-        /// The same event in every run that reaches it: its name and entity.
-        var identity: UInt64 { Self.identity(label: label, entity: entities.first ?? -1) }
 
-        static func identity(label: String, entity: Int) -> UInt64 {
-            SplitMix64.mix(StableHash.fnv1a64(label) ^ UInt64(truncatingIfNeeded: entity))
+        /// An event as the recorder names it: `labelHash` is `StableHash.fnv1a64(label)`.
+        init(entities: Range<Int>, label: String, labelHash: UInt64, words: Words, kind: ScheduleCandidate.Kind, latest: Int64,
+             position: Int, leavesStore: Bool = false) {
+            self.entities = entities
+            self.label = label
+            code = SplitMix64.mix(labelHash)
+            identity = Self.identity(labelHash: labelHash, entity: entities.first ?? -1)
+            self.words = words
+            self.kind = kind
+            self.latest = latest
+            self.position = position
+            self.leavesStore = leavesStore
         }
+
+        /// An event with its words given whole (tests).
+        init(entities: [Int], label: String, text: String, chain: String, kind: ScheduleCandidate.Kind, latest: Int64, position: Int,
+             leavesStore: Bool = false) {
+            self.init(entities: (entities.min() ?? 0)..<((entities.max() ?? -1) + 1), label: label, labelHash: StableHash.fnv1a64(label),
+                      words: .given(text: text, chain: chain), kind: kind, latest: latest, position: position, leavesStore: leavesStore)
+        }
+
+        /// For people: `m3 to alice-phone`.
+        var text: String {
+            switch words {
+            case .given(let text, _): text
+            case .step(let number, let device): "step \(number) on \(device)"
+            case .copy(let message, let device, let held): held ? "m\(message) held for \(device)" : "m\(message) to \(device)"
+            case .request(let ordinal, let device, _): "\(device)'s cloud request \(ordinal + 1) to the store"
+            case .answer(let ordinal, let device): "the store's answer \(ordinal + 1) to \(device)"
+            }
+        }
+
+        /// Events of one chain keep their order at their entity (for the estimate): a
+        /// device's requests at the store, the store's answers at a device. A copy is a
+        /// chain of its own: copies may arrive in any order.
+        var chain: String {
+            switch words {
+            case .given(_, let chain): chain
+            case .step: "step"
+            case .copy: label
+            case .request(_, _, let number): "q\(number)"
+            case .answer: "a"
+            }
+        }
+
+        /// The parts of an event's words: its number (a step's, a message's, a request's
+        /// or answer's ordinal from 0) and its device's name (and index, for a request).
+        enum Words: Sendable, Hashable {
+            case given(text: String, chain: String)
+            case step(Int, device: String)
+            case copy(Int, device: String, held: Bool)
+            case request(Int, device: String, number: Int)
+            case answer(Int, device: String)
+        }
+
+        static func identity(label: String, entity: Int) -> UInt64 { identity(labelHash: StableHash.fnv1a64(label), entity: entity) }
+
+        static func identity(labelHash: UInt64, entity: Int) -> UInt64 { SplitMix64.mix(labelHash ^ UInt64(truncatingIfNeeded: entity)) }
     }
 
     /// One decision: the allowed events and which one ran.
@@ -186,11 +244,22 @@ struct OrderRecorder: ScheduleController {
     /// The bounds of every copy first pending while a step was (others have none).
     private var bounds: [CopyKey: CopyBounds] = [:]
 
-    private var messageLabels: [Int: String] = [:]
+    /// Each named message's canonical name (`sender#n`) and labels as a copy.
+    private var messageNames = MessageNames()
+    /// The labels of steps by number, of each device's cloud requests and of the store's
+    /// answers by ordinal (+1: -1 is an unknown one): made once per run, not at every decision.
+    private var stepLabels = LabelCache()
+    private var requestLabels: [LabelCache]
+    private var answerLabels = LabelCache()
+    /// Per device, the cloud requests and answers named so far at the decision being made
+    /// (kept between decisions, emptied for each).
+    private var requestSeen: [Int]
+    private var answerSeen: [Int]
+
     /// Each event's `Option.since`, by `Option.identity`.
-    private var firstPending: [UInt64: Int] = [:]
+    private var firstPending = IdentityTable()
     /// Each event's `Option.madeBy`, by `Option.identity`.
-    private var firstSeen: [UInt64: Int] = [:]
+    private var firstSeen = IdentityTable()
     private var sent: [Int]
     /// The device of the last event that ran: the sender of any new message id.
     private var lastDevice: Int?
@@ -245,6 +314,9 @@ struct OrderRecorder: ScheduleController {
         cloud = scenario.devices.count
         sent = Array(repeating: 0, count: scenario.devices.count)
         pendingRequests = Array(repeating: [], count: scenario.devices.count)
+        requestLabels = Array(repeating: LabelCache(), count: scenario.devices.count)
+        requestSeen = Array(repeating: 0, count: scenario.devices.count)
+        answerSeen = Array(repeating: 0, count: scenario.devices.count)
         requestsIssued = Array(repeating: 0, count: scenario.devices.count)
         pendingAnswers = Array(repeating: [], count: scenario.devices.count)
     }
@@ -256,13 +328,13 @@ struct OrderRecorder: ScheduleController {
         // no choice worked out, and naming every event in flight at every step was most of
         // its cost (1.1 of 1.4 s of CPU for a lesson repeated a hundred times, debug build).
         if overBudget { return 0 }
-        learnNewEvents(candidates + waiting)
+        learnNewEvents(candidates, waiting)
         // A copy waiting behind an older one on its FIFO link was made by the event that sent it.
         for copy in waiting where copy.kind == .delivery {
             guard let device = number(copy), let message = copy.message else { continue }
             let copyName = deliveryName(message: message, to: device)
-            let identity = Option.identity(label: copyName.label, entity: copyName.entity)
-            if firstSeen[identity] == nil { firstSeen[identity] = decisions.count - 1 }
+            let identity = Option.identity(labelHash: copyName.hash, entity: copyName.entity)
+            _ = firstSeen.first(identity, else: decisions.count - 1)
         }
         let deferred = deferredCopies(candidates)
         if let deferred, deferred.allSatisfy({ $0 }) { return chooseInTail(candidates) }
@@ -275,54 +347,55 @@ struct OrderRecorder: ScheduleController {
             allowed = Self.allowed(candidates)
         }
         var options: [Option] = []
-        var requestSeen = Array(repeating: 0, count: cloud)
-        var answerSeen = Array(repeating: 0, count: cloud)
+        for device in requestSeen.indices {
+            requestSeen[device] = 0
+            answerSeen[device] = 0
+        }
         for (position, candidate) in candidates.enumerated() {
             let device = number(candidate) ?? 0
             let option: Option
+            let latest = candidate.latest.nanoseconds
             switch candidate.kind {
             case .step:
                 let number = candidate.step ?? 0
-                let entities = globalSteps.contains(number) ? Array(0...cloud) : [device]
-                option = Option(entities: entities, label: "s\(number)", text: "step \(number) on \(candidate.device)",
-                                chain: "step", kind: .step, latest: candidate.latest.nanoseconds, position: position)
+                let entities = globalSteps.contains(number) ? 0..<(cloud + 1) : device..<(device + 1)
+                let (label, hash) = stepLabels.label(number) { "s\(number)" }
+                option = Option(entities: entities, label: label, labelHash: hash,
+                                words: .step(number, device: candidate.device), kind: .step, latest: latest, position: position)
             case .delivery:
                 let message = candidate.message ?? 0
                 let copyName = deliveryName(message: message, to: device)
-                option = Option(entities: [copyName.entity], label: copyName.label,
-                                text: offline[device] ? "m\(message) held for \(candidate.device)" : "m\(message) to \(candidate.device)",
-                                chain: copyName.label, kind: .delivery, latest: candidate.latest.nanoseconds, position: position)
+                option = Option(entities: copyName.entity..<(copyName.entity + 1), label: copyName.label, labelHash: copyName.hash,
+                                words: .copy(message, device: candidate.device, held: offline[device]), kind: .delivery, latest: latest,
+                                position: position)
             case .cloudRequest:
                 let ordinal = pendingRequests[device].indices.contains(requestSeen[device])
                     ? pendingRequests[device][requestSeen[device]] : -1
                 requestSeen[device] += 1
-                option = Option(entities: [cloud], label: "q\(device)#\(ordinal)", text: "\(candidate.device)'s cloud request "
-                    + "\(ordinal + 1) to the store",
-                                chain: "q\(device)", kind: .cloudRequest, latest: candidate.latest.nanoseconds, position: position,
-                                leavesStore: candidate.leavesStore)
+                let (label, hash) = requestLabels[device].label(ordinal + 1) { "q\(device)#\(ordinal)" }
+                option = Option(entities: cloud..<(cloud + 1), label: label, labelHash: hash,
+                                words: .request(ordinal, device: candidate.device, number: device), kind: .cloudRequest, latest: latest,
+                                position: position, leavesStore: candidate.leavesStore)
             case .cloudAnswer:
                 let ordinal = pendingAnswers[device].indices.contains(answerSeen[device]) ? pendingAnswers[device][answerSeen[device]] : -1
                 answerSeen[device] += 1
-                option = Option(entities: [device], label: "a\(ordinal)", text: "the store's answer \(ordinal + 1) to \(candidate.device)",
-                                chain: "a", kind: .cloudAnswer, latest: candidate.latest.nanoseconds, position: position)
+                let (label, hash) = answerLabels.label(ordinal + 1) { "a\(ordinal)" }
+                option = Option(entities: device..<(device + 1), label: label, labelHash: hash,
+                                words: .answer(ordinal, device: candidate.device), kind: .cloudAnswer, latest: latest, position: position)
             }
             let identity = option.identity
-            if firstSeen[identity] == nil { firstSeen[identity] = decisions.count - 1 }
+            let madeBy = firstSeen.first(identity, else: decisions.count - 1)
             guard allowed[position] else { continue }
             var named = option
             named.earliest = candidate.earliest.nanoseconds
-            named.madeBy = firstSeen[identity] ?? -1
+            named.madeBy = madeBy
             if candidate.kind == .step { named.stepNumber = candidate.step ?? 0 }
             if !switching.isEmpty { named.heldOrder = heldOrder(after: candidate, among: candidates, waiting: waiting) }
-            if let since = firstPending[identity] {
-                named.since = since
-            } else {
-                named.since = decisions.count - 1
-                firstPending[identity] = named.since
-            }
+            named.since = firstPending.first(identity, else: decisions.count - 1)
             options.append(named)
         }
-        let firstStep = candidates.filter { $0.kind == .step }.map(\.earliest.nanoseconds).min() ?? Int64.max
+        var firstStep = Int64.max
+        for candidate in candidates where candidate.kind == .step { firstStep = min(firstStep, candidate.earliest.nanoseconds) }
         options = reduced(options, firstStep: firstStep)
 
         let depth = decisions.count
@@ -494,9 +567,9 @@ struct OrderRecorder: ScheduleController {
 
     /// A copy of `message` to `device` as an option names it: held for the device while it
     /// is offline (its own entity after the store's), else delivered.
-    private func deliveryName(message: Int, to device: Int) -> (label: String, entity: Int) {
-        let name = messageLabels[message] ?? "m\(message)"
-        return offline[device] ? ("h" + name, cloud + 1 + device) : ("d" + name, device)
+    private func deliveryName(message: Int, to device: Int) -> (label: String, hash: UInt64, entity: Int) {
+        let labels = messageNames[message] ?? CopyLabels("m\(message)")
+        return offline[device] ? (labels.held, labels.heldHash, cloud + 1 + device) : (labels.delivered, labels.deliveredHash, device)
     }
 
     /// The candidate's device by position, without a name look-up where the simulation
@@ -587,7 +660,7 @@ struct OrderRecorder: ScheduleController {
             guard !messages.isEmpty else { continue }
             var sequence = SplitMix64.mix(UInt64(truncatingIfNeeded: device) &+ 0x9E37_79B9_7F4A_7C15)
             for message in messages.sorted() {
-                sequence = SplitMix64.mix(sequence ^ StableHash.fnv1a64(messageLabels[message] ?? "m\(message)"))
+                sequence = SplitMix64.mix(sequence ^ StableHash.fnv1a64(messageNames[message]?.name ?? "m\(message)"))
             }
             hash = hash &+ sequence
         }
@@ -596,26 +669,33 @@ struct OrderRecorder: ScheduleController {
 
     /// Names new message ids after the device whose event ran last, and counts new
     /// cloud requests (in issue order, which is their order in the list).
-    private mutating func learnNewEvents(_ candidates: [ScheduleCandidate]) {
+    private mutating func learnNewEvents(_ candidates: [ScheduleCandidate], _ waiting: [ScheduleCandidate]) {
         var unnamed: [Int] = []
-        var requests = Array(repeating: 0, count: cloud)
-        for candidate in candidates {
+        // Counted in a buffer kept between decisions (`requestSeen` is emptied after this).
+        var requests = requestSeen
+        requestSeen = []
+        for device in requests.indices { requests[device] = 0 }
+        defer { requestSeen = requests }
+        func learn(_ candidate: ScheduleCandidate) {
             switch candidate.kind {
             case .delivery:
-                if let message = candidate.message, messageLabels[message] == nil, !unnamed.contains(message) { unnamed.append(message) }
+                if let message = candidate.message, messageNames[message] == nil, !unnamed.contains(message) { unnamed.append(message) }
             case .cloudRequest:
                 if let device = number(candidate) { requests[device] += 1 }
             default:
                 break
             }
         }
-        for message in unnamed.sorted() {
+        // Two lists, not one joined: this runs at every decision.
+        candidates.forEach(learn)
+        waiting.forEach(learn)
+        for message in unnamed.isEmpty ? [] : unnamed.sorted() {
             guard let sender = lastDevice else {
-                messageLabels[message] = "?#\(message)"
+                messageNames[message] = CopyLabels("?#\(message)")
                 continue
             }
             sent[sender] += 1
-            messageLabels[message] = "\(deviceNames[sender])#\(sent[sender])"
+            messageNames[message] = CopyLabels("\(deviceNames[sender])#\(sent[sender])")
         }
         for device in 0..<cloud where requests[device] > pendingRequests[device].count {
             for _ in pendingRequests[device].count..<requests[device] {
@@ -646,14 +726,14 @@ struct OrderRecorder: ScheduleController {
                 held[device].removeAll { $0 == message }
             }
         case .cloudRequest:
-            let rank = candidates[..<position].filter { $0.kind == .cloudRequest && $0.device == candidate.device }.count
+            let rank = candidates[..<position].count { $0.kind == .cloudRequest && $0.device == candidate.device }
             if pendingRequests[device].indices.contains(rank) {
                 let ordinal = pendingRequests[device].remove(at: rank)
                 pendingAnswers[device].append(ordinal)
             }
             lastDevice = nil
         case .cloudAnswer:
-            let rank = candidates[..<position].filter { $0.kind == .cloudAnswer && $0.device == candidate.device }.count
+            let rank = candidates[..<position].count { $0.kind == .cloudAnswer && $0.device == candidate.device }
             if pendingAnswers[device].indices.contains(rank) { pendingAnswers[device].remove(at: rank) }
         }
     }
@@ -691,7 +771,7 @@ struct OrderKey: Sendable, Hashable {
     func extended(with option: OrderRecorder.Option) -> OrderKey {
         var next = self
         next.heldOrder = option.heldOrder
-        let code = SplitMix64.mix(StableHash.fnv1a64(option.label))
+        let code = option.code
         for entity in option.entities where next.entities.indices.contains(entity) {
             if entity >= firstSet {
                 next.entities[entity] = next.entities[entity] &+ code
@@ -705,5 +785,107 @@ struct OrderKey: Sendable, Hashable {
             }
         }
         return next
+    }
+}
+
+/// A message's canonical name (`sender#n`, `OrderRecorder`) and its labels as a copy
+/// delivered and held, with their hashes: worked out once, not at every decision it is
+/// pending at.
+struct CopyLabels {
+    var name: String
+    var delivered: String
+    var deliveredHash: UInt64
+    var held: String
+    var heldHash: UInt64
+
+    init(_ name: String) {
+        self.name = name
+        delivered = "d" + name
+        deliveredHash = StableHash.fnv1a64(delivered)
+        held = "h" + name
+        heldHash = StableHash.fnv1a64(held)
+    }
+}
+
+/// A run's messages' names by id: ids count a run's messages from 0, so they are kept in an
+/// array (looked up for every copy pending at every decision); any id past it, in a dictionary.
+struct MessageNames {
+    private var byID: [CopyLabels?] = []
+    private var others: [Int: CopyLabels] = [:]
+    private static let arrayLimit = 1 << 16
+
+    subscript(message: Int) -> CopyLabels? {
+        get {
+            if message >= 0, message < Self.arrayLimit { return message < byID.count ? byID[message] : nil }
+            return others[message]
+        }
+        set {
+            guard message >= 0, message < Self.arrayLimit else {
+                others[message] = newValue
+                return
+            }
+            if message >= byID.count { byID += Array(repeating: nil, count: max(message + 1 - byID.count, byID.count)) }
+            byID[message] = newValue
+        }
+    }
+}
+
+/// Labels by a number from 0, each with its hash (`StableHash.fnv1a64`), made on first use.
+struct LabelCache {
+    private var labels: [(text: String, hash: UInt64)?] = []
+
+    mutating func label(_ number: Int, make: () -> String) -> (text: String, hash: UInt64) {
+        guard number >= 0 else {
+            let text = make()
+            return (text, StableHash.fnv1a64(text))
+        }
+        if number >= labels.count { labels += Array(repeating: nil, count: max(number + 1 - labels.count, labels.count)) }
+        if let known = labels[number] { return known }
+        let text = make()
+        let made = (text: text, hash: StableHash.fnv1a64(text))
+        labels[number] = made
+        return made
+    }
+}
+
+/// Each event's first decision by `OrderRecorder.Option.identity`, for `since` and
+/// `madeBy`: looked up for every pending event at every decision, so kept in an open
+/// table of the identities themselves (already mixed), not a `Dictionary` that hashes
+/// them again.
+struct IdentityTable {
+    private var keys: [UInt64]
+    private var values: [Int]
+    private var count = 0
+    private static let empty = Int.min
+
+    init() {
+        keys = Array(repeating: 0, count: 64)
+        values = Array(repeating: Self.empty, count: 64)
+    }
+
+    /// The decision noted for `identity`, noting `decision` first if there is none.
+    mutating func first(_ identity: UInt64, else decision: Int) -> Int {
+        var slot = Int(truncatingIfNeeded: identity & UInt64(keys.count - 1))
+        while values[slot] != Self.empty {
+            if keys[slot] == identity { return values[slot] }
+            slot = (slot + 1) & (keys.count - 1)
+        }
+        keys[slot] = identity
+        values[slot] = decision
+        count += 1
+        if 2 * count > keys.count { grow() }
+        return decision
+    }
+
+    private mutating func grow() {
+        let (oldKeys, oldValues) = (keys, values)
+        keys = Array(repeating: 0, count: 2 * oldKeys.count)
+        values = Array(repeating: Self.empty, count: 2 * oldKeys.count)
+        for (key, value) in zip(oldKeys, oldValues) where value != Self.empty {
+            var slot = Int(truncatingIfNeeded: key & UInt64(keys.count - 1))
+            while values[slot] != Self.empty { slot = (slot + 1) & (keys.count - 1) }
+            keys[slot] = key
+            values[slot] = value
+        }
     }
 }
