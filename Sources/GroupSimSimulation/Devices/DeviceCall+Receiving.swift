@@ -65,7 +65,7 @@ extension DeviceCall {
 
     /// The session's live bubble here in `conversation` (M10).
     func liveBubble(of session: String, in conversation: String) -> Envelope? {
-        live.envelope(device: device.deviceNumber, conversation: device.world.conversationNumbers[conversation] ?? -1, named: conversation,
+        live.envelope(device: device.deviceNumber, conversation: device.world.conversationNumber(conversation), named: conversation,
                       session: session)
     }
 
@@ -115,6 +115,11 @@ extension DeviceCall {
     }
 
     private mutating func makeConversationView() -> Conversation {
+        if let kept = device.viewButDraft {
+            var view = kept.view
+            view.draft = device.drafts[view.name]?.message
+            return view
+        }
         let conversation = device.activeConversation ?? device.world.conversations.first?.name ?? Scenario.ConversationSpec.defaultName
         let selectedMessage = device.selected.map { view(of: $0, sender: senderIdentifier(of: $0)) }
         return Conversation(name: conversation, localParticipantIdentifier: localIdentifier(in: conversation),

@@ -62,18 +62,16 @@ extension DeviceCall {
             kind: kind, session: session, isNewSession: device.sessionIsNew, data: data,
             summary: compose.summary.map { resolveTokens($0, in: conversation, raw: false) },
             url: compose.url, direct: compose.direct)
-        // Every layout field, `$me` and `$PERSON` as tokens each device draws as a name (M5).
-        var drawn = compose
-        for field in Scenario.Compose.LayoutField.allCases where field.drawsTokens {
-            drawn[field] = compose[field].map { resolveTokens($0, in: conversation, raw: false) }
-        }
-        request.caption = drawn.caption
-        request.subcaption = drawn.subcaption
-        request.trailingCaption = drawn.trailingCaption
-        request.trailingSubcaption = drawn.trailingSubcaption
-        request.imageTitle = drawn.imageTitle
-        request.imageSubtitle = drawn.imageSubtitle
-        request.image = drawn.image
+        // Every layout field that `drawsTokens`, `$me` and `$PERSON` as tokens each device
+        // draws as a name (M5); the image is a name. Field by field, not through a copy
+        // of the compose step and its list of fields: every send comes here.
+        request.caption = compose.caption.map { resolveTokens($0, in: conversation, raw: false) }
+        request.subcaption = compose.subcaption.map { resolveTokens($0, in: conversation, raw: false) }
+        request.trailingCaption = compose.trailingCaption.map { resolveTokens($0, in: conversation, raw: false) }
+        request.trailingSubcaption = compose.trailingSubcaption.map { resolveTokens($0, in: conversation, raw: false) }
+        request.imageTitle = compose.imageTitle.map { resolveTokens($0, in: conversation, raw: false) }
+        request.imageSubtitle = compose.imageSubtitle.map { resolveTokens($0, in: conversation, raw: false) }
+        request.image = compose.image
         device.composing = data.isEmpty ? nil : PendingChange(step: device.currentStep, session: compose.session, entries: data)
         if device.world.app.state == .message, device.selected?.message?.session != session {
             // Nothing of this session is selected: the app builds on an empty state.
@@ -205,10 +203,14 @@ extension DeviceCall {
     /// took it, and then still the device's current change until the store answers (a
     /// refused conditional write is retried with it).
     mutating func startSending(_ message: Message, change: PendingChange?) -> PendingChange? {
-        let before = device.composing
-        if let change { device.composing = change }
+        guard let change else {
+            callback(.didStartSending) { app, view in app.didStartSending(message, conversation: view) }
+            return nil
+        }
+        // Swapped in, not copied out and over: the device's own change comes back after.
+        var before: PendingChange? = change
+        swap(&before, &device.composing)
         callback(.didStartSending) { app, view in app.didStartSending(message, conversation: view) }
-        guard let change else { return nil }
         if let pushed = device.composing, pushed.session == change.session, pushed.allocated != nil { return pushed }
         device.composing = before
         return change
@@ -261,7 +263,7 @@ extension DeviceCall {
         let envelope = Envelope(id: id, conversation: conversation, senderDevice: device.spec.name, senderPerson: device.spec.person,
                                 sentAt: now, content: content, senderMap: device.identifiers, provenance: provenance, change: change,
                                 senderInstall: install, senderPosition: device.position, sessionNumber: sessionNumber,
-                                conversationNumber: device.world.conversationNumbers[conversation] ?? -1, senderDeviceNumber: device.deviceNumber,
+                                conversationNumber: device.world.conversationNumber(conversation), senderDeviceNumber: device.deviceNumber,
                                 state: state)
         switch content {
         case _ where !device.tracing:
