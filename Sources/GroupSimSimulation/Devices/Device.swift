@@ -269,6 +269,9 @@ struct Draft: Sendable {
     var base: Provenance
     /// An app message's URL state, read when it was staged: the sent message's (nil: not read).
     var state: StateMap? = nil
+    /// An app message's session number (`WorldFacts.sessionNumber`), looked up when it was
+    /// staged: the sent message's (nil: not looked up).
+    var sessionNumber: Int? = nil
 
     /// The staged app message, if the draft is one.
     var message: Message? {

@@ -63,10 +63,11 @@ extension DeviceCall {
         return sender >= 0 && own >= 0 ? sender == own : envelope.senderDevice == device.spec.name
     }
 
-    /// The session's live bubble here in `conversation` (M10).
-    func liveBubble(of session: String, in conversation: String) -> Envelope? {
+    /// The session's live bubble here in `conversation` (M10). `number`: the session's
+    /// number (`WorldFacts.sessionNumber`) if already looked up.
+    func liveBubble(of session: String, in conversation: String, number: Int = -1) -> Envelope? {
         live.envelope(device: device.deviceNumber, conversation: device.world.conversationNumber(conversation), named: conversation,
-                      session: session)
+                      session: session, number: number)
     }
 
     /// What an old system shows for the layout's image (M26): `[picture of pizza.png,

@@ -181,11 +181,12 @@ extension DeviceCall {
     /// The user taps Send on the conversation's staged draft (M16, M17). The extension
     /// hears of it only when it runs in that conversation.
     mutating func pressSend(in conversation: String) {
-        guard let staged = device.drafts[conversation] else {
+        // Found once and moved out: the name is hashed once, and the draft is not copied.
+        guard let place = device.drafts.index(forKey: conversation) else {
             fail(.noDraft, "there is no staged message to send in conversation \(conversation) on \(device.spec.name) (M16)", rule: "M16")
             return
         }
-        device.drafts[conversation] = nil
+        let staged = device.drafts.remove(at: place).value
         guard var sent = staged.message else {
             // Text, a sticker or an attachment: Messages sends it; the app is not told (M17).
             commit(staged.content, in: staged.conversation, change: nil, base: Provenance())
@@ -194,7 +195,7 @@ extension DeviceCall {
         sent.isPending = false
         var change = staged.change
         if device.activeConversation == conversation { change = startSending(sent, change: change) }
-        commit(.app(sent), in: staged.conversation, change: change, base: staged.base, state: staged.state)
+        commit(.app(sent), in: staged.conversation, change: change, base: staged.base, state: staged.state, sessionNumber: staged.sessionNumber)
     }
 
     /// Tells the app the user tapped Send (M17) with the message's change as the one the
@@ -236,8 +237,9 @@ extension DeviceCall {
 
     /// A message leaves this device: numbered, added to its own transcript at once (M11),
     /// and handed to the network for fan-out (M30).
+    /// `state` and `sessionNumber`: an app message's URL state and session number, if known.
     mutating func commit(_ content: Envelope.Content, in conversation: String, change pending: PendingChange?, base: Provenance,
-                         state: StateMap? = nil) {
+                         state: StateMap? = nil, sessionNumber known: Int? = nil) {
         guard device.memberOf.contains(conversation) else {
             // An app's own send after its user was removed (M6): nothing leaves.
             fail(.notMember, RunOutcome.StepFailure.notMemberReason(device: device.spec.name, person: device.spec.person, conversation: conversation),
@@ -256,7 +258,7 @@ extension DeviceCall {
         if device.world.app.identity == .installID, case .app = content { install = ownInstallID() }
         var sessionNumber = -1
         if case .app(let message) = content, let session = message.session?.name {
-            sessionNumber = device.world.sessionNumber(session)
+            sessionNumber = known ?? device.world.sessionNumber(session)
             // The write, if any, went out with its message.
             if !device.written.isEmpty { device.written[session] = nil }
         }
