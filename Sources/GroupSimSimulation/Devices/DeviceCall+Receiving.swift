@@ -132,8 +132,16 @@ extension DeviceCall {
     /// none once the owner is no longer a member: the others are not their co-participants.
     mutating func remoteIdentifiers(in conversation: String) -> [ParticipantID] {
         if let cached = device.remoteOrderCache[conversation] { return cached }
-        let others = device.memberOf.contains(conversation) ? (device.members[conversation] ?? []).filter { $0 != device.spec.person } : []
-        var ids = others.compactMap { device.identifiers.id(for: $0, in: conversation) }
+        let members = device.memberOf.contains(conversation) ? device.members[conversation] ?? [] : []
+        // By position while the members are the scenario's, without hashing each name.
+        let positions = device.world.tables.initialPositions(of: members, in: conversation)
+        var ids: [ParticipantID] = []
+        ids.reserveCapacity(members.count)
+        for (index, person) in members.enumerated() where person != device.spec.person {
+            let id = positions.map { device.identifiers.id(forPersonAt: $0[index], person: person, in: conversation) }
+                ?? device.identifiers.id(for: person, in: conversation)
+            if let id { ids.append(id) }
+        }
         var generator = device.world.streams.stream(.order, device.spec.name, String(device.identifiers.generation), conversation)
         ids.sort()
         ids.shuffle(using: &generator)
