@@ -21,13 +21,13 @@ package struct Device {
     let makeApp: AppRegistry.Factory?
 
     // Identifiers (M1, M2, M6).
-    var identifiers: IdentifierMap { didSet { lastView = nil } }
+    var identifiers: IdentifierMap { didSet { forgetView() } }
     var retired: [IdentifierMap] = []
-    var members: [String: [String]] { didSet { lastView = nil } }
+    var members: [String: [String]] { didSet { forgetView() } }
     /// The conversations the owner is a member of now, kept with `members` (`updateMembers`):
     /// every step asks, and looking through a member list compares names.
     private(set) var memberOf: Set<String>
-    var remoteOrderCache: [String: [ParticipantID]] = [:] { didSet { lastView = nil } }
+    var remoteOrderCache: [String: [ParticipantID]] = [:] { didSet { forgetView() } }
     /// `localIdentifier(in:)`'s last answer and the map it came from.
     var lastLocalIdentifier: (map: IdentifierMap, conversation: String, id: ParticipantID)?
 
@@ -50,13 +50,15 @@ package struct Device {
         appWantsReceivedMessages = instance?.wantsReceivedMessages ?? false
         app = instance
     }
-    var style: Scenario.PresentationStyle = .compact { didSet { lastView = nil } }
-    var activeConversation: String? { didSet { lastView = nil } }
-    var selected: Envelope? { didSet { lastView = nil } }
+    var style: Scenario.PresentationStyle = .compact { didSet { forgetView() } }
+    var activeConversation: String? { didSet { forgetView() } }
+    var selected: Envelope? { didSet { forgetView() } }
     /// The staged draft of each conversation: the input field belongs to a conversation,
     /// so staging in one leaves another's draft alone (M16).
     var drafts: [String: Draft] = [:] {
         didSet {
+            // The view but its draft still holds: kept to build the next one from.
+            if let view = lastView { viewButDraft = view }
             lastView = nil
             draftChanges &+= 1
         }
@@ -68,6 +70,16 @@ package struct Device {
     /// observers above forget it): apps are called on every delivery while they run. In
     /// a box, so that a callback lends it to the app instead of copying all of it.
     var lastView: ConversationBox?
+    /// The last view built, kept when only a draft changed since (each staged message
+    /// and each send changes one): everything in it but the draft is still what the app
+    /// sees, so the next view copies it with the draft replaced instead of building it.
+    var viewButDraft: ConversationBox?
+
+    /// Something the view shows besides the drafts changed: both views are built anew.
+    mutating func forgetView() {
+        lastView = nil
+        viewButDraft = nil
+    }
     package var callbacks: [AppCallback] = []
     /// A user interaction that a direct send may still use (M18).
     var interactionAvailable = false
@@ -257,6 +269,9 @@ struct Draft: Sendable {
     var base: Provenance
     /// An app message's URL state, read when it was staged: the sent message's (nil: not read).
     var state: StateMap? = nil
+    /// An app message's session number (`WorldFacts.sessionNumber`), looked up when it was
+    /// staged: the sent message's (nil: not looked up).
+    var sessionNumber: Int? = nil
 
     /// The staged app message, if the draft is one.
     var message: Message? {

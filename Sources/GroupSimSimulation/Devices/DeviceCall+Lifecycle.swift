@@ -275,8 +275,10 @@ extension DeviceCall {
         transition(to: .compact)
         let change = device.composing?.session == message.session?.name ? device.composing : nil
         if change != nil { device.composing = nil }
+        // The session's number, looked up once for the live bubble and the sent message.
+        let number = message.session.map { device.world.sessionNumber($0.name) } ?? -1
         device.drafts[conversation] = Draft(content: .app(message), conversation: conversation, change: change,
-                                            base: base(of: message, state: state), state: state)
+                                            base: base(of: message, state: state, number: number), state: state, sessionNumber: number)
         if device.tracing { trace(.staged(session: message.session?.name), .message(message)) }
         return nil
     }
@@ -328,12 +330,13 @@ extension DeviceCall {
     /// The provenance of the state a message was built on: what the app read, plus the
     /// live bubble's when the message already holds all of its state (an app that built
     /// on a newer bubble didReceive handed it, M23).
-    /// `state`: the message URL's, if already read.
-    func base(of message: Message, state: StateMap? = nil) -> Provenance {
+    /// `state`: the message URL's, if already read; `number`: its session's number, if
+    /// already looked up.
+    func base(of message: Message, state: StateMap? = nil, number: Int = -1) -> Provenance {
         guard let session = message.session?.name else { return Provenance() }
         var base = device.readProvenance[session] ?? Provenance()
         if device.world.app.state == .message, let conversation = device.activeConversation,
-           let live = liveBubble(of: session, in: conversation), builtOn(live, message, state: state) {
+           let live = liveBubble(of: session, in: conversation, number: number), builtOn(live, message, state: state) {
             base = base.union(live.provenance)
         }
         return base

@@ -63,10 +63,11 @@ extension DeviceCall {
         return sender >= 0 && own >= 0 ? sender == own : envelope.senderDevice == device.spec.name
     }
 
-    /// The session's live bubble here in `conversation` (M10).
-    func liveBubble(of session: String, in conversation: String) -> Envelope? {
-        live.envelope(device: device.deviceNumber, conversation: device.world.conversationNumbers[conversation] ?? -1, named: conversation,
-                      session: session)
+    /// The session's live bubble here in `conversation` (M10). `number`: the session's
+    /// number (`WorldFacts.sessionNumber`) if already looked up.
+    func liveBubble(of session: String, in conversation: String, number: Int = -1) -> Envelope? {
+        live.envelope(device: device.deviceNumber, conversation: device.world.conversationNumber(conversation), named: conversation,
+                      session: session, number: number)
     }
 
     /// What an old system shows for the layout's image (M26): `[picture of pizza.png,
@@ -115,6 +116,11 @@ extension DeviceCall {
     }
 
     private mutating func makeConversationView() -> Conversation {
+        if let kept = device.viewButDraft {
+            var view = kept.view
+            view.draft = device.drafts[view.name]?.message
+            return view
+        }
         let conversation = device.activeConversation ?? device.world.conversations.first?.name ?? Scenario.ConversationSpec.defaultName
         let selectedMessage = device.selected.map { view(of: $0, sender: senderIdentifier(of: $0)) }
         return Conversation(name: conversation, localParticipantIdentifier: localIdentifier(in: conversation),
@@ -126,8 +132,16 @@ extension DeviceCall {
     /// none once the owner is no longer a member: the others are not their co-participants.
     mutating func remoteIdentifiers(in conversation: String) -> [ParticipantID] {
         if let cached = device.remoteOrderCache[conversation] { return cached }
-        let others = device.memberOf.contains(conversation) ? (device.members[conversation] ?? []).filter { $0 != device.spec.person } : []
-        var ids = others.compactMap { device.identifiers.id(for: $0, in: conversation) }
+        let members = device.memberOf.contains(conversation) ? device.members[conversation] ?? [] : []
+        // By position while the members are the scenario's, without hashing each name.
+        let positions = device.world.tables.initialPositions(of: members, in: conversation)
+        var ids: [ParticipantID] = []
+        ids.reserveCapacity(members.count)
+        for (index, person) in members.enumerated() where person != device.spec.person {
+            let id = positions.map { device.identifiers.id(forPersonAt: $0[index], person: person, in: conversation) }
+                ?? device.identifiers.id(for: person, in: conversation)
+            if let id { ids.append(id) }
+        }
         var generator = device.world.streams.stream(.order, device.spec.name, String(device.identifiers.generation), conversation)
         ids.sort()
         ids.shuffle(using: &generator)

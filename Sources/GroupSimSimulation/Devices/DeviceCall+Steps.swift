@@ -62,18 +62,16 @@ extension DeviceCall {
             kind: kind, session: session, isNewSession: device.sessionIsNew, data: data,
             summary: compose.summary.map { resolveTokens($0, in: conversation, raw: false) },
             url: compose.url, direct: compose.direct)
-        // Every layout field, `$me` and `$PERSON` as tokens each device draws as a name (M5).
-        var drawn = compose
-        for field in Scenario.Compose.LayoutField.allCases where field.drawsTokens {
-            drawn[field] = compose[field].map { resolveTokens($0, in: conversation, raw: false) }
-        }
-        request.caption = drawn.caption
-        request.subcaption = drawn.subcaption
-        request.trailingCaption = drawn.trailingCaption
-        request.trailingSubcaption = drawn.trailingSubcaption
-        request.imageTitle = drawn.imageTitle
-        request.imageSubtitle = drawn.imageSubtitle
-        request.image = drawn.image
+        // Every layout field that `drawsTokens`, `$me` and `$PERSON` as tokens each device
+        // draws as a name (M5); the image is a name. Field by field, not through a copy
+        // of the compose step and its list of fields: every send comes here.
+        request.caption = compose.caption.map { resolveTokens($0, in: conversation, raw: false) }
+        request.subcaption = compose.subcaption.map { resolveTokens($0, in: conversation, raw: false) }
+        request.trailingCaption = compose.trailingCaption.map { resolveTokens($0, in: conversation, raw: false) }
+        request.trailingSubcaption = compose.trailingSubcaption.map { resolveTokens($0, in: conversation, raw: false) }
+        request.imageTitle = compose.imageTitle.map { resolveTokens($0, in: conversation, raw: false) }
+        request.imageSubtitle = compose.imageSubtitle.map { resolveTokens($0, in: conversation, raw: false) }
+        request.image = compose.image
         device.composing = data.isEmpty ? nil : PendingChange(step: device.currentStep, session: compose.session, entries: data)
         if device.world.app.state == .message, device.selected?.message?.session != session {
             // Nothing of this session is selected: the app builds on an empty state.
@@ -183,11 +181,12 @@ extension DeviceCall {
     /// The user taps Send on the conversation's staged draft (M16, M17). The extension
     /// hears of it only when it runs in that conversation.
     mutating func pressSend(in conversation: String) {
-        guard let staged = device.drafts[conversation] else {
+        // Found once and moved out: the name is hashed once, and the draft is not copied.
+        guard let place = device.drafts.index(forKey: conversation) else {
             fail(.noDraft, "there is no staged message to send in conversation \(conversation) on \(device.spec.name) (M16)", rule: "M16")
             return
         }
-        device.drafts[conversation] = nil
+        let staged = device.drafts.remove(at: place).value
         guard var sent = staged.message else {
             // Text, a sticker or an attachment: Messages sends it; the app is not told (M17).
             commit(staged.content, in: staged.conversation, change: nil, base: Provenance())
@@ -196,7 +195,7 @@ extension DeviceCall {
         sent.isPending = false
         var change = staged.change
         if device.activeConversation == conversation { change = startSending(sent, change: change) }
-        commit(.app(sent), in: staged.conversation, change: change, base: staged.base, state: staged.state)
+        commit(.app(sent), in: staged.conversation, change: change, base: staged.base, state: staged.state, sessionNumber: staged.sessionNumber)
     }
 
     /// Tells the app the user tapped Send (M17) with the message's change as the one the
@@ -205,10 +204,14 @@ extension DeviceCall {
     /// took it, and then still the device's current change until the store answers (a
     /// refused conditional write is retried with it).
     mutating func startSending(_ message: Message, change: PendingChange?) -> PendingChange? {
-        let before = device.composing
-        if let change { device.composing = change }
+        guard let change else {
+            callback(.didStartSending) { app, view in app.didStartSending(message, conversation: view) }
+            return nil
+        }
+        // Swapped in, not copied out and over: the device's own change comes back after.
+        var before: PendingChange? = change
+        swap(&before, &device.composing)
         callback(.didStartSending) { app, view in app.didStartSending(message, conversation: view) }
-        guard let change else { return nil }
         if let pushed = device.composing, pushed.session == change.session, pushed.allocated != nil { return pushed }
         device.composing = before
         return change
@@ -234,8 +237,9 @@ extension DeviceCall {
 
     /// A message leaves this device: numbered, added to its own transcript at once (M11),
     /// and handed to the network for fan-out (M30).
+    /// `state` and `sessionNumber`: an app message's URL state and session number, if known.
     mutating func commit(_ content: Envelope.Content, in conversation: String, change pending: PendingChange?, base: Provenance,
-                         state: StateMap? = nil) {
+                         state: StateMap? = nil, sessionNumber known: Int? = nil) {
         guard device.memberOf.contains(conversation) else {
             // An app's own send after its user was removed (M6): nothing leaves.
             fail(.notMember, RunOutcome.StepFailure.notMemberReason(device: device.spec.name, person: device.spec.person, conversation: conversation),
@@ -254,14 +258,14 @@ extension DeviceCall {
         if device.world.app.identity == .installID, case .app = content { install = ownInstallID() }
         var sessionNumber = -1
         if case .app(let message) = content, let session = message.session?.name {
-            sessionNumber = device.world.sessionNumber(session)
+            sessionNumber = known ?? device.world.sessionNumber(session)
             // The write, if any, went out with its message.
             if !device.written.isEmpty { device.written[session] = nil }
         }
         let envelope = Envelope(id: id, conversation: conversation, senderDevice: device.spec.name, senderPerson: device.spec.person,
                                 sentAt: now, content: content, senderMap: device.identifiers, provenance: provenance, change: change,
                                 senderInstall: install, senderPosition: device.position, sessionNumber: sessionNumber,
-                                conversationNumber: device.world.conversationNumbers[conversation] ?? -1, senderDeviceNumber: device.deviceNumber,
+                                conversationNumber: device.world.conversationNumber(conversation), senderDeviceNumber: device.deviceNumber,
                                 state: state)
         switch content {
         case _ where !device.tracing:

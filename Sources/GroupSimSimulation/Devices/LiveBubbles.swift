@@ -179,6 +179,7 @@ package struct LiveBubbles: Sendable {
     }
 
     /// The device's live bubble of session `key` in conversation `conversation` (by key); nil when none.
+    @inline(__always)
     private func bubble(in conversation: Int, device: Int, key: Int) -> Bubble? {
         let index = key * devices + device
         guard index < rows[conversation].count, rows[conversation][index].message >= 0 else { return nil }
@@ -189,9 +190,14 @@ package struct LiveBubbles: Sendable {
     package func envelope(of message: Int) -> Envelope? { messages.indices.contains(message) ? messages[message] : nil }
 
     /// The device's live bubble of `session` in `conversation` (any conversation).
-    package func envelope(device: Int, conversation: Int, named name: String, session: String) -> Envelope? {
+    /// `number`: the session's number in the scenario's table (`WorldFacts.sessionNumber`)
+    /// when the caller has it, -1 when not or when the scenario does not name the session.
+    /// Inlined: a device call reads it where the live bubbles lie, and a call kept out of
+    /// line copied the whole table (retaining each of its arrays) on every staged message.
+    @inline(__always)
+    package func envelope(device: Int, conversation: Int, named name: String, session: String, number: Int = -1) -> Envelope? {
         let place = conversation >= 0 && conversation < scenarioConversations ? conversation : conversationKeys[name]
-        guard let place, device >= 0, device < devices, let key = sessionKeys[session] else { return nil }
+        guard let place, device >= 0, device < devices, let key = number >= 0 && number < numbered ? number : sessionKeys[session] else { return nil }
         return bubble(in: place, device: device, key: key).flatMap { envelope(of: Int($0.message)) }
     }
 

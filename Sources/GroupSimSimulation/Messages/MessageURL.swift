@@ -210,7 +210,8 @@ public struct StateMap: Sendable, Hashable, CustomStringConvertible {
             let end = end(of: entry.key)
             // Most keys have one value: the last is the one to compare first.
             guard end > 0, entries[end - 1].key == entry.key else { return false }
-            return entries[end - 1].value == entry.value || values(of: entry.key).contains(entry.value)
+            // The key's other values compared where they lie, not gathered into an array.
+            return entries[end - 1].value == entry.value || entries[position(of: entry.key)..<end].contains { $0.value == entry.value }
         }
     }
 

@@ -27,10 +27,14 @@ package final class ScenarioTables: Sendable {
     let sessionNumbers: [String: Int]
     /// Each conversation's position in the scenario's conversations (the first, if two share a name).
     let conversationNumbers: [String: Int]
+    /// The conversations' names in the scenario's order, for `conversationNumber(_:)`.
+    let conversationNames: [String]
     /// Each device's position in the scenario's devices.
     let deviceIndex: [String: Int]
     /// Each conversation's members at the start (the first, if two share a name).
     let initialMembers: [String: [String]]
+    /// Each of `initialMembers`' people by position in the scenario's people (-1: not listed).
+    let initialMemberPositions: [String: [Int]]
     /// The devices of each conversation's starting members, by position: in member order
     /// and each person's device order, as a run fans a message out until someone joins or leaves.
     let initialMemberDevices: [String: [Int]]
@@ -97,15 +101,18 @@ package final class ScenarioTables: Sendable {
         sessionNumbers = numbers
         conversationNumbers = Dictionary(scenario.conversations.enumerated().map { ($0.element.name, $0.offset) },
                                          uniquingKeysWith: { first, _ in first })
+        conversationNames = scenario.conversations.map(\.name)
         let personKeys = scenario.people.map(\.key)
         self.personKeys = personKeys
-        personIndex = Dictionary(personKeys.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        let personIndex = Dictionary(personKeys.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        self.personIndex = personIndex
         let deviceIndex = Dictionary(scenario.devices.enumerated().map { ($0.element.name, $0.offset) },
                                      uniquingKeysWith: { _, last in last })
         self.deviceIndex = deviceIndex
         steps = StepPlan(scenario: scenario, deviceIndex: deviceIndex)
         let members = Dictionary(scenario.conversations.map { ($0.name, $0.members) }, uniquingKeysWith: { first, _ in first })
         initialMembers = members
+        initialMemberPositions = members.mapValues { people in people.map { personIndex[$0] ?? -1 } }
         initialMemberDevices = members.mapValues { people in Self.devices(of: people, in: scenario, deviceIndex: deviceIndex) }
         var conversationsOf: [String: Set<String>] = [:]
         for (conversation, people) in members {
@@ -191,6 +198,14 @@ package final class ScenarioTables: Sendable {
 
     /// The slot of `conversation`'s identifiers in a per-conversation `IdentifierMap`.
     func conversationSlot(_ conversation: String) -> Int? { conversationNumbers[conversation] }
+
+    /// The positions of `members`' people when they are the conversation's members at the
+    /// start, the very list the tables handed out (compared by storage first, so at once);
+    /// nil when the list changed since (a join or a leave): then names are looked up.
+    func initialPositions(of members: [String], in conversation: String) -> [Int]? {
+        guard let initial = initialMembers[conversation], initial == members else { return nil }
+        return initialMemberPositions[conversation]
+    }
 
     /// The identifiers' stream keys of `device`'s installation `generation`, as
     /// `IdentifierMap` lays them out: looked up for the scenario's devices and

@@ -8,11 +8,21 @@ import GroupSimTesting
     /// Records the draft each conversation's view shows to the app.
     struct Recorder: MessagesApp {
         let seen: Seen
-        final class Seen: @unchecked Sendable { var drafts: [(conversation: String, caption: String?)] = [] }
+        final class Seen: @unchecked Sendable {
+            var drafts: [(conversation: String, caption: String?)] = []
+            /// Every view handed to the app, with the callback's name.
+            var views: [(callback: String, view: Conversation)] = []
+        }
 
         mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] {
             seen.drafts.append((conversation.name, conversation.draft?.layout.caption))
+            seen.views.append(("compose", conversation))
             return [.insert(Message(session: request.session, url: "?n=1", layout: TemplateLayout(caption: request.caption)))]
+        }
+
+        mutating func didStartSending(_ message: Message, conversation: Conversation) -> [AppAction] {
+            seen.views.append(("send", conversation))
+            return []
         }
     }
 
@@ -117,5 +127,28 @@ import GroupSimTesting
         _ = try await Fixture.run(text, apps: apps)
         #expect(seen.drafts.map(\.conversation) == ["family", "work", "family"])
         #expect(seen.drafts.map(\.caption) == [nil, nil, "family draft"])
+    }
+
+    /// A view built after only a draft changed (staging, sending) is the last view with
+    /// its draft replaced: the new draft, and everything else as a view built anew shows.
+    @Test func aViewAfterADraftChangeShowsTheNewDraftAndTheRestAsBefore() async throws {
+        let seen = Recorder.Seen()
+        var apps = AppRegistry()
+        apps.register("recorder") { _ in Recorder(seen: seen) }
+        let steps = ["insert: { session: chores, caption: one }", "insert: { session: chores, caption: two }", "press-send: true"]
+            .enumerated().map { "  - at: \($0.offset * 10)ms\n    device: alice-phone\n    conversation: family\n    \($0.element)\n" }
+        let text = Self.header.replacingOccurrences(of: "people:", with: "app: { name: recorder }\npeople:") + "steps:\n" + steps.joined()
+        _ = try await Fixture.run(text, apps: apps)
+        #expect(seen.views.map(\.callback) == ["compose", "compose", "send"])
+        #expect(seen.views.map(\.view.draft?.layout.caption) == [nil, "one", nil])
+        let first = try #require(seen.views.first?.view)
+        #expect(first.remoteParticipantIdentifiers.count == 1)
+        for (callback, view) in seen.views {
+            #expect(view.name == "family", "\(callback)")
+            #expect(view.localParticipantIdentifier == first.localParticipantIdentifier, "\(callback)")
+            #expect(view.remoteParticipantIdentifiers == first.remoteParticipantIdentifiers, "\(callback)")
+            #expect(view.presentationStyle == .compact, "\(callback)")
+            #expect(view.selectedMessage == nil, "\(callback)")
+        }
     }
 }
