@@ -29,14 +29,8 @@ package final class WorldFacts: Sendable {
     /// Each conversation's position in `conversations` (the first, if two share a name).
     var conversationNumbers: [String: Int] { tables.conversationNumbers }
 
-    /// `conversationNumbers[name] ?? -1`, the number a send and a live-bubble look-up ask
-    /// for: a scenario has a conversation or a few, and comparing a name with each of up
-    /// to four (the first that matches, as the table keeps it) costs less than hashing it.
-    func conversationNumber(_ name: String) -> Int {
-        let names = tables.conversationNames
-        guard names.count <= 4 else { return tables.conversationNumbers[name] ?? -1 }
-        return names.firstIndex(of: name) ?? -1
-    }
+    /// `conversationNumbers[name] ?? -1`, the number a send and a live-bubble look-up ask for.
+    func conversationNumber(_ name: String) -> Int { tables.conversationNumbers[name] ?? -1 }
 
     package convenience init(scenario: Scenario, seed: UInt64) {
         self.init(tables: ScenarioTables(scenario: scenario), seed: seed)

@@ -27,8 +27,6 @@ package final class ScenarioTables: Sendable {
     let sessionNumbers: [String: Int]
     /// Each conversation's position in the scenario's conversations (the first, if two share a name).
     let conversationNumbers: [String: Int]
-    /// The conversations' names in the scenario's order, for `conversationNumber(_:)`.
-    let conversationNames: [String]
     /// Each device's position in the scenario's devices.
     let deviceIndex: [String: Int]
     /// Each conversation's members at the start (the first, if two share a name).
@@ -101,7 +99,6 @@ package final class ScenarioTables: Sendable {
         sessionNumbers = numbers
         conversationNumbers = Dictionary(scenario.conversations.enumerated().map { ($0.element.name, $0.offset) },
                                          uniquingKeysWith: { first, _ in first })
-        conversationNames = scenario.conversations.map(\.name)
         let personKeys = scenario.people.map(\.key)
         self.personKeys = personKeys
         let personIndex = Dictionary(personKeys.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
