@@ -28,7 +28,8 @@ extension DeviceCall {
                 }
                 return
             }
-            learnInstall(of: envelope)
+            // Only a message sent with an install id teaches one (`app.identity: install-id`).
+            if envelope.senderInstall != nil { learnInstall(of: envelope) }
             // The number the message carries, else the one the run gives its session's name
             // (a message made outside a device, by a test harness, carries none).
             let number = envelope.sessionNumber >= 0 ? envelope.sessionNumber : envelope.sessionName.map(device.world.sessionNumber) ?? -1

@@ -129,13 +129,15 @@ package struct Transcript: Sendable, RunPart {
         // once, instead of doubling (and copying) its way there.
         if slots.isEmpty, sessionCapacity > 0 { slots.reserveCapacity(sessionCapacity) }
         slots.append(Slot(bubble: envelope, extra: Int32(truncatingIfNeeded: max(number, -1))))
-        compactIfSparse()
+        // Asked here, on every bubble; the compaction itself is called now and then.
+        if tombstones > 64, tombstones * 2 > slots.count { compact() }
         return collapse
     }
 
     /// Makes `slot` the live position of the envelope's session; returns the previous one.
     /// The session's name is read only for a session without a number (a copy of the
     /// name retained and released it on every copy delivered).
+    @inline(__always)
     private mutating func replaceLive(of envelope: Envelope, number: Int, with slot: Int) -> Int? {
         guard number >= 0 else { return envelope.sessionName.flatMap { live.updateValue(slot, forKey: $0) } }
         if liveByNumber.isEmpty { liveByNumber.reserveCapacity(max(number + 1, sessionCapacity)) }
@@ -184,8 +186,8 @@ package struct Transcript: Sendable, RunPart {
         return slots.indices.compactMap { shown[$0] ? entry(slots[$0]) : nil }
     }
 
-    private mutating func compactIfSparse() {
-        guard tombstones > 64, tombstones * 2 > slots.count else { return }
+    /// Drops the removed slots, once they are more than 64 and half of them (`addBubble` asks).
+    private mutating func compact() {
         // Kept slots are swapped down in place (a swap moves references without counting
         // them), and the removed ones, now at the end, are dropped at once. A bubble is
         // its session's live place, so its session's entry moves with it: found by the

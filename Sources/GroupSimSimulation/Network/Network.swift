@@ -13,6 +13,9 @@ struct Network: Sendable, RunPart {
     let deviceCount: Int
     /// Whether each link keeps its copies in send order (`network.fifo`).
     let fifo: Bool
+    /// The delay of every copy when every link has the base latency and no jitter (nil:
+    /// links differ, or a copy draws its jitter): what a fan-out works out once per send.
+    let fixedDelay: VirtualDuration?
     /// Each link's latency, jitter and stream key.
     private let tables: ScenarioTables
     private var streams = RandomStreams(seed: 0)
@@ -37,6 +40,8 @@ struct Network: Sendable, RunPart {
         deviceCount = devices
         fifo = tables.scenario.network.fifo
         self.tables = tables
+        let base = tables.baseDelay
+        fixedDelay = tables.linkDelays.isEmpty && base.jitter == 0 ? VirtualDuration(nanoseconds: base.latency) : nil
         generators = Array(repeating: SplitMix64(seed: 0), count: devices * devices)
         started = Array(repeating: false, count: devices * devices)
         lastArrival = fifo ? Array(repeating: .zero, count: devices * devices) : []

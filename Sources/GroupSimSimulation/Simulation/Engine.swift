@@ -247,8 +247,6 @@ struct Engine {
     /// Sends a copy to every other device of every member, the sender's own other devices
     /// included, each with its own delay (M30), in send order per link with `network.fifo`.
     private mutating func fanOut(_ envelope: Envelope, from sender: Int) {
-        for receiver in world.memberDevices(of: envelope.conversation) where receiver != sender {
-            scheduler.deliver(envelope, from: sender, to: receiver, at: context.now, network: &world.network)
-        }
+        scheduler.fanOut(envelope, from: sender, to: world.memberDevices(of: envelope.conversation), at: context.now, network: &world.network)
     }
 }

@@ -137,6 +137,19 @@ struct Scheduler {
         windows[sequence] = cause.shifted(by: low, spread: max(0, (latest ?? delay.nanoseconds) - low))
     }
 
+    /// Schedules a copy of `envelope` from `sender` to each of `receivers` but the sender,
+    /// as `deliver` does one by one. By the clock on a network whose every link has one
+    /// delay (no jitter, no FIFO order to keep), every copy arrives at one instant, worked
+    /// out once: the copies go into the queue in the same order, at the same time.
+    mutating func fanOut(_ envelope: Envelope, from sender: Int, to receivers: [Int], at now: VirtualTime, network: inout Network) {
+        if !isControlled, !network.fifo, let delay = network.fixedDelay {
+            let arrival = now + delay
+            for receiver in receivers where receiver != sender { queue.schedule(.deliver(envelope, to: receiver), at: arrival) }
+            return
+        }
+        for receiver in receivers where receiver != sender { deliver(envelope, from: sender, to: receiver, at: now, network: &network) }
+    }
+
     /// Schedules the copy of `envelope` from `sender` to `receiver`: by the clock, at its
     /// arrival (in send order per link with `network.fifo`); under a controller, with the
     /// window of every delay the link allows (`next` offers only each FIFO link's oldest).
