@@ -18,6 +18,9 @@ struct Network: Sendable, RunPart {
     let fixedDelay: VirtualDuration?
     /// Each link's latency, jitter and stream key.
     private let tables: ScenarioTables
+    /// Every link's latency and jitter when no `links:` entry sets its own (nil): read here
+    /// on every copy, instead of through the tables.
+    private let sharedDelay: ScenarioTables.LinkDelay?
     private var streams = RandomStreams(seed: 0)
     /// Each link's generator, sender-major; started from its key at the link's first copy,
     /// so a run pays only for the links it uses.
@@ -40,8 +43,8 @@ struct Network: Sendable, RunPart {
         deviceCount = devices
         fifo = tables.scenario.network.fifo
         self.tables = tables
-        let base = tables.baseDelay
-        fixedDelay = tables.linkDelays.isEmpty && base.jitter == 0 ? VirtualDuration(nanoseconds: base.latency) : nil
+        sharedDelay = tables.linkDelays.isEmpty ? tables.baseDelay : nil
+        fixedDelay = sharedDelay.flatMap { $0.jitter == 0 ? VirtualDuration(nanoseconds: $0.latency) : nil }
         generators = Array(repeating: SplitMix64(seed: 0), count: devices * devices)
         started = Array(repeating: false, count: devices * devices)
         lastArrival = fifo ? Array(repeating: .zero, count: devices * devices) : []
@@ -68,7 +71,7 @@ struct Network: Sendable, RunPart {
     /// gets a delay held at `Int64.max` nanoseconds rather than a crash.
     mutating func delay(from sender: Int, to receiver: Int) -> VirtualDuration {
         let index = sender * deviceCount + receiver
-        let link = tables.delay(from: sender, to: receiver)
+        let link = sharedDelay ?? tables.delay(from: sender, to: receiver)
         var draw: Int64 = 0
         if link.jitter > 0 {
             if !started[index] {

@@ -26,6 +26,10 @@ struct Engine {
     var context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
     /// The one buffer every device call adds its effects to; emptied after each call.
     private var output = DeviceOutput()
+    /// Each scenario conversation's member devices by its position (`World.memberDevices(of:)`),
+    /// kept while its members stay: a send reads an array where the world hashes the
+    /// conversation's name. Forgotten at a restart and at a join or a leave.
+    private var membersByNumber: [[Int]?] = []
 
     /// A run of the scenario `tables` were made for, with `seed`; `controller` picks the
     /// events if there is one, the clock otherwise; `keepsTrace` false keeps no trace.
@@ -55,6 +59,7 @@ struct Engine {
         scheduler.reset(controller: controller)
         context = DeviceContext(now: .zero, nextMessageID: 1, nextChangeID: 1)
         output.removeAll()
+        membersByNumber.removeAll(keepingCapacity: true)
         scheduler.plan(world.facts.tables.steps, streams: world.facts.streams)
     }
 
@@ -185,6 +190,7 @@ struct Engine {
                 recorder.record(Simulation.Trace.Event(time: context.now, subject: subject, kind: .left(person: person)))
             }
             world.setMembers(list, of: conversation)
+            membersByNumber.removeAll(keepingCapacity: true)
         case .send, .reply, .insert, .pressSend, .cancel, .open, .tap, .close, .text, .sticker, .reinstall:
             // The device carries these out; the network and the member list carry out the others.
             let isNew = step.action.compose.map { world.usedSessions.insert($0.session).inserted } ?? false
@@ -247,6 +253,18 @@ struct Engine {
     /// Sends a copy to every other device of every member, the sender's own other devices
     /// included, each with its own delay (M30), in send order per link with `network.fifo`.
     private mutating func fanOut(_ envelope: Envelope, from sender: Int) {
-        scheduler.fanOut(envelope, from: sender, to: world.memberDevices(of: envelope.conversation), at: context.now, network: &world.network)
+        scheduler.fanOut(envelope, from: sender, to: memberDevices(of: envelope), at: context.now, network: &world.network)
+    }
+
+    /// The devices of the members of the envelope's conversation, as `World.memberDevices(of:)`
+    /// gives them: kept by the conversation's position for the next send.
+    private mutating func memberDevices(of envelope: Envelope) -> [Int] {
+        let number = envelope.conversationNumber
+        if number >= 0, number < membersByNumber.count, let known = membersByNumber[number] { return known }
+        let devices = world.memberDevices(of: envelope.conversation)
+        guard number >= 0 else { return devices }
+        membersByNumber.grow(toInclude: number, with: nil)
+        membersByNumber[number] = devices
+        return devices
     }
 }
