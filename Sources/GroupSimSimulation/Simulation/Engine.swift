@@ -91,20 +91,8 @@ struct Engine {
         switch entry.payload {
         case .step(let step, let conversation, let device):
             if let device { perform(step, conversation: conversation, on: device) }
-        case .deliver(let envelope, let receiver):
-            if world.network.offline[receiver] {
-                world.network.held[receiver].append(envelope)
-                recorder.record(Simulation.Trace.Event(time: context.now, subject: world.devices[receiver].name, kind: .held(message: envelope.id)))
-            } else {
-                recorder.copiesDelivered += 1
-                // Before the call: what the app does on it (a reply) comes after it.
-                recorder.ledger.delivered(envelope, to: receiver, at: context.now)
-                if scheduler.isControlled {
-                    deliverNotingEffects(envelope, to: receiver)
-                } else {
-                    callDevice(receiver) { $0.receive(envelope) }
-                }
-            }
+        case .deliver(let copy, let receiver):
+            copy.withEnvelope { deliver($0, to: receiver) }
         case .cloudArrive(let request):
             guard let receiver = world.deviceIndex[request.device] else { return true }
             let response = world.cloud.handle(request)
@@ -122,6 +110,23 @@ struct Engine {
             callDevice(receiver) { $0.receive(response) }
         }
         return true
+    }
+
+    /// A copy of `envelope` reaches device `receiver`, or waits for it while it is offline (M30).
+    private mutating func deliver(_ envelope: Envelope, to receiver: Int) {
+        if world.network.offline[receiver] {
+            world.network.held[receiver].append(envelope)
+            recorder.record(Simulation.Trace.Event(time: context.now, subject: world.devices[receiver].name, kind: .held(message: envelope.id)))
+            return
+        }
+        recorder.copiesDelivered += 1
+        // Before the call: what the app does on it (a reply) comes after it.
+        recorder.ledger.delivered(envelope, to: receiver, at: context.now)
+        if scheduler.isControlled {
+            deliverNotingEffects(envelope, to: receiver)
+        } else {
+            callDevice(receiver) { $0.receive(envelope) }
+        }
     }
 
     /// What the run left: every device's state, the trace, failures and counters.
@@ -166,7 +171,7 @@ struct Engine {
             // Held copies arrive in their original (send) order when the device is back (M30).
             let held = world.network.held[index].sorted { $0.id < $1.id }
             world.network.held[index] = []
-            for envelope in held { scheduler.enqueue(.deliver(envelope, to: index), at: context.now, after: .zero) }
+            for envelope in held { scheduler.deliverHeld(envelope, to: index, at: context.now) }
             let waiting = world.network.outbox[index]
             world.network.outbox[index] = []
             for envelope in waiting { fanOut(envelope, from: index) }

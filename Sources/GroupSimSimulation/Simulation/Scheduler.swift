@@ -42,6 +42,9 @@ struct Scheduler {
     private var offered: [ScheduleCandidate] = []
     private var offeredSequences: [UInt64] = []
     private var waitingCopies: [ScheduleCandidate] = []
+    /// Every message a copy in the queue may name (`CopyInFlight`), held once per fan-out
+    /// (and per held copy sent on) until the next run: the copies name it unretained.
+    private var carried: [Envelope] = []
 
     init(controller: (any ScheduleController)?) {
         reset(controller: controller)
@@ -52,6 +55,8 @@ struct Scheduler {
     mutating func reset(controller: (any ScheduleController)?) {
         strategy = controller.map { .controlled($0) } ?? .timeOrdered
         queue.reset(seed: 0)
+        // The queue holds no copy any more: the messages they named may go.
+        carried.removeAll(keepingCapacity: true)
         // A controller is offered every pending event in order, for every event.
         queue.keepsOrder = isControlled
         steps = nil
@@ -142,25 +147,38 @@ struct Scheduler {
     /// delay (no jitter, no FIFO order to keep), every copy arrives at one instant, worked
     /// out once: the copies go into the queue in the same order, at the same time.
     mutating func fanOut(_ envelope: Envelope, from sender: Int, to receivers: [Int], at now: VirtualTime, network: inout Network) {
+        let copy = carry(envelope)
         if !isControlled, !network.fifo, let delay = network.fixedDelay {
             let arrival = now + delay
-            for receiver in receivers where receiver != sender { queue.schedule(.deliver(envelope, to: receiver), at: arrival) }
+            for receiver in receivers where receiver != sender { queue.schedule(.deliver(copy, to: receiver), at: arrival) }
             return
         }
-        for receiver in receivers where receiver != sender { deliver(envelope, from: sender, to: receiver, at: now, network: &network) }
+        for receiver in receivers where receiver != sender { deliver(copy, from: sender, to: receiver, at: now, network: &network) }
     }
 
-    /// Schedules the copy of `envelope` from `sender` to `receiver`: by the clock, at its
-    /// arrival (in send order per link with `network.fifo`); under a controller, with the
-    /// window of every delay the link allows (`next` offers only each FIFO link's oldest).
-    mutating func deliver(_ envelope: Envelope, from sender: Int, to receiver: Int, at now: VirtualTime, network: inout Network) {
+    /// Schedules a copy of `envelope`, held for an offline device that is back, `after`
+    /// `now` (M30).
+    mutating func deliverHeld(_ envelope: Envelope, to receiver: Int, at now: VirtualTime) {
+        enqueue(.deliver(carry(envelope), to: receiver), at: now, after: .zero)
+    }
+
+    /// Holds `envelope` for the copies about to name it.
+    private mutating func carry(_ envelope: Envelope) -> CopyInFlight {
+        carried.append(envelope)
+        return CopyInFlight(envelope)
+    }
+
+    /// Schedules the copy from `sender` to `receiver`: by the clock, at its arrival (in
+    /// send order per link with `network.fifo`); under a controller, with the window of
+    /// every delay the link allows (`next` offers only each FIFO link's oldest).
+    private mutating func deliver(_ copy: CopyInFlight, from sender: Int, to receiver: Int, at now: VirtualTime, network: inout Network) {
         guard isControlled else {
-            queue.schedule(.deliver(envelope, to: receiver), at: network.arrival(from: sender, to: receiver, sentAt: now))
+            queue.schedule(.deliver(copy, to: receiver), at: network.arrival(from: sender, to: receiver, sentAt: now))
             return
         }
         let delay = network.delay(from: sender, to: receiver)
         let bounds = network.bounds(from: sender, to: receiver)
-        enqueue(.deliver(envelope, to: receiver), at: now, after: delay, earliest: bounds.earliest, latest: bounds.latest)
+        enqueue(.deliver(copy, to: receiver), at: now, after: delay, earliest: bounds.earliest, latest: bounds.latest)
     }
 
     // MARK: - Taking the next event
@@ -220,7 +238,8 @@ struct Scheduler {
             case .step(let step, _, let device):
                 candidate = ScheduleCandidate(kind: .step, device: step.device, message: nil, step: step.number, time: entry.time,
                                               earliest: earliest, latest: latest, deviceNumber: device)
-            case .deliver(let envelope, let receiver):
+            case .deliver(let copy, let receiver):
+                let envelope = copy.envelope
                 candidate = ScheduleCandidate(kind: .delivery, device: scenario.devices[receiver].name, message: envelope.id, step: nil,
                                               time: entry.time, earliest: earliest, latest: latest, deviceNumber: receiver)
                 // FIFO links: only the oldest copy in flight on its link may arrive next; the
@@ -251,10 +270,11 @@ struct Scheduler {
     private static func oldestCopyPerLink(_ pending: [EventQueue<Simulation.Event>.Entry], tables: ScenarioTables) -> [Int: Int] {
         var oldest: [Int: Int] = [:]
         for entry in pending {
-            guard case .deliver(let envelope, let receiver) = entry.payload, let link = tables.link(of: envelope, to: receiver) else {
+            guard case .deliver(let copy, let receiver) = entry.payload, let link = tables.link(of: copy.envelope, to: receiver) else {
                 continue
             }
-            oldest[link] = min(oldest[link] ?? envelope.id, envelope.id)
+            let id = copy.envelope.id
+            oldest[link] = min(oldest[link] ?? id, id)
         }
         return oldest
     }
@@ -271,5 +291,24 @@ struct TimeWindow: Sendable, Hashable {
         let (high, highOverflow) = latest.addingReportingOverflow(delay)
         let (wide, wideOverflow) = (highOverflow ? Int64.max : high).addingReportingOverflow(spread)
         return TimeWindow(earliest: lowOverflow ? Int64.max : low, latest: highOverflow || wideOverflow ? Int64.max : wide)
+    }
+}
+
+/// A copy of a message in the queue: the message, unretained. Every copy went through the
+/// scheduler, which holds its message (`Scheduler.carried`) until its queue is emptied for
+/// the next run, so the message outlives the copy; what the queue moves is then a plain
+/// value, where a reference retained the message when each copy was scheduled and released
+/// it when it was delivered (two atomic counts per copy).
+struct CopyInFlight: @unchecked Sendable {
+    private let message: Unmanaged<Envelope>
+
+    fileprivate init(_ envelope: Envelope) { message = .passUnretained(envelope) }
+
+    /// The message, as a reference of its own.
+    var envelope: Envelope { message.takeUnretainedValue() }
+
+    /// Lends the message to `body` without counting a reference: the path every copy takes.
+    func withEnvelope<Result>(_ body: (Envelope) -> Result) -> Result {
+        message._withUnsafeGuaranteedRef(body)
     }
 }

@@ -66,8 +66,8 @@ extension Simulation {
         return engine.scheduler.queued.compactMap { entry in
             switch entry.payload {
             case .step: nil
-            case .deliver(let envelope, let receiver):
-                InFlight(due: entry.time, destination: devices[receiver].name, kind: .copy(message: envelope.id, from: envelope.senderDevice))
+            case .deliver(let copy, let receiver):
+                InFlight(due: entry.time, destination: devices[receiver].name, kind: .copy(message: copy.envelope.id, from: copy.envelope.senderDevice))
             case .cloudArrive(let request): InFlight(due: entry.time, destination: "cloud", kind: .cloudRequest(key: request.key))
             case .cloudAnswer(let response, let receiver):
                 InFlight(due: entry.time, destination: devices[receiver].name, kind: .cloudAnswer(key: response.request.key))

@@ -26,7 +26,8 @@ public actor Simulation {
     enum Event: Sendable {
         /// `device`: the step's device's position in the scenario's devices (nil: none has its name).
         indirect case step(Scenario.Step, conversation: String, device: Int?)
-        case deliver(Envelope, to: Int)
+        /// A copy of a message on its way to device `to`; the scheduler holds the message.
+        case deliver(CopyInFlight, to: Int)
         indirect case cloudArrive(CloudRequest)
         indirect case cloudAnswer(CloudResponse, to: Int)
     }
