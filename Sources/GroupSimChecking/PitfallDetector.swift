@@ -169,15 +169,23 @@ package enum PitfallDetector {
                         || shown.store.map { keeps(change, state: $0.state, provenance: $0.provenance, evidence) } ?? false
                 } ?? false
             }
+            // Everything shown keeps it: no device lost it.
+            guard kept.contains(false) else { continue }
+            let rule: Rule = states.outcome.scenario.app.state == .message ? "M12" : "M13"
+            guard evidence.explained else {
+                // The names straight from the positions, into one array made at its size.
+                var names: [String] = []
+                names.reserveCapacity(devices.count)
+                for (device, which) in zip(devices, shownOn.of) where !kept[which] { names.append(states.outcome.devices[device].name) }
+                if !names.isEmpty {
+                    found.append(Pitfall(kind: .lostUpdate, rule: rule, devices: names, message: nil, session: session, summary: "",
+                                         explanation: "", fix: ""))
+                }
+                continue
+            }
             // Positions first: what each lost device shows is copied only for an explanation.
             let lostAt = zip(devices, shownOn.of).filter { !kept[$0.1] }
             guard !lostAt.isEmpty else { continue }
-            let rule: Rule = states.outcome.scenario.app.state == .message ? "M12" : "M13"
-            guard evidence.explained else {
-                found.append(Pitfall(kind: .lostUpdate, rule: rule, devices: lostAt.map { states.outcome.devices[$0.0].name }, message: nil,
-                                     session: session, summary: "", explanation: "", fix: ""))
-                continue
-            }
             let lost = lostAt.map { (device: states.outcome.devices[$0.0].name, shown: shownOn.distinct[$0.1]) }
             let carrier = evidence.carrier(of: change)
             let what = change.entries.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")

@@ -49,10 +49,16 @@ struct SessionTable: Sendable {
         }
     }
 
+    /// The session's first live bubble here, read where the shared table lies (`live`
+    /// copies the table out, retaining each of its arrays, on every read).
+    private func firstBubble(of session: String) -> LiveBubbles.Shown? {
+        shared?.live.first(device: device, session: session)
+    }
+
     /// The view of the session's first live bubble here, or nil.
     func view(of session: String) -> DeviceSnapshot.SessionView? {
         if let given { return given.first { $0.session == session } }
-        return live.first(device: device, session: session).map { draw($0, summaries: summaries(in: $0.conversation)[session] ?? []) }
+        return firstBubble(of: session).map { draw($0, summaries: summaries(in: $0.conversation)[session] ?? []) }
     }
 
     /// The caption of the session's first live bubble as drawn here (M5): `.some(nil)` for
@@ -60,14 +66,14 @@ struct SessionTable: Sendable {
     /// the caption alone, not the conversation's summary lines that a whole view holds.
     func caption(of session: String) -> String?? {
         if let given { return given.first { $0.session == session }.map(\.caption) }
-        return live.first(device: device, session: session).map { caption(of: $0.envelope) }
+        return firstBubble(of: session).map { caption(of: $0.envelope) }
     }
 
     /// `view(of: session)?.summaries` without drawing the rest of the view (its caption)
     /// or other sessions' summary lines: nil when the device shows no bubble of the session.
     func summaries(of session: String) -> [String]? {
         if let given { return given.first { $0.session == session }.map(\.summaries) }
-        return live.first(device: device, session: session).map { bubble in
+        return firstBubble(of: session).map { bubble in
             var drawn: [String] = []
             drawSummaries(in: bubble.conversation, only: session) { drawn.append($1) }
             return drawn
