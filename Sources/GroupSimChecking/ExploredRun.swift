@@ -149,7 +149,9 @@ struct ExploredRun: Sendable {
                 addRow(session, numbers[place], index: indices[place], device: device, position: position)
             }
             // Sessions no step names, by name: the few an app named itself.
-            for session in outcome.live.appNamedSessions(device: position).filter({ !named.contains($0) }).sorted() {
+            let appNamed = outcome.live.appNamedSessions(device: position)
+            guard !appNamed.isEmpty else { continue }
+            for session in appNamed.filter({ !named.contains($0) }).sorted() {
                 addRow(session, rows.session(session), index: states.sessionIndex(session), device: device, position: position)
             }
         }

@@ -26,8 +26,8 @@ struct OutcomeCounts: Sendable {
     /// Every distinct thing shown, once.
     private var values: [Shown] = []
     private var valueNumbers: [Shown: Int32] = [:]
-    /// Per row: the number of the one thing shown and its count; -1 once the row showed
-    /// more than one thing, whose counts are then in `several`.
+    /// Per row: the number of the one thing shown and its count; once the row showed more
+    /// than one thing, -3 - n, its counts being `several[n]` (-2: nothing yet).
     private var single: [Int32] = []
     /// In eight bytes a row, not an `ExactCount`'s sixteen: a count past `UInt64.max - 1`
     /// (an exhaustive search's, say 10^196 orders) is `inLarge` here and kept in `largeCounts`.
@@ -40,7 +40,48 @@ struct OutcomeCounts: Sendable {
     private var isUniform: Bool { singleCount.isEmpty }
     private var largeCounts: [Int32: ExactCount] = [:]
     private static let inLarge = UInt64.max
-    private var several: [Int32: [Int32: ExactCount]] = [:]
+    /// The counts of the rows that showed more than one thing, found from `single` by
+    /// place: a row that varies from run to run costs no look-up by its number each run.
+    private var several: [Several] = []
+
+    /// The things one row showed, by number, in the order first shown, and in how many runs each.
+    private struct Several {
+        var numbers = FewKeys<Int32>()
+        var counts: [ExactCount] = []
+
+        mutating func add(_ number: Int32, _ count: ExactCount) {
+            let (index, inserted) = numbers.insert(number)
+            if inserted { counts.append(count) } else { counts[index] += count }
+        }
+
+        var list: [(number: Int32, runs: ExactCount)] { Array(zip(numbers.keys, counts)) }
+    }
+
+    /// Makes row `index` one that shows several things, with these counts so far.
+    private mutating func startSeveral(at index: Int, _ counts: (number: Int32, runs: ExactCount)...) {
+        var added = Several()
+        for entry in counts { added.add(entry.number, entry.runs) }
+        several.append(added)
+        single[index] = -2 - Int32(several.count)
+    }
+
+    /// Counts `count` runs that showed `number` at row `index`, which showed another thing
+    /// before (`current`, in `runs` runs) or several; `current` -2, nothing (never left so).
+    private mutating func addSeveral(at index: Int, _ current: Int32, _ runs: ExactCount, _ number: Int32, _ count: ExactCount) {
+        if current >= 0 {
+            startSeveral(at: index, (current, runs), (number, count))
+        } else if current == -2 {
+            startSeveral(at: index, (number, count))
+        } else {
+            several[Int(-3 - current)].add(number, count)
+        }
+    }
+
+    /// Row `index`'s counts, by number, when it showed more than one thing.
+    private func severalCounts(at index: Int) -> [(number: Int32, runs: ExactCount)] {
+        let place = Int(-3 - single[index])
+        return several.indices.contains(place) ? several[place].list : []
+    }
 
     var isEmpty: Bool { rowDevice.isEmpty }
 
@@ -100,12 +141,7 @@ struct OutcomeCounts: Sendable {
         for position in 0..<rows.count {
             let number = valueMap[Int(rows.rowValue[position])], current = single[position]
             if current == number { continue }
-            if current >= 0 {
-                several[Int32(position)] = [current: uniform, number: count]
-                single[position] = -1
-            } else {
-                several[Int32(position), default: [:]][number, default: .zero] += count
-            }
+            addSeveral(at: position, current, uniform, number, count)
         }
         uniform += count
         return true
@@ -183,13 +219,13 @@ struct OutcomeCounts: Sendable {
     /// What row `index` showed, in how many runs each.
     func counts(at index: Int) -> [(shown: Shown, runs: ExactCount)] {
         if single[index] >= 0 { return [(values[Int(single[index])], singleCountValue(at: index))] }
-        return (several[Int32(index)] ?? [:]).map { (values[Int($0.key)], $0.value) }
+        return severalCounts(at: index).map { (values[Int($0.number)], $0.runs) }
     }
 
     /// What row `index` showed, by number in `values`, in how many runs each.
     private func numberedCounts(at index: Int) -> [(number: Int32, runs: ExactCount)] {
         if single[index] >= 0 { return [(single[index], singleCountValue(at: index))] }
-        return (several[Int32(index)] ?? [:]).map { ($0.key, $0.value) }
+        return severalCounts(at: index)
     }
 
     /// Counts `count` runs that showed value `number` at row `index`.
@@ -203,11 +239,10 @@ struct OutcomeCounts: Sendable {
             single[index] = number
             setSingleCount(count, at: index)
         } else if current >= 0 {
-            several[Int32(index)] = [current: singleCountValue(at: index), number: count]
-            single[index] = -1
+            addSeveral(at: index, current, singleCountValue(at: index), number, count)
             setSingleCount(.zero, at: index)
         } else {
-            several[Int32(index), default: [:]][number, default: .zero] += count
+            addSeveral(at: index, current, .zero, number, count)
         }
     }
 

@@ -12,8 +12,9 @@ struct OutcomeRows: Sendable {
     private(set) var devices: [String] = []
     private(set) var sessions: [String] = []
     private var sessionNumbers: [String: Int32] = [:]
-    private(set) var values: [Shown] = []
-    private var valueNumbers: [Shown: Int32] = [:]
+    /// Every distinct thing shown, once: a run shows a few (one per live bubble's message).
+    private var valueNumbers = FewKeys<Shown>()
+    var values: [Shown] { valueNumbers.keys }
     /// Per session: the device of its latest row (-1: none yet).
     private var lastDevice: [Int32] = []
     /// Whether a device has two rows of one session (one shown in two conversations).
@@ -45,11 +46,7 @@ struct OutcomeRows: Sendable {
 
     /// The number of `value`, given the first time it is shown.
     mutating func number(of value: Shown) -> Int32 {
-        if let known = valueNumbers[value] { return known }
-        let number = Int32(values.count)
-        values.append(value)
-        valueNumbers[value] = number
-        return number
+        Int32(valueNumbers.insert(value).number)
     }
 
     /// A row of the latest device: `session` (from `session(_:)`) shows the value numbered
@@ -75,33 +72,44 @@ struct OutcomeRows: Sendable {
 
     /// Each session's class: the distinct things shown (sorted), how many devices showed
     /// the most common one (ties: the first in `Shown`'s order), and the devices that
-    /// showed something else, sessions in the order first named. Linear in the rows.
+    /// showed something else, sessions in the order first named. Linear in the rows: the
+    /// rows are put in session order first (keeping their order within a session), and a
+    /// session's things shown are then counted in one array by number, not in a table of
+    /// its own.
     var classes: [ExploredRun.SessionClass] {
-        var counts = [[Int32: Int]](repeating: [:], count: sessions.count)
+        let values = values
+        var start = [Int](repeating: 0, count: sessions.count + 1)
         var order: [Int32] = []
-        for index in rowSession.indices {
-            let session = Int(rowSession[index])
-            if counts[session].isEmpty { order.append(rowSession[index]) }
-            counts[session][rowValue[index], default: 0] += 1
+        for session in rowSession {
+            if start[Int(session) + 1] == 0 { order.append(session) }
+            start[Int(session) + 1] += 1
         }
-        var majority = [Int32](repeating: -1, count: sessions.count)
-        var result: [ExploredRun.SessionClass] = order.map { session in
-            let seen = counts[Int(session)]
-            let shown = seen.keys.sorted { values[Int($0)] < values[Int($1)] }
-            let most = shown.max { a, b in
-                (seen[a] ?? 0) < (seen[b] ?? 0) || ((seen[a] ?? 0) == (seen[b] ?? 0) && values[Int(b)] < values[Int(a)])
+        for session in sessions.indices { start[session + 1] += start[session] }
+        var rows = [Int32](repeating: 0, count: rowSession.count)
+        var next = start
+        for (index, session) in rowSession.enumerated() {
+            rows[next[Int(session)]] = Int32(index)
+            next[Int(session)] += 1
+        }
+        var seen = [Int](repeating: 0, count: values.count)
+        return order.map { session in
+            let own = rows[start[Int(session)]..<start[Int(session) + 1]]
+            var distinct: [Int32] = []
+            for row in own {
+                let value = Int(rowValue[Int(row)])
+                if seen[value] == 0 { distinct.append(Int32(value)) }
+                seen[value] += 1
             }
-            if let most { majority[Int(session)] = most }
-            return ExploredRun.SessionClass(session: sessions[Int(session)], shown: shown.map { values[Int($0)] },
-                                            agreeing: most.flatMap { seen[$0] } ?? 0, outliers: [])
-        }
-        var position = [Int](repeating: -1, count: sessions.count)
-        for (index, session) in order.enumerated() { position[Int(session)] = index }
-        for index in rowSession.indices where rowValue[index] != majority[Int(rowSession[index])] {
-            let session = Int(rowSession[index])
+            let shown = distinct.sorted { values[Int($0)] < values[Int($1)] }
+            let most = shown.max { a, b in
+                seen[Int(a)] < seen[Int(b)] || (seen[Int(a)] == seen[Int(b)] && values[Int(b)] < values[Int(a)])
+            }
             // Values are kept once, so another number is another thing shown.
-            result[position[session]].outliers.append(devices[Int(rowDevice[index])])
+            let outliers = own.filter { rowValue[Int($0)] != most }.map { devices[Int(rowDevice[Int($0)])] }
+            let agreeing = most.map { seen[Int($0)] } ?? 0
+            for value in distinct { seen[Int(value)] = 0 }
+            return ExploredRun.SessionClass(session: sessions[Int(session)], shown: shown.map { values[Int($0)] }, agreeing: agreeing,
+                                            outliers: outliers)
         }
-        return result
     }
 }

@@ -15,11 +15,11 @@ extension PitfallDetector {
         let what = change.entries.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
         // A registered app's `app.state` only tells the checks where its state is: its
         // fixes name what to change in its code.
-        let registered = evidence.outcome.scenario.app.name != nil
+        let registered = evidence.states.outcome.scenario.app.name != nil
         let conditionalSave = "save with a conditional write (only over the version you read: CloudKit's `.ifServerRecordUnchanged` save "
             + "policy, `SimulatedCloud.save(_:recordNamed:ifVersion:)` in the tests) and, on a conflict, merge your change into the "
             + "server's record and save again (M13)."
-        switch evidence.outcome.scenario.app.state {
+        switch evidence.states.outcome.scenario.app.state {
         case .message:
             let reasons = survivorReasons(change, carrier: carrier, lost: lost, evidence)
             let carried = carrier.map { "\(who)'s change travelled in m\($0.message), sent by \(change.device) at \($0.time)" }
@@ -50,7 +50,7 @@ extension PitfallDetector {
                     + "(M13)."
             return (explanation, fix)
         case .cloudMerge, .cloudCAS:
-            let atomic = evidence.outcome.scenario.app.state == .cloudMerge ? "an atomic merge" : "compare-and-set with retry"
+            let atomic = evidence.states.outcome.scenario.app.state == .cloudMerge ? "an atomic merge" : "compare-and-set with retry"
             let explanation = "\(who)'s change \(what) never reached the state these devices would fetch from the store: "
                 + "\(shownList(lost, evidence)). With \(atomic) this happens only when a device shows no bubble of the session or its "
                 + "write never reached the store (M13, M30)."
@@ -149,7 +149,7 @@ extension PitfallDetector {
     }
 
     static func senderPerson(_ device: String, _ evidence: Evidence) -> String {
-        evidence.outcome.scenario.device(device)?.person ?? device
+        evidence.states.outcome.scenario.device(device)?.person ?? device
     }
 
     /// `a`, `a and b`, `a, b and c`.
@@ -196,12 +196,12 @@ extension PitfallDetector {
             let carried = send.map { sent in
                 sent.device == sighting.mintedOn
                     ? "\(minted), whose app put it into \(message)'s URL "
-                        + "(\(evidence.outcome.scenario.app.name == nil ? "a `$name` in data does that" : writtenByApp)); "
+                        + "(\(evidence.states.outcome.scenario.app.name == nil ? "a `$name` in data does that" : writtenByApp)); "
                         + "\(message) was sent at \(sent.time)."
                     : "\(minted); \(message), sent by \(sent.device) at \(sent.time), carried it on in its URL, as an app that copies the "
                         + "state it read does."
             } ?? "\(minted) and reached \(device) in \(message)'s URL."
-            if evidence.outcome.scenario.options.identifiers == .perConversation {
+            if evidence.states.outcome.scenario.options.identifiers == .perConversation {
                 return "\(carried) In this scenario identifiers are per conversation as well as per device (`identifiers: "
                     + "per-conversation`, M6): a device holds a different UUID for each person in each conversation, so a UUID minted for "
                     + "one conversation, or on another device, names nobody here, and whatever the app keyed by it on \(device) (a vote, "
@@ -211,7 +211,7 @@ extension PitfallDetector {
                 + "person has a different UUID on each of them. So the UUID names nobody on \(device), and whatever the app keyed by it "
                 + "there (a vote, an owner, a turn) is misread or lost (M4)."
         case .staleIdentifier:
-            let reinstall = evidence.outcome.trace.events.last { event in
+            let reinstall = evidence.states.outcome.trace.events.last { event in
                 guard event.subject == device, event.time <= sighting.time, case .reinstalled = event.kind else { return false }
                 return true
             }

@@ -23,19 +23,21 @@ extension PitfallDetector {
     }
 
     /// Every identity key of the run: participant identifiers of every installation,
-    /// install ids, account ids. Built once per run.
-    struct IdentityKeys {
+    /// install ids, account ids. Built once per run; the install ids the first time a key
+    /// looks like one (most runs' states hold none, and every device was read for them).
+    final class IdentityKeys {
         let devices: [DeviceSnapshot]
-        let installs: [String: (person: String, device: String)]
+        private(set) lazy var installs: [String: (person: String, device: String)] = {
+            var installs: [String: (person: String, device: String)] = [:]
+            for device in devices {
+                for id in device.installIDs { installs[id] = (device.person, device.name) }
+            }
+            return installs
+        }()
         let accounts: [String: String]
 
         init(outcome: RunOutcome) {
             devices = outcome.devices
-            var installs: [String: (person: String, device: String)] = [:]
-            for device in outcome.devices {
-                for id in device.installIDs { installs[id] = (device.person, device.name) }
-            }
-            self.installs = installs
             let streams = RandomStreams(seed: outcome.seed)
             var accounts: [String: String] = [:]
             // Account ids exist only where the app signs people in.

@@ -30,9 +30,11 @@ package enum PitfallDetector {
             let shown = evidence.states.shownOnAppDevices(session)
             // A device whose person joined after the session began never had it (M6): it lost
             // nothing and diverged from nobody.
-            let late = shown.devices.indices.filter { index in
-                shown.byMessage.distinct[shown.byMessage.of[index]] == nil
-                    && evidence.states.joinedAfterStart(session, device: shown.devices[index])
+            // Only a scenario with `join` steps has such a device: most runs ask no device.
+            let late = !evidence.states.hasJoinSteps ? [] : shown.devices.indices.filter { index in
+                // Matched, not compared with `==`: that copied what each device shows.
+                guard case .none = shown.byMessage.distinct[shown.byMessage.of[index]] else { return false }
+                return evidence.states.joinedAfterStart(session, device: shown.devices[index])
             }.map { shown.devices[$0] }
             let others = late.isEmpty ? shown : shown.without(late)
             found += lostUpdates(session, others, evidence)
@@ -47,7 +49,7 @@ package enum PitfallDetector {
     /// What the explanations read: the final states, the messages' flow and every
     /// device's view over time, built once per run.
     struct Evidence {
-        let outcome: RunOutcome
+        /// The run's outcome is `states.outcome`: a copy here retained and released every part of it.
         let states: SessionStates
         /// Whether pitfalls get their words (`detect(_:states:explained:)`).
         let explained: Bool
@@ -62,8 +64,26 @@ package enum PitfallDetector {
         /// Each device's sends, in send order.
         private let sendsByDevice: [String: [MessageFlow.Send]]
         /// The changes that wrote each value of each key of each session, in the order
-        /// made, each change once: who could have overwritten a change is a look-up.
-        private let writersByEntry: [EntryKey: [Change]]
+        /// made, each change once: who could have overwritten a change is a look-up. Made
+        /// the first time it is asked: a run whose lost changes' keys hold no other value
+        /// (each voter writes their own key) never asks.
+        private let writersByEntry: Writers
+
+        final class Writers {
+            private let changes: [Change]
+            private(set) lazy var byEntry: [EntryKey: [Change]] = {
+                var writers: [EntryKey: [Change]] = [:]
+                for change in changes {
+                    for entry in change.entries {
+                        let key = EntryKey(session: change.session, key: entry.key, value: entry.value)
+                        if writers[key]?.last?.id != change.id { writers[key, default: []].append(change) }
+                    }
+                }
+                return writers
+            }()
+
+            init(_ changes: [Change]) { self.changes = changes }
+        }
         /// Each step's action by step number (the first step of a number, in file order);
         /// empty when `explained` is false, as only the words read it.
         private let actions: [Int: Scenario.Action]
@@ -75,7 +95,6 @@ package enum PitfallDetector {
         }
 
         init(outcome: RunOutcome, states: SessionStates, explained: Bool = true) {
-            self.outcome = outcome
             self.states = states
             self.explained = explained
             // Only explanations read the trace: the flow of messages and the history of views.
@@ -84,14 +103,7 @@ package enum PitfallDetector {
             var bySession: [String: [Change]] = [:]
             for change in outcome.changes { bySession[change.session, default: []].append(change) }
             changesBySession = bySession
-            var writers: [EntryKey: [Change]] = [:]
-            for change in outcome.changes {
-                for entry in change.entries {
-                    let key = EntryKey(session: change.session, key: entry.key, value: entry.value)
-                    if writers[key]?.last?.id != change.id { writers[key, default: []].append(change) }
-                }
-            }
-            writersByEntry = writers
+            writersByEntry = Writers(outcome.changes)
             var stepActions: [Int: Scenario.Action] = [:]
             if explained {
                 for step in outcome.scenario.steps where stepActions[step.number] == nil { stepActions[step.number] = step.action }
@@ -103,17 +115,17 @@ package enum PitfallDetector {
         }
 
         /// When step `number` began; nil when no step of that number ran.
-        func stepStart(_ number: Int) -> VirtualTime? { outcome.ledger.start(ofStep: number) }
+        func stepStart(_ number: Int) -> VirtualTime? { states.outcome.ledger.start(ofStep: number) }
 
         /// The changes of `session` that set `key` to `value`, in the order made.
         func writers(of value: String, at key: String, in session: String) -> [Change] {
-            writersByEntry[EntryKey(session: session, key: key, value: value)] ?? []
+            writersByEntry.byEntry[EntryKey(session: session, key: key, value: value)] ?? []
         }
 
         /// The action of step `number`, nil for a number no step has.
         func action(ofStep number: Int) -> Scenario.Action? { actions[number] }
 
-        func contact(_ person: String) -> String { outcome.scenario.person(person)?.contactName ?? person }
+        func contact(_ person: String) -> String { states.outcome.scenario.person(person)?.contactName ?? person }
 
         /// The message a device sent next after a sighting made while the app wrote it
         /// (a dropped URL, M8): nil when the device sent nothing after it.
@@ -124,13 +136,13 @@ package enum PitfallDetector {
         /// The message that carried a change: the first one its device sent in the
         /// session for the change's step.
         func carrier(of change: Change) -> RunLedger.Carrier? {
-            outcome.ledger.carrier(device: change.device, session: change.session, step: change.step)
+            states.outcome.ledger.carrier(device: change.device, session: change.session, step: change.step)
         }
 
         /// When `device` first had the carrier of `change`: when it sent it, or when its
         /// copy arrived; nil when it never did.
         func firstSeen(_ carrier: RunLedger.Carrier, of change: Change, on device: String) -> VirtualTime? {
-            device == change.device ? carrier.time : outcome.ledger.arrival(of: carrier, at: device)
+            device == change.device ? carrier.time : states.outcome.ledger.arrival(of: carrier, at: device)
         }
     }
 
@@ -157,15 +169,23 @@ package enum PitfallDetector {
                         || shown.store.map { keeps(change, state: $0.state, provenance: $0.provenance, evidence) } ?? false
                 } ?? false
             }
+            // Everything shown keeps it: no device lost it.
+            guard kept.contains(false) else { continue }
+            let rule: Rule = states.outcome.scenario.app.state == .message ? "M12" : "M13"
+            guard evidence.explained else {
+                // The names straight from the positions, into one array made at its size.
+                var names: [String] = []
+                names.reserveCapacity(devices.count)
+                for (device, which) in zip(devices, shownOn.of) where !kept[which] { names.append(states.outcome.devices[device].name) }
+                if !names.isEmpty {
+                    found.append(Pitfall(kind: .lostUpdate, rule: rule, devices: names, message: nil, session: session, summary: "",
+                                         explanation: "", fix: ""))
+                }
+                continue
+            }
             // Positions first: what each lost device shows is copied only for an explanation.
             let lostAt = zip(devices, shownOn.of).filter { !kept[$0.1] }
             guard !lostAt.isEmpty else { continue }
-            let rule: Rule = states.outcome.scenario.app.state == .message ? "M12" : "M13"
-            guard evidence.explained else {
-                found.append(Pitfall(kind: .lostUpdate, rule: rule, devices: lostAt.map { states.outcome.devices[$0.0].name }, message: nil,
-                                     session: session, summary: "", explanation: "", fix: ""))
-                continue
-            }
             let lost = lostAt.map { (device: states.outcome.devices[$0.0].name, shown: shownOn.distinct[$0.1]) }
             let carrier = evidence.carrier(of: change)
             let what = change.entries.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
@@ -191,14 +211,17 @@ package enum PitfallDetector {
     /// later change whose maker had seen `change`: made on the same device, or after the
     /// message that carried `change` reached its device.
     static func overwrittenKnowingly(_ change: Change, in state: StateMap, _ evidence: Evidence) -> Bool {
-        let carrier = evidence.carrier(of: change)
+        // Looked up when a later value is found: most missing entries have none, and the answer is then false.
+        var carrier: RunLedger.Carrier??
         for entry in change.entries where state[entry.key] != entry.value {
             guard let value = state[entry.key] else { return false }
+            let found = carrier ?? evidence.carrier(of: change)
+            carrier = found
             let writers = evidence.writers(of: value, at: entry.key, in: change.session)
             let saw = writers.contains { later in
                 guard later.id > change.id else { return false }
                 if later.device == change.device { return true }
-                guard let carrier, let made = later.step.flatMap(evidence.stepStart),
+                guard let carrier = found, let made = later.step.flatMap(evidence.stepStart),
                       let seen = evidence.firstSeen(carrier, of: change, on: later.device) else { return false }
                 return seen <= made
             }
@@ -219,8 +242,8 @@ package enum PitfallDetector {
                        summary: "\(names.joined(separator: ", ")) joined \(conversation) after \(session) began and show\(names.count == 1 ? "s" : "") "
                            + "no bubble of it",
                        explanation: joinedLateExplanation(session, devices: names, conversation: conversation,
-                                                          mode: evidence.outcome.scenario.app.state),
-                       fix: joinedLateFix(registered: evidence.outcome.scenario.app.name != nil))
+                                                          mode: evidence.states.outcome.scenario.app.state),
+                       fix: joinedLateFix(registered: evidence.states.outcome.scenario.app.name != nil))
     }
 
     /// Devices that would show different states for the session if tapped now (M12).
@@ -231,15 +254,12 @@ package enum PitfallDetector {
         // Each thing shown joins the group of its state once; a device then costs an array read.
         // A state that could not be read is a group of its own, as `converged` compares it.
         var groupOfShown: [Int] = []
-        var groupOf: [SessionStates.Reading: Int] = [:]
+        var groupOf = FewKeys<SessionStates.Reading>()
         for shown in shownOn.distinct {
             let reading = SessionStates.Reading(shown)
-            if let index = groupOf[reading] {
-                groupOfShown.append(index)
-                continue
-            }
-            groupOf[reading] = groups.count
-            groupOfShown.append(groups.count)
+            let (index, inserted) = groupOf.insert(reading)
+            groupOfShown.append(index)
+            guard inserted else { continue }
             let from = !evidence.explained ? "" : shown.map { "m\($0.message) from \(evidence.contact($0.sender))" } ?? "no bubble"
             groups.append((reading, [], from))
         }
@@ -298,7 +318,7 @@ package enum PitfallDetector {
     static func sighted(_ evidence: Evidence) -> [Pitfall] {
         var seen: Set<String> = []
         var found: [Pitfall] = []
-        for sighting in evidence.outcome.sightings {
+        for sighting in evidence.states.outcome.sightings {
             let key = "\(sighting.kind.rawValue)|\(sighting.device)|\(sighting.detail)"
             guard seen.insert(key).inserted else { continue }
             guard evidence.explained else {
@@ -311,7 +331,7 @@ package enum PitfallDetector {
             let session = message.flatMap { evidence.flow.send(of: $0)?.session }
             found.append(Pitfall(kind: sighting.kind, rule: sighting.kind.rule, devices: [sighting.device], message: message,
                                  session: session, summary: sighting.detail, explanation: explanation(sighting, evidence),
-                                 fix: fix(sighting.kind, registered: evidence.outcome.scenario.app.name != nil)))
+                                 fix: fix(sighting.kind, registered: evidence.states.outcome.scenario.app.name != nil)))
         }
         return found
     }

@@ -75,8 +75,14 @@ final class SessionStates: Sendable {
         var appDevices: [String: [Int]] = [:]
         for entry in outcome.members where appDevices[entry.conversation] == nil {
             let members = Set(entry.members)
-            appDevices[entry.conversation] = outcome.devices.indices.filter {
-                outcome.devices[$0].runsApp && members.contains(outcome.devices[$0].person)
+            // A person's devices come one after another: their person is looked up once.
+            var last: (person: String, member: Bool)?
+            appDevices[entry.conversation] = outcome.devices.indices.filter { index in
+                let device = outcome.devices[index]
+                guard device.runsApp else { return false }
+                if let last, last.person == device.person { return last.member }
+                last = (device.person, members.contains(device.person))
+                return last?.member ?? false
             }
         }
         appDevicesByConversation = appDevices
@@ -109,6 +115,9 @@ final class SessionStates: Sendable {
         sessions = names
         indexBySession = index
     }
+
+    /// Whether the scenario has a `join` step: without one no device joined late.
+    var hasJoinSteps: Bool { !joinSteps.isEmpty }
 
     /// The session's index in `sessions`; nil for a session no change names and no device shows.
     func sessionIndex(_ name: String) -> Int? { indexBySession[name] }

@@ -235,6 +235,9 @@ public struct DeviceSnapshot: Sendable {
     /// `.some(nil)` for a live bubble with no caption, nil for no bubble of the session.
     package func caption(ofSession name: String) -> String?? { fields.sessions.caption(of: name) }
 
+    /// `session(name)?.summaries` without drawing the rest of the view (its caption).
+    package func summaries(ofSession name: String) -> [String]? { fields.sessions.summaries(of: name) }
+
     /// Whether `other` is this snapshot, unchanged: both share one box of fields.
     package func isSame(as other: DeviceSnapshot) -> Bool { fields === other.fields }
 

@@ -49,10 +49,16 @@ struct SessionTable: Sendable {
         }
     }
 
+    /// The session's first live bubble here, read where the shared table lies (`live`
+    /// copies the table out, retaining each of its arrays, on every read).
+    private func firstBubble(of session: String) -> LiveBubbles.Shown? {
+        shared?.live.first(device: device, session: session)
+    }
+
     /// The view of the session's first live bubble here, or nil.
     func view(of session: String) -> DeviceSnapshot.SessionView? {
         if let given { return given.first { $0.session == session } }
-        return live.first(device: device, session: session).map { draw($0, summaries: summaries(in: $0.conversation)[session] ?? []) }
+        return firstBubble(of: session).map { draw($0, summaries: summaries(in: $0.conversation)[session] ?? []) }
     }
 
     /// The caption of the session's first live bubble as drawn here (M5): `.some(nil)` for
@@ -60,7 +66,18 @@ struct SessionTable: Sendable {
     /// the caption alone, not the conversation's summary lines that a whole view holds.
     func caption(of session: String) -> String?? {
         if let given { return given.first { $0.session == session }.map(\.caption) }
-        return live.first(device: device, session: session).map { caption(of: $0.envelope) }
+        return firstBubble(of: session).map { caption(of: $0.envelope) }
+    }
+
+    /// `view(of: session)?.summaries` without drawing the rest of the view (its caption)
+    /// or other sessions' summary lines: nil when the device shows no bubble of the session.
+    func summaries(of session: String) -> [String]? {
+        if let given { return given.first { $0.session == session }.map(\.summaries) }
+        return firstBubble(of: session).map { bubble in
+            var drawn: [String] = []
+            drawSummaries(in: bubble.conversation, only: session) { drawn.append($1) }
+            return drawn
+        }
     }
 
     /// A live bubble's caption with its `$UUID` tokens drawn as this device's contact names (M5).
@@ -78,14 +95,21 @@ struct SessionTable: Sendable {
 
     /// The summary lines M14 draws in the conversation, by session, oldest first.
     private func summaries(in conversation: Int) -> [String: [String]] {
-        guard let drawer else { return [:] }
         var drawn: [String: [String]] = [:]
+        drawSummaries(in: conversation) { drawn[$0, default: []].append($1) }
+        return drawn
+    }
+
+    /// Each summary line M14 draws in the conversation, oldest first, with its session's
+    /// name; with `only`, that session's lines alone (the others are not drawn).
+    private func drawSummaries(in conversation: Int, only session: String? = nil, _ body: (String, String) -> Void) {
+        guard let drawer else { return }
         for line in shown[conversation].transcript.drawn(summaryLines: summaryLines) {
-            if case .summary(let old, _) = line, let name = old.sessionName, let text = drawer.summaryText(line) {
-                drawn[name, default: []].append(text)
+            if case .summary(let old, _) = line, let name = old.sessionName, session == nil || name == session,
+               let text = drawer.summaryText(line) {
+                body(name, text)
             }
         }
-        return drawn
     }
 }
 

@@ -102,6 +102,40 @@ import GroupSimScenario
         #expect(Array(one) == Array(other) && one.hashValue == other.hashValue, "seed \(seed)")
     }
 
+    /// Runs of 20 devices, each showing another thing (20 things a run), and each device's
+    /// row showing 24 different things over the runs: past 16 the things of a run and of a
+    /// row are found by hash instead of by comparison, and the counts come out as counted
+    /// one row at a time, each run's class agreeing on one device with 19 outliers.
+    @Test func manyThingsShownCountAsFew() {
+        let devices = (0..<20).map { "d\($0)" }
+        let things = (0..<24).map { Report.Shown(from: "p\($0)", fromName: "P\($0)", state: StateMap([Scenario.DataEntry("k", "\($0)")])) }
+        var together = OutcomeCounts(), apart = OutcomeCounts()
+        var expected: [String: [Report.Shown: ExactCount]] = [:]
+        for run in 0..<30 {
+            var rows = OutcomeRows()
+            for (index, device) in devices.enumerated() {
+                rows.startDevice(device)
+                let shown = things[(index + 7 * run) % things.count]
+                rows.append(session: rows.session("poll"), number: rows.number(of: shown))
+                #expect(rows.number(of: shown) == Int32(index), "run \(run)")
+                apart.add(ExploredRun.Slot(device: device, session: "poll"), shown, 1)
+                expected[device, default: [:]][shown, default: .zero] += 1
+            }
+            #expect(rows.values.count == 20)
+            let classes = rows.classes
+            #expect(classes.count == 1 && classes.first?.agreeing == 1 && classes.first?.outliers.count == 19, "run \(run)")
+            #expect(classes.first?.shown == rows.values.sorted(), "run \(run)")
+            together.add(rows, count: 1)
+        }
+        let deviceRank = Dictionary(uniqueKeysWithValues: devices.enumerated().map { ($1, $0) })
+        let sessionRank = ["poll": 0]
+        #expect(together.tallies(deviceRank: deviceRank, sessionRank: sessionRank) == apart.tallies(deviceRank: deviceRank, sessionRank: sessionRank))
+        for (index, device) in devices.enumerated() {
+            let counted = Dictionary(uniqueKeysWithValues: together.counts(at: index).map { ($0.shown, $0.runs) })
+            #expect(counted.count == 24 && counted == expected[device], "\(device)")
+        }
+    }
+
     /// The rows a report reads from the tally's table change like an array's: the changed
     /// row takes its new value, the others keep theirs, and the report compares equal to
     /// the same rows held as values.
