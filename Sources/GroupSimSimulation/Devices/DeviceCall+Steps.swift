@@ -76,9 +76,11 @@ extension DeviceCall {
         request.image = compose.image
         device.composing = data.isEmpty ? nil : PendingChange(step: device.currentStep, session: compose.session, entries: data)
         // The selected bubble's session name, read apart from its message (not copied out).
-        if device.world.app.state == .message, device.selected?.sessionName != compose.session {
-            // Nothing of this session is selected: the app builds on an empty state.
-            device.readProvenance[compose.session] = Provenance()
+        if device.world.app.state == .message, device.selected?.sessionName != compose.session, !device.readProvenance.isEmpty {
+            // Nothing of this session is selected: the app builds on an empty state. What
+            // was read is absent, which every reader takes as empty: an empty table (each
+            // send with nothing selected) is left alone, no name hashed.
+            device.readProvenance[compose.session] = nil
         }
         device.sendWhenStaged = sendNow
         callback(.userDidCompose) { app, view in app.userDidCompose(request, conversation: view) }
