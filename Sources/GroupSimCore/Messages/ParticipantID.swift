@@ -29,44 +29,37 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
     /// a string's own bytes are read in place (drawn captions parse every `$UUID` token).
     @inlinable
     public init?(uuidString text: some StringProtocol) {
-        guard let parsed = Self.parse(text.utf8) else { return nil }
+        let parsed: (high: UInt64, low: UInt64)?
+        if let inPlace = text.utf8.withContiguousStorageIfAvailable({ Self.parse($0) }) {
+            parsed = inPlace
+        } else {
+            parsed = Self.parse(text.utf8)
+        }
+        guard let parsed else { return nil }
         self.init(parsed: parsed)
     }
 
     /// The two halves of the 36 bytes `8-4-4-4-12` (hex digits of either case), or nil.
-    /// Bytes that do not lie in one piece are copied into one first (a bridged string's).
     @inlinable
     static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> (high: UInt64, low: UInt64)? {
         guard bytes.count == 36 else { return nil }
-        return bytes.withContiguousStorageIfAvailable(parse(contiguous:)) ?? Array(bytes).withUnsafeBufferPointer(parse(contiguous:))
-    }
-
-    /// `parse` of bytes in one piece: the dashes at their four places, then each half's
-    /// sixteen digits by position (drawn captions and sent URLs parse every token).
-    @inlinable
-    static func parse(contiguous bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64)? {
-        guard bytes.count == 36, bytes[8] == UInt8(ascii: "-"), bytes[13] == UInt8(ascii: "-"), bytes[18] == UInt8(ascii: "-"),
-              bytes[23] == UInt8(ascii: "-") else { return nil }
-        // The digits' places: 0-7, 9-12 and 14-17 make the high half, 19-22 and 24-35 the low.
-        guard let high = digits(bytes, 0..<8, 0), let high2 = digits(bytes, 9..<13, high), let high3 = digits(bytes, 14..<18, high2),
-              let low = digits(bytes, 19..<23, 0), let low2 = digits(bytes, 24..<36, low) else { return nil }
-        return (high3, low2)
-    }
-
-    /// `value` followed by the hex digits at `places`, or nil when a byte is not one.
-    /// Without a branch per byte: `0`-`9` less `0` is below 10, and only `A`-`F` and
-    /// `a`-`f`, lowercased (`| 0x20`), less `a` are below 6.
-    @inlinable
-    static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ places: Range<Int>, _ value: UInt64) -> UInt64? {
-        var value = value
-        var valid = true
-        for place in places {
-            let digit = bytes[place] &- UInt8(ascii: "0")
-            let letter = (bytes[place] | 0x20) &- UInt8(ascii: "a")
-            valid = valid && (digit < 10 || letter < 6)
-            value = value << 4 | UInt64(digit < 10 ? digit : letter &+ 10)
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var nibbles = 0
+        for (index, byte) in bytes.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            guard let nibble = Self.hexValue(byte) else { return nil }
+            if nibbles < 16 {
+                high = high << 4 | UInt64(nibble)
+            } else {
+                low = low << 4 | UInt64(nibble)
+            }
+            nibbles += 1
         }
-        return valid ? value : nil
+        return (high, low)
     }
 
     /// Uppercase, as `UUID().uuidString` prints it: `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`.
@@ -113,6 +106,16 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
     @inlinable
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.high != rhs.high ? lhs.high < rhs.high : lhs.low < rhs.low }
 
+    @inlinable
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// Every UUID-shaped run of 36 characters in `text`, in order (for M4 and M5 scans).
     public static func occurrences(in text: String) -> [ParticipantID] {
         // Most URLs are shorter than one UUID: no copy of their bytes is made for them.
@@ -123,7 +126,7 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
             var index = 0
             while index + 36 <= bytes.count {
                 if bytes[index + 8] == UInt8(ascii: "-"), bytes[index + 13] == UInt8(ascii: "-"),
-                   let parsed = parse(contiguous: UnsafeBufferPointer(rebasing: bytes[index..<index + 36])) {
+                   let parsed = parse(bytes[index..<index + 36]) {
                     found.append(ParticipantID(parsed: parsed))
                     index += 36
                 } else {

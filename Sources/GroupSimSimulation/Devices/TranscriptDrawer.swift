@@ -77,9 +77,7 @@ struct TranscriptDrawer: Sendable {
         // Bytes, not characters: this runs on every drawn caption and summary line.
         let bytes = text.utf8
         guard bytes.contains(UInt8(ascii: "$")) else { return text }
-        // Room made once (a contact name is most often shorter than the token it replaces).
         var result = ""
-        result.reserveCapacity(bytes.count)
         var literal = bytes.startIndex
         var index = bytes.startIndex
         while index != bytes.endIndex {
@@ -98,8 +96,7 @@ struct TranscriptDrawer: Sendable {
                 index = start
             }
         }
-        result += text[literal...]
-        return result
+        return result + text[literal...]
     }
 }
 
