@@ -104,8 +104,8 @@ import Testing
         #expect(ParticipantID.occurrences(in: "?a=\(id.uuidString)&b=x\(id.uuidString)") == [id, id])
     }
 
-    /// Identifiers are written and read group by group: over many seeded identifiers,
-    /// `uuidString` is the halves' hex digits with the dashes at 8, 13, 18 and 23, it reads
+    /// Identifiers are written group by group: over many seeded identifiers, `uuidString`
+    /// is the halves' hex digits with the dashes at 8, 13, 18 and 23, it reads
     /// back in either case, a text holding it with a digit spoiled reads as nothing, and
     /// `occurrences` finds exactly the whole ones among near misses.
     @Test func participantIdentifiersByGroupsMatchTheDigits() {
