@@ -36,8 +36,7 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
             parsed = Self.parse(text.utf8)
         }
         guard let parsed else { return nil }
-        high = parsed.high
-        low = parsed.low
+        self.init(parsed: parsed)
     }
 
     /// The two halves of the 36 bytes `8-4-4-4-12` (hex digits of either case), or nil.
@@ -68,18 +67,33 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
         // Written byte by byte into the string's own storage: minted identifiers are
         // printed on every token and URL.
         String(unsafeUninitializedCapacity: 36) { bytes in
-            var index = 0
-            for nibble in 0..<32 {
-                if index == 8 || index == 13 || index == 18 || index == 23 {
-                    bytes[index] = UInt8(ascii: "-")
-                    index += 1
-                }
-                let word = nibble < 16 ? high : low
-                let value = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (nibble % 16))) & 0xF
-                bytes[index] = value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
-                index += 1
-            }
+            write(into: bytes, at: 0)
             return 36
+        }
+    }
+
+    /// Writes `uuidString`'s 36 bytes into `bytes` from `start`, which must have room:
+    /// composed text writes its `$me` tokens in place, without making the string first.
+    package func write(into bytes: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        // Group by group, the dashes at their places: 8-4-4 digits of the high half, 4-12 of the low.
+        Self.writeHex(high >> 32, digits: 8, into: bytes, at: start)
+        bytes[start + 8] = UInt8(ascii: "-")
+        Self.writeHex(high >> 16, digits: 4, into: bytes, at: start + 9)
+        bytes[start + 13] = UInt8(ascii: "-")
+        Self.writeHex(high, digits: 4, into: bytes, at: start + 14)
+        bytes[start + 18] = UInt8(ascii: "-")
+        Self.writeHex(low >> 48, digits: 4, into: bytes, at: start + 19)
+        bytes[start + 23] = UInt8(ascii: "-")
+        Self.writeHex(low, digits: 12, into: bytes, at: start + 24)
+    }
+
+    /// The low `digits` nibbles of `value` as uppercase hex digits, the last at the end.
+    private static func writeHex(_ value: UInt64, digits: Int, into bytes: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        var value = value
+        for place in (start..<start + digits).reversed() {
+            let nibble = UInt8(truncatingIfNeeded: value) & 0xF
+            bytes[place] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
+            value >>= 4
         }
     }
 
@@ -88,7 +102,9 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
 
     public var description: String { uuidString }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
+    /// Inlinable: a conversation view sorts its remote identifiers with it.
+    @inlinable
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.high != rhs.high ? lhs.high < rhs.high : lhs.low < rhs.low }
 
     @inlinable
     static func hexValue(_ byte: UInt8) -> UInt8? {
@@ -102,20 +118,30 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// Every UUID-shaped run of 36 characters in `text`, in order (for M4 and M5 scans).
     public static func occurrences(in text: String) -> [ParticipantID] {
+        // Most URLs are shorter than one UUID: no copy of their bytes is made for them.
+        guard text.utf8.count >= 36 else { return [] }
         let scalars = Array(text.utf8)
-        guard scalars.count >= 36 else { return [] }
         var found: [ParticipantID] = []
-        var index = 0
-        while index + 36 <= scalars.count {
-            if scalars[index + 8] == UInt8(ascii: "-"), scalars[index + 13] == UInt8(ascii: "-"),
-               let id = ParticipantID(uuidString: String(decoding: scalars[index..<index + 36], as: UTF8.self)) {
-                found.append(id)
-                index += 36
-            } else {
-                index += 1
+        scalars.withUnsafeBufferPointer { bytes in
+            var index = 0
+            while index + 36 <= bytes.count {
+                if bytes[index + 8] == UInt8(ascii: "-"), bytes[index + 13] == UInt8(ascii: "-"),
+                   let parsed = parse(bytes[index..<index + 36]) {
+                    found.append(ParticipantID(parsed: parsed))
+                    index += 36
+                } else {
+                    index += 1
+                }
             }
         }
         return found
+    }
+
+    /// The identifier whose halves `parse` read.
+    @usableFromInline
+    init(parsed: (high: UInt64, low: UInt64)) {
+        high = parsed.high
+        low = parsed.low
     }
 }
 

@@ -50,16 +50,14 @@ package struct Device {
         appWantsReceivedMessages = instance?.wantsReceivedMessages ?? false
         app = instance
     }
-    var style: Scenario.PresentationStyle = .compact { didSet { forgetView() } }
+    var style: Scenario.PresentationStyle = .compact { didSet { keepViewButDraftAndStyle() } }
     var activeConversation: String? { didSet { forgetView() } }
     var selected: Envelope? { didSet { forgetView() } }
     /// The staged draft of each conversation: the input field belongs to a conversation,
     /// so staging in one leaves another's draft alone (M16).
     var drafts: [String: Draft] = [:] {
         didSet {
-            // The view but its draft still holds: kept to build the next one from.
-            if let view = lastView { viewButDraft = view }
-            lastView = nil
+            keepViewButDraftAndStyle()
             draftChanges &+= 1
         }
     }
@@ -70,10 +68,18 @@ package struct Device {
     /// observers above forget it): apps are called on every delivery while they run. In
     /// a box, so that a callback lends it to the app instead of copying all of it.
     var lastView: ConversationBox?
-    /// The last view built, kept when only a draft changed since (each staged message
-    /// and each send changes one): everything in it but the draft is still what the app
-    /// sees, so the next view copies it with the draft replaced instead of building it.
+    /// The last view built, kept when only a draft or the style changed since (each
+    /// staged message and each send changes a draft, a reply's tap and staging the style):
+    /// everything in it but those is still what the app sees, so the next view copies it
+    /// with the draft and style replaced instead of building it.
     var viewButDraft: ConversationBox?
+
+    /// Only a draft or the style changed: the view but those still holds, kept to build
+    /// the next one from.
+    mutating func keepViewButDraftAndStyle() {
+        if let view = lastView { viewButDraft = view }
+        lastView = nil
+    }
 
     /// Something the view shows besides the drafts changed: both views are built anew.
     mutating func forgetView() {

@@ -125,7 +125,8 @@ extension DeviceCall {
         guard device.isRunning else { return }
         recordCallback(name)
         let box = conversationViewBox()
-        perform(appActions { call(&$0, box.view) })
+        let (actions, reporting) = appActions { call(&$0, box.view) }
+        perform(actions, reporting: reporting)
     }
 
     /// Notes a call to the running app in its list and the trace.
@@ -135,26 +136,30 @@ extension DeviceCall {
     }
 
     /// Calls into the app with the instance held outside `self`, so that actions it
-    /// returns may call it again.
-    mutating func appActions(_ call: (inout any MessagesApp) -> [AppAction]) -> [AppAction] {
+    /// returns may call it again. Returns them, and whether the app wants each one's
+    /// result (`wantsActionResults`).
+    mutating func appActions(_ call: (inout any MessagesApp) -> [AppAction]) -> (actions: [AppAction], reporting: Bool) {
         // Moved out, not copied, and held only here during the call, so that a mutating
         // call does not copy the app's box either.
         // `isRunning` stays true: nothing of the device runs while the app holds the call.
-        guard var instance = device.app.take() else { return [] }
+        guard var instance = device.app.take() else { return ([], false) }
         let actions = call(&instance)
+        // Asked of the instance in hand, and only when there are actions: asking the
+        // device's copied the whole app on every list.
+        let reporting = !actions.isEmpty && instance.wantsActionResults
         // An app may change its mind as its state changes.
         device.setApp(instance)
-        return actions
+        return (actions, reporting)
     }
 
     /// Carries out an app's actions in order, telling an app that wants them each action's
     /// result (`didComplete`). Apps that keep asking from their own callbacks are cut off
-    /// after a fixed depth, with a failure, instead of looping.
-    mutating func perform(_ actions: [AppAction]) {
+    /// after a fixed depth, with a failure, instead of looping. `reporting`: whether the
+    /// app wants each action's result.
+    mutating func perform(_ actions: [AppAction], reporting: Bool) {
         guard !actions.isEmpty else { return }
         device.actionDepth += 1
         defer { device.actionDepth -= 1 }
-        let reporting = device.app?.wantsActionResults ?? false
         guard device.actionDepth <= 16 else {
             fail(.unknown, "the app kept asking for actions from its own callbacks; stopped after 16 levels", rule: nil)
             if reporting { for action in actions { report(action, error: .unknown) } }
@@ -184,7 +189,8 @@ extension DeviceCall {
     private mutating func report(_ action: AppAction, error: MessageErrorCode?) {
         guard device.isRunning else { return }
         let box = conversationViewBox()
-        perform(appActions { $0.didComplete(action, error: error, conversation: box.view) })
+        let (actions, reporting) = appActions { $0.didComplete(action, error: error, conversation: box.view) }
+        perform(actions, reporting: reporting)
     }
 
     /// Carries out one action; returns the error code a completion handler would get.
@@ -271,12 +277,12 @@ extension DeviceCall {
         // The URL's state, read once here for the checks below and kept with the draft for
         // the message it becomes (each read it again).
         let state = StateMap(url: message.url)
-        checkStaleSelection(message, state: state)
+        // The session's number, looked up once for the live bubbles and the sent message.
+        let number = message.session.map { device.world.sessionNumber($0.name) } ?? -1
+        checkStaleSelection(message, state: state, number: number)
         transition(to: .compact)
         let change = device.composing?.session == message.session?.name ? device.composing : nil
         if change != nil { device.composing = nil }
-        // The session's number, looked up once for the live bubble and the sent message.
-        let number = message.session.map { device.world.sessionNumber($0.name) } ?? -1
         device.drafts[conversation] = Draft(content: .app(message), conversation: conversation, change: change,
                                             base: base(of: message, state: state, number: number), state: state, sessionNumber: number)
         if device.tracing { trace(.staged(session: message.session?.name), .message(message)) }
@@ -353,11 +359,12 @@ extension DeviceCall {
     /// store the app fetches the current state, so an old selection loses nothing (M13).
     /// Not when the message already holds the live bubble's whole state: the app built on
     /// the newer bubble (`app.selection: newest`), so the selection undid nothing.
-    mutating func checkStaleSelection(_ message: Message, state: StateMap? = nil) {
+    /// `number`: the session's number, if already looked up.
+    mutating func checkStaleSelection(_ message: Message, state: StateMap? = nil, number: Int = -1) {
         guard device.world.app.state == .message,
-              let session = message.session, let chosen = device.selected, chosen.message?.session == session,
+              let session = message.session, let chosen = device.selected, chosen.sessionName == session.name,
               let conversation = device.activeConversation,
-              let live = liveBubble(of: session.name, in: conversation),
+              let live = liveBubble(of: session.name, in: conversation, number: number),
                   live.id != chosen.id,
               !builtOn(live, message, state: state) else { return }
         sighting(.staleSelection, message: chosen.id,

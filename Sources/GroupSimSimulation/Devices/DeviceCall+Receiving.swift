@@ -120,6 +120,7 @@ extension DeviceCall {
         if let kept = device.viewButDraft {
             var view = kept.view
             view.draft = device.drafts[view.name]?.message
+            view.presentationStyle = device.style
             return view
         }
         let conversation = device.activeConversation ?? device.world.conversations.first?.name ?? Scenario.ConversationSpec.defaultName
@@ -134,8 +135,10 @@ extension DeviceCall {
     mutating func remoteIdentifiers(in conversation: String) -> [ParticipantID] {
         if let cached = device.remoteOrderCache[conversation] { return cached }
         let members = device.memberOf.contains(conversation) ? device.members[conversation] ?? [] : []
+        let tables = device.world.tables
+        let number = device.world.conversationNumber(conversation)
         // By position while the members are the scenario's, without hashing each name.
-        let positions = device.world.tables.initialPositions(of: members, in: conversation)
+        let positions = tables.initialPositions(of: members, number: number)
         var ids: [ParticipantID] = []
         ids.reserveCapacity(members.count)
         for (index, person) in members.enumerated() where person != device.spec.person {
@@ -143,7 +146,10 @@ extension DeviceCall {
                 ?? device.identifiers.id(for: person, in: conversation)
             if let id { ids.append(id) }
         }
-        var generator = device.world.streams.stream(.order, device.spec.name, String(device.identifiers.generation), conversation)
+        // The stream's key from the tables: naming the stream hashed four names in every run.
+        let key = tables.orderKey(device: device.deviceNumber, generation: device.identifiers.generation, conversation: number,
+                                  named: conversation, deviceName: device.spec.name)
+        var generator = SplitMix64(seed: device.world.streams.streamSeed(key: key))
         ids.sort()
         ids.shuffle(using: &generator)
         device.remoteOrderCache[conversation] = ids

@@ -55,7 +55,9 @@ extension DeviceCall {
     /// Hands the user's compose intent to the app, with `$` tokens resolved on this device.
     mutating func userComposes(_ compose: Scenario.Compose, kind: ComposeRequest.Kind, in conversation: String, sendNow: Bool) {
         let session = Session(name: compose.session)
-        let data = compose.data.map {
+        // The step's own entries, shared, when none names anyone (most): no new array.
+        let named = compose.data.contains { $0.key.utf8.contains(UInt8(ascii: "$")) || $0.value.utf8.contains(UInt8(ascii: "$")) }
+        let data = !named ? compose.data : compose.data.map {
             Scenario.DataEntry(resolveTokens($0.key, in: conversation, raw: true), resolveTokens($0.value, in: conversation, raw: true))
         }
         var request = ComposeRequest(
@@ -73,9 +75,12 @@ extension DeviceCall {
         request.imageSubtitle = compose.imageSubtitle.map { resolveTokens($0, in: conversation, raw: false) }
         request.image = compose.image
         device.composing = data.isEmpty ? nil : PendingChange(step: device.currentStep, session: compose.session, entries: data)
-        if device.world.app.state == .message, device.selected?.message?.session != session {
-            // Nothing of this session is selected: the app builds on an empty state.
-            device.readProvenance[compose.session] = Provenance()
+        // The selected bubble's session name, read apart from its message (not copied out).
+        if device.world.app.state == .message, device.selected?.sessionName != compose.session, !device.readProvenance.isEmpty {
+            // Nothing of this session is selected: the app builds on an empty state. What
+            // was read is absent, which every reader takes as empty: an empty table (each
+            // send with nothing selected) is left alone, no name hashed.
+            device.readProvenance[compose.session] = nil
         }
         device.sendWhenStaged = sendNow
         callback(.userDidCompose) { app, view in app.userDidCompose(request, conversation: view) }
@@ -86,34 +91,60 @@ extension DeviceCall {
     mutating func resolveTokens(_ text: String, in conversation: String, raw: Bool) -> String {
         // Bytes, not Foundation's substring search: this runs on every composed text.
         guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
-        var result = ""
+        // Written into one buffer, identifiers in place: appending each piece and each
+        // identifier's string to a string made and grew three or four strings a text.
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count + 48)
         var index = text.startIndex
         while index < text.endIndex {
             // The text up to the next `$` is copied in one piece (`$` is one byte, never part
             // of another character's UTF-8), not character by character.
             guard let dollar = text.utf8[index...].firstIndex(of: UInt8(ascii: "$")) else {
-                result += text[index...]
+                Self.append(text.utf8[index...], to: &result)
                 break
             }
-            result += text[index..<dollar]
+            Self.append(text.utf8[index..<dollar], to: &result)
             let nameStart = text.index(after: dollar)
             // A `$` with a combining mark after it is another character: copied as it is.
             guard text[dollar] == "$" else {
-                result += text[dollar..<nameStart]
+                Self.append(text.utf8[dollar..<nameStart], to: &result)
                 index = nameStart
                 continue
             }
             let nameEnd = Self.nameEnd(in: text, from: nameStart)
-            let word = String(text[nameStart..<nameEnd])
-            let person = word == "me" ? device.spec.person : word
-            if !word.isEmpty, let id = device.identifiers.id(for: person, in: conversation) {
-                result += raw ? identityKey(for: person, id: id) : "$" + id.uuidString
-            } else {
-                result += "$" + word
+            let word = text[nameStart..<nameEnd]
+            // `$me` is the owner, found by position without hashing the name.
+            let isMe = word == "me"
+            let person = isMe ? device.spec.person : String(word)
+            let id = word.isEmpty ? nil : isMe ? device.identifiers.id(forPersonAt: device.position, person: person, in: conversation)
+                : device.identifiers.id(for: person, in: conversation)
+            switch id {
+            case let id? where raw && device.world.app.identity != .participantID:
+                result.append(contentsOf: identityKey(for: person, id: id).utf8)
+            case let id?:
+                // The raw identifier (`identityKey` under `participant-id`) or the token.
+                if !raw { result.append(UInt8(ascii: "$")) }
+                Self.append(id, to: &result)
+            case nil:
+                result.append(UInt8(ascii: "$"))
+                Self.append(word.utf8, to: &result)
             }
             index = nameEnd
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// Appends the bytes of part of a string, copied where they lie when they lie in one
+    /// piece (a native string's always do), else one by one.
+    static func append(_ part: Substring.UTF8View, to bytes: inout [UInt8]) {
+        if part.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil { bytes.append(contentsOf: part) }
+    }
+
+    /// Appends `id.uuidString`'s bytes, written in place.
+    static func append(_ id: ParticipantID, to bytes: inout [UInt8]) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: 36))
+        bytes.withUnsafeMutableBufferPointer { id.write(into: $0, at: start) }
     }
 
     /// Where the name that starts at `start` ends: at the first character that is not a

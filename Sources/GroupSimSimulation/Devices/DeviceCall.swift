@@ -48,7 +48,8 @@ package struct DeviceCall: ~Copyable {
         device.currentStep = step.number
         device.origin = RunOutcome.StepFailure.Origin(step: step.number, stepTime: now)
         device.sessionIsNew = sessionIsNew
-        trace(.step(number: step.number, action: step.action))
+        // Asked first: the event's fields (a copy of the action) are made only for a trace.
+        if device.tracing { trace(.step(number: step.number, action: step.action)) }
         if Device.postsTo(step.action), !device.memberOf.contains(conversation) {
             // A removed member's devices no longer take part: nothing they do reaches the group (M6).
             fail(.notMember, RunOutcome.StepFailure.notMemberReason(device: device.spec.name, person: device.spec.person, conversation: conversation),

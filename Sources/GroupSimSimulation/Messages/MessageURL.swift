@@ -84,7 +84,7 @@ package enum MessageURL {
     }
 
     /// The bytes a query keeps as they are: ASCII letters, digits and `-._~`.
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
+    fileprivate static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
@@ -138,24 +138,45 @@ public struct StateMap: Sendable, Hashable, CustomStringConvertible {
     /// The query items of `url`, a repeated item keeping every value in order. Empty for
     /// nil or no query.
     public init(url: String?) {
-        // Bytes, not characters: every sent message's URL is parsed, and the delimiters
-        // are ASCII.
+        // Bytes, not characters, read where they lie: every staged message's URL is parsed,
+        // and the delimiters are ASCII, so every item starts and ends on a character.
         guard let url else { return }
-        let bytes = url.utf8
+        if url.utf8.withContiguousStorageIfAvailable({ read(query: $0, of: url) }) == nil {
+            Array(url.utf8).withUnsafeBufferPointer { read(query: $0, of: url) }
+        }
+    }
+
+    /// Reads the query items of `url`, whose bytes are `bytes`.
+    private mutating func read(query bytes: UnsafeBufferPointer<UInt8>, of url: String) {
         guard let question = bytes.firstIndex(of: UInt8(ascii: "?")) else { return }
-        var start = bytes.index(after: question)
-        let end = bytes[start...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+        var start = question + 1
+        let end = bytes[start...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+        entries.reserveCapacity(bytes[start..<end].count(where: { $0 == UInt8(ascii: "&") }) + 1)
         while start < end {
             let itemEnd = bytes[start..<end].firstIndex(of: UInt8(ascii: "&")) ?? end
             if itemEnd > start {
                 let equals = bytes[start..<itemEnd].firstIndex(of: UInt8(ascii: "="))
-                let key = MessageURL.decode(url[start..<(equals ?? itemEnd)])
-                let value = equals.map { MessageURL.decode(url[bytes.index(after: $0)..<itemEnd]) } ?? ""
+                let key = Self.decode(bytes, start..<(equals ?? itemEnd), of: url)
+                let value = equals.map { Self.decode(bytes, ($0 + 1)..<itemEnd, of: url) } ?? ""
                 // After every entry of the same key: one item, or the last of its repeats.
-                entries.insert(Scenario.DataEntry(key, value), at: self.end(of: key))
+                // A URL this map wrote has its keys in order: each goes last, found at once.
+                if let last = entries.last, last.key > key {
+                    entries.insert(Scenario.DataEntry(key, value), at: self.end(of: key))
+                } else {
+                    entries.append(Scenario.DataEntry(key, value))
+                }
             }
-            start = itemEnd == end ? end : bytes.index(after: itemEnd)
+            start = itemEnd == end ? end : itemEnd + 1
         }
+    }
+
+    /// The item part at `range` of `url`'s bytes, decoded (`MessageURL.decode`): made
+    /// from the bytes at once when there is nothing to decode, as most are.
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, of url: String) -> String {
+        let part = UnsafeBufferPointer(rebasing: bytes[range])
+        guard part.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(decoding: part, as: UTF8.self) }
+        let utf8 = url.utf8
+        return MessageURL.decode(url[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
     }
 
     public var isEmpty: Bool { entries.isEmpty }
@@ -218,7 +239,35 @@ public struct StateMap: Sendable, Hashable, CustomStringConvertible {
     /// The URL for this state: `base` (may be empty) followed by `?k=v&...` in key order.
     public func url(base: String = "") -> String {
         guard !entries.isEmpty else { return base }
-        // Appended to one string: every message the built-in app composes makes its URL here.
+        // Every message the built-in app composes makes its URL here. Most keys and values
+        // need no escape: then the URL is written into its string's storage at once.
+        var length = base.utf8.count + 1
+        var plain = true
+        for entry in entries {
+            length += entry.key.utf8.count + entry.value.utf8.count + 2
+            plain = plain && entry.key.utf8.allSatisfy(MessageURL.isUnreserved) && entry.value.utf8.allSatisfy(MessageURL.isUnreserved)
+        }
+        guard plain else { return escapedURL(base: base) }
+        return String(unsafeUninitializedCapacity: length - 1) { buffer in
+            var written = 0
+            func put(_ text: String) {
+                written = UnsafeMutableBufferPointer(rebasing: buffer[written...]).initialize(from: text.utf8).1 + written
+            }
+            put(base)
+            for (index, entry) in entries.enumerated() {
+                buffer[written] = index > 0 ? UInt8(ascii: "&") : UInt8(ascii: "?")
+                written += 1
+                put(entry.key)
+                buffer[written] = UInt8(ascii: "=")
+                written += 1
+                put(entry.value)
+            }
+            return written
+        }
+    }
+
+    /// `url(base:)` with each key and value escaped, appended to one string.
+    private func escapedURL(base: String) -> String {
         var url = base
         url += "?"
         for (index, entry) in entries.enumerated() {

@@ -31,8 +31,13 @@ package final class ScenarioTables: Sendable {
     let deviceIndex: [String: Int]
     /// Each conversation's members at the start (the first, if two share a name).
     let initialMembers: [String: [String]]
-    /// Each of `initialMembers`' people by position in the scenario's people (-1: not listed).
-    let initialMemberPositions: [String: [Int]]
+    /// `initialMembers` by conversation number, and each of their people by position in
+    /// the scenario's people (-1: not listed).
+    let initialMembersByNumber: [[String]]
+    let initialMemberPositions: [[Int]]
+    /// Each device's first installation's order stream key (`remoteIdentifiers`) in each
+    /// conversation, device-major: worked out once, not hashed from names in every run.
+    let orderKeys: [UInt64]
     /// The devices of each conversation's starting members, by position: in member order
     /// and each person's device order, as a run fans a message out until someone joins or leaves.
     let initialMemberDevices: [String: [Int]]
@@ -109,7 +114,12 @@ package final class ScenarioTables: Sendable {
         steps = StepPlan(scenario: scenario, deviceIndex: deviceIndex)
         let members = Dictionary(scenario.conversations.map { ($0.name, $0.members) }, uniquingKeysWith: { first, _ in first })
         initialMembers = members
-        initialMemberPositions = members.mapValues { people in people.map { personIndex[$0] ?? -1 } }
+        let membersByNumber = scenario.conversations.map { members[$0.name] ?? $0.members }
+        initialMembersByNumber = membersByNumber
+        initialMemberPositions = membersByNumber.map { people in people.map { personIndex[$0] ?? -1 } }
+        orderKeys = scenario.devices.flatMap { device in
+            scenario.conversations.map { RandomStreams.key(.order, [device.name, "0", $0.name]) }
+        }
         initialMemberDevices = members.mapValues { people in Self.devices(of: people, in: scenario, deviceIndex: deviceIndex) }
         var conversationsOf: [String: Set<String>] = [:]
         for (conversation, people) in members {
@@ -199,9 +209,21 @@ package final class ScenarioTables: Sendable {
     /// The positions of `members`' people when they are the conversation's members at the
     /// start, the very list the tables handed out (compared by storage first, so at once);
     /// nil when the list changed since (a join or a leave): then names are looked up.
-    func initialPositions(of members: [String], in conversation: String) -> [Int]? {
-        guard let initial = initialMembers[conversation], initial == members else { return nil }
-        return initialMemberPositions[conversation]
+    /// `number`: the conversation's (`conversationNumbers`), -1 for none.
+    func initialPositions(of members: [String], number: Int) -> [Int]? {
+        guard initialMembersByNumber.indices.contains(number), initialMembersByNumber[number] == members else { return nil }
+        return initialMemberPositions[number]
+    }
+
+    /// The seed-free key of the order stream of installation `generation` of the device
+    /// at `device` in the conversation numbered `number`: the same as naming it
+    /// (`.order`, the device, the installation, the conversation).
+    func orderKey(device: Int, generation: Int, conversation number: Int, named conversation: String, deviceName: String) -> UInt64 {
+        let count = scenario.conversations.count
+        guard generation == 0, device >= 0, number >= 0, number < count, device * count + number < orderKeys.count else {
+            return RandomStreams.key(.order, [deviceName, String(generation), conversation])
+        }
+        return orderKeys[device * count + number]
     }
 
     /// The identifiers' stream keys of `device`'s installation `generation`, as

@@ -104,6 +104,31 @@ import Testing
         #expect(ParticipantID.occurrences(in: "?a=\(id.uuidString)&b=x\(id.uuidString)") == [id, id])
     }
 
+    /// Identifiers are written group by group: over many seeded identifiers, `uuidString`
+    /// is the halves' hex digits with the dashes at 8, 13, 18 and 23, it reads
+    /// back in either case, a text holding it with a digit spoiled reads as nothing, and
+    /// `occurrences` finds exactly the whole ones among near misses.
+    @Test func participantIdentifiersByGroupsMatchTheDigits() {
+        func hex(_ value: UInt64) -> String {
+            let digits = String(value, radix: 16, uppercase: true)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }
+        for seed in 1...2_000 {
+            var generator = SplitMix64(seed: UInt64(seed))
+            let id = ParticipantID(bits: generator.next(), generator.next())
+            let digits = Array(hex(id.high) + hex(id.low))
+            let expected = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(digits[$0]) }.joined(separator: "-")
+            #expect(id.uuidString == expected, "seed \(seed)")
+            #expect(ParticipantID(uuidString: expected.lowercased()) == id, "seed \(seed)")
+            var spoiled = Array(expected)
+            let place = Int(generator.next(below: 36))
+            spoiled[place] = [8, 13, 18, 23].contains(place) ? "0" : "g"
+            #expect(ParticipantID(uuidString: String(spoiled)) == nil, "seed \(seed): \(String(spoiled))")
+            #expect(ParticipantID.occurrences(in: "x\(String(spoiled))&\(expected)-\(expected.prefix(35))") == [id], "seed \(seed)")
+        }
+        #expect(ParticipantID.occurrences(in: "short") == [])
+    }
+
     /// The url setter keeps no scheme, http, https and data only (M8).
     @Test(arguments: [
         ("?Base=base01", true), ("https://example.com/x", true), ("HTTP://x", true), ("data:text/plain,hi", true),

@@ -104,4 +104,25 @@ import Testing
         #expect(state.url(base: "https://x.test/p") == "https://x.test/p?n=7&q=a%20b")
         #expect(StateMap().url(base: "https://x.test/p") == "https://x.test/p")
     }
+
+    /// A state's URL is written into its string at once when nothing needs an escape, and
+    /// appended piece by piece otherwise: over many seeds of states (short and long, plain
+    /// and escaped, with and without a base), both give the base, `?`, and each item
+    /// encoded, joined by `&`, in key order.
+    @Test func urlWrittenAtOnceMatchesTheItemsJoined() {
+        let pieces = ["a", "q", "topping", "Z9", "-._~", "olives", " ", "é", "&", "=", "%", "+"]
+        let bases = ["", "https://x.example/poll", "?", "日本"]
+        for seed in 1...2_000 {
+            var generator = SplitMix64(seed: UInt64(seed))
+            func text() -> String {
+                (0..<Int(generator.next(below: 4))).map { _ in pieces[Int(generator.next(below: UInt64(pieces.count)))] }.joined()
+            }
+            let entries = (0..<Int(generator.next(below: 6))).map { _ in Scenario.DataEntry(text(), text()) }
+            let state = StateMap(entries)
+            let base = bases[Int(generator.next(below: UInt64(bases.count)))]
+            let joined = state.entries.map { MessageURL.encode($0.key) + "=" + MessageURL.encode($0.value) }.joined(separator: "&")
+            #expect(state.url(base: base) == (state.isEmpty ? base : base + "?" + joined), "seed \(seed): \(state)")
+        }
+        #expect(StateMap([Scenario.DataEntry("n", "7")]).url() == "?n=7")
+    }
 }
