@@ -168,7 +168,7 @@ package struct Device {
     /// The number of the bubble selected in the running app when its URL names the cloud
     /// record `key` (`app.record-key`, M13): a fetch answered then is what the app shows
     /// for the session (M21). Nil while the app is closed, nothing is selected, or the
-    /// state travels in the message. Mutating for the reason `snapshot(live:index:)` is.
+    /// state travels in the message. Mutating for the reason `snapshotState(index:)` is.
     mutating func selectedMessage(naming key: String) -> Int? {
         guard isRunning, world.app.state != .message, let selected, selected.state[world.app.recordKey] == key else { return nil }
         return selected.id
@@ -184,7 +184,7 @@ package struct Device {
     /// What the device shows and holds now, for checks and reports. It changes nothing;
     /// it is mutating so that a caller reaches the device where it lies in the world: a
     /// non-mutating call on an element of the world's array copied the whole device first.
-    mutating func snapshot(live: SharedLiveBubbles, index: Int) -> DeviceSnapshot { makeSnapshot(live: live, index: index) }
+    mutating func snapshotState(index: Int) -> DeviceSnapshot.State { makeSnapshotState(index: index) }
 
     /// Whether the action acts in the conversation (opens the app there, stages, sends or
     /// taps), which a person who is no longer a member cannot do (M6). Closing the app,

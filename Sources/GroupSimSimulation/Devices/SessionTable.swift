@@ -11,21 +11,15 @@ struct SessionTable: Sendable {
     private let shared: SharedLiveBubbles?
     private var live: LiveBubbles { shared?.live ?? LiveBubbles() }
     private let device: Int
-    /// Per conversation, its name and transcript (for drawing summary lines): the same
-    /// array the snapshot's drawn transcripts hold.
-    private let shown: [(conversation: String, transcript: Transcript)]
-    private let drawer: TranscriptDrawer?
-    private let summaryLines: Int
+    /// The device's transcripts (for drawing summary lines) and drawer.
+    private let drawing: DeviceDrawing?
     /// Set when made from views (a snapshot whose sessions were replaced).
     private let given: [DeviceSnapshot.SessionView]?
 
-    init(live: SharedLiveBubbles, device: Int, shown: [(conversation: String, transcript: Transcript)], drawer: TranscriptDrawer,
-         summaryLines: Int) {
+    init(live: SharedLiveBubbles, device: Int, drawing: DeviceDrawing) {
         shared = live
         self.device = device
-        self.shown = shown
-        self.drawer = drawer
-        self.summaryLines = summaryLines
+        self.drawing = drawing
         given = nil
     }
 
@@ -33,9 +27,7 @@ struct SessionTable: Sendable {
     init(views: [DeviceSnapshot.SessionView]) {
         shared = nil
         device = -1
-        shown = []
-        drawer = nil
-        summaryLines = 0
+        drawing = nil
         given = views
     }
 
@@ -65,23 +57,24 @@ struct SessionTable: Sendable {
 
     /// A live bubble's caption with its `$UUID` tokens drawn as this device's contact names (M5).
     private func caption(of envelope: Envelope) -> String? {
-        envelope.message?.layout.caption.map { drawer?.drawTokens($0, minted: envelope.senderMap) ?? $0 }
+        envelope.message?.layout.caption.map { drawing?.drawer.drawTokens($0, minted: envelope.senderMap) ?? $0 }
     }
 
     /// The view of a live bubble: its caption and summary lines as this device draws them (M5, M14).
     private func draw(_ bubble: LiveBubbles.Shown, summaries: [String]) -> DeviceSnapshot.SessionView {
         let envelope = bubble.envelope
-        return DeviceSnapshot.SessionView(session: bubble.session, conversation: shown[bubble.conversation].conversation, message: envelope.id,
+        return DeviceSnapshot.SessionView(session: bubble.session, conversation: drawing?.world.conversations[bubble.conversation].name ?? "",
+                           message: envelope.id,
                            senderPerson: envelope.senderPerson, caption: caption(of: envelope), urlState: envelope.state,
                            summaries: summaries, summaryCount: bubble.summaries, provenance: envelope.provenance)
     }
 
     /// The summary lines M14 draws in the conversation, by session, oldest first.
     private func summaries(in conversation: Int) -> [String: [String]] {
-        guard let drawer else { return [:] }
+        guard let drawing else { return [:] }
         var drawn: [String: [String]] = [:]
-        for line in shown[conversation].transcript.drawn(summaryLines: summaryLines) {
-            if case .summary(let old, _) = line, let name = old.sessionName, let text = drawer.summaryText(line) {
+        for line in drawing.shown(conversation).transcript.drawn(summaryLines: drawing.summaryLines) {
+            if case .summary(let old, _) = line, let name = old.sessionName, let text = drawing.drawer.summaryText(line) {
                 drawn[name, default: []].append(text)
             }
         }
