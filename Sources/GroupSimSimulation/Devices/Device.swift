@@ -108,16 +108,17 @@ package struct Device {
     let tracing: Bool
 
     package init(spec: Scenario.DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool = true) {
-        self.init(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: nil,
+        self.init(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: nil, environment: nil,
                   position: world.personIndex[spec.person] ?? -1, number: world.tables.deviceIndex[spec.name] ?? -1)
     }
 
     /// `transcripts`: empty transcripts of the same scenario to fill, whose room a
-    /// previous run made (`reset(world:)`); nil makes new ones. `position` and `number`:
+    /// previous run made (`reset(world:)`); nil makes new ones. `environment`: an unused
+    /// one of installation 0 for `world` (`AppEnvironment.reused`); nil makes one. `position` and `number`:
     /// the owner's position in the scenario's people and the device's in its devices (-1:
     /// not listed), which find the device's tables without hashing a name.
     private init(spec: Scenario.DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool, transcripts: Transcripts?,
-                 position: Int, number: Int) {
+                 environment: AppEnvironment?, position: Int, number: Int) {
         self.spec = spec
         self.tracing = tracing
         self.world = world
@@ -129,7 +130,7 @@ package struct Device {
         self.members = tables.initialMembers
         self.memberOf = tables.initialConversationsByPerson.indices.contains(position)
             ? tables.initialConversationsByPerson[position] : tables.initialConversations[spec.person] ?? []
-        self.environment = AppEnvironment(device: spec.name, installation: 0, world: world)
+        self.environment = environment ?? AppEnvironment(device: spec.name, installation: 0, world: world)
         // With one conversation its transcript holds every numbered session; with several,
         // each holds some, and its table stays as long as the highest it holds.
         self.transcripts = transcripts ?? Transcripts(numbers: world.conversationNumbers,
@@ -145,7 +146,9 @@ package struct Device {
         // Let go of them here, so that emptying `kept` keeps its room instead of copying.
         transcripts = Transcripts()
         kept.reset(seed: world.streams.seed)
-        self = Device(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: kept, position: position,
+        // An environment of a later installation, or one an app used, is made anew.
+        let unused = environment.installation == 0 ? AppEnvironment.reused(&environment, world: world) : nil
+        self = Device(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: kept, environment: unused, position: position,
                       number: deviceNumber)
     }
 

@@ -38,6 +38,10 @@ public final class LocalStorage {
     /// An empty store, as a fresh installation has.
     public init() {}
 
+    /// Whether nothing was ever stored, removed, registered or named as a suite here:
+    /// the store is still what `init` made.
+    var isUntouched: Bool { changes == 0 && registered.isEmpty && suites.isEmpty }
+
     /// The string stored under `key`, or nil; setting nil removes the key.
     public subscript(key: String) -> String? {
         get { values[key] as? String }
