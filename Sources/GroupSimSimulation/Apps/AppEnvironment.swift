@@ -13,18 +13,18 @@ public final class AppEnvironment {
     /// Which installation this is: 0 first, one more per reinstall (M2).
     public let installation: Int
     /// The installation's key-value storage (what `UserDefaults` is on iOS).
-    public private(set) var storage: LocalStorage
+    @exclusivity(unchecked) public private(set) var storage: LocalStorage
     /// The process every device's extension shares in this run (`ExtensionProcess`).
-    package private(set) var process: ExtensionProcess
+    @exclusivity(unchecked) package private(set) var process: ExtensionProcess
     /// Pitfalls the app's host saw in the app itself (state shared with another device,
     /// M22), which the device reports once the call into the app returns.
-    package var hostSightings: [(kind: Scenario.PitfallKind, detail: String)] = []
+    @exclusivity(unchecked) package var hostSightings: [(kind: Scenario.PitfallKind, detail: String)] = []
     /// Made at the first token: most apps draw none, and a run makes an environment for
     /// every device.
-    private var generator: SplitMix64?
+    @exclusivity(unchecked) private var generator: SplitMix64?
     /// `randomBits()`'s stream, apart from the tokens', so drawing numbers changes no token.
-    private var randomGenerator: SplitMix64?
-    private var streams: RandomStreams
+    @exclusivity(unchecked) private var randomGenerator: SplitMix64?
+    @exclusivity(unchecked) private var streams: RandomStreams
 
     init(device: String, installation: Int, world: WorldFacts) {
         self.device = device
@@ -49,6 +49,9 @@ public final class AppEnvironment {
         return environment
     }
 
+    /// Read for every device of every restart: the fields it reads are checked for
+    /// exclusive access statically only (`@exclusivity(unchecked)`), as one device's calls
+    /// run one at a time; the run-time check cost more than making a new environment.
     private var isUnused: Bool {
         generator == nil && randomGenerator == nil && hostSightings.isEmpty && storage.isUntouched
     }

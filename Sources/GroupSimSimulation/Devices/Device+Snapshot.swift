@@ -7,12 +7,15 @@ extension Device {
     /// device, not copied: transcripts, session views and the identifier list are made
     /// from them when a report reads them; checks and exploration read only the live bubbles.
     func makeSnapshotState(index: Int) -> DeviceSnapshot.State {
-        DeviceSnapshot.State(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
+        // Most devices' storage was never written: read as empty without asking for its contents.
+        let storage = environment.storage
+        let untouched = storage.isUntouched
+        return DeviceSnapshot.State(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
                              callbacks: callbacks, generation: identifiers.generation,
                              drafts: drafts.isEmpty ? [] : world.conversations.compactMap { conversation in
                                  drafts[conversation.name]?.message.map { DeviceSnapshot.Draft(conversation: conversation.name, message: $0) }
                              },
-                             localStorage: environment.storage.dictionary, localSuites: environment.storage.suiteDictionaries,
+                             localStorage: untouched ? [:] : storage.dictionary, localSuites: untouched ? [:] : storage.suiteDictionaries,
                              installIDs: installIDs, runIndex: index,
                              drawing: DeviceDrawing(drawer: drawer, transcriptTable: transcripts), liveIndex: index, retired: retired)
     }
