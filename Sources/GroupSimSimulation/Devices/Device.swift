@@ -21,7 +21,15 @@ package struct Device {
     let makeApp: AppRegistry.Factory?
 
     // Identifiers (M1, M2, M6).
-    var identifiers: IdentifierMap { didSet { forgetView() } }
+    var identifiers: IdentifierMap {
+        get { currentIdentifiers }
+        set {
+            currentIdentifiers = newValue
+            forgetView()
+        }
+    }
+    /// `identifiers`, stored without an observer, so that a restart can hand it on in place.
+    private var currentIdentifiers: IdentifierMap
     var retired: [IdentifierMap] = []
     var members: [String: [String]] { didSet { forgetView() } }
     /// The conversations the owner is a member of now, kept with `members` (`updateMembers`):
@@ -109,16 +117,17 @@ package struct Device {
 
     package init(spec: Scenario.DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool = true) {
         self.init(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: nil, environment: nil,
-                  position: world.personIndex[spec.person] ?? -1, number: world.tables.deviceIndex[spec.name] ?? -1)
+                  identifiers: nil, position: world.personIndex[spec.person] ?? -1, number: world.tables.deviceIndex[spec.name] ?? -1)
     }
 
     /// `transcripts`: empty transcripts of the same scenario to fill, whose room a
     /// previous run made (`reset(world:)`); nil makes new ones. `environment`: an unused
-    /// one of installation 0 for `world` (`AppEnvironment.reused`); nil makes one. `position` and `number`:
+    /// one of installation 0 for `world` (`AppEnvironment.reused`); nil makes one. `identifiers`:
+    /// the first installation's map for `world` (`IdentifierMap.reused`); nil mints one. `position` and `number`:
     /// the owner's position in the scenario's people and the device's in its devices (-1:
     /// not listed), which find the device's tables without hashing a name.
     private init(spec: Scenario.DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool, transcripts: Transcripts?,
-                 environment: AppEnvironment?, position: Int, number: Int) {
+                 environment: AppEnvironment?, identifiers: IdentifierMap?, position: Int, number: Int) {
         self.spec = spec
         self.tracing = tracing
         self.world = world
@@ -126,7 +135,7 @@ package struct Device {
         self.deviceNumber = number
         self.makeApp = makeApp
         let tables = world.tables
-        self.identifiers = world.mintIdentifiers(device: spec.name, at: number >= 0 ? number : nil, generation: 0)
+        self.currentIdentifiers = identifiers ?? world.mintIdentifiers(device: spec.name, at: number >= 0 ? number : nil, generation: 0)
         self.members = tables.initialMembers
         self.memberOf = tables.initialConversationsByPerson.indices.contains(position)
             ? tables.initialConversationsByPerson[position] : tables.initialConversations[spec.person] ?? []
@@ -148,8 +157,11 @@ package struct Device {
         kept.reset(seed: world.streams.seed)
         // An environment of a later installation, or one an app used, is made anew.
         let unused = environment.installation == 0 ? AppEnvironment.reused(&environment, world: world) : nil
-        self = Device(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: kept, environment: unused, position: position,
-                      number: deviceNumber)
+        // The first installation's map, if no message of the last run holds it (the cache below did).
+        lastLocalIdentifier = nil
+        let map = currentIdentifiers.generation == 0 ? IdentifierMap.reused(&currentIdentifiers, streams: world.streams) : nil
+        self = Device(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: kept, environment: unused, identifiers: map,
+                      position: position, number: deviceNumber)
     }
 
     /// The key-value storage of the app's current installation on this device.

@@ -40,7 +40,10 @@ package struct World: RunPart {
         usedSessions.removeAll(keepingCapacity: true)
         memberDevicesCache = tables.initialMemberDevices
         let facts = facts
-        for index in devices.indices { devices[index].reset(world: facts) }
+        // Through the buffer: indexing the array checked that it was unique for each device.
+        devices.withUnsafeMutableBufferPointer { devices in
+            for index in devices.indices { devices[index].reset(world: facts) }
+        }
     }
 
     var scenario: Scenario { facts.tables.scenario }

@@ -96,4 +96,23 @@ import GroupSimTesting
         let storage = storageHeld.storage
         #expect(AppEnvironment.reused(&storageHeld, world: next) == nil && storage === storageHeld.storage)
     }
+
+    /// A restart keeps a device's first identifier map only while nothing else holds it
+    /// (a message the device sent, a snapshot): it then gives the new seed's identifiers.
+    @Test func onlyAMapNothingHoldsIsKept() throws {
+        let scenario = try Fixture.scenario(Fixture.group + "steps: []\n")
+        let last = WorldFacts(scenario: scenario, seed: 1)
+        let next = WorldFacts(scenario: scenario, seed: 2)
+        let people = scenario.people.map(\.key)
+        var map = last.mintIdentifiers(device: "alice-phone", at: 0, generation: 0)
+        let before = people.map { map.id(for: $0, in: "") }
+        let kept = try #require(IdentifierMap.reused(&map, streams: next.streams))
+        let fresh = next.mintIdentifiers(device: "alice-phone", at: 0, generation: 0)
+        #expect(people.map { kept.id(for: $0, in: "") } == people.map { fresh.id(for: $0, in: "") })
+        #expect(people.map { kept.id(for: $0, in: "") } != before)
+        var held = last.mintIdentifiers(device: "alice-phone", at: 0, generation: 0)
+        let holder = held
+        #expect(IdentifierMap.reused(&held, streams: next.streams) == nil)
+        #expect(people.map { holder.id(for: $0, in: "") } == before)
+    }
 }
