@@ -17,11 +17,7 @@ extension Device {
                              },
                              localStorage: untouched ? [:] : storage.dictionary, localSuites: untouched ? [:] : storage.suiteDictionaries,
                              installIDs: installIDs, runIndex: index,
-                             drawing: DeviceDrawing(drawer: drawer, transcriptTable: transcripts), liveIndex: index, retired: retired)
-    }
-
-    /// What drawing needs of this device as it stands now.
-    var drawer: TranscriptDrawer {
-        TranscriptDrawer(world: world, identifiers: identifiers, person: spec.person, position: position)
+                             map: identifiers, owner: spec.person, position: position, transcriptTable: transcripts, liveIndex: index,
+                             retired: retired)
     }
 }

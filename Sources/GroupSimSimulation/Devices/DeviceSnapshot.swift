@@ -44,7 +44,8 @@ public struct DeviceSnapshot: Sendable {
     }
 
     /// The fields of one snapshot. What drawing, listing and session views need is kept as
-    /// the device left it (`drawing`), and each is made only when read, unless a setter
+    /// the device left it (`map`, `owner`, `position`, `transcriptTable`; the run's facts are
+    /// the box's), and each is made only when read, unless a setter
     /// replaced it (the optionals below).
     struct State {
         var name: String
@@ -58,42 +59,48 @@ public struct DeviceSnapshot: Sendable {
         var localSuites: [String: [String: String]]
         var installIDs: [String]
         var runIndex: Int
-        /// The device's identifiers, transcripts and owner at the end; `live`'s device `liveIndex`.
-        let drawing: DeviceDrawing
+        /// The device's identifiers, owner (and the owner's position in the people) and
+        /// transcripts at the end; `live`'s device `liveIndex`.
+        let map: IdentifierMap
+        let owner: String
+        let position: Int
+        let transcriptTable: Transcripts
         let liveIndex: Int
         /// The retired identifier maps, oldest first (M2).
         let retired: [IdentifierMap]
-        /// Set by the setters: what they replaced, read instead of what `drawing` gives.
+        /// Set by the setters: what they replaced, read instead of what is drawn or listed.
         var listed: [Identifier]?
         var drawn: [DrawnTranscript]?
         var views: [SessionView]?
         var maps: [IdentifierMap]?
 
+        /// What the device's transcripts and sessions are drawn from, in the run of `world`.
+        func drawing(_ world: WorldFacts) -> DeviceDrawing {
+            DeviceDrawing(drawer: TranscriptDrawer(world: world, identifiers: map, person: owner, position: position),
+                          transcriptTable: transcriptTable)
+        }
+
         /// The owner's identifier first, then every other person's in the scenario's order,
         /// all in the first conversation.
-        var identifiers: [Identifier] {
+        func identifiers(_ world: WorldFacts) -> [Identifier] {
             if let listed { return listed }
-            let people = drawing.world.people
-            var list = [ownIdentifier]
-            list.reserveCapacity(people.count)
-            let owner = drawing.drawer.person
-            let conversation = drawing.firstConversation
-            for person in people where person.key != owner {
-                if let id = drawing.drawer.identifiers.id(for: person.key, in: conversation) {
-                    list.append(Identifier(person: person.key, id: id))
-                }
+            let drawing = drawing(world)
+            var list = [ownIdentifier(drawing)]
+            list.reserveCapacity(world.people.count)
+            for person in world.people where person.key != owner {
+                if let id = map.id(for: person.key, in: drawing.firstConversation) { list.append(Identifier(person: person.key, id: id)) }
             }
             return list
         }
 
         /// The owner's identifier, without listing the others.
-        var firstIdentifier: Identifier? {
+        func firstIdentifier(_ world: WorldFacts) -> Identifier? {
             if let listed { return listed.first }
-            return ownIdentifier
+            return ownIdentifier(drawing(world))
         }
 
-        private var ownIdentifier: Identifier {
-            Identifier(person: drawing.drawer.person, id: drawing.drawer.ownIdentifier(in: drawing.firstConversation))
+        private func ownIdentifier(_ drawing: DeviceDrawing) -> Identifier {
+            Identifier(person: owner, id: drawing.drawer.ownIdentifier(in: drawing.firstConversation))
         }
     }
 
@@ -101,10 +108,12 @@ public struct DeviceSnapshot: Sendable {
     /// one box, not one per device. Changed only through `change`, which gives a snapshot
     /// a box of its own first, so no box that two snapshots share is ever changed.
     private final class Storage: @unchecked Sendable {
+        let world: WorldFacts
         let live: SharedLiveBubbles
         @exclusivity(unchecked) var states: [State]
 
-        init(live: SharedLiveBubbles, states: [State]) {
+        init(world: WorldFacts, live: SharedLiveBubbles, states: [State]) {
+            self.world = world
             self.live = live
             self.states = states
         }
@@ -121,7 +130,7 @@ public struct DeviceSnapshot: Sendable {
     /// Changes the state, made this snapshot's own first if another snapshot shares its box.
     private mutating func change(_ body: (inout State) -> Void) {
         if !isKnownUniquelyReferenced(&storage) {
-            storage = Storage(live: storage.live, states: [storage.states[index]])
+            storage = Storage(world: storage.world, live: storage.live, states: [storage.states[index]])
             index = 0
         }
         body(&storage.states[index])
@@ -153,7 +162,7 @@ public struct DeviceSnapshot: Sendable {
     /// person in the scenario's order (M1). Per-conversation mode: the first conversation's.
     /// Listed when read.
     public var identifiers: [Identifier] {
-        get { fields.identifiers }
+        get { fields.identifiers(storage.world) }
         set { change { $0.listed = newValue } }
     }
     /// How many times the app was reinstalled (M2).
@@ -164,7 +173,7 @@ public struct DeviceSnapshot: Sendable {
     /// One transcript per conversation, in the scenario's order. Drawn when read (checks
     /// and exploration do not read it), each time: keep the array to read it more than once.
     public var transcripts: [DrawnTranscript] {
-        get { fields.drawn ?? fields.drawing.transcripts }
+        get { fields.drawn ?? fields.drawing(storage.world).transcripts }
         set { change { $0.drawn = newValue } }
     }
     /// Per session with a bubble here: the live bubble and what tapping it would show.
@@ -202,7 +211,7 @@ public struct DeviceSnapshot: Sendable {
     package var identifierMaps: [IdentifierMap] {
         get {
             if let maps = fields.maps { return maps }
-            let current = fields.drawing.drawer.identifiers
+            let current = fields.map
             return fields.retired.isEmpty ? [current] : [current] + fields.retired.reversed()
         }
         set { change { $0.maps = newValue } }
@@ -217,11 +226,11 @@ public struct DeviceSnapshot: Sendable {
     /// The sessions as a table: the views set, or the live bubbles' drawn when asked for.
     private var sessionTable: SessionTable {
         if let views = fields.views { return SessionTable(views: views) }
-        return SessionTable(live: storage.live, device: fields.liveIndex, drawing: fields.drawing)
+        return SessionTable(live: storage.live, device: fields.liveIndex, drawing: fields.drawing(storage.world))
     }
 
     /// The local identifier (M1).
-    public var localIdentifier: ParticipantID? { fields.firstIdentifier?.id }
+    public var localIdentifier: ParticipantID? { fields.firstIdentifier(storage.world)?.id }
 
     /// The first staged draft in the scenario's conversation order, if any (M16).
     public var draft: Message? { drafts.first?.message }
@@ -240,8 +249,8 @@ public struct DeviceSnapshot: Sendable {
     package func isSame(as other: DeviceSnapshot) -> Bool { storage === other.storage && index == other.index }
 
     /// Every device of a run, each the state in `states` at its position, sharing one box.
-    static func run(_ states: [State], live: SharedLiveBubbles) -> [DeviceSnapshot] {
-        let storage = Storage(live: live, states: states)
+    static func run(_ states: [State], world: WorldFacts, live: SharedLiveBubbles) -> [DeviceSnapshot] {
+        let storage = Storage(world: world, live: live, states: states)
         return states.indices.map { DeviceSnapshot(storage: storage, index: $0) }
     }
 

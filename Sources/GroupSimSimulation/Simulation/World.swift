@@ -60,7 +60,7 @@ package struct World: RunPart {
 
     /// Device `index`'s snapshot, its sessions read from the live bubbles.
     package mutating func snapshot(ofDevice index: Int) -> DeviceSnapshot {
-        DeviceSnapshot.run([devices[index].snapshotState(index: index)], live: SharedLiveBubbles(live))[0]
+        DeviceSnapshot.run([devices[index].snapshotState(index: index)], world: facts, live: SharedLiveBubbles(live))[0]
     }
 
     /// Every device's snapshot, in the scenario's order, sharing one box of their states and
@@ -69,7 +69,7 @@ package struct World: RunPart {
         var states: [DeviceSnapshot.State] = []
         states.reserveCapacity(devices.count)
         for index in devices.indices { states.append(devices[index].snapshotState(index: index)) }
-        return DeviceSnapshot.run(states, live: SharedLiveBubbles(live))
+        return DeviceSnapshot.run(states, world: facts, live: SharedLiveBubbles(live))
     }
 
     /// The devices of the conversation's members, in member order and each person's
