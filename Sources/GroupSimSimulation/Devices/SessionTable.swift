@@ -44,7 +44,9 @@ struct SessionTable: Sendable {
     /// The view of the session's first live bubble here, or nil.
     func view(of session: String) -> DeviceSnapshot.SessionView? {
         if let given { return given.first { $0.session == session } }
-        return live.first(device: device, session: session).map { draw($0, summaries: summaries(in: $0.conversation)[session] ?? []) }
+        return live.first(device: device, session: session).map {
+            draw($0, summaries: summaries(in: $0.conversation, of: session)[session] ?? [])
+        }
     }
 
     /// The caption of the session's first live bubble as drawn here (M5): `.some(nil)` for
@@ -69,12 +71,15 @@ struct SessionTable: Sendable {
                            summaries: summaries, summaryCount: bubble.summaries, provenance: envelope.provenance)
     }
 
-    /// The summary lines M14 draws in the conversation, by session, oldest first.
-    private func summaries(in conversation: Int) -> [String: [String]] {
+    /// The summary lines M14 draws in the conversation, by session, oldest first; those of
+    /// `only` alone when given (a check reads one session's view: drawing the others' tokens
+    /// was most of it).
+    private func summaries(in conversation: Int, of only: String? = nil) -> [String: [String]] {
         guard let drawing else { return [:] }
         var drawn: [String: [String]] = [:]
         for line in drawing.shown(conversation).transcript.drawn(summaryLines: drawing.summaryLines) {
-            if case .summary(let old, _) = line, let name = old.sessionName, let text = drawing.drawer.summaryText(line) {
+            if case .summary(let old, _) = line, let name = old.sessionName, only == nil || name == only,
+               let text = drawing.drawer.summaryText(line) {
                 drawn[name, default: []].append(text)
             }
         }
