@@ -13,18 +13,18 @@ public final class AppEnvironment {
     /// Which installation this is: 0 first, one more per reinstall (M2).
     public let installation: Int
     /// The installation's key-value storage (what `UserDefaults` is on iOS).
-    public let storage: LocalStorage
+    @exclusivity(unchecked) public private(set) var storage: LocalStorage
     /// The process every device's extension shares in this run (`ExtensionProcess`).
-    package let process: ExtensionProcess
+    @exclusivity(unchecked) package private(set) var process: ExtensionProcess
     /// Pitfalls the app's host saw in the app itself (state shared with another device,
     /// M22), which the device reports once the call into the app returns.
-    package var hostSightings: [(kind: Scenario.PitfallKind, detail: String)] = []
+    @exclusivity(unchecked) package var hostSightings: [(kind: Scenario.PitfallKind, detail: String)] = []
     /// Made at the first token: most apps draw none, and a run makes an environment for
     /// every device.
-    private var generator: SplitMix64?
+    @exclusivity(unchecked) private var generator: SplitMix64?
     /// `randomBits()`'s stream, apart from the tokens', so drawing numbers changes no token.
-    private var randomGenerator: SplitMix64?
-    private let streams: RandomStreams
+    @exclusivity(unchecked) private var randomGenerator: SplitMix64?
+    @exclusivity(unchecked) private var streams: RandomStreams
 
     init(device: String, installation: Int, world: WorldFacts) {
         self.device = device
@@ -32,6 +32,28 @@ public final class AppEnvironment {
         streams = world.streams
         process = world.extensionProcess
         storage = LocalStorage()
+    }
+
+    /// This environment, if nothing used it, as `init` makes it for the same device and
+    /// installation in the run of `world`; nil if something drew a token or a number from
+    /// it, stored anything in it or saw a sighting, or if it is not `environment`'s only
+    /// reference, or its storage not the environment's alone (an app or anything else
+    /// still holds one of them). A restart keeps a device's
+    /// unused environment instead of freeing it and making one.
+    static func reused(_ environment: inout AppEnvironment, world: WorldFacts) -> AppEnvironment? {
+        guard isKnownUniquelyReferenced(&environment), isKnownUniquelyReferenced(&environment.storage), environment.isUnused else {
+            return nil
+        }
+        environment.streams = world.streams
+        environment.process = world.extensionProcess
+        return environment
+    }
+
+    /// Read for every device of every restart: the fields it reads are checked for
+    /// exclusive access statically only (`@exclusivity(unchecked)`), as one device's calls
+    /// run one at a time; the run-time check cost more than making a new environment.
+    private var isUnused: Bool {
+        generator == nil && randomGenerator == nil && hostSightings.isEmpty && storage.isUntouched
     }
 
     /// A fresh token of 16 lowercase hex digits, drawn from the seed for this device and

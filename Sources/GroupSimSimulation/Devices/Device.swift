@@ -21,7 +21,15 @@ package struct Device {
     let makeApp: AppRegistry.Factory?
 
     // Identifiers (M1, M2, M6).
-    var identifiers: IdentifierMap { didSet { forgetView() } }
+    var identifiers: IdentifierMap {
+        get { currentIdentifiers }
+        set {
+            currentIdentifiers = newValue
+            forgetView()
+        }
+    }
+    /// `identifiers`, stored without an observer, so that a restart can hand it on in place.
+    private var currentIdentifiers: IdentifierMap
     var retired: [IdentifierMap] = []
     var members: [String: [String]] { didSet { forgetView() } }
     /// The conversations the owner is a member of now, kept with `members` (`updateMembers`):
@@ -114,16 +122,18 @@ package struct Device {
     let tracing: Bool
 
     package init(spec: Scenario.DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool = true) {
-        self.init(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: nil,
-                  position: world.personIndex[spec.person] ?? -1, number: world.tables.deviceIndex[spec.name] ?? -1)
+        self.init(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: nil, environment: nil,
+                  identifiers: nil, position: world.personIndex[spec.person] ?? -1, number: world.tables.deviceIndex[spec.name] ?? -1)
     }
 
     /// `transcripts`: empty transcripts of the same scenario to fill, whose room a
-    /// previous run made (`reset(world:)`); nil makes new ones. `position` and `number`:
+    /// previous run made (`reset(world:)`); nil makes new ones. `environment`: an unused
+    /// one of installation 0 for `world` (`AppEnvironment.reused`); nil makes one. `identifiers`:
+    /// the first installation's map for `world` (`IdentifierMap.reused`); nil mints one. `position` and `number`:
     /// the owner's position in the scenario's people and the device's in its devices (-1:
     /// not listed), which find the device's tables without hashing a name.
     private init(spec: Scenario.DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool, transcripts: Transcripts?,
-                 position: Int, number: Int) {
+                 environment: AppEnvironment?, identifiers: IdentifierMap?, position: Int, number: Int) {
         self.spec = spec
         self.tracing = tracing
         self.world = world
@@ -131,11 +141,11 @@ package struct Device {
         self.deviceNumber = number
         self.makeApp = makeApp
         let tables = world.tables
-        self.identifiers = world.mintIdentifiers(device: spec.name, at: number >= 0 ? number : nil, generation: 0)
+        self.currentIdentifiers = identifiers ?? world.mintIdentifiers(device: spec.name, at: number >= 0 ? number : nil, generation: 0)
         self.members = tables.initialMembers
         self.memberOf = tables.initialConversationsByPerson.indices.contains(position)
             ? tables.initialConversationsByPerson[position] : tables.initialConversations[spec.person] ?? []
-        self.environment = AppEnvironment(device: spec.name, installation: 0, world: world)
+        self.environment = environment ?? AppEnvironment(device: spec.name, installation: 0, world: world)
         // With one conversation its transcript holds every numbered session; with several,
         // each holds some, and its table stays as long as the highest it holds.
         self.transcripts = transcripts ?? Transcripts(numbers: world.conversationNumbers,
@@ -151,8 +161,13 @@ package struct Device {
         // Let go of them here, so that emptying `kept` keeps its room instead of copying.
         transcripts = Transcripts()
         kept.reset(seed: world.streams.seed)
-        self = Device(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: kept, position: position,
-                      number: deviceNumber)
+        // An environment of a later installation, or one an app used, is made anew.
+        let unused = environment.installation == 0 ? AppEnvironment.reused(&environment, world: world) : nil
+        // The first installation's map, if no message of the last run holds it (the cache below did).
+        lastLocalIdentifier = nil
+        let map = currentIdentifiers.generation == 0 ? IdentifierMap.reused(&currentIdentifiers, streams: world.streams) : nil
+        self = Device(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: kept, environment: unused, identifiers: map,
+                      position: position, number: deviceNumber)
     }
 
     /// The key-value storage of the app's current installation on this device.
@@ -174,7 +189,7 @@ package struct Device {
     /// The number of the bubble selected in the running app when its URL names the cloud
     /// record `key` (`app.record-key`, M13): a fetch answered then is what the app shows
     /// for the session (M21). Nil while the app is closed, nothing is selected, or the
-    /// state travels in the message. Mutating for the reason `snapshot(live:index:)` is.
+    /// state travels in the message. Mutating for the reason `snapshotState(index:)` is.
     mutating func selectedMessage(naming key: String) -> Int? {
         guard isRunning, world.app.state != .message, let selected, selected.state[world.app.recordKey] == key else { return nil }
         return selected.id
@@ -190,7 +205,7 @@ package struct Device {
     /// What the device shows and holds now, for checks and reports. It changes nothing;
     /// it is mutating so that a caller reaches the device where it lies in the world: a
     /// non-mutating call on an element of the world's array copied the whole device first.
-    mutating func snapshot(live: SharedLiveBubbles, index: Int) -> DeviceSnapshot { makeSnapshot(live: live, index: index) }
+    mutating func snapshotState(index: Int) -> DeviceSnapshot.State { makeSnapshotState(index: index) }
 
     /// Whether the action acts in the conversation (opens the app there, stages, sends or
     /// taps), which a person who is no longer a member cannot do (M6). Closing the app,

@@ -3,9 +3,10 @@ import GroupSimScenario
 
 /// What one device shows and holds at the end of a run: for checks and reports.
 ///
-/// A value whose fields live in one shared box until a copy is changed (copy on write):
-/// checks, pitfall detectors and exploration hand device lists around for every session,
-/// and a copy costs one retain instead of one per field.
+/// A value whose fields live in one box that all the snapshots of a run share, each at its
+/// device's position, until a copy is changed (copy on write): a run's snapshots cost one
+/// box, not one per device, and checks, pitfall detectors and exploration hand device
+/// lists around for every session at one retain a copy.
 public struct DeviceSnapshot: Sendable {
     /// One person as this installation identifies them (M1).
     public struct Identifier: Sendable, Hashable, Codable {
@@ -42,185 +43,194 @@ public struct DeviceSnapshot: Sendable {
         }
     }
 
-    /// Where `identifiers` comes from: a list, or the installation's map, listed each time
-    /// it is read, so that a run of a large group does not list every person on every
-    /// device for readers that never ask.
-    enum IdentifierListing {
-        case listed([Identifier])
-        /// The owner's identifier first, then every other person's in the scenario's order,
-        /// all in `conversation`.
-        case minted(IdentifierMap, owner: String, ownerPosition: Int, people: [Scenario.Person], conversation: String)
-
-        /// The owner's identifier, without listing the others.
-        var first: Identifier? {
-            switch self {
-            case .listed(let list):
-                return list.first
-            case .minted(let map, let owner, let position, _, let conversation):
-                // Every person of the scenario has an identifier in every map.
-                let own = map.id(forPersonAt: position, person: owner, in: conversation) ?? ParticipantID(bits: 0, 0)
-                return Identifier(person: owner, id: own)
-            }
-        }
-
-        var list: [Identifier] {
-            switch self {
-            case .listed(let list):
-                return list
-            case .minted(let map, let owner, _, let people, let conversation):
-                var list = first.map { [$0] } ?? []
-                list.reserveCapacity(people.count)
-                for person in people where person.key != owner {
-                    if let id = map.id(for: person.key, in: conversation) { list.append(Identifier(person: person.key, id: id)) }
-                }
-                return list
-            }
-        }
-    }
-
-    /// The fields. Changed only through `writable`, which gives a copy its own box first,
-    /// so no box that two snapshots share is ever changed.
-    private final class Fields: @unchecked Sendable {
+    /// The fields of one snapshot. What drawing, listing and session views need is kept as
+    /// the device left it (`map`, `owner`, `position`, `transcriptTable`; the run's facts are
+    /// the box's), and each is made only when read, unless a setter
+    /// replaced it (the optionals below).
+    struct State {
         var name: String
         var person: String
         var platform: Scenario.DeviceSpec.Platform
         var runsApp: Bool
         var callbacks: [AppCallback]
-        var identifiers: IdentifierListing
         var generation: Int
-        var drawnTranscripts: DrawnTranscripts
-        var sessions: SessionTable
         var drafts: [Draft]
-        var localStorage: [String: String] = [:]
-        var localSuites: [String: [String: String]] = [:]
-        var installIDs: [String] = []
-        var identifierMaps: [IdentifierMap] = []
-        var runIndex = -1
+        var localStorage: [String: String]
+        var localSuites: [String: [String: String]]
+        var installIDs: [String]
+        var runIndex: Int
+        /// The device's identifiers, owner (and the owner's position in the people) and
+        /// transcripts at the end; `live`'s device `liveIndex`.
+        let map: IdentifierMap
+        let owner: String
+        let position: Int
+        let transcriptTable: Transcripts
+        let liveIndex: Int
+        /// The retired identifier maps, oldest first (M2).
+        let retired: [IdentifierMap]
+        /// Set by the setters: what they replaced, read instead of what is drawn or listed.
+        var listed: [Identifier]?
+        var drawn: [DrawnTranscript]?
+        var views: [SessionView]?
+        var maps: [IdentifierMap]?
 
-        init(name: String, person: String, platform: Scenario.DeviceSpec.Platform, runsApp: Bool, callbacks: [AppCallback],
-             identifiers: IdentifierListing, generation: Int, drawnTranscripts: DrawnTranscripts,
-             sessions: SessionTable, drafts: [Draft]) {
-            self.name = name
-            self.person = person
-            self.platform = platform
-            self.runsApp = runsApp
-            self.callbacks = callbacks
-            self.identifiers = identifiers
-            self.generation = generation
-            self.drawnTranscripts = drawnTranscripts
-            self.sessions = sessions
-            self.drafts = drafts
+        /// What the device's transcripts and sessions are drawn from, in the run of `world`.
+        func drawing(_ world: WorldFacts) -> DeviceDrawing {
+            DeviceDrawing(drawer: TranscriptDrawer(world: world, identifiers: map, person: owner, position: position),
+                          transcriptTable: transcriptTable)
         }
 
-        func copy() -> Fields {
-            let copy = Fields(name: name, person: person, platform: platform, runsApp: runsApp, callbacks: callbacks,
-                              identifiers: identifiers, generation: generation, drawnTranscripts: drawnTranscripts,
-                              sessions: sessions, drafts: drafts)
-            copy.localStorage = localStorage
-            copy.localSuites = localSuites
-            copy.installIDs = installIDs
-            copy.identifierMaps = identifierMaps
-            copy.runIndex = runIndex
-            return copy
+        /// The owner's identifier first, then every other person's in the scenario's order,
+        /// all in the first conversation.
+        func identifiers(_ world: WorldFacts) -> [Identifier] {
+            if let listed { return listed }
+            let drawing = drawing(world)
+            var list = [ownIdentifier(drawing)]
+            list.reserveCapacity(world.people.count)
+            for person in world.people where person.key != owner {
+                if let id = map.id(for: person.key, in: drawing.firstConversation) { list.append(Identifier(person: person.key, id: id)) }
+            }
+            return list
+        }
+
+        /// The owner's identifier, without listing the others.
+        func firstIdentifier(_ world: WorldFacts) -> Identifier? {
+            if let listed { return listed.first }
+            return ownIdentifier(drawing(world))
+        }
+
+        private func ownIdentifier(_ drawing: DeviceDrawing) -> Identifier {
+            Identifier(person: owner, id: drawing.drawer.ownIdentifier(in: drawing.firstConversation))
         }
     }
 
-    private var fields: Fields
+    /// The states of a run's snapshots, one per device, shared by all of them: a run makes
+    /// one box, not one per device. Changed only through `change`, which gives a snapshot
+    /// a box of its own first, so no box that two snapshots share is ever changed.
+    private final class Storage: @unchecked Sendable {
+        let world: WorldFacts
+        let live: SharedLiveBubbles
+        @exclusivity(unchecked) var states: [State]
 
-    /// The fields, made this snapshot's own first if another copy shares them.
-    private var writable: Fields {
-        mutating get {
-            if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
-            return fields
+        init(world: WorldFacts, live: SharedLiveBubbles, states: [State]) {
+            self.world = world
+            self.live = live
+            self.states = states
         }
+    }
+
+    private var storage: Storage
+    private var index: Int
+
+    /// The snapshot's state, to read one field of.
+    private var fields: State {
+        _read { yield storage.states[index] }
+    }
+
+    /// Changes the state, made this snapshot's own first if another snapshot shares its box.
+    private mutating func change(_ body: (inout State) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = Storage(world: storage.world, live: storage.live, states: [storage.states[index]])
+            index = 0
+        }
+        body(&storage.states[index])
     }
 
     public var name: String {
         get { fields.name }
-        set { writable.name = newValue }
+        set { change { $0.name = newValue } }
     }
     public var person: String {
         get { fields.person }
-        set { writable.person = newValue }
+        set { change { $0.person = newValue } }
     }
     public var platform: Scenario.DeviceSpec.Platform {
         get { fields.platform }
-        set { writable.platform = newValue }
+        set { change { $0.platform = newValue } }
     }
     /// Whether the extension can run here (iOS with the app installed).
     public var runsApp: Bool {
         get { fields.runsApp }
-        set { writable.runsApp = newValue }
+        set { change { $0.runsApp = newValue } }
     }
     /// Every callback the app received on this device, in order (M19-M24).
     public var callbacks: [AppCallback] {
         get { fields.callbacks }
-        set { writable.callbacks = newValue }
+        set { change { $0.callbacks = newValue } }
     }
     /// This installation's identifiers: the owner's local one first, then one per other
     /// person in the scenario's order (M1). Per-conversation mode: the first conversation's.
+    /// Listed when read.
     public var identifiers: [Identifier] {
-        get { fields.identifiers.list }
-        set { writable.identifiers = .listed(newValue) }
+        get { fields.identifiers(storage.world) }
+        set { change { $0.listed = newValue } }
     }
     /// How many times the app was reinstalled (M2).
     public var generation: Int {
         get { fields.generation }
-        set { writable.generation = newValue }
+        set { change { $0.generation = newValue } }
     }
     /// One transcript per conversation, in the scenario's order. Drawn when read (checks
     /// and exploration do not read it), each time: keep the array to read it more than once.
     public var transcripts: [DrawnTranscript] {
-        get { fields.drawnTranscripts.transcripts }
-        set { writable.drawnTranscripts = .drawn(newValue) }
+        get { fields.drawn ?? fields.drawing(storage.world).transcripts }
+        set { change { $0.drawn = newValue } }
     }
     /// Per session with a bubble here: the live bubble and what tapping it would show.
     /// Drawn when read (checks and exploration read the live bubbles through
     /// `SessionStates` instead); a device with many sessions draws them again on each
     /// read, so keep the array to read it more than once.
     public var sessions: [SessionView] {
-        get { fields.sessions.views }
-        // `session(_:)` is a dictionary look-up, not a scan, so checking every session
-        // on every device stays linear.
-        set { writable.sessions = SessionTable(views: newValue) }
+        get { sessionTable.views }
+        set { change { $0.views = newValue } }
     }
     /// The staged draft of each conversation that has one, in the scenario's order (M16).
     public var drafts: [Draft] {
         get { fields.drafts }
-        set { writable.drafts = newValue }
+        set { change { $0.drafts = newValue } }
     }
     /// The installation's local storage at the end (wiped by each reinstall): a copy
     /// of `LocalStorage`'s keys and values.
     public var localStorage: [String: String] {
         get { fields.localStorage }
-        set { writable.localStorage = newValue }
+        set { change { $0.localStorage = newValue } }
     }
     /// The suites of that storage that hold something at the end (`UserDefaults(suiteName:)`),
     /// by name: each a copy of its keys and values, as `localStorage` is.
     public var localSuites: [String: [String: String]] {
         get { fields.localSuites }
-        set { writable.localSuites = newValue }
+        set { change { $0.localSuites = newValue } }
     }
     /// Every install id this device's installations created, oldest first
     /// (`app.identity: install-id`).
     public var installIDs: [String] {
         get { fields.installIDs }
-        set { writable.installIDs = newValue }
+        set { change { $0.installIDs = newValue } }
     }
     /// The current installation's identifier map, then the retired ones (M2).
     package var identifierMaps: [IdentifierMap] {
-        get { fields.identifierMaps }
-        set { writable.identifierMaps = newValue }
+        get {
+            if let maps = fields.maps { return maps }
+            let current = fields.map
+            return fields.retired.isEmpty ? [current] : [current] + fields.retired.reversed()
+        }
+        set { change { $0.maps = newValue } }
     }
 
     /// The device's position in its run's `RunOutcome.devices` (-1: not known).
     package var runIndex: Int {
         get { fields.runIndex }
-        set { writable.runIndex = newValue }
+        set { change { $0.runIndex = newValue } }
+    }
+
+    /// The sessions as a table: the views set, or the live bubbles' drawn when asked for.
+    private var sessionTable: SessionTable {
+        if let views = fields.views { return SessionTable(views: views) }
+        return SessionTable(live: storage.live, device: fields.liveIndex, drawing: fields.drawing(storage.world))
     }
 
     /// The local identifier (M1).
-    public var localIdentifier: ParticipantID? { fields.identifiers.first?.id }
+    public var localIdentifier: ParticipantID? { fields.firstIdentifier(storage.world)?.id }
 
     /// The first staged draft in the scenario's conversation order, if any (M16).
     public var draft: Message? { drafts.first?.message }
@@ -229,25 +239,27 @@ public struct DeviceSnapshot: Sendable {
     public func draft(in conversation: String) -> Message? { drafts.first { $0.conversation == conversation }?.message }
 
     /// What tapping `name`'s bubble would show here; nil when no bubble of it is shown.
-    public func session(_ name: String) -> SessionView? { fields.sessions.view(of: name) }
+    public func session(_ name: String) -> SessionView? { sessionTable.view(of: name) }
 
     /// `session(name)?.caption` without drawing the rest of the view (its summary lines):
     /// `.some(nil)` for a live bubble with no caption, nil for no bubble of the session.
-    package func caption(ofSession name: String) -> String?? { fields.sessions.caption(of: name) }
+    package func caption(ofSession name: String) -> String?? { sessionTable.caption(of: name) }
 
     /// `session(name)?.summaries` without drawing the rest of the view (its caption).
-    package func summaries(ofSession name: String) -> [String]? { fields.sessions.summaries(of: name) }
+    package func summaries(ofSession name: String) -> [String]? { sessionTable.summaries(of: name) }
 
-    /// Whether `other` is this snapshot, unchanged: both share one box of fields.
-    package func isSame(as other: DeviceSnapshot) -> Bool { fields === other.fields }
+    /// Whether `other` is this snapshot, unchanged: both read one state of one box.
+    package func isSame(as other: DeviceSnapshot) -> Bool { storage === other.storage && index == other.index }
 
-    init(name: String, person: String, platform: Scenario.DeviceSpec.Platform, runsApp: Bool, callbacks: [AppCallback],
-         identifiers: IdentifierListing, generation: Int,
-         transcripts: DrawnTranscripts, sessions: SessionTable,
-         drafts: [Draft]) {
-        fields = Fields(name: name, person: person, platform: platform, runsApp: runsApp, callbacks: callbacks,
-                        identifiers: identifiers, generation: generation, drawnTranscripts: transcripts,
-                        sessions: sessions, drafts: drafts)
+    /// Every device of a run, each the state in `states` at its position, sharing one box.
+    static func run(_ states: [State], world: WorldFacts, live: SharedLiveBubbles) -> [DeviceSnapshot] {
+        let storage = Storage(world: world, live: live, states: states)
+        return states.indices.map { DeviceSnapshot(storage: storage, index: $0) }
+    }
+
+    private init(storage: Storage, index: Int) {
+        self.storage = storage
+        self.index = index
     }
 }
 

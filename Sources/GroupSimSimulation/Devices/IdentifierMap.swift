@@ -7,13 +7,16 @@ import GroupSimScenario
 /// Keyed by (conversation, person) in per-conversation mode, and by person alone in the
 /// default per-device mode, where one person has one identifier on the device whatever
 /// the conversation.
-package final class IdentifierMap: Sendable {
+///
+/// `@unchecked Sendable` for `streams` alone, which `reused` changes only on a map nothing
+/// else holds: no other thread can see it then.
+package final class IdentifierMap: @unchecked Sendable {
     /// The installation number: 0 at first install, +1 per reinstall (M2).
     package let generation: Int
     /// By conversation slot (one slot in per-device mode) times people plus person position:
     /// each identifier's stream key (shared with the scenario's tables).
     private let keys: [UInt64]
-    private let streams: RandomStreams
+    private var streams: RandomStreams
     /// The identifiers, minted up front only for a map too large to search by minting
     /// (`scanLimit`); a smaller map mints an identifier when it is asked for, which costs
     /// two draws, so that a run whose devices read a few identifiers mints a few.
@@ -46,6 +49,16 @@ package final class IdentifierMap: Sendable {
             minted = []
             slots = [:]
         }
+    }
+
+    /// `map`, if it mints on demand and nothing else holds it, as `init` makes it with
+    /// the same generation and keys from `streams` (another run's seed); nil otherwise.
+    /// A restart keeps the first installation's map of a device no sent message kept
+    /// instead of freeing it and making one.
+    static func reused(_ map: inout IdentifierMap, streams: RandomStreams) -> IdentifierMap? {
+        guard map.minted.isEmpty, isKnownUniquelyReferenced(&map) else { return nil }
+        map.streams = streams
+        return map
     }
 
     /// The identifier in `slot`.

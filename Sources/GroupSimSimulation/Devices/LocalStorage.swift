@@ -29,14 +29,18 @@ public final class LocalStorage {
     private var values: [String: Any] = [:] { didSet { changes &+= 1 } }
     /// How many times a value was stored or removed here: exploration compares it around
     /// an arrival to see whether the app wrote on it (`ScheduleEffect.storageWrite`).
-    private var changes = 0
+    @exclusivity(unchecked) private var changes = 0
     /// `register(defaults:)`: answers for keys that hold nothing; never stored, never listed.
-    private var registered: [String: Any] = [:]
+    @exclusivity(unchecked) private var registered: [String: Any] = [:]
     /// `UserDefaults(suiteName:)`'s stores, made when first named.
-    private var suites: [String: LocalStorage] = [:]
+    @exclusivity(unchecked) private var suites: [String: LocalStorage] = [:]
 
     /// An empty store, as a fresh installation has.
     public init() {}
+
+    /// Whether nothing was ever stored, removed, registered or named as a suite here:
+    /// the store is still what `init` made.
+    var isUntouched: Bool { changes == 0 && registered.isEmpty && suites.isEmpty }
 
     /// The string stored under `key`, or nil; setting nil removes the key.
     public subscript(key: String) -> String? {

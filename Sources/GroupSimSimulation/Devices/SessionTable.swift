@@ -11,21 +11,15 @@ struct SessionTable: Sendable {
     private let shared: SharedLiveBubbles?
     private var live: LiveBubbles { shared?.live ?? LiveBubbles() }
     private let device: Int
-    /// Per conversation, its name and transcript (for drawing summary lines): the same
-    /// array the snapshot's drawn transcripts hold.
-    private let shown: [(conversation: String, transcript: Transcript)]
-    private let drawer: TranscriptDrawer?
-    private let summaryLines: Int
+    /// The device's transcripts (for drawing summary lines) and drawer.
+    private let drawing: DeviceDrawing?
     /// Set when made from views (a snapshot whose sessions were replaced).
     private let given: [DeviceSnapshot.SessionView]?
 
-    init(live: SharedLiveBubbles, device: Int, shown: [(conversation: String, transcript: Transcript)], drawer: TranscriptDrawer,
-         summaryLines: Int) {
+    init(live: SharedLiveBubbles, device: Int, drawing: DeviceDrawing) {
         shared = live
         self.device = device
-        self.shown = shown
-        self.drawer = drawer
-        self.summaryLines = summaryLines
+        self.drawing = drawing
         given = nil
     }
 
@@ -33,9 +27,7 @@ struct SessionTable: Sendable {
     init(views: [DeviceSnapshot.SessionView]) {
         shared = nil
         device = -1
-        shown = []
-        drawer = nil
-        summaryLines = 0
+        drawing = nil
         given = views
     }
 
@@ -58,7 +50,7 @@ struct SessionTable: Sendable {
     /// The view of the session's first live bubble here, or nil.
     func view(of session: String) -> DeviceSnapshot.SessionView? {
         if let given { return given.first { $0.session == session } }
-        return firstBubble(of: session).map { draw($0, summaries: summaries(in: $0.conversation)[session] ?? []) }
+        return firstBubble(of: session).map { draw($0, summaries: summaryLines(in: $0.conversation, of: session)) }
     }
 
     /// The caption of the session's first live bubble as drawn here (M5): `.some(nil)` for
@@ -73,22 +65,19 @@ struct SessionTable: Sendable {
     /// or other sessions' summary lines: nil when the device shows no bubble of the session.
     func summaries(of session: String) -> [String]? {
         if let given { return given.first { $0.session == session }.map(\.summaries) }
-        return firstBubble(of: session).map { bubble in
-            var drawn: [String] = []
-            drawSummaries(in: bubble.conversation, only: session) { drawn.append($1) }
-            return drawn
-        }
+        return firstBubble(of: session).map { summaryLines(in: $0.conversation, of: session) }
     }
 
     /// A live bubble's caption with its `$UUID` tokens drawn as this device's contact names (M5).
     private func caption(of envelope: Envelope) -> String? {
-        envelope.message?.layout.caption.map { drawer?.drawTokens($0, minted: envelope.senderMap) ?? $0 }
+        envelope.message?.layout.caption.map { drawing?.drawer.drawTokens($0, minted: envelope.senderMap) ?? $0 }
     }
 
     /// The view of a live bubble: its caption and summary lines as this device draws them (M5, M14).
     private func draw(_ bubble: LiveBubbles.Shown, summaries: [String]) -> DeviceSnapshot.SessionView {
         let envelope = bubble.envelope
-        return DeviceSnapshot.SessionView(session: bubble.session, conversation: shown[bubble.conversation].conversation, message: envelope.id,
+        return DeviceSnapshot.SessionView(session: bubble.session, conversation: drawing?.world.conversations[bubble.conversation].name ?? "",
+                           message: envelope.id,
                            senderPerson: envelope.senderPerson, caption: caption(of: envelope), urlState: envelope.state,
                            summaries: summaries, summaryCount: bubble.summaries, provenance: envelope.provenance)
     }
@@ -100,13 +89,21 @@ struct SessionTable: Sendable {
         return drawn
     }
 
+    /// One session's summary lines in the conversation, oldest first (a check reads one
+    /// session's view: drawing the other sessions' tokens was most of it).
+    private func summaryLines(in conversation: Int, of session: String) -> [String] {
+        var drawn: [String] = []
+        drawSummaries(in: conversation, only: session) { drawn.append($1) }
+        return drawn
+    }
+
     /// Each summary line M14 draws in the conversation, oldest first, with its session's
     /// name; with `only`, that session's lines alone (the others are not drawn).
     private func drawSummaries(in conversation: Int, only session: String? = nil, _ body: (String, String) -> Void) {
-        guard let drawer else { return }
-        for line in shown[conversation].transcript.drawn(summaryLines: summaryLines) {
+        guard let drawing else { return }
+        for line in drawing.shown(conversation).transcript.drawn(summaryLines: drawing.summaryLines) {
             if case .summary(let old, _) = line, let name = old.sessionName, session == nil || name == session,
-               let text = drawer.summaryText(line) {
+               let text = drawing.drawer.summaryText(line) {
                 body(name, text)
             }
         }

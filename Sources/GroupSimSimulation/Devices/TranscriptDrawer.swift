@@ -100,25 +100,30 @@ struct TranscriptDrawer: Sendable {
     }
 }
 
-/// A device's transcripts as a snapshot holds them: drawn (a snapshot whose transcripts
-/// were set), or what to draw them from, drawn each time they are read: a run checked and
-/// explored only needs each session's live bubble, and drawing every line of every device
-/// is most of a large run's memory. A plain value: the transcripts share their entries
-/// with the device's, so nothing is copied until drawn.
-enum DrawnTranscripts: Sendable {
-    case drawn([DeviceSnapshot.DrawnTranscript])
-    case undrawn(TranscriptDrawer, [(conversation: String, transcript: Transcript)], summaryLines: Int)
+/// What a snapshot draws a device's transcripts and sessions from: its transcripts and
+/// identifiers as the run left them, shared with the device, not copied. Drawn each time
+/// they are read: a run checked and explored only needs each session's live bubble, and
+/// drawing every line of every device is most of a large run's memory.
+struct DeviceDrawing: Sendable {
+    let drawer: TranscriptDrawer
+    let transcriptTable: Transcripts
+
+    var world: WorldFacts { drawer.world }
+    var summaryLines: Int { drawer.world.options.summaryLines }
+    var firstConversation: String { world.conversations.first?.name ?? Scenario.ConversationSpec.defaultName }
+
+    /// The scenario's conversation at `position` (in its conversations) and its transcript here.
+    func shown(_ position: Int) -> (conversation: String, transcript: Transcript) {
+        let name = world.conversations[position].name
+        return (name, transcriptTable.scenarioTranscript(at: position, named: name))
+    }
 
     /// Every conversation's lines as drawn, in the scenario's order.
     var transcripts: [DeviceSnapshot.DrawnTranscript] {
-        switch self {
-        case .drawn(let drawn):
-            drawn
-        case .undrawn(let drawer, let transcripts, let summaryLines):
-            transcripts.map { shown in
-                DeviceSnapshot.DrawnTranscript(conversation: shown.conversation,
-                                               entries: shown.transcript.drawn(summaryLines: summaryLines).map(drawer.draw))
-            }
+        world.conversations.indices.map { position in
+            let shown = shown(position)
+            return DeviceSnapshot.DrawnTranscript(conversation: shown.conversation,
+                                                  entries: shown.transcript.drawn(summaryLines: summaryLines).map(drawer.draw))
         }
     }
 }

@@ -40,7 +40,10 @@ package struct World: RunPart {
         usedSessions.removeAll(keepingCapacity: true)
         memberDevicesCache = tables.initialMemberDevices
         let facts = facts
-        for index in devices.indices { devices[index].reset(world: facts) }
+        // Through the buffer: indexing the array checked that it was unique for each device.
+        devices.withUnsafeMutableBufferPointer { devices in
+            for index in devices.indices { devices[index].reset(world: facts) }
+        }
     }
 
     var scenario: Scenario { facts.tables.scenario }
@@ -57,13 +60,16 @@ package struct World: RunPart {
 
     /// Device `index`'s snapshot, its sessions read from the live bubbles.
     package mutating func snapshot(ofDevice index: Int) -> DeviceSnapshot {
-        devices[index].snapshot(live: SharedLiveBubbles(live), index: index)
+        DeviceSnapshot.run([devices[index].snapshotState(index: index)], world: facts, live: SharedLiveBubbles(live))[0]
     }
 
-    /// Every device's snapshot, in the scenario's order, sharing one copy of the live bubbles.
+    /// Every device's snapshot, in the scenario's order, sharing one box of their states and
+    /// one copy of the live bubbles.
     mutating func snapshots() -> [DeviceSnapshot] {
-        let shared = SharedLiveBubbles(live)
-        return devices.indices.map { devices[$0].snapshot(live: shared, index: $0) }
+        var states: [DeviceSnapshot.State] = []
+        states.reserveCapacity(devices.count)
+        for index in devices.indices { states.append(devices[index].snapshotState(index: index)) }
+        return DeviceSnapshot.run(states, world: facts, live: SharedLiveBubbles(live))
     }
 
     /// The devices of the conversation's members, in member order and each person's

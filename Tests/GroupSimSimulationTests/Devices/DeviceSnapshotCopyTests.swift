@@ -29,4 +29,28 @@ import GroupSimTesting
         #expect(copy.localStorage["k"] == "v")
         #expect(copy.transcripts.map(\.entries.count) == original.transcripts.map(\.entries.count))
     }
+
+    /// A run's snapshots share one box of their states: changing one device of the list
+    /// gives that one a box of its own and leaves the others and the run's list as they were.
+    @Test func changingOneDeviceOfARunLeavesTheOthers() async throws {
+        let report = try await Fixture.run(Fixture.group + """
+            steps:
+              - { at: 0ms, device: alice-phone, send: { session: poll, data: { q: topping } } }
+
+            """)
+        var devices = report.outcome.devices
+        let before = devices.map(\.identifiers)
+        devices[1].name = "renamed"
+        devices[1].person = "someone"
+        #expect(report.outcome.devices[1].name != "renamed")
+        #expect(devices[1].name == "renamed" && devices[1].person == "someone")
+        // The identifiers are still listed for the owner the device had.
+        #expect(devices.map(\.identifiers) == before)
+        #expect(devices[1].session("poll")?.session == "poll")
+        #expect(!devices[1].isSame(as: report.outcome.devices[1]))
+        for index in devices.indices where index != 1 {
+            #expect(devices[index].isSame(as: report.outcome.devices[index]))
+            #expect(!devices[index].isSame(as: report.outcome.devices[(index + 1) % devices.count]))
+        }
+    }
 }

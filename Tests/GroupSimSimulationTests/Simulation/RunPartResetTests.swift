@@ -60,4 +60,59 @@ import GroupSimTesting
         #expect(use(&used) == use(&fresh))
         #expect(use(&fresh) != firstUse, "the second use of a queue that was not reset numbers on")
     }
+
+    /// A restart keeps a device's app environment only while nothing has used it: it
+    /// then draws the new run's tokens, as a new one would. One that drew a token or a
+    /// number, stored, registered or named a suite, or that something else still holds
+    /// (or holds its storage), is made anew.
+    @Test func onlyAnUnusedEnvironmentIsKept() throws {
+        let scenario = try Fixture.scenario(Fixture.group + "steps: []\n")
+        let last = WorldFacts(scenario: scenario, seed: 1)
+        let next = WorldFacts(scenario: scenario, seed: 2)
+        let uses: [(String, (AppEnvironment) -> Void)] = [
+            ("nothing", { _ in }),
+            ("a token", { _ = $0.makeToken() }),
+            ("a number", { _ = $0.randomBits() }),
+            ("a stored value", { $0.storage.set("v", forKey: "k") }),
+            ("a removed value", { $0.storage.removeObject(forKey: "k") }),
+            ("a default", { $0.storage.register(defaults: ["k": "v"]) }),
+            ("a suite", { _ = $0.storage.suite(named: "group") }),
+        ]
+        for (use, body) in uses {
+            var environment = AppEnvironment(device: "alice-phone", installation: 0, world: last)
+            body(environment)
+            let kept = AppEnvironment.reused(&environment, world: next)
+            #expect((kept != nil) == (use == "nothing"), "after \(use)")
+            if let kept {
+                let fresh = AppEnvironment(device: "alice-phone", installation: 0, world: next)
+                #expect(kept.makeToken() == fresh.makeToken() && kept.randomBits() == fresh.randomBits())
+                #expect(kept.process === next.extensionProcess && kept.storage.writeCount == 0)
+            }
+        }
+        var held = AppEnvironment(device: "alice-phone", installation: 0, world: last)
+        let holder = held
+        #expect(AppEnvironment.reused(&held, world: next) == nil && holder === held)
+        var storageHeld = AppEnvironment(device: "alice-phone", installation: 0, world: last)
+        let storage = storageHeld.storage
+        #expect(AppEnvironment.reused(&storageHeld, world: next) == nil && storage === storageHeld.storage)
+    }
+
+    /// A restart keeps a device's first identifier map only while nothing else holds it
+    /// (a message the device sent, a snapshot): it then gives the new seed's identifiers.
+    @Test func onlyAMapNothingHoldsIsKept() throws {
+        let scenario = try Fixture.scenario(Fixture.group + "steps: []\n")
+        let last = WorldFacts(scenario: scenario, seed: 1)
+        let next = WorldFacts(scenario: scenario, seed: 2)
+        let people = scenario.people.map(\.key)
+        var map = last.mintIdentifiers(device: "alice-phone", at: 0, generation: 0)
+        let before = people.map { map.id(for: $0, in: "") }
+        let kept = try #require(IdentifierMap.reused(&map, streams: next.streams))
+        let fresh = next.mintIdentifiers(device: "alice-phone", at: 0, generation: 0)
+        #expect(people.map { kept.id(for: $0, in: "") } == people.map { fresh.id(for: $0, in: "") })
+        #expect(people.map { kept.id(for: $0, in: "") } != before)
+        var held = last.mintIdentifiers(device: "alice-phone", at: 0, generation: 0)
+        let holder = held
+        #expect(IdentifierMap.reused(&held, streams: next.streams) == nil)
+        #expect(people.map { holder.id(for: $0, in: "") } == before)
+    }
 }
