@@ -172,7 +172,7 @@ final class ControllerHost<Controller: MSMessagesAppViewController> {
                                        presentationStyle: .compact)
         let bridge = ExtensionBridge(view: placeholder, environment: environment)
         defaults = LentToMainActor(environment.storage)
-        controller = UserDefaults.$device.withValue(defaults) {
+        controller = Self.onDevice(defaults) {
             make(ExtensionEnvironment(installation: environment, cloud: SimulatedCloud(bridge: bridge)))
         }
         controller.bridge = bridge
@@ -184,6 +184,14 @@ final class ControllerHost<Controller: MSMessagesAppViewController> {
     /// suites are this installation's, in `body` and in every task it starts.
     func onDevice(_ body: () -> Void) {
         UserDefaults.$device.withValue(defaults, operation: body)
+    }
+
+    /// Runs `make` with `defaults` as the device's storage. A closure written in the
+    /// initializer and handed to `withValue` would check on each activation that it runs
+    /// on the main actor, which the call into the controller already holds.
+    private nonisolated static func onDevice(_ defaults: LentToMainActor<LocalStorage>,
+                                             _ make: @MainActor () -> Controller) -> Controller {
+        UserDefaults.$device.withValue(defaults) { MainActorCalls.onMainActor(make) }
     }
 
     /// Shows the controller the conversation as the device sees it now.

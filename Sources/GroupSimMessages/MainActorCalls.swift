@@ -54,15 +54,16 @@ enum MainActorCalls {
 
     private static let mainQueue = DispatchQueue.main
 
-    /// Runs `body`, which the caller runs on the main queue, as the main actor's code.
+    /// Runs `body`, which the caller runs on the main queue, as the main actor's code
+    /// (only ever called so).
     /// The caller holds the main queue (it is in `sync`, or was on it already), which is
     /// the main actor's executor; `MainActor.assumeIsolated` would ask the runtime again,
     /// through the executor hooks, on every call into a controller (a few percent of a
     /// controller's runs). A synchronous main-actor function and a plain one are called
     /// alike: only the compiler's view of the isolation differs.
-    private static func onMainActor(_ body: @MainActor () -> Void) {
+    static func onMainActor<T>(_ body: @MainActor () -> T) -> T {
         withoutActuallyEscaping(body) { body in
-            unsafeBitCast(body, to: (() -> Void).self)()
+            unsafeBitCast(body, to: (() -> T).self)()
         }
     }
 
