@@ -187,7 +187,7 @@ open class MSConversation {
     private static func call(_ handler: Handler?, _ error: (any Error)?) {
         guard let handler else { return }
         if MainActorCalls.isOnMainQueue {
-            MainActor.assumeIsolated { handler(error) }
+            MainActorCalls.onMainActor { handler(error) }
         } else {
             Task { @MainActor in handler(error) }
         }

@@ -54,13 +54,12 @@ enum MainActorCalls {
 
     private static let mainQueue = DispatchQueue.main
 
-    /// Runs `body`, which the caller runs on the main queue, as the main actor's code
-    /// (only ever called so).
-    /// The caller holds the main queue (it is in `sync`, or was on it already), which is
-    /// the main actor's executor; `MainActor.assumeIsolated` would ask the runtime again,
-    /// through the executor hooks, on every call into a controller (a few percent of a
-    /// controller's runs). A synchronous main-actor function and a plain one are called
-    /// alike: only the compiler's view of the isolation differs.
+    /// Runs `body` as the main actor's code, for a caller on the main queue (in `sync`,
+    /// or on it already), which is the main actor's executor. `MainActor.assumeIsolated`
+    /// would ask the runtime again, through the executor hooks, on every call into a
+    /// controller and every completion handler (a few percent of a controller's runs). A
+    /// synchronous main-actor function and a plain one are called alike: only the
+    /// compiler's view of the isolation differs.
     static func onMainActor<T>(_ body: @MainActor () -> T) -> T {
         withoutActuallyEscaping(body) { body in
             unsafeBitCast(body, to: (() -> T).self)()

@@ -126,6 +126,7 @@ private final class JobQueue {
 
     /// Forgets the jobs run, keeping the room they took.
     func empty() {
+        guard !jobs.isEmpty else { return }
         jobs.removeAll(keepingCapacity: true)
         next = 0
     }
