@@ -24,7 +24,9 @@ struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp, Host
         // The device owns the environment and waits while the main actor uses it: the
         // call is synchronous, so the two never touch it at the same time.
         let lent = LentToMainActor(environment)
-        host = MainActorCalls.run { ControllerHost(make: make, environment: lent.value) }
+        var made: ControllerHost<Controller>?
+        MainActorCalls.run { made = ControllerHost(make: make, environment: lent.value) }
+        host = made
     }
 
     /// Runs `body` with the host on the main actor and returns what the controller asked for.

@@ -34,13 +34,12 @@ enum MainActorCalls {
         return actions
     }
 
-    /// Runs `body` on the main actor, with the work it starts, and returns its value.
-    static func run<T: Sendable>(_ body: @MainActor () -> T) -> T {
-        var value: T?
-        func call() { onMainActor { value = SequencedJobs.run(body) } }
+    /// Runs `body` on the main actor, with the work it starts. Not generic: a generic
+    /// result, here a controller's host of the app's type, was made and copied through
+    /// its metadata on each activation.
+    static func run(_ body: @MainActor () -> Void) {
+        func call() { onMainActor { SequencedJobs.run(body) } }
         if isOnMainQueue { call() } else { syncOnMainQueue(call) }
-        // `call` ran before `sync` returned, so the value is there.
-        return value.unsafelyUnwrapped
     }
 
     /// Runs `block` on the main queue and waits for it: the plain block form of `sync`,
