@@ -10,6 +10,8 @@ import GroupSimSimulation
 struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp, HostsController {
     private let make: @MainActor @Sendable (ExtensionEnvironment) -> Controller
     private var host: ControllerHost<Controller>?
+    /// The host's bridge, for results that reach no code of the app's (`didComplete`).
+    private var bridge: LentToMainActor<ExtensionBridge>?
 
     init(make: @escaping @MainActor @Sendable (ExtensionEnvironment) -> Controller) {
         self.make = make
@@ -24,7 +26,15 @@ struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp, Host
         // The device owns the environment and waits while the main actor uses it: the
         // call is synchronous, so the two never touch it at the same time.
         let lent = LentToMainActor(environment)
-        host = MainActorCalls.run { ControllerHost(make: make, environment: lent.value) }
+        var made: ControllerHost<Controller>?
+        var bridge: LentToMainActor<ExtensionBridge>?
+        MainActorCalls.run {
+            let host = ControllerHost(make: make, environment: lent.value)
+            made = host
+            bridge = LentToMainActor(host.bridge)
+        }
+        host = made
+        self.bridge = bridge
     }
 
     /// Runs `body` with the host on the main actor and returns what the controller asked for.
@@ -150,7 +160,16 @@ struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp, Host
     }
 
     func didComplete(_ action: AppAction, error: MessageErrorCode?, conversation view: Conversation) -> [AppAction] {
-        call { host in
+        // A result no completion handler of the app's waits for (an insert or send made
+        // without one, a style request) only updates GroupSim's objects, the app's message
+        // among them: no code of the app would run in a call, nor ask for anything, so the
+        // device's thread does it while the main actor is left alone. The next call shows
+        // the conversation before any code of the app runs.
+        if let bridge, !bridge.value.nextResultCallsApp {
+            bridge.value.complete(error: error)
+            return []
+        }
+        return call { host in
             host.show(view)
             host.bridge.complete(error: error)
         }
@@ -172,7 +191,7 @@ final class ControllerHost<Controller: MSMessagesAppViewController> {
                                        presentationStyle: .compact)
         let bridge = ExtensionBridge(view: placeholder, environment: environment)
         defaults = LentToMainActor(environment.storage)
-        controller = UserDefaults.$device.withValue(defaults) {
+        controller = Self.onDevice(defaults) {
             make(ExtensionEnvironment(installation: environment, cloud: SimulatedCloud(bridge: bridge)))
         }
         controller.bridge = bridge
@@ -184,6 +203,14 @@ final class ControllerHost<Controller: MSMessagesAppViewController> {
     /// suites are this installation's, in `body` and in every task it starts.
     func onDevice(_ body: () -> Void) {
         UserDefaults.$device.withValue(defaults, operation: body)
+    }
+
+    /// Runs `make` with `defaults` as the device's storage. A closure written in the
+    /// initializer and handed to `withValue` would check on each activation that it runs
+    /// on the main actor, which the call into the controller already holds.
+    private nonisolated static func onDevice(_ defaults: LentToMainActor<LocalStorage>,
+                                             _ make: @MainActor () -> Controller) -> Controller {
+        UserDefaults.$device.withValue(defaults) { MainActorCalls.onMainActor(make) }
     }
 
     /// Shows the controller the conversation as the device sees it now.

@@ -16,7 +16,7 @@ open class MSMessage {
     open var url: URL? {
         get {
             if let cached = cachedURL { return cached }
-            let made = urlText.flatMap { URL(string: $0) }
+            let made = urlText.flatMap(ParsedURLs.url(for:))
             cachedURL = made
             return made
         }
@@ -37,7 +37,19 @@ open class MSMessage {
             }
         }
     }
-    open var layout: MSMessageLayout?
+    open var layout: MSMessageLayout? {
+        get {
+            if let drawn = unbuiltLayout {
+                unbuiltLayout = nil
+                builtLayout = MSMessageTemplateLayout(drawn)
+            }
+            return builtLayout
+        }
+        set {
+            unbuiltLayout = nil
+            builtLayout = newValue
+        }
+    }
     /// Drawn as a summary line when a newer message of the session replaces this one (M10).
     open var summaryText: String?
     open var accessibilityLabel: String?
@@ -52,6 +64,10 @@ open class MSMessage {
 
     var urlText: String?
     private var cachedURL: URL?
+    private var builtLayout: MSMessageLayout?
+    /// The layout of a message GroupSim handed the app, made into the app's object when
+    /// first read: most callbacks' messages are never asked for it.
+    private var unbuiltLayout: TemplateLayout?
     /// A URL the setter refused, kept so that GroupSim can report the dropped URL (M8).
     var droppedURL: String?
     var sender: UUID?
@@ -73,7 +89,7 @@ open class MSMessage {
     init(_ message: Message, session: MSSession?) {
         self.session = session
         urlText = message.url
-        layout = MSMessageTemplateLayout(message.layout)
+        unbuiltLayout = message.layout
         summaryText = message.summaryText
         accessibilityLabel = message.accessibilityLabel
         shouldExpire = message.shouldExpire
@@ -123,6 +139,30 @@ extension MSMessage: Hashable {
 
     public func hash(into hasher: inout Hasher) {
         if let messageID { hasher.combine(messageID) } else { hasher.combine(ObjectIdentifier(self)) }
+    }
+}
+
+/// The URLs last made from a message's text: every device of a group that reads the
+/// same bubble's `url` gets the one value made for the first, instead of parsing the
+/// text again (a URL is a value, so sharing it changes nothing the app can see).
+private enum ParsedURLs {
+    private static let room = 16
+    private nonisolated(unsafe) static var kept: [(text: String, url: URL?)] = []
+    private nonisolated(unsafe) static var next = 0
+    private static let lock = NSLock()
+
+    static func url(for text: String) -> URL? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let found = kept.first(where: { $0.text == text }) { return found.url }
+        let made = URL(string: text)
+        if kept.count < room {
+            kept.append((text, made))
+        } else {
+            kept[next] = (text, made)
+            next = (next + 1) % room
+        }
+        return made
     }
 }
 

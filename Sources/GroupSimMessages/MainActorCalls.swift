@@ -25,7 +25,7 @@ enum MainActorCalls {
     static func run(_ body: @MainActor () -> Void, then result: @MainActor () -> [AppAction]) -> [AppAction] {
         var actions: [AppAction] = []
         func call() {
-            MainActor.assumeIsolated {
+            onMainActor {
                 SequencedJobs.run(body)
                 actions = result()
             }
@@ -34,18 +34,35 @@ enum MainActorCalls {
         return actions
     }
 
-    /// Runs `body` on the main actor, with the work it starts, and returns its value.
-    static func run<T: Sendable>(_ body: @MainActor () -> T) -> T {
-        func call() -> T { MainActor.assumeIsolated { SequencedJobs.run(body) } }
-        if isOnMainQueue { return call() }
-        return DispatchQueue.main.sync(execute: call)
+    /// Runs `body` on the main actor, with the work it starts. Not generic: a generic
+    /// result, here a controller's host of the app's type, was made and copied through
+    /// its metadata on each activation.
+    static func run(_ body: @MainActor () -> Void) {
+        func call() { onMainActor { SequencedJobs.run(body) } }
+        if isOnMainQueue { call() } else { syncOnMainQueue(call) }
     }
 
     /// Runs `block` on the main queue and waits for it: the plain block form of `sync`,
     /// not the generic one, which instantiated its result's metadata and wrapped the
-    /// block twice on every call into a controller (a few percent of its runs).
+    /// block twice on every call into a controller (a few percent of its runs). The
+    /// queue is the one object: on Linux `DispatchQueue.main` makes a new wrapper each
+    /// time it is read.
     private static func syncOnMainQueue(_ block: () -> Void) {
-        DispatchQueue.main.sync(execute: block)
+        mainQueue.sync(execute: block)
+    }
+
+    private static let mainQueue = DispatchQueue.main
+
+    /// Runs `body` as the main actor's code, for a caller on the main queue (in `sync`,
+    /// or on it already), which is the main actor's executor. `MainActor.assumeIsolated`
+    /// would ask the runtime again, through the executor hooks, on every call into a
+    /// controller and every completion handler (a few percent of a controller's runs). A
+    /// synchronous main-actor function and a plain one are called alike: only the
+    /// compiler's view of the isolation differs.
+    static func onMainActor<T>(_ body: @MainActor () -> T) -> T {
+        withoutActuallyEscaping(body) { body in
+            unsafeBitCast(body, to: (() -> T).self)()
+        }
     }
 
     /// Marks the main queue so that a call made on it does not wait for itself.

@@ -45,14 +45,24 @@ enum SequencedJobs {
     @MainActor
     static func run<T>(_ body: () -> T) -> T {
         guard installed else { return body() }
-        let queue = JobQueue()
+        // A call's queue is empty again once drained: the next call takes the same one
+        // instead of making its own (a call made from a job takes a new one).
+        let queue = spare ?? JobQueue()
+        spare = nil
         let outer = JobQueue.current
         JobQueue.current = queue
-        defer { JobQueue.current = outer }
+        defer {
+            JobQueue.current = outer
+            queue.empty()
+            spare = queue
+        }
         let value = body()
         queue.drain()
         return value
     }
+
+    /// The queue the last call drained, for the next.
+    @MainActor private static var spare: JobQueue?
 
     /// Whether the hooks are in place: set once, the first time a call runs.
     @MainActor private static let installed: Bool = {
@@ -112,6 +122,13 @@ private final class JobQueue {
 
     func append(_ job: UnownedJob, _ original: SequencedJobs.Original?) {
         jobs.append((job, original))
+    }
+
+    /// Forgets the jobs run, keeping the room they took.
+    func empty() {
+        guard !jobs.isEmpty else { return }
+        jobs.removeAll(keepingCapacity: true)
+        next = 0
     }
 
     /// Runs the jobs in order, new ones behind them, until none is left or the limit.
