@@ -10,8 +10,6 @@ import GroupSimSimulation
 struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp, HostsController {
     private let make: @MainActor @Sendable (ExtensionEnvironment) -> Controller
     private var host: ControllerHost<Controller>?
-    /// The host's bridge, for results that reach no code of the app's (`didComplete`).
-    private var bridge: LentToMainActor<ExtensionBridge>?
 
     init(make: @escaping @MainActor @Sendable (ExtensionEnvironment) -> Controller) {
         self.make = make
@@ -27,14 +25,8 @@ struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp, Host
         // call is synchronous, so the two never touch it at the same time.
         let lent = LentToMainActor(environment)
         var made: ControllerHost<Controller>?
-        var bridge: LentToMainActor<ExtensionBridge>?
-        MainActorCalls.run {
-            let host = ControllerHost(make: make, environment: lent.value)
-            made = host
-            bridge = LentToMainActor(host.bridge)
-        }
+        MainActorCalls.run { made = ControllerHost(make: make, environment: lent.value) }
         host = made
-        self.bridge = bridge
     }
 
     /// Runs `body` with the host on the main actor and returns what the controller asked for.
@@ -160,16 +152,7 @@ struct ControllerApp<Controller: MSMessagesAppViewController>: MessagesApp, Host
     }
 
     func didComplete(_ action: AppAction, error: MessageErrorCode?, conversation view: Conversation) -> [AppAction] {
-        // A result no completion handler of the app's waits for (an insert or send made
-        // without one, a style request) only updates GroupSim's objects, the app's message
-        // among them: no code of the app would run in a call, nor ask for anything, so the
-        // device's thread does it while the main actor is left alone. The next call shows
-        // the conversation before any code of the app runs.
-        if let bridge, !bridge.value.nextResultCallsApp {
-            bridge.value.complete(error: error)
-            return []
-        }
-        return call { host in
+        call { host in
             host.show(view)
             host.bridge.complete(error: error)
         }

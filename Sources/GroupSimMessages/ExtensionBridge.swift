@@ -18,8 +18,8 @@ final class ExtensionBridge {
     var view: Conversation
     let environment: AppEnvironment
     private var pending: [AppAction] = []
-    private var pendingHandlers: [Waiting] = []
-    private var batches: [(handlers: [Waiting], next: Int)] = []
+    private var pendingHandlers: [Completion?] = []
+    private var batches: [(handlers: [Completion?], next: Int)] = []
     private var cloudWaiting: [(key: String, isFetch: Bool, answer: (AppAction.CloudRecord) -> Void)] = []
     private var sessions: [String: MSSession] = [:]
     private var selectedCache: (id: Int, message: MSMessage)?
@@ -36,26 +36,10 @@ final class ExtensionBridge {
 
     // MARK: - Actions and their completions
 
-    /// What waits for an action's result: `run` gets it; `callsApp` says whether it runs
-    /// code of the app's (a completion handler the app gave) or only updates GroupSim's
-    /// own objects.
-    private struct Waiting {
-        let run: Completion?
-        let callsApp: Bool
-    }
-
-    /// Queues an action for the device; `completion` gets its result (nil: success) and
-    /// calls the app's code if `callsApp`.
-    func enqueue(_ action: AppAction, callsApp: Bool = false, _ completion: Completion? = nil) {
+    /// Queues an action for the device; `completion` gets its result (nil: success).
+    func enqueue(_ action: AppAction, _ completion: Completion? = nil) {
         pending.append(action)
-        pendingHandlers.append(Waiting(run: completion, callsApp: callsApp))
-    }
-
-    /// Whether the device's next result reaches code of the app's: if not, `complete`
-    /// needs no call to the main actor.
-    var nextResultCallsApp: Bool {
-        guard let batch = batches.last, batch.handlers.indices.contains(batch.next) else { return false }
-        return batch.handlers[batch.next].callsApp
+        pendingHandlers.append(completion)
     }
 
     /// The actions queued during the current call, as one batch whose results come back in order.
@@ -71,7 +55,7 @@ final class ExtensionBridge {
     /// The device carried out the next action of the innermost batch.
     func complete(error: MessageErrorCode?) {
         guard var batch = batches.popLast(), batch.handlers.indices.contains(batch.next) else { return }
-        let handler = batch.handlers[batch.next].run
+        let handler = batch.handlers[batch.next]
         batch.next += 1
         if batch.next < batch.handlers.count { batches.append(batch) }
         handler?(error)

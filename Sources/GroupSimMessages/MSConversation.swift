@@ -156,7 +156,7 @@ open class MSConversation {
         let local = UUID(bridge.view.localParticipantIdentifier)
         // A direct send starts inside the request: `didStartSending` ends its pending state.
         if direct { bridge.staged = message }
-        bridge.enqueue(direct ? .send(simulated) : .insert(simulated), callsApp: completionHandler != nil) { [weak bridge] code in
+        bridge.enqueue(direct ? .send(simulated) : .insert(simulated)) { [weak bridge] code in
             if code == nil {
                 message.sender = local
                 message.isPending = !direct
@@ -169,9 +169,7 @@ open class MSConversation {
 
     private func request(_ action: AppAction, _ completionHandler: Handler?) {
         guard let bridge else { return refuse(.unknown, completionHandler) }
-        bridge.enqueue(action, callsApp: completionHandler != nil) { code in
-            Self.call(completionHandler, code.map { MSMessageErrorCode($0).error })
-        }
+        bridge.enqueue(action) { code in Self.call(completionHandler, code.map { MSMessageErrorCode($0).error }) }
     }
 
     private func refuse(_ code: MSMessageErrorCode, _ completionHandler: Handler?) {
