@@ -36,8 +36,6 @@ enum SharedStateWalk {
     /// Walks what `controller` holds and leaves, in `environment.hostSightings`, a
     /// sighting for each object another device's controller held before.
     static func note(_ controller: AnyObject, in environment: AppEnvironment) {
-        // A controller of GroupSim's own (the bench's) reaches nothing the walk notes.
-        if case .leaf = kind(of: controller) { return }
         let ledger: SharedObjectLedger
         if let kept = environment.process.hostRecord as? SharedObjectLedger {
             ledger = kept
