@@ -13,7 +13,7 @@ package struct Device {
     let spec: Scenario.DeviceSpec
     var name: String { spec.name }
 
-    let world: WorldFacts
+    private(set) var world: WorldFacts
     /// The owner's position in the scenario's people (-1 if not listed).
     let position: Int
     /// This device's position in the scenario's devices (-1 if not listed).
@@ -35,7 +35,9 @@ package struct Device {
     /// The conversations the owner is a member of now, kept with `members` (`updateMembers`):
     /// every step asks, and looking through a member list compares names.
     private(set) var memberOf: Set<String>
-    var remoteOrderCache: [String: [ParticipantID]] = [:] { didSet { forgetView() } }
+    // The empty dictionaries below are `.init()`, not `[:]`: a literal is built through a
+    // call per dictionary, and every restart sets each device's anew (`reset(world:)`).
+    var remoteOrderCache: [String: [ParticipantID]] = .init() { didSet { forgetView() } }
     /// `localIdentifier(in:)`'s last answer and the map it came from.
     var lastLocalIdentifier: (map: IdentifierMap, conversation: String, id: ParticipantID)?
 
@@ -63,7 +65,7 @@ package struct Device {
     var selected: Envelope? { didSet { forgetView() } }
     /// The staged draft of each conversation: the input field belongs to a conversation,
     /// so staging in one leaves another's draft alone (M16).
-    var drafts: [String: Draft] = [:] {
+    var drafts: [String: Draft] = .init() {
         didSet {
             keepViewButDraftAndStyle()
             draftChanges &+= 1
@@ -109,9 +111,9 @@ package struct Device {
     var composing: PendingChange?
     /// Per session, the change the app wrote to the cloud before any message of it was
     /// sent (`app.push: on-compose`): removing the draft then leaves it in the record (M17).
-    var written: [String: Change] = [:]
+    var written: [String: Change] = .init()
     /// The provenance of the state the app last read, per session.
-    var readProvenance: [String: Provenance] = [:]
+    var readProvenance: [String: Provenance] = .init()
     var actionDepth = 0
     /// Whether the session of the step being performed has never been used before.
     var sessionIsNew = false
@@ -121,19 +123,10 @@ package struct Device {
     /// Whether `trace` keeps events: false when the run keeps no trace (benchmarks).
     let tracing: Bool
 
+    /// `position` and `number`, the owner's position in the scenario's people and the
+    /// device's in its devices (-1: not listed), find the device's tables without hashing a name.
     package init(spec: Scenario.DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool = true) {
-        self.init(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: nil, environment: nil,
-                  identifiers: nil, position: world.personIndex[spec.person] ?? -1, number: world.tables.deviceIndex[spec.name] ?? -1)
-    }
-
-    /// `transcripts`: empty transcripts of the same scenario to fill, whose room a
-    /// previous run made (`reset(world:)`); nil makes new ones. `environment`: an unused
-    /// one of installation 0 for `world` (`AppEnvironment.reused`); nil makes one. `identifiers`:
-    /// the first installation's map for `world` (`IdentifierMap.reused`); nil mints one. `position` and `number`:
-    /// the owner's position in the scenario's people and the device's in its devices (-1:
-    /// not listed), which find the device's tables without hashing a name.
-    private init(spec: Scenario.DeviceSpec, world: WorldFacts, makeApp: AppRegistry.Factory?, tracing: Bool, transcripts: Transcripts?,
-                 environment: AppEnvironment?, identifiers: IdentifierMap?, position: Int, number: Int) {
+        let position = world.personIndex[spec.person] ?? -1, number = world.tables.deviceIndex[spec.name] ?? -1
         self.spec = spec
         self.tracing = tracing
         self.world = world
@@ -141,33 +134,62 @@ package struct Device {
         self.deviceNumber = number
         self.makeApp = makeApp
         let tables = world.tables
-        self.currentIdentifiers = identifiers ?? world.mintIdentifiers(device: spec.name, at: number >= 0 ? number : nil, generation: 0)
+        self.currentIdentifiers = world.mintIdentifiers(device: spec.name, at: number >= 0 ? number : nil, generation: 0)
         self.members = tables.initialMembers
         self.memberOf = tables.initialConversationsByPerson.indices.contains(position)
             ? tables.initialConversationsByPerson[position] : tables.initialConversations[spec.person] ?? []
-        self.environment = environment ?? AppEnvironment(device: spec.name, installation: 0, world: world)
+        self.environment = AppEnvironment(device: spec.name, installation: 0, world: world)
         // With one conversation its transcript holds every numbered session; with several,
         // each holds some, and its table stays as long as the highest it holds.
-        self.transcripts = transcripts ?? Transcripts(numbers: world.conversationNumbers,
-                                                      sessions: world.conversations.count == 1 ? world.sessionNumbers.count : 0)
+        self.transcripts = Transcripts(numbers: world.conversationNumbers, sessions: world.conversations.count == 1 ? world.sessionNumbers.count : 0)
     }
 
     /// Makes the device what `init` makes for another run of the same scenario (`world`:
     /// that run's facts, with its seed), keeping the room its transcripts took. Everything
-    /// else is made anew, so nothing of the last run can leak into the next: its app, its
-    /// identifiers (minted from the new seed), drafts, callbacks and storage.
+    /// else is set as `init` sets it, so nothing of the last run can leak into the next: its
+    /// app, its identifiers (minted from the new seed), drafts, callbacks and storage. Set in
+    /// place, field by field, instead of making a whole device and assigning it over this
+    /// one, which every restart did for each device: a stored property added to `Device`
+    /// must be set here too (`RunPartResetTests` compares a restarted run with a fresh one).
     mutating func reset(world: WorldFacts) {
-        var kept = transcripts
-        // Let go of them here, so that emptying `kept` keeps its room instead of copying.
-        transcripts = Transcripts()
-        kept.reset(seed: world.streams.seed)
+        // Emptied first, as `init` finds them: a message of the last run they hold keeps
+        // the identifier map below from being reused.
+        transcripts.reset(seed: world.streams.seed)
         // An environment of a later installation, or one an app used, is made anew.
         let unused = environment.installation == 0 ? AppEnvironment.reused(&environment, world: world) : nil
         // The first installation's map, if no message of the last run holds it (the cache below did).
         lastLocalIdentifier = nil
         let map = currentIdentifiers.generation == 0 ? IdentifierMap.reused(&currentIdentifiers, streams: world.streams) : nil
-        self = Device(spec: spec, world: world, makeApp: makeApp, tracing: tracing, transcripts: kept, environment: unused, identifiers: map,
-                      position: position, number: deviceNumber)
+        self.world = world
+        let tables = world.tables
+        currentIdentifiers = map ?? world.mintIdentifiers(device: spec.name, at: deviceNumber >= 0 ? deviceNumber : nil, generation: 0)
+        retired = []
+        members = tables.initialMembers
+        memberOf = tables.initialConversationsByPerson.indices.contains(position)
+            ? tables.initialConversationsByPerson[position] : tables.initialConversations[spec.person] ?? []
+        remoteOrderCache = .init()
+        installIDs = []
+        setApp(nil)
+        style = .compact
+        activeConversation = nil
+        selected = nil
+        drafts = .init()
+        draftChanges = 0
+        callbacks = []
+        interactionAvailable = false
+        lastInteraction = nil
+        sendWhenStaged = false
+        currentStep = nil
+        origin = nil
+        composing = nil
+        written = .init()
+        readProvenance = .init()
+        actionDepth = 0
+        sessionIsNew = false
+        environment = unused ?? AppEnvironment(device: spec.name, installation: 0, world: world)
+        // Last: the observers above kept views of the last run.
+        lastView = nil
+        viewButDraft = nil
     }
 
     /// The key-value storage of the app's current installation on this device.
@@ -229,7 +251,7 @@ package struct Device {
 struct Transcripts: RunPart {
     private let numbers: [String: Int]
     private var known: [Transcript]
-    private var others: [String: Transcript] = [:]
+    private var others: [String: Transcript] = .init()
 
     /// `numbers`: each conversation of the scenario and its position; `sessions`: how
     /// many sessions the run numbers, which each transcript's live table is made to hold.
@@ -237,13 +259,6 @@ struct Transcripts: RunPart {
         self.numbers = numbers
         known = Array(repeating: Transcript(sessionCapacity: sessions), count: numbers.values.max().map { $0 + 1 } ?? 0)
         reset(seed: 0)
-    }
-
-    /// No transcripts at all, made without a table: what a device holds for the moment
-    /// its own are emptied (`Device.reset`), once per device and run.
-    init() {
-        numbers = [:]
-        known = []
     }
 
     /// Empties every transcript, keeping their room.

@@ -96,11 +96,14 @@ package struct Transcript: Sendable, RunPart {
     /// Empties the transcript, keeping the room it took: a device that runs again
     /// (`Device.reset`) fills it again.
     mutating func reset(seed: UInt64) {
-        slots.removeAll(keepingCapacity: true)
-        plainTexts.removeAll(keepingCapacity: true)
+        // Each emptied only if it holds something: emptying one keeping its room goes
+        // through a generic replacement even when there is nothing to remove, and most
+        // transcripts of a run hold no plain line and no unnumbered session.
+        if !slots.isEmpty { slots.removeAll(keepingCapacity: true) }
+        if !plainTexts.isEmpty { plainTexts.removeAll(keepingCapacity: true) }
         tombstones = 0
-        liveByNumber.removeAll(keepingCapacity: true)
-        live.removeAll(keepingCapacity: true)
+        if !liveByNumber.isEmpty { liveByNumber.removeAll(keepingCapacity: true) }
+        if !live.isEmpty { live.removeAll(keepingCapacity: true) }
     }
 
     /// Adds an app message's bubble at the bottom, collapsing the session's previous bubble (M10).
