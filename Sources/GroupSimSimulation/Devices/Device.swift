@@ -150,7 +150,8 @@ package struct Device {
     /// app, its identifiers (minted from the new seed), drafts, callbacks and storage. Set in
     /// place, field by field, instead of making a whole device and assigning it over this
     /// one, which every restart did for each device: a stored property added to `Device`
-    /// must be set here too (`RunPartResetTests` compares a restarted run with a fresh one).
+    /// must be set here too (`RunPartResetTests` compares each property of a restarted
+    /// device with a new device's, and a restarted run's digest with a fresh one's).
     mutating func reset(world: WorldFacts) {
         // Emptied first, as `init` finds them: a message of the last run they hold keeps
         // the identifier map below from being reused.
