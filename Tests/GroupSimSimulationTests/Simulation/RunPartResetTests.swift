@@ -14,10 +14,7 @@ import GroupSimTesting
     /// every shipped scenario, with the trace kept and without.
     @Test(arguments: ScenarioFiles.shippedNames)
     func aRestartedEngineGivesTheNewEnginesDigest(_ file: String) throws {
-        let path = ScenarioFiles.root.appendingPathComponent("Scenarios").appendingPathComponent(file).path
-        let scenario = try ScenarioParser.load(path: path)
-        let tables = ScenarioTables(scenario: scenario)
-        let app = AppRegistry().factory(for: scenario.app)
+        let (scenario, tables, app) = try Self.shipped(file)
         func digest(_ engine: inout Engine) -> String {
             engine.runToEnd()
             return engine.outcome().digest
@@ -44,10 +41,7 @@ import GroupSimTesting
     /// a selection left set fails here even where no digest reads it.
     @Test(arguments: ScenarioFiles.shippedNames)
     func aRestartedDeviceIsANewDeviceFieldByField(_ file: String) throws {
-        let path = ScenarioFiles.root.appendingPathComponent("Scenarios").appendingPathComponent(file).path
-        let scenario = try ScenarioParser.load(path: path)
-        let tables = ScenarioTables(scenario: scenario)
-        let app = AppRegistry().factory(for: scenario.app)
+        let (scenario, tables, app) = try Self.shipped(file)
         var used = Engine(tables: tables, seed: scenario.seed &+ 1, controller: nil, keepsTrace: true)
         used.start(app: app)
         used.runToEnd()
@@ -62,6 +56,13 @@ import GroupSimTesting
                 #expect(left.value == right.value, "\(file) \(new.name): \(left.label ?? "?") was not set as init sets it")
             }
         }
+    }
+
+    /// A shipped scenario file, its tables, and its app's factory.
+    private static func shipped(_ file: String) throws -> (Scenario, ScenarioTables, AppRegistry.Factory?) {
+        let path = ScenarioFiles.root.appendingPathComponent("Scenarios").appendingPathComponent(file).path
+        let scenario = try ScenarioParser.load(path: path)
+        return (scenario, ScenarioTables(scenario: scenario), AppRegistry().factory(for: scenario.app))
     }
 
     /// A device's stored properties with their values as text, but for the run's facts,
