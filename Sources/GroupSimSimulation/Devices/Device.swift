@@ -134,14 +134,25 @@ package struct Device {
         self.deviceNumber = number
         self.makeApp = makeApp
         let tables = world.tables
-        self.currentIdentifiers = world.mintIdentifiers(device: spec.name, at: number >= 0 ? number : nil, generation: 0)
+        self.currentIdentifiers = Self.firstIdentifiers(of: spec, number: number, world: world)
         self.members = tables.initialMembers
-        self.memberOf = tables.initialConversationsByPerson.indices.contains(position)
-            ? tables.initialConversationsByPerson[position] : tables.initialConversations[spec.person] ?? []
+        self.memberOf = Self.initialConversations(of: spec.person, at: position, tables: tables)
         self.environment = AppEnvironment(device: spec.name, installation: 0, world: world)
         // With one conversation its transcript holds every numbered session; with several,
         // each holds some, and its table stays as long as the highest it holds.
         self.transcripts = Transcripts(numbers: world.conversationNumbers, sessions: world.conversations.count == 1 ? world.sessionNumbers.count : 0)
+    }
+
+    /// The first installation's identifiers, minted from `world`'s seed (M1).
+    private static func firstIdentifiers(of spec: Scenario.DeviceSpec, number: Int, world: WorldFacts) -> IdentifierMap {
+        world.mintIdentifiers(device: spec.name, at: number >= 0 ? number : nil, generation: 0)
+    }
+
+    /// The conversations `person` (at `position` in the scenario's people, -1 if not
+    /// listed) is a member of when a run starts.
+    private static func initialConversations(of person: String, at position: Int, tables: ScenarioTables) -> Set<String> {
+        tables.initialConversationsByPerson.indices.contains(position)
+            ? tables.initialConversationsByPerson[position] : tables.initialConversations[person] ?? []
     }
 
     /// Makes the device what `init` makes for another run of the same scenario (`world`:
@@ -163,11 +174,10 @@ package struct Device {
         let map = currentIdentifiers.generation == 0 ? IdentifierMap.reused(&currentIdentifiers, streams: world.streams) : nil
         self.world = world
         let tables = world.tables
-        currentIdentifiers = map ?? world.mintIdentifiers(device: spec.name, at: deviceNumber >= 0 ? deviceNumber : nil, generation: 0)
+        currentIdentifiers = map ?? Self.firstIdentifiers(of: spec, number: deviceNumber, world: world)
         retired = []
         members = tables.initialMembers
-        memberOf = tables.initialConversationsByPerson.indices.contains(position)
-            ? tables.initialConversationsByPerson[position] : tables.initialConversations[spec.person] ?? []
+        memberOf = Self.initialConversations(of: spec.person, at: position, tables: tables)
         remoteOrderCache = .init()
         installIDs = []
         setApp(nil)
