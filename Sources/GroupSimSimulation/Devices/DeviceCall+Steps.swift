@@ -235,9 +235,10 @@ extension DeviceCall {
     /// took it, and then still the device's current change until the store answers (a
     /// refused conditional write is retried with it).
     mutating func startSending(_ message: Message, change: PendingChange?) -> PendingChange? {
-        guard let change else {
+        // An app that does nothing on it (the built-in app in message mode) leaves the change as it is.
+        guard let change, !appIgnores(.didStartSending) else {
             callback(.didStartSending) { app, view in app.didStartSending(message, conversation: view) }
-            return nil
+            return change
         }
         // Swapped in, not copied out and over: the device's own change comes back after.
         var before: PendingChange? = change
@@ -296,7 +297,7 @@ extension DeviceCall {
         let envelope = Envelope(id: id, conversation: conversation, senderDevice: device.spec.name, senderPerson: device.spec.person,
                                 sentAt: now, content: content, senderMap: device.identifiers, provenance: provenance, change: change,
                                 senderInstall: install, senderPosition: device.position, sessionNumber: sessionNumber,
-                                conversationNumber: device.world.conversationNumber(conversation), senderDeviceNumber: device.deviceNumber,
+                                conversationNumber: conversationNumber(conversation), senderDeviceNumber: device.deviceNumber,
                                 state: state)
         switch content {
         case _ where !device.tracing:
