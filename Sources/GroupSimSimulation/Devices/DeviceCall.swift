@@ -16,9 +16,20 @@ package struct DeviceCall: ~Copyable {
     /// When the call happens and the run's message and change counters: an input of the
     /// call, handed back to the caller with the counters moved on.
     private(set) var context: DeviceContext
+    /// The conversation whose number the call last looked up, with the number: a send asks
+    /// for its conversation's twice (its draft's live bubble, then the sent message).
+    var lastConversation: (name: String, number: Int)?
 
     /// The instant of the call.
     var now: VirtualTime { context.now }
+
+    /// The conversation's number (`WorldFacts.conversationNumber`), hashed once a call.
+    mutating func conversationNumber(_ name: String) -> Int {
+        if let last = lastConversation, last.name == name { return last.number }
+        let number = device.world.conversationNumber(name)
+        lastConversation = (name, number)
+        return number
+    }
 
     /// What drawing needs of the device as it stands now, built from its stored fields:
     /// a non-mutating method or computed property of `Device` called through the call's
