@@ -57,14 +57,21 @@ package struct Device {
     /// nothing are recorded, not made (`BuiltInApp.ignores`); nil for any other app.
     private(set) var builtInAppMode: Scenario.AppSpec.StateMode?
 
-    /// Starts or ends the extension.
-    mutating func setApp(_ instance: (any MessagesApp)?) {
-        // Asked as the app starts or ends: an app's type and mode stay while it runs, and
-        // each callback hands its instance back here.
-        if !isRunning || instance == nil { builtInAppMode = (instance as? BuiltInApp)?.mode }
-        isRunning = instance != nil
-        appWantsReceivedMessages = instance?.wantsReceivedMessages ?? false
-        app = instance
+    /// Starts or ends the extension. Taken, not copied: every callback hands its instance
+    /// back here, and comparing it with nil and storing it each copied the app's box.
+    mutating func setApp(_ instance: consuming (any MessagesApp)?) {
+        guard let running = instance else {
+            builtInAppMode = nil
+            isRunning = false
+            appWantsReceivedMessages = false
+            app = nil
+            return
+        }
+        // Asked as the app starts: an app's type and mode stay while it runs.
+        if !isRunning { builtInAppMode = (running as? BuiltInApp)?.mode }
+        isRunning = true
+        appWantsReceivedMessages = running.wantsReceivedMessages
+        app = running
     }
     var style: Scenario.PresentationStyle = .compact { didSet { keepViewButDraftAndStyle() } }
     var activeConversation: String? { didSet { forgetView() } }

@@ -23,7 +23,7 @@ extension DeviceCall {
             }
             var made = makeApp(device.world.app)
             made.didLaunch(in: device.environment)
-            device.setApp(made)
+            device.setApp(consume made)
             device.activeConversation = conversation
             device.style = selecting == nil ? .compact : requested
             device.selected = selecting
@@ -156,7 +156,7 @@ extension DeviceCall {
         // device's copied the whole app on every list.
         let reporting = !actions.isEmpty && instance.wantsActionResults
         // An app may change its mind as its state changes.
-        device.setApp(instance)
+        device.setApp(consume instance)
         return (actions, reporting)
     }
 
