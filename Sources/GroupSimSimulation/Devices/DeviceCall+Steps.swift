@@ -272,7 +272,7 @@ extension DeviceCall {
     /// `state` and `sessionNumber`: an app message's URL state and session number, if known.
     mutating func commit(_ content: Envelope.Content, in conversation: String, change pending: PendingChange?, base: Provenance,
                          state: StateMap? = nil, sessionNumber known: Int? = nil) {
-        guard device.memberOf.contains(conversation) else {
+        guard isMember(of: conversation) else {
             // An app's own send after its user was removed (M6): nothing leaves.
             fail(.notMember, RunOutcome.StepFailure.notMemberReason(device: device.spec.name, person: device.spec.person, conversation: conversation),
                  rule: "M6")
