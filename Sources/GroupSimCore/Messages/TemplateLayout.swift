@@ -14,6 +14,9 @@ public struct TemplateLayout: Sendable, Hashable {
     public var trailingCaption: String?
     public var trailingSubcaption: String?
 
+    /// Inlinable: built for every message an app composes, and kept out of line it
+    /// copied and destroyed the whole layout once more.
+    @inlinable
     public init(image: String? = nil, mediaFileURL: String? = nil, imageTitle: String? = nil, imageSubtitle: String? = nil,
                 caption: String? = nil, subcaption: String? = nil, trailingCaption: String? = nil, trailingSubcaption: String? = nil) {
         self.image = image

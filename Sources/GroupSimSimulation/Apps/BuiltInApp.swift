@@ -87,6 +87,19 @@ package struct BuiltInApp: MessagesApp {
     /// Only `selection: newest` keeps what didReceive hands it.
     package var wantsReceivedMessages: Bool { selection == .newest }
 
+    /// Whether the app in `mode` does nothing on `callback` whatever its state: it asks
+    /// for no action and changes nothing. A device records such a callback without making
+    /// the call or building the conversation view for it, as it records a `didReceive` an
+    /// app does not want. Only the cloud modes fetch as the app becomes active, or push
+    /// a staged state on Send; a change to the callbacks here must be made there too.
+    package static func ignores(_ callback: AppCallback, mode: Scenario.AppSpec.StateMode) -> Bool {
+        switch callback {
+        case .willBecomeActive, .willResignActive, .didResignActive, .willTransition, .didTransition, .willSelect: true
+        case .didBecomeActive, .didStartSending, .didCancelSending: mode == .message
+        case .didSelect, .didReceive, .userDidCompose, .didFetch, .didStore: false
+        }
+    }
+
     package mutating func userDidCompose(_ request: ComposeRequest, conversation: Conversation) -> [AppAction] {
         switch mode {
         case .message:

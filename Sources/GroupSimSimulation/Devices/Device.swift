@@ -53,12 +53,25 @@ package struct Device {
     package internal(set) var app: (any MessagesApp)?
     private(set) var isRunning = false
     private(set) var appWantsReceivedMessages = false
+    /// The running app's state mode when it is the built-in app, whose callbacks that do
+    /// nothing are recorded, not made (`BuiltInApp.ignores`); nil for any other app.
+    private(set) var builtInAppMode: Scenario.AppSpec.StateMode?
 
-    /// Starts or ends the extension.
-    mutating func setApp(_ instance: (any MessagesApp)?) {
-        isRunning = instance != nil
-        appWantsReceivedMessages = instance?.wantsReceivedMessages ?? false
-        app = instance
+    /// Starts or ends the extension. Taken, not copied: every callback hands its instance
+    /// back here, and comparing it with nil and storing it each copied the app's box.
+    mutating func setApp(_ instance: consuming (any MessagesApp)?) {
+        guard let running = instance else {
+            builtInAppMode = nil
+            isRunning = false
+            appWantsReceivedMessages = false
+            app = nil
+            return
+        }
+        // Asked as the app starts: an app's type and mode stay while it runs.
+        if !isRunning { builtInAppMode = (running as? BuiltInApp)?.mode }
+        isRunning = true
+        appWantsReceivedMessages = running.wantsReceivedMessages
+        app = running
     }
     var style: Scenario.PresentationStyle = .compact { didSet { keepViewButDraftAndStyle() } }
     var activeConversation: String? { didSet { forgetView() } }
@@ -244,7 +257,7 @@ package struct Device {
     /// taps), which a person who is no longer a member cannot do (M6). Closing the app,
     /// reinstalling and the network are the device's own business.
     static func postsTo(_ action: Scenario.Action) -> Bool {
-        action.kind.built.postsToConversation
+        classifiers[action.kind.rawValue].posts
     }
 
     /// Whether the action is a touch in the extension's own view, the interaction a direct
@@ -252,7 +265,13 @@ package struct Device {
     /// from the drawer, tapping a bubble in the transcript, Send and cancel in the input
     /// field, texts and stickers are touches in Messages, not in the extension.
     static func interactsWithExtension(_ action: Scenario.Action) -> Bool {
-        action.kind.built.interactsWithExtension
+        classifiers[action.kind.rawValue].interacts
+    }
+
+    /// The two classifiers above for each kind, by raw value, read from its descriptor
+    /// once: every step asks both, and reading a descriptor copied its strings and lists.
+    private static let classifiers = Scenario.Action.Kind.allCases.map {
+        (posts: $0.built.postsToConversation, interacts: $0.built.interactsWithExtension)
     }
 }
 

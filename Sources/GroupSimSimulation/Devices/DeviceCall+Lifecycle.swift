@@ -23,7 +23,7 @@ extension DeviceCall {
             }
             var made = makeApp(device.world.app)
             made.didLaunch(in: device.environment)
-            device.setApp(made)
+            device.setApp(consume made)
             device.activeConversation = conversation
             device.style = selecting == nil ? .compact : requested
             device.selected = selecting
@@ -124,9 +124,17 @@ extension DeviceCall {
     mutating func callback(_ name: AppCallback, _ call: (inout any MessagesApp, Conversation) -> [AppAction]) {
         guard device.isRunning else { return }
         recordCallback(name)
+        // The built-in app does nothing on it: recorded, not made (a send's didStartSending).
+        if appIgnores(name) { return }
         let box = conversationViewBox()
         let (actions, reporting) = appActions { call(&$0, box.view) }
         perform(actions, reporting: reporting)
+    }
+
+    /// Whether the running app does nothing on `name` whatever its state (`BuiltInApp.ignores`).
+    func appIgnores(_ name: AppCallback) -> Bool {
+        guard let mode = device.builtInAppMode else { return false }
+        return BuiltInApp.ignores(name, mode: mode)
     }
 
     /// Notes a call to the running app in its list and the trace.
@@ -148,7 +156,7 @@ extension DeviceCall {
         // device's copied the whole app on every list.
         let reporting = !actions.isEmpty && instance.wantsActionResults
         // An app may change its mind as its state changes.
-        device.setApp(instance)
+        device.setApp(consume instance)
         return (actions, reporting)
     }
 
@@ -338,7 +346,7 @@ extension DeviceCall {
     /// on a newer bubble didReceive handed it, M23).
     /// `state`: the message URL's, if already read; `number`: its session's number, if
     /// already looked up.
-    func base(of message: Message, state: StateMap? = nil, number: Int = -1) -> Provenance {
+    mutating func base(of message: Message, state: StateMap? = nil, number: Int = -1) -> Provenance {
         guard let session = message.session?.name else { return Provenance() }
         var base = device.readProvenance[session] ?? Provenance()
         if device.world.app.state == .message, let conversation = device.activeConversation,

@@ -66,9 +66,9 @@ extension DeviceCall {
 
     /// The session's live bubble here in `conversation` (M10). `number`: the session's
     /// number (`WorldFacts.sessionNumber`) if already looked up.
-    func liveBubble(of session: String, in conversation: String, number: Int = -1) -> Envelope? {
-        live.envelope(device: device.deviceNumber, conversation: device.world.conversationNumber(conversation), named: conversation,
-                      session: session, number: number)
+    mutating func liveBubble(of session: String, in conversation: String, number: Int = -1) -> Envelope? {
+        let (own, place) = (device.deviceNumber, conversationNumber(conversation))
+        return readingLive { $0.envelope(device: own, conversation: place, named: conversation, session: session, number: number) }
     }
 
     /// What an old system shows for the layout's image (M26): `[picture of pizza.png,

@@ -235,9 +235,10 @@ extension DeviceCall {
     /// took it, and then still the device's current change until the store answers (a
     /// refused conditional write is retried with it).
     mutating func startSending(_ message: Message, change: PendingChange?) -> PendingChange? {
-        guard let change else {
+        // An app that does nothing on it (the built-in app in message mode) leaves the change as it is.
+        guard let change, !appIgnores(.didStartSending) else {
             callback(.didStartSending) { app, view in app.didStartSending(message, conversation: view) }
-            return nil
+            return change
         }
         // Swapped in, not copied out and over: the device's own change comes back after.
         var before: PendingChange? = change
@@ -271,7 +272,7 @@ extension DeviceCall {
     /// `state` and `sessionNumber`: an app message's URL state and session number, if known.
     mutating func commit(_ content: Envelope.Content, in conversation: String, change pending: PendingChange?, base: Provenance,
                          state: StateMap? = nil, sessionNumber known: Int? = nil) {
-        guard device.memberOf.contains(conversation) else {
+        guard isMember(of: conversation) else {
             // An app's own send after its user was removed (M6): nothing leaves.
             fail(.notMember, RunOutcome.StepFailure.notMemberReason(device: device.spec.name, person: device.spec.person, conversation: conversation),
                  rule: "M6")
@@ -296,7 +297,7 @@ extension DeviceCall {
         let envelope = Envelope(id: id, conversation: conversation, senderDevice: device.spec.name, senderPerson: device.spec.person,
                                 sentAt: now, content: content, senderMap: device.identifiers, provenance: provenance, change: change,
                                 senderInstall: install, senderPosition: device.position, sessionNumber: sessionNumber,
-                                conversationNumber: device.world.conversationNumber(conversation), senderDeviceNumber: device.deviceNumber,
+                                conversationNumber: conversationNumber(conversation), senderDeviceNumber: device.deviceNumber,
                                 state: state)
         switch content {
         case _ where !device.tracing:

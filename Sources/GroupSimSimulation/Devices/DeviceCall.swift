@@ -16,9 +16,31 @@ package struct DeviceCall: ~Copyable {
     /// When the call happens and the run's message and change counters: an input of the
     /// call, handed back to the caller with the counters moved on.
     private(set) var context: DeviceContext
+    /// The conversation whose number the call last looked up, with the number: a send asks
+    /// for its conversation's twice (its draft's live bubble, then the sent message).
+    var lastConversation: (name: String, number: Int)?
+    /// The conversation the call last found its owner a member of: membership changes only
+    /// between calls, and a send asks as its step starts and again as its message leaves.
+    var memberConversation: String?
 
     /// The instant of the call.
     var now: VirtualTime { context.now }
+
+    /// Whether the owner is a member of `conversation` (M6), hashed once a call.
+    mutating func isMember(of conversation: String) -> Bool {
+        if memberConversation == conversation { return true }
+        guard device.memberOf.contains(conversation) else { return false }
+        memberConversation = conversation
+        return true
+    }
+
+    /// The conversation's number (`WorldFacts.conversationNumber`), hashed once a call.
+    mutating func conversationNumber(_ name: String) -> Int {
+        if let last = lastConversation, last.name == name { return last.number }
+        let number = device.world.conversationNumber(name)
+        lastConversation = (name, number)
+        return number
+    }
 
     /// What drawing needs of the device as it stands now, built from its stored fields:
     /// a non-mutating method or computed property of `Device` called through the call's
@@ -50,7 +72,7 @@ package struct DeviceCall: ~Copyable {
         device.sessionIsNew = sessionIsNew
         // Asked first: the event's fields (a copy of the action) are made only for a trace.
         if device.tracing { trace(.step(number: step.number, action: step.action)) }
-        if Device.postsTo(step.action), !device.memberOf.contains(conversation) {
+        if Device.postsTo(step.action), !isMember(of: conversation) {
             // A removed member's devices no longer take part: nothing they do reaches the group (M6).
             fail(.notMember, RunOutcome.StepFailure.notMemberReason(device: device.spec.name, person: device.spec.person, conversation: conversation),
                  rule: "M6")

@@ -50,6 +50,11 @@ extension DeviceCall {
         nonmutating unsafeMutableAddress { place.live }
     }
 
+    /// Reads the world's live bubbles where they lie: a method called on `live` copied the
+    /// whole table for the call (each of its arrays retained and released), which every
+    /// staged message paid; an `inout` borrow of the pointee is read in place.
+    func readingLive<Result>(_ body: (inout LiveBubbles) -> Result) -> Result { body(&place.live.pointee) }
+
     /// Whether the app is running, read in place (`device.isRunning` after a callback copied the device).
     var appIsRunning: Bool { place.device.pointee.isRunning }
 }

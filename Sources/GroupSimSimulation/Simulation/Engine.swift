@@ -157,8 +157,23 @@ struct Engine {
     }
 
     private mutating func perform(_ step: Scenario.Step, conversation: String, on index: Int) {
-        let subject = world.devices[index].name
         recorder.ledger.began(step: step.number, on: index, at: context.now)
+        switch step.action {
+        case .send(let compose), .reply(let compose), .insert(let compose):
+            // The device carries these out. The session's name alone is read here: the
+            // action's `compose` copied the whole compose step (each text retained and released).
+            let isNew = world.usedSessions.insert(compose.session).inserted
+            callDevice(index) { $0.perform(step, conversation: conversation, sessionIsNew: isNew) }
+        case .pressSend, .cancel, .open, .tap, .close, .text, .sticker, .reinstall:
+            callDevice(index) { $0.perform(step, conversation: conversation, sessionIsNew: false) }
+        case .offline, .online, .join, .leave:
+            performOnNetwork(step, conversation: conversation, on: index)
+        }
+    }
+
+    /// The steps the network and the member list carry out: they trace their own start.
+    private mutating func performOnNetwork(_ step: Scenario.Step, conversation: String, on index: Int) {
+        let subject = world.devices[index].name
         switch step.action {
         case .offline:
             recordStep(step, on: subject)
@@ -197,9 +212,7 @@ struct Engine {
             world.setMembers(list, of: conversation)
             membersByNumber.removeAll(keepingCapacity: true)
         case .send, .reply, .insert, .pressSend, .cancel, .open, .tap, .close, .text, .sticker, .reinstall:
-            // The device carries these out; the network and the member list carry out the others.
-            let isNew = step.action.compose.map { world.usedSessions.insert($0.session).inserted } ?? false
-            callDevice(index) { $0.perform(step, conversation: conversation, sessionIsNew: isNew) }
+            break // The device's (`perform`).
         }
     }
 
