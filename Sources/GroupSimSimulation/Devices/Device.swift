@@ -37,7 +37,7 @@ package struct Device {
     private(set) var memberOf: Set<String>
     // The empty dictionaries below are `.init()`, not `[:]`: a literal is built through a
     // call per dictionary, and every restart sets each device's anew (`reset(world:)`).
-    var remoteOrderCache: [String: [ParticipantID]] = .init() { didSet { forgetView() } }
+    var remoteOrderCache: [String: RemoteIdentifiers] = .init() { didSet { forgetView() } }
     /// `localIdentifier(in:)`'s last answer and the map it came from.
     var lastLocalIdentifier: (map: IdentifierMap, conversation: String, id: ParticipantID)?
 
@@ -169,8 +169,11 @@ package struct Device {
         transcripts.reset(seed: world.streams.seed)
         // An environment of a later installation, or one an app used, is made anew.
         let unused = environment.installation == 0 ? AppEnvironment.reused(&environment, world: world) : nil
-        // The first installation's map, if no message of the last run holds it (the cache below did).
+        // The first installation's map, if no message of the last run holds it (the two
+        // caches did, and the remote identifiers a view of the last run never had read; emptying
+        // the cache forgets the views).
         lastLocalIdentifier = nil
+        remoteOrderCache = .init()
         let map = currentIdentifiers.generation == 0 ? IdentifierMap.reused(&currentIdentifiers, streams: world.streams) : nil
         self.world = world
         let tables = world.tables
@@ -178,7 +181,6 @@ package struct Device {
         retired = []
         members = tables.initialMembers
         memberOf = Self.initialConversations(of: spec.person, at: position, tables: tables)
-        remoteOrderCache = .init()
         installIDs = []
         setApp(nil)
         style = .compact
