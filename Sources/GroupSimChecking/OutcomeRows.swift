@@ -105,7 +105,7 @@ struct OutcomeRows: Sendable {
                 seen[Int(a)] < seen[Int(b)] || (seen[Int(a)] == seen[Int(b)] && values[Int(b)] < values[Int(a)])
             }
             // Values are kept once, so another number is another thing shown.
-            let outliers = own.filter { rowValue[Int($0)] != most }.map { devices[Int(rowDevice[Int($0)])] }
+            let outliers = own.filter { rowValue[Int($0)] != most }.map { rowDevice[Int($0)] }
             let agreeing = most.map { seen[Int($0)] } ?? 0
             for value in distinct { seen[Int(value)] = 0 }
             return ExploredRun.SessionClass(session: sessions[Int(session)], shown: shown.map { values[Int($0)] }, agreeing: agreeing,
