@@ -8,7 +8,8 @@ import GroupSimCore
 /// reads. What it is made from cannot change under it: the members are a copy, the map
 /// is immutable while held, and the order stream's seed is drawn when the view is made.
 ///
-/// `@unchecked Sendable`: the list is made and kept under `lock`.
+/// `@unchecked Sendable`: the list is made and kept under `lock`, one for every list (a
+/// lock each cost a run of the vote six locks made and freed, and apps read them seldom).
 final class RemoteIdentifiers: @unchecked Sendable {
     /// How one device lists the other members of one conversation.
     struct Recipe {
@@ -42,7 +43,7 @@ final class RemoteIdentifiers: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
+    private static let lock = NSLock()
     private var list: [ParticipantID]?
     /// Dropped once the list is made, with the map it holds.
     private var recipe: Recipe?
@@ -52,8 +53,8 @@ final class RemoteIdentifiers: @unchecked Sendable {
     init(_ recipe: Recipe) { self.recipe = recipe }
 
     var identifiers: [ParticipantID] {
-        lock.lock()
-        defer { lock.unlock() }
+        Self.lock.lock()
+        defer { Self.lock.unlock() }
         if let list { return list }
         let made = recipe?.make() ?? []
         list = made
