@@ -160,9 +160,9 @@ struct ExploredRun: Sendable {
         }
         self.rows = rows
         classes = rows.classes
+        // A run reports a few kinds: found in the list, without a set made each run.
         var kinds: [(kind: Scenario.PitfallKind, rule: Rule)] = []
-        var kindsSeen: Set<Scenario.PitfallKind> = []
-        for pitfall in report.pitfalls where kindsSeen.insert(pitfall.kind).inserted {
+        for pitfall in report.pitfalls where !kinds.contains(where: { $0.kind == pitfall.kind }) {
             kinds.append((pitfall.kind, pitfall.rule))
         }
         pitfalls = kinds.sorted { $0.kind < $1.kind }
