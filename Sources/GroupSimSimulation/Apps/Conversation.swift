@@ -13,7 +13,7 @@ public struct Conversation: Sendable, Hashable {
     /// One identifier per other member, in this device's seeded order (M6).
     public var remoteParticipantIdentifiers: [ParticipantID] {
         get { remote.identifiers }
-        set { remote = RemoteIdentifiers(newValue) }
+        set { remote = .listing(newValue) }
     }
     /// `remoteParticipantIdentifiers`, worked out the first time something reads them: a
     /// device hands its app a view on every callback, and most apps never read the list.
@@ -26,7 +26,7 @@ public struct Conversation: Sendable, Hashable {
 
     public init(name: String, localParticipantIdentifier: ParticipantID, remoteParticipantIdentifiers: [ParticipantID],
                 selectedMessage: Message?, draft: Message?, presentationStyle: Scenario.PresentationStyle) {
-        self.init(name: name, localParticipantIdentifier: localParticipantIdentifier, remote: RemoteIdentifiers(remoteParticipantIdentifiers),
+        self.init(name: name, localParticipantIdentifier: localParticipantIdentifier, remote: .listing(remoteParticipantIdentifiers),
                   selectedMessage: selectedMessage, draft: draft, presentationStyle: presentationStyle)
     }
 

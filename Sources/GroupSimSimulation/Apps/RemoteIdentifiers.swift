@@ -50,6 +50,12 @@ final class RemoteIdentifiers: @unchecked Sendable {
 
     init(_ list: [ParticipantID]) { self.list = list }
 
+    /// No identifiers: shared, as nothing changes it.
+    static let none = RemoteIdentifiers([])
+
+    /// `list`, the shared empty one for none.
+    static func listing(_ list: [ParticipantID]) -> RemoteIdentifiers { list.isEmpty ? none : RemoteIdentifiers(list) }
+
     init(_ recipe: Recipe) { self.recipe = recipe }
 
     var identifiers: [ParticipantID] {

@@ -171,7 +171,7 @@ package struct Device {
         let unused = environment.installation == 0 ? AppEnvironment.reused(&environment, world: world) : nil
         // The first installation's map, if no message of the last run holds it (the two
         // caches and the views did: a view's remote identifiers that no app read hold it).
-        lastLocalIdentifier = nil
+        if lastLocalIdentifier != nil { lastLocalIdentifier = nil }
         if !remoteOrderCache.isEmpty { remoteOrderCache = .init() }
         lastView = nil
         viewButDraft = nil
@@ -185,7 +185,8 @@ package struct Device {
         members = tables.initialMembers
         memberOf = Self.initialConversations(of: spec.person, at: position, tables: tables)
         if !installIDs.isEmpty { installIDs = [] }
-        if app != nil || isRunning || appWantsReceivedMessages { setApp(nil) }
+        // `setApp` keeps the flags with the app: no flag, no app (reading the app copied it).
+        if isRunning || appWantsReceivedMessages { setApp(nil) }
         if style != .compact { style = .compact }
         if activeConversation != nil { activeConversation = nil }
         if selected != nil { selected = nil }

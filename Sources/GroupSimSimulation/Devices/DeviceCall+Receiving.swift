@@ -141,7 +141,7 @@ extension DeviceCall {
         // The stream's key from the tables: naming the stream hashed four names in every run.
         let key = tables.orderKey(device: device.deviceNumber, generation: device.identifiers.generation, conversation: number,
                                   named: conversation, deviceName: device.spec.name)
-        let ids = members.isEmpty ? RemoteIdentifiers([]) : RemoteIdentifiers(RemoteIdentifiers.Recipe(
+        let ids = members.isEmpty ? RemoteIdentifiers.none : RemoteIdentifiers(RemoteIdentifiers.Recipe(
             members: members, owner: device.spec.person, identifiers: device.identifiers, tables: tables, conversation: conversation,
             number: number, orderSeed: device.world.streams.streamSeed(key: key)))
         device.remoteOrderCache[conversation] = ids
