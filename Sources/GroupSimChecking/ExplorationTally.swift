@@ -25,6 +25,11 @@ struct ExplorationTally: Sendable {
     /// Each session's classes: runs, and the fewest and most devices that agreed.
     private var classes: [Report.ClassKey: (runs: ExactCount, agreeing: ClosedRange<Int>?)] = [:]
     private var outliers: [ExploredRun.Slot: ExactCount] = [:]
+    /// The outliers of runs whose devices are `outlierDevices`, in that order (every run of
+    /// one exploration): per session, a count per device number, counted without hashing
+    /// the device's name. `outlierCounts` holds both.
+    private var outlierDevices: [String] = []
+    private var outliersByNumber: [String: [UInt64]] = [:]
     private var cloudConflicts: ExactCount = 0
     private var conflictRuns: ExactCount = 0
     private var mostConflicts = 0
@@ -96,13 +101,16 @@ struct ExplorationTally: Sendable {
         }
         if run.failed {
             failedRuns += .one
-            insertFailures([Report.FailingRun(reference: run.reference, failedChecks: run.failedChecks,
-                                              unexpected: run.unexpected.map(\.unexpectedText), schedule: run.schedule)])
+            // A full list of failing runs keeps a later run out: its entry is not made.
+            if failures.count < Report.failureSampleLimit || failures.last.map({ run.reference.run < $0.reference.run }) ?? true {
+                insertFailures([Report.FailingRun(reference: run.reference, failedChecks: run.failedChecks,
+                                                  unexpected: run.unexpected.map(\.unexpectedText), schedule: run.schedule)])
+            }
         }
         shown.add(run.rows, count: .one)
         for entry in run.classes {
             noteClass(Report.ClassKey(session: entry.session, shown: entry.shown), runs: .one, agreeing: entry.agreeing...entry.agreeing)
-            for device in entry.outliers { outliers[ExploredRun.Slot(device: device, session: entry.session), default: .zero] += .one }
+            if !entry.outliers.isEmpty { noteOutliers(entry.outliers, session: entry.session, devices: run.rows.devices) }
         }
         for pitfall in run.pitfalls {
             pitfallRuns[pitfall.kind, default: .zero] += .one
@@ -136,7 +144,7 @@ struct ExplorationTally: Sendable {
         for (key, title) in other.unexpectedTitles where unexpectedTitles[key] == nil { unexpectedTitles[key] = title }
         insertFailures(other.failures)
         for (key, entry) in other.classes { noteClass(key, runs: entry.runs, agreeing: entry.agreeing) }
-        for (slot, count) in other.outliers { outliers[slot, default: .zero] += count }
+        for (slot, count) in other.outlierCounts { outliers[slot, default: .zero] += count }
         cloudConflicts += other.cloudConflicts
         conflictRuns += other.conflictRuns
         mostConflicts = max(mostConflicts, other.mostConflicts)
@@ -194,17 +202,43 @@ struct ExplorationTally: Sendable {
     }
 
     /// Counts `runs` more runs of a session's class, widening its range of agreeing devices.
+    /// The class is found once (a new one starts from no runs and no range).
     private mutating func noteClass(_ key: Report.ClassKey, runs: ExactCount, agreeing: ClosedRange<Int>?) {
-        if let entry = classes[key] {
-            let range: ClosedRange<Int>? = switch (entry.agreeing, agreeing) {
-            case (let a?, let b?): min(a.lowerBound, b.lowerBound)...max(a.upperBound, b.upperBound)
-            case (let a?, nil): a
-            case (nil, let b): b
-            }
-            classes[key] = (entry.runs + runs, range)
-        } else {
-            classes[key] = (runs, agreeing)
+        Self.widen(&classes[key, default: (.zero, nil)], runs: runs, agreeing: agreeing)
+    }
+
+    private static func widen(_ entry: inout (runs: ExactCount, agreeing: ClosedRange<Int>?), runs: ExactCount, agreeing: ClosedRange<Int>?) {
+        entry.agreeing = switch (entry.agreeing, agreeing) {
+        case (let a?, let b?): min(a.lowerBound, b.lowerBound)...max(a.upperBound, b.upperBound)
+        case (let a?, nil): a
+        case (nil, let b): b
         }
+        entry.runs += runs
+    }
+
+    /// Counts one run's outliers of `session`, given by number in the run's `devices`.
+    private mutating func noteOutliers(_ numbers: [Int32], session: String, devices: [String]) {
+        if outlierDevices.isEmpty { outlierDevices = devices }
+        guard devices == outlierDevices else {
+            for number in numbers { outliers[ExploredRun.Slot(device: devices[Int(number)], session: session), default: .zero] += .one }
+            return
+        }
+        Self.count(numbers, into: &outliersByNumber[session, default: Array(repeating: 0, count: devices.count)])
+    }
+
+    private static func count(_ numbers: [Int32], into counts: inout [UInt64]) {
+        for number in numbers { counts[Int(number)] += 1 }
+    }
+
+    /// Every outlier's count, by device and session.
+    private var outlierCounts: [ExploredRun.Slot: ExactCount] {
+        var all = outliers
+        for (session, counts) in outliersByNumber {
+            for (number, count) in counts.enumerated() where count > 0 {
+                all[ExploredRun.Slot(device: outlierDevices[number], session: session), default: .zero] += ExactCount(count)
+            }
+        }
+        return all
     }
 
     private mutating func noteRule(_ rule: Rule, for kind: Scenario.PitfallKind) {
@@ -212,6 +246,12 @@ struct ExplorationTally: Sendable {
     }
 
     private mutating func insertFailures(_ more: [Report.FailingRun]) {
+        // A run after every one kept goes last, or is left out once the list is full:
+        // most failing runs of an exploration come in run order.
+        if more.count == 1, let run = more.first, failures.last.map({ $0.reference.run < run.reference.run }) ?? true {
+            if failures.count < Report.failureSampleLimit { failures.append(run) }
+            return
+        }
         failures = Array((failures + more).sorted { $0.reference.run < $1.reference.run }.prefix(Report.failureSampleLimit))
     }
 
@@ -256,7 +296,7 @@ struct ExplorationTally: Sendable {
                 if a.runs != b.runs { return a.runs > b.runs }
                 return a.shown.lexicographicallyPrecedes(b.shown)
             }
-        report.outliers = outliers.map { Report.Outlier(session: $0.key.session, device: $0.key.device, runs: $0.value) }
+        report.outliers = outlierCounts.map { Report.Outlier(session: $0.key.session, device: $0.key.device, runs: $0.value) }
             .sorted { a, b in
                 let left = sessionRank[a.session] ?? Int.max, right = sessionRank[b.session] ?? Int.max
                 if left != right { return left < right }

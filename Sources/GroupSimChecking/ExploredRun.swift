@@ -60,8 +60,9 @@ struct ExploredRun: Sendable {
         var shown: [ExplorationReport.Shown]
         /// How many devices showed the most common thing.
         var agreeing: Int
-        /// The devices that showed something else, in device order.
-        var outliers: [String]
+        /// The devices that showed something else, in device order, by number in the
+        /// run's `rows.devices` (the tally counts them by number, not by name).
+        var outliers: [Int32]
     }
 
     /// What every run of one scenario names alike: the sessions its steps name (a list and
@@ -121,45 +122,47 @@ struct ExploredRun: Sendable {
         // with sessions times messages.
         var byMessage: [Int32] = []
         var noBubble: Int32 = -1
-        func make(_ session: String, device: DeviceSnapshot) -> Int32 {
-            let seen = states.shown(session, on: device)
+        let devices = outcome.devices
+        func make(_ session: String, position: Int) -> Int32 {
+            let seen = states.shown(session, on: devices[position])
             return rows.number(of: ExplorationReport.Shown(
                 from: seen?.sender, fromName: seen.map { contactNames[$0.sender] ?? $0.sender },
                 state: Self.canonical(seen?.state ?? StateMap(), names: names, keys: keys)))
         }
-        func addRow(_ session: String, _ number: Int32, index: Int?, device: DeviceSnapshot, position: Int) {
+        // By position: a device's snapshot is read only for what it shows, once per message.
+        func addRow(_ session: String, _ number: Int32, index: Int?, position: Int) {
             let value: Int32
             if let index, let message = states.liveMessage(session: index, device: position), message >= 0,
                !states.showsFetchedView(session: index, device: position) {
                 byMessage.grow(toInclude: message, with: -1)
-                if byMessage[message] < 0 { byMessage[message] = make(session, device: device) }
+                if byMessage[message] < 0 { byMessage[message] = make(session, position: position) }
                 value = byMessage[message]
             } else if let index, states.showsFetchedView(session: index, device: position) {
                 // The record its tap fetched (M13): its own, not its bubble's.
-                value = make(session, device: device)
+                value = make(session, position: position)
             } else {
-                if noBubble < 0 { noBubble = make(session, device: device) }
+                if noBubble < 0 { noBubble = make(session, position: position) }
                 value = noBubble
             }
             rows.append(session: number, number: value)
         }
-        for (position, device) in outcome.devices.enumerated() {
-            rows.startDevice(device.name)
+        for position in devices.indices {
+            rows.startDevice(devices[position].name)
             for (place, session) in sessions.enumerated() {
-                addRow(session, numbers[place], index: indices[place], device: device, position: position)
+                addRow(session, numbers[place], index: indices[place], position: position)
             }
             // Sessions no step names, by name: the few an app named itself.
             let appNamed = outcome.live.appNamedSessions(device: position)
             guard !appNamed.isEmpty else { continue }
             for session in appNamed.filter({ !named.contains($0) }).sorted() {
-                addRow(session, rows.session(session), index: states.sessionIndex(session), device: device, position: position)
+                addRow(session, rows.session(session), index: states.sessionIndex(session), position: position)
             }
         }
         self.rows = rows
         classes = rows.classes
+        // A run reports a few kinds: found in the list, without a set made each run.
         var kinds: [(kind: Scenario.PitfallKind, rule: Rule)] = []
-        var kindsSeen: Set<Scenario.PitfallKind> = []
-        for pitfall in report.pitfalls where kindsSeen.insert(pitfall.kind).inserted {
+        for pitfall in report.pitfalls where !kinds.contains(where: { $0.kind == pitfall.kind }) {
             kinds.append((pitfall.kind, pitfall.rule))
         }
         pitfalls = kinds.sorted { $0.kind < $1.kind }

@@ -90,7 +90,7 @@ struct OutcomeCounts: Sendable {
     mutating func add(_ rows: OutcomeRows, count: ExactCount) {
         let devices = Self.intern(rows.devices, &deviceNames, numbers: &deviceNumbers)
         let sessions = Self.intern(rows.sessions, &sessionNames, numbers: &sessionNumbers)
-        let valueMap = rows.values.map { Self.intern($0, &values, numbers: &valueNumbers) }
+        let valueMap = rows.values.map { Self.intern(shown: $0, &values, numbers: &valueNumbers) }
         // A run's rows are distinct, but for a repeat: into an empty table they go in order, with no look-up.
         let fresh = rowDevice.isEmpty && !rows.repeats
         if fresh, Self.isIdentity(devices), Self.isIdentity(sessions), Self.isIdentity(valueMap) {
@@ -299,6 +299,13 @@ struct OutcomeCounts: Sendable {
     private static func intern(_ names: [String], _ keys: inout [String], numbers: inout [String: Int32]) -> [Int32] {
         if names.count <= keys.count, zip(names, keys).allSatisfy({ $0 == $1 }) { return (0..<Int32(names.count)).map { $0 } }
         return names.map { intern($0, &keys, numbers: &numbers) }
+    }
+
+    /// `intern` for a thing shown, found by comparing while the table holds few: a run
+    /// shows a few, and comparing two costs less than hashing one.
+    private static func intern(shown value: Shown, _ keys: inout [Shown], numbers: inout [Shown: Int32]) -> Int32 {
+        if keys.count <= 16, let index = keys.firstIndex(of: value) { return Int32(index) }
+        return intern(value, &keys, numbers: &numbers)
     }
 
     private static func intern<Key: Hashable>(_ key: Key, _ keys: inout [Key], numbers: inout [Key: Int32]) -> Int32 {

@@ -78,6 +78,12 @@ struct OutcomeRows: Sendable {
     /// its own.
     var classes: [ExploredRun.SessionClass] {
         let values = values
+        var seen = [Int](repeating: 0, count: values.count)
+        // One session (a scenario whose steps name one, as the vote's): its rows are all
+        // the rows, in order, with nothing to put in order first.
+        if sessions.count == 1 {
+            return rowSession.isEmpty ? [] : [sessionClass(0, rows: rowDevice.indices.lazy.map { Int32($0) }, values: values, seen: &seen)]
+        }
         var start = [Int](repeating: 0, count: sessions.count + 1)
         var order: [Int32] = []
         for session in rowSession {
@@ -91,25 +97,30 @@ struct OutcomeRows: Sendable {
             rows[next[Int(session)]] = Int32(index)
             next[Int(session)] += 1
         }
-        var seen = [Int](repeating: 0, count: values.count)
         return order.map { session in
-            let own = rows[start[Int(session)]..<start[Int(session) + 1]]
-            var distinct: [Int32] = []
-            for row in own {
-                let value = Int(rowValue[Int(row)])
-                if seen[value] == 0 { distinct.append(Int32(value)) }
-                seen[value] += 1
-            }
-            let shown = distinct.sorted { values[Int($0)] < values[Int($1)] }
-            let most = shown.max { a, b in
-                seen[Int(a)] < seen[Int(b)] || (seen[Int(a)] == seen[Int(b)] && values[Int(b)] < values[Int(a)])
-            }
-            // Values are kept once, so another number is another thing shown.
-            let outliers = own.filter { rowValue[Int($0)] != most }.map { devices[Int(rowDevice[Int($0)])] }
-            let agreeing = most.map { seen[Int($0)] } ?? 0
-            for value in distinct { seen[Int(value)] = 0 }
-            return ExploredRun.SessionClass(session: sessions[Int(session)], shown: shown.map { values[Int($0)] }, agreeing: agreeing,
-                                            outliers: outliers)
+            sessionClass(session, rows: rows[start[Int(session)]..<start[Int(session) + 1]], values: values, seen: &seen)
         }
+    }
+
+    /// The class of `session`, whose rows are `own`, in order; `seen`: a zero per value,
+    /// left so.
+    private func sessionClass(_ session: Int32, rows own: some Collection<Int32>, values: [Shown], seen: inout [Int])
+        -> ExploredRun.SessionClass {
+        var distinct: [Int32] = []
+        for row in own {
+            let value = Int(rowValue[Int(row)])
+            if seen[value] == 0 { distinct.append(Int32(value)) }
+            seen[value] += 1
+        }
+        let shown = distinct.sorted { values[Int($0)] < values[Int($1)] }
+        let most = shown.max { a, b in
+            seen[Int(a)] < seen[Int(b)] || (seen[Int(a)] == seen[Int(b)] && values[Int(b)] < values[Int(a)])
+        }
+        // Values are kept once, so another number is another thing shown.
+        let outliers = own.filter { rowValue[Int($0)] != most }.map { rowDevice[Int($0)] }
+        let agreeing = most.map { seen[Int($0)] } ?? 0
+        for value in distinct { seen[Int(value)] = 0 }
+        return ExploredRun.SessionClass(session: sessions[Int(session)], shown: shown.map { values[Int($0)] }, agreeing: agreeing,
+                                        outliers: outliers)
     }
 }

@@ -10,14 +10,17 @@ extension Device {
         // Most devices' storage was never written: read as empty without asking for its contents.
         let storage = environment.storage
         let untouched = storage.isUntouched
-        return DeviceSnapshot.State(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
-                             callbacks: callbacks, generation: identifiers.generation,
-                             drafts: drafts.isEmpty ? [] : world.conversations.compactMap { conversation in
-                                 drafts[conversation.name]?.message.map { DeviceSnapshot.Draft(conversation: conversation.name, message: $0) }
-                             },
-                             localStorage: untouched ? [:] : storage.dictionary, localSuites: untouched ? [:] : storage.suiteDictionaries,
-                             installIDs: installIDs, runIndex: index,
-                             map: identifiers, owner: spec.person, position: position, transcriptTable: transcripts, liveIndex: index,
-                             retired: retired)
+        var state = DeviceSnapshot.State(name: spec.name, person: spec.person, platform: spec.platform, runsApp: spec.runsApp,
+                                         generation: identifiers.generation, runIndex: index, map: identifiers, owner: spec.person,
+                                         position: position, transcriptTable: transcripts, liveIndex: index)
+        // Most devices end a run with none of these: their state holds none.
+        guard !(callbacks.isEmpty && drafts.isEmpty && untouched && installIDs.isEmpty && retired.isEmpty) else { return state }
+        state.setExtras(callbacks: callbacks,
+                        drafts: drafts.isEmpty ? [] : world.conversations.compactMap { conversation in
+                            drafts[conversation.name]?.message.map { DeviceSnapshot.Draft(conversation: conversation.name, message: $0) }
+                        },
+                        localStorage: untouched ? [:] : storage.dictionary, localSuites: untouched ? [:] : storage.suiteDictionaries,
+                        installIDs: installIDs, retired: retired)
+        return state
     }
 }

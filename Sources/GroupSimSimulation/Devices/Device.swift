@@ -37,7 +37,7 @@ package struct Device {
     private(set) var memberOf: Set<String>
     // The empty dictionaries below are `.init()`, not `[:]`: a literal is built through a
     // call per dictionary, and every restart sets each device's anew (`reset(world:)`).
-    var remoteOrderCache: [String: [ParticipantID]] = .init() { didSet { forgetView() } }
+    var remoteOrderCache: [String: RemoteIdentifiers] = .init() { didSet { forgetView() } }
     /// `localIdentifier(in:)`'s last answer and the map it came from.
     var lastLocalIdentifier: (map: IdentifierMap, conversation: String, id: ParticipantID)?
 
@@ -182,38 +182,41 @@ package struct Device {
         transcripts.reset(seed: world.streams.seed)
         // An environment of a later installation, or one an app used, is made anew.
         let unused = environment.installation == 0 ? AppEnvironment.reused(&environment, world: world) : nil
-        // The first installation's map, if no message of the last run holds it (the cache below did).
-        lastLocalIdentifier = nil
+        // The first installation's map, if no message of the last run holds it (the two
+        // caches and the views did: a view's remote identifiers that no app read hold it).
+        if lastLocalIdentifier != nil { lastLocalIdentifier = nil }
+        if !remoteOrderCache.isEmpty { remoteOrderCache = .init() }
+        lastView = nil
+        viewButDraft = nil
         let map = currentIdentifiers.generation == 0 ? IdentifierMap.reused(&currentIdentifiers, streams: world.streams) : nil
         self.world = world
         let tables = world.tables
         currentIdentifiers = map ?? Self.firstIdentifiers(of: spec, number: deviceNumber, world: world)
-        retired = []
+        // What most devices of a run never changed is left as it is: an empty collection
+        // or a nil assigned again released and retained it, and ran its observer.
+        if !retired.isEmpty { retired = [] }
         members = tables.initialMembers
         memberOf = Self.initialConversations(of: spec.person, at: position, tables: tables)
-        remoteOrderCache = .init()
-        installIDs = []
-        setApp(nil)
-        style = .compact
-        activeConversation = nil
-        selected = nil
-        drafts = .init()
+        if !installIDs.isEmpty { installIDs = [] }
+        // `setApp` keeps the flags with the app: no flag, no app (reading the app copied it).
+        if isRunning || appWantsReceivedMessages { setApp(nil) }
+        if style != .compact { style = .compact }
+        if activeConversation != nil { activeConversation = nil }
+        if selected != nil { selected = nil }
+        if !drafts.isEmpty { drafts = .init() }
         draftChanges = 0
-        callbacks = []
+        if !callbacks.isEmpty { callbacks = [] }
         interactionAvailable = false
         lastInteraction = nil
         sendWhenStaged = false
         currentStep = nil
         origin = nil
         composing = nil
-        written = .init()
-        readProvenance = .init()
+        if !written.isEmpty { written = .init() }
+        if !readProvenance.isEmpty { readProvenance = .init() }
         actionDepth = 0
         sessionIsNew = false
         environment = unused ?? AppEnvironment(device: spec.name, installation: 0, world: world)
-        // Last: the observers above kept views of the last run.
-        lastView = nil
-        viewButDraft = nil
     }
 
     /// The key-value storage of the app's current installation on this device.

@@ -126,32 +126,24 @@ extension DeviceCall {
         let conversation = device.activeConversation ?? device.world.conversations.first?.name ?? Scenario.ConversationSpec.defaultName
         let selectedMessage = device.selected.map { view(of: $0, sender: senderIdentifier(of: $0)) }
         return Conversation(name: conversation, localParticipantIdentifier: localIdentifier(in: conversation),
-                            remoteParticipantIdentifiers: remoteIdentifiers(in: conversation),
+                            remote: remoteIdentifiers(in: conversation),
                             selectedMessage: selectedMessage, draft: device.drafts[conversation]?.message, presentationStyle: device.style)
     }
 
     /// One identifier per other member, in a seeded order per device and installation (M6);
     /// none once the owner is no longer a member: the others are not their co-participants.
-    mutating func remoteIdentifiers(in conversation: String) -> [ParticipantID] {
+    /// Worked out when the app first reads them (`RemoteIdentifiers`), once per map and members.
+    mutating func remoteIdentifiers(in conversation: String) -> RemoteIdentifiers {
         if let cached = device.remoteOrderCache[conversation] { return cached }
         let members = device.memberOf.contains(conversation) ? device.members[conversation] ?? [] : []
         let tables = device.world.tables
         let number = device.world.conversationNumber(conversation)
-        // By position while the members are the scenario's, without hashing each name.
-        let positions = tables.initialPositions(of: members, number: number)
-        var ids: [ParticipantID] = []
-        ids.reserveCapacity(members.count)
-        for (index, person) in members.enumerated() where person != device.spec.person {
-            let id = positions.map { device.identifiers.id(forPersonAt: $0[index], person: person, in: conversation) }
-                ?? device.identifiers.id(for: person, in: conversation)
-            if let id { ids.append(id) }
-        }
         // The stream's key from the tables: naming the stream hashed four names in every run.
         let key = tables.orderKey(device: device.deviceNumber, generation: device.identifiers.generation, conversation: number,
                                   named: conversation, deviceName: device.spec.name)
-        var generator = SplitMix64(seed: device.world.streams.streamSeed(key: key))
-        ids.sort()
-        ids.shuffle(using: &generator)
+        let ids = members.isEmpty ? RemoteIdentifiers.none : RemoteIdentifiers(RemoteIdentifiers.Recipe(
+            members: members, owner: device.spec.person, identifiers: device.identifiers, tables: tables, conversation: conversation,
+            number: number, orderSeed: device.world.streams.streamSeed(key: key)))
         device.remoteOrderCache[conversation] = ids
         return ids
     }

@@ -52,12 +52,7 @@ public struct DeviceSnapshot: Sendable {
         var person: String
         var platform: Scenario.DeviceSpec.Platform
         var runsApp: Bool
-        var callbacks: [AppCallback]
         var generation: Int
-        var drafts: [Draft]
-        var localStorage: [String: String]
-        var localSuites: [String: [String: String]]
-        var installIDs: [String]
         var runIndex: Int
         /// The device's identifiers, owner (and the owner's position in the people) and
         /// transcripts at the end; `live`'s device `liveIndex`.
@@ -66,13 +61,75 @@ public struct DeviceSnapshot: Sendable {
         let position: Int
         let transcriptTable: Transcripts
         let liveIndex: Int
-        /// The retired identifier maps, oldest first (M2).
-        let retired: [IdentifierMap]
         /// Set by the setters: what they replaced, read instead of what is drawn or listed.
         var listed: [Identifier]?
         var drawn: [DrawnTranscript]?
         var views: [SessionView]?
         var maps: [IdentifierMap]?
+        /// What most devices end a run without (a callback, a draft, storage, an install id,
+        /// a retired map), together; nil while all are empty: a run made and freed each
+        /// list and table of every device's state.
+        private var extras: Extras?
+
+        private struct Extras {
+            var callbacks: [AppCallback] = []
+            var drafts: [Draft] = []
+            var localStorage: [String: String] = [:]
+            var localSuites: [String: [String: String]] = [:]
+            var installIDs: [String] = []
+            var retired: [IdentifierMap] = []
+        }
+
+        /// A state with none of the extras: `setExtras` adds them.
+        init(name: String, person: String, platform: Scenario.DeviceSpec.Platform, runsApp: Bool, generation: Int, runIndex: Int,
+             map: IdentifierMap, owner: String, position: Int, transcriptTable: Transcripts, liveIndex: Int) {
+            self.name = name
+            self.person = person
+            self.platform = platform
+            self.runsApp = runsApp
+            self.generation = generation
+            self.runIndex = runIndex
+            self.map = map
+            self.owner = owner
+            self.position = position
+            self.transcriptTable = transcriptTable
+            self.liveIndex = liveIndex
+        }
+
+        mutating func setExtras(callbacks: [AppCallback], drafts: [Draft], localStorage: [String: String],
+                                localSuites: [String: [String: String]], installIDs: [String], retired: [IdentifierMap]) {
+            extras = Extras(callbacks: callbacks, drafts: drafts, localStorage: localStorage, localSuites: localSuites, installIDs: installIDs,
+                            retired: retired)
+        }
+
+        var callbacks: [AppCallback] {
+            get { extras?.callbacks ?? [] }
+            set { setExtra(\.callbacks, newValue) }
+        }
+        var drafts: [Draft] {
+            get { extras?.drafts ?? [] }
+            set { setExtra(\.drafts, newValue) }
+        }
+        var localStorage: [String: String] {
+            get { extras?.localStorage ?? [:] }
+            set { setExtra(\.localStorage, newValue) }
+        }
+        var localSuites: [String: [String: String]] {
+            get { extras?.localSuites ?? [:] }
+            set { setExtra(\.localSuites, newValue) }
+        }
+        var installIDs: [String] {
+            get { extras?.installIDs ?? [] }
+            set { setExtra(\.installIDs, newValue) }
+        }
+        /// The retired identifier maps, oldest first (M2).
+        var retired: [IdentifierMap] { extras?.retired ?? [] }
+
+        private mutating func setExtra<Value>(_ field: WritableKeyPath<Extras, Value>, _ value: Value) {
+            var changed = extras ?? Extras()
+            changed[keyPath: field] = value
+            extras = changed
+        }
 
         /// What the device's transcripts and sessions are drawn from, in the run of `world`.
         func drawing(_ world: WorldFacts) -> DeviceDrawing {

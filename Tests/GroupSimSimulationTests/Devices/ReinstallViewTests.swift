@@ -9,15 +9,23 @@ import GroupSimTesting
 @Suite struct ReinstallViewTests {
     struct Recorder: MessagesApp {
         let seen: Seen
+        /// Keeps each view it is handed in `Seen.kept`, reading nothing of it, instead of noting it.
+        var keeps = false
         final class Seen: @unchecked Sendable {
             /// Per callback: the app's local identifier and every identifier it was shown
             /// (its participants, the handed message's sender, `selectedMessage`'s sender).
             var shown: [(local: ParticipantID, ids: [ParticipantID])] = []
             /// Per didSelect: the handed message's sender and `selectedMessage`'s.
             var selections: [(handed: ParticipantID?, selected: ParticipantID?)] = []
+            /// Every view handed to a keeping recorder, unread.
+            var kept: [Conversation] = []
         }
 
         func note(_ conversation: Conversation, _ message: Message?) {
+            guard !keeps else {
+                seen.kept.append(conversation)
+                return
+            }
             let senders = [message?.senderParticipantIdentifier, conversation.selectedMessage?.senderParticipantIdentifier]
             seen.shown.append((conversation.localParticipantIdentifier,
                                [conversation.localParticipantIdentifier] + conversation.remoteParticipantIdentifiers
@@ -86,10 +94,32 @@ import GroupSimTesting
         .replacingOccurrences(of: "    tap: poll\n  - at: 300ms",
             with: "    reinstall: true\n  - at: 250ms\n    device: bob-phone\n    tap: poll\n  - at: 300ms")
 
-    static func registry(_ seen: Recorder.Seen) -> AppRegistry {
+    static func registry(_ seen: Recorder.Seen, keeping: Bool = false) -> AppRegistry {
         var apps = AppRegistry()
-        apps.register("recorder") { _ in Recorder(seen: seen) }
+        apps.register("recorder") { _ in Recorder(seen: seen, keeps: keeping) }
         return apps
+    }
+
+    /// A view's remote identifiers are worked out when the app first reads them: a view
+    /// Bob's app kept from before his reinstall, read only after the run, lists his first
+    /// installation's identifiers, as the same view read at once does, and not the ones
+    /// his views list after the reinstall.
+    @Test func aViewKeptAcrossTheReinstallListsTheIdentifiersItWasMadeWith() async throws {
+        let seen = Recorder.Seen()
+        let report = try await Fixture.run(Self.text, apps: Self.registry(seen))
+        let kept = Recorder.Seen()
+        _ = try await Fixture.run(Self.text, apps: Self.registry(kept, keeping: true))
+        // The first view of either run is Bob's, when he opens the app at 0 ms.
+        let readAtOnce = try #require(seen.shown.first)
+        let keptView = try #require(kept.kept.first)
+        #expect(keptView.localParticipantIdentifier == readAtOnce.local)
+        let remote = Array(readAtOnce.ids.dropFirst())
+        #expect(remote.count == 1)
+        #expect(keptView.remoteParticipantIdentifiers == remote)
+        let bob = try #require(report.outcome.device("bob-phone"))
+        let afterReinstall = try #require(seen.shown.last { $0.local == bob.localIdentifier })
+        #expect(afterReinstall.local != readAtOnce.local)
+        #expect(Set(afterReinstall.ids).isDisjoint(with: remote), "\(afterReinstall.ids)")
     }
 
     @Test(arguments: [text, arrivedBefore])
