@@ -30,7 +30,7 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
     @inlinable
     public init?(uuidString text: some StringProtocol) {
         let parsed: (high: UInt64, low: UInt64)?
-        if let inPlace = text.utf8.withContiguousStorageIfAvailable({ Self.parse($0) }) {
+        if let inPlace = text.utf8.withContiguousStorageIfAvailable({ Self.parse(contiguous: $0) }) {
             parsed = inPlace
         } else {
             parsed = Self.parse(text.utf8)
@@ -60,6 +60,24 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
             nibbles += 1
         }
         return (high, low)
+    }
+
+    /// `parse(_:)` of bytes in memory: each byte read at its place, the dashes first, with
+    /// no index to advance (a check compares drawn captions and summary lines, each
+    /// `$UUID` token of them parsed).
+    @inlinable
+    static func parse(contiguous bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64)? {
+        guard bytes.count == 36, bytes[8] == UInt8(ascii: "-"), bytes[13] == UInt8(ascii: "-"), bytes[18] == UInt8(ascii: "-"),
+              bytes[23] == UInt8(ascii: "-") else { return nil }
+        var high: UInt64 = 0
+        var value: UInt64 = 0
+        for index in 0..<36 where index != 8 && index != 13 && index != 18 && index != 23 {
+            guard let nibble = Self.hexValue(bytes[index]) else { return nil }
+            value = value << 4 | UInt64(nibble)
+            // The 16th digit ends the high half.
+            if index == 17 { (high, value) = (value, 0) }
+        }
+        return (high, value)
     }
 
     /// Uppercase, as `UUID().uuidString` prints it: `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`.
