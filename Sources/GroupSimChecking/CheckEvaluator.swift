@@ -318,7 +318,7 @@ package enum CheckEvaluator {
 
         /// Keeps what it reads of `outcome`, not the outcome: a check made one for every
         /// run an exploration judges, and holding a copy retained every part of it.
-        init(_ written: [Scenario.DataEntry], _ outcome: RunOutcome, conversation: String) {
+        init(_ written: [Scenario.DataEntry], _ outcome: borrowing RunOutcome, conversation: String) {
             self.written = written
             self.conversation = conversation
             identity = outcome.scenario.app.identity

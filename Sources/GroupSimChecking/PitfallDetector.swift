@@ -59,8 +59,6 @@ package enum PitfallDetector {
         let flow: MessageFlow
         /// Empty when `explained` is false.
         let history: ViewHistory
-        /// The run's changes by session, in the order made: one pass, not one per session.
-        let changesBySession: [String: [Change]]
         /// Each device's sends, in send order.
         private let sendsByDevice: [String: [MessageFlow.Send]]
         /// The changes that wrote each value of each key of each session, in the order
@@ -94,15 +92,12 @@ package enum PitfallDetector {
             var value: String
         }
 
-        init(outcome: RunOutcome, states: SessionStates, explained: Bool = true) {
+        init(outcome: borrowing RunOutcome, states: SessionStates, explained: Bool = true) {
             self.states = states
             self.explained = explained
             // Only explanations read the trace: the flow of messages and the history of views.
             flow = MessageFlow(trace: explained ? outcome.trace : Simulation.Trace())
-            history = explained ? ViewHistory(outcome: outcome) : ViewHistory()
-            var bySession: [String: [Change]] = [:]
-            for change in outcome.changes { bySession[change.session, default: []].append(change) }
-            changesBySession = bySession
+            history = explained ? ViewHistory(outcome: copy outcome) : ViewHistory()
             writersByEntry = Writers(outcome.changes)
             var stepActions: [Int: Scenario.Action] = [:]
             if explained {
@@ -154,13 +149,19 @@ package enum PitfallDetector {
     static func lostUpdates(_ session: String, _ shown: SessionStates.AppDevicesShow, _ evidence: Evidence) -> [Pitfall] {
         let states = evidence.states
         var found: [Pitfall] = []
-        let changes = evidence.changesBySession[session] ?? []
+        // The session's changes by position, grouped once per run (`SessionStates`).
+        let changes = states.sessionIndex(session).map(states.changes(ofSession:)) ?? []
         guard !changes.isEmpty else { return [] }
+        let allChanges = states.outcome.changes
         // Whether a change is missing is decided once per thing shown, not once per device.
         let (devices, shownOn) = (shown.devices, shown.byMessage)
         var kept: [Bool] = []
-        for change in changes {
-            kept = shownOn.distinct.map { shown in
+        kept.reserveCapacity(shownOn.distinct.count)
+        for position in changes {
+            let change = allChanges[position]
+            // One array for every change: each made its own.
+            kept.removeAll(keepingCapacity: true)
+            kept += shownOn.distinct.lazy.map { shown in
                 shown.map { shown in
                     // A state that could not be read is no evidence that the change is missing.
                     shown.unreadable != nil || keeps(change, state: shown.state, provenance: shown.provenance, evidence)
