@@ -13,13 +13,17 @@ package enum CheckEvaluator {
     /// - Parameter explained: false leaves out the check's title and, where it costs, the
     ///   word of what it found (`latest` without a caption, `converged`, `diverged`,
     ///   `complete`): exploration reads only whether it held.
-    static func evaluate(_ outcome: RunOutcome, pitfalls: [Pitfall], states: SessionStates, explained: Bool = true) -> [CheckResult] {
-        outcome.scenario.checks.map { evaluate($0, outcome, states, pitfalls, explained: explained) }
+    ///
+    /// - Parameter shown: `states.shownOnAppDevices` of each of `states.sessions`, as the
+    ///   pitfalls worked them out (empty: worked out where a check asks).
+    static func evaluate(_ outcome: RunOutcome, pitfalls: [Pitfall], states: SessionStates, shown: [SessionStates.AppDevicesShow] = [],
+                         explained: Bool = true) -> [CheckResult] {
+        outcome.scenario.checks.map { evaluate($0, outcome, states, pitfalls, shown: shown, explained: explained) }
     }
 
     static func evaluate(_ spec: Scenario.CheckSpec, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall],
-                         explained: Bool = true) -> CheckResult {
-        let (passed, detail) = judge(spec.check, outcome, states, pitfalls, explained: explained)
+                         shown: [SessionStates.AppDevicesShow] = [], explained: Bool = true) -> CheckResult {
+        let (passed, detail) = judge(spec.check, outcome, states, pitfalls, shown: shown, explained: explained)
         return CheckResult(spec: spec, passed: passed, text: explained ? title(spec.check) : "", detail: detail)
     }
 
@@ -65,7 +69,11 @@ package enum CheckEvaluator {
 
     /// Whether the check held, and what was found.
     private static func judge(_ check: Scenario.Check, _ outcome: RunOutcome, _ states: SessionStates, _ pitfalls: [Pitfall],
-                              explained: Bool) -> (Bool, String) {
+                              shown computed: [SessionStates.AppDevicesShow] = [], explained: Bool) -> (Bool, String) {
+        /// What the session's app devices show, as worked out already when it was.
+        func shownOnAppDevices(_ session: String) -> SessionStates.AppDevicesShow {
+            states.sessionIndex(session).flatMap { computed.indices.contains($0) ? computed[$0] : nil } ?? states.shownOnAppDevices(session)
+        }
         switch check {
         case .latest(let deviceName, let session, let from, let written, let caption, let layout):
             // A check without data names no token: nothing to resolve (most `latest` checks).
@@ -117,7 +125,7 @@ package enum CheckEvaluator {
             let wantsSame: Bool = if case .converged = check { true } else { false }
             if !explained {
                 // One reading per message shown, not one per device.
-                let readings = states.shownOnAppDevices(session).byMessage.distinct.map(SessionStates.Reading.init)
+                let readings = shownOnAppDevices(session).byMessage.distinct.map(SessionStates.Reading.init)
                 return (agreement(readings, wantsSame: wantsSame), "")
             }
             let devices = states.appDevices(for: session)
@@ -135,7 +143,7 @@ package enum CheckEvaluator {
             if !explained, !tokens.isPerDevice {
                 // One look per message shown, not one per device.
                 let data = tokens.data(on: nil)
-                let shown = states.shownOnAppDevices(session).byMessage.distinct
+                let shown = shownOnAppDevices(session).byMessage.distinct
                 return (!shown.isEmpty && shown.allSatisfy { $0.map { contains($0, data) } ?? false }, "")
             }
             let devices = states.appDevices(for: session)

@@ -21,13 +21,16 @@ package enum PitfallDetector {
     /// - Parameter explained: false leaves each pitfall's summary, explanation and fix
     ///   empty: exploration counts pitfalls by kind and rule, and writing the words for
     ///   every run of a large group costs more than the run.
-    static func detect(_ outcome: RunOutcome, states: SessionStates, explained: Bool = true) -> [Pitfall] {
+    /// - Parameter shown: `states.shownOnAppDevices` of each of `states.sessions`, when
+    ///   the caller worked them out (empty: worked out here).
+    static func detect(_ outcome: RunOutcome, states: SessionStates, shown computed: [SessionStates.AppDevicesShow] = [],
+                       explained: Bool = true) -> [Pitfall] {
         let evidence = Evidence(outcome: outcome, states: states, explained: explained)
         var found: [Pitfall] = []
         let keys = IdentityKeys(outcome: outcome)
-        for session in evidence.states.sessions {
+        for (index, session) in evidence.states.sessions.enumerated() {
             // What the session's app devices show is worked out once for all three.
-            let shown = evidence.states.shownOnAppDevices(session)
+            let shown = computed.indices.contains(index) ? computed[index] : evidence.states.shownOnAppDevices(session)
             // A device whose person joined after the session began never had it (M6): it lost
             // nothing and diverged from nobody.
             // Only a scenario with `join` steps has such a device: most runs ask no device.
@@ -251,6 +254,19 @@ package enum PitfallDetector {
     static func divergence(_ session: String, _ shown: SessionStates.AppDevicesShow, _ evidence: Evidence) -> Pitfall? {
         let states = evidence.states
         let (devices, shownOn) = (shown.devices, shown.byMessage)
+        guard evidence.explained else {
+            // Whether two things shown to devices read differently is all a verdict needs:
+            // no groups are made. A thing shown to no device (a late joiner's) is passed over.
+            guard let first = shownOn.of.first else { return nil }
+            var used = [Bool](repeating: false, count: shownOn.distinct.count)
+            for which in shownOn.of { used[which] = true }
+            let reading = SessionStates.Reading(shownOn.distinct[first])
+            guard shownOn.distinct.indices.contains(where: { used[$0] && SessionStates.Reading(shownOn.distinct[$0]) != reading }) else {
+                return nil
+            }
+            return Pitfall(kind: .divergence, rule: "M12", devices: devices.map { states.outcome.devices[$0].name }, message: nil,
+                           session: session, summary: "", explanation: "", fix: "")
+        }
         var groups: [(shown: SessionStates.Reading, devices: [String], from: String)] = []
         // Each thing shown joins the group of its state once; a device then costs an array read.
         // A state that could not be read is a group of its own, as `converged` compares it.
@@ -261,17 +277,13 @@ package enum PitfallDetector {
             let (index, inserted) = groupOf.insert(reading)
             groupOfShown.append(index)
             guard inserted else { continue }
-            let from = !evidence.explained ? "" : shown.map { "m\($0.message) from \(evidence.contact($0.sender))" } ?? "no bubble"
+            let from = shown.map { "m\($0.message) from \(evidence.contact($0.sender))" } ?? "no bubble"
             groups.append((reading, [], from))
         }
         // How many devices each group has decides; their names are listed for an explanation only.
         var sizes = [Int](repeating: 0, count: groups.count)
         for (_, which) in zip(devices, shownOn.of) { sizes[groupOfShown[which]] += 1 }
         guard sizes.lazy.filter({ $0 > 0 }).count > 1 else { return nil }
-        guard evidence.explained else {
-            return Pitfall(kind: .divergence, rule: "M12", devices: devices.map { states.outcome.devices[$0].name }, message: nil,
-                           session: session, summary: "", explanation: "", fix: "")
-        }
         for (device, which) in zip(devices, shownOn.of) {
             groups[groupOfShown[which]].devices.append(states.outcome.devices[device].name)
         }

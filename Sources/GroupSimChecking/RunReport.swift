@@ -28,8 +28,10 @@ public struct RunReport: Sendable {
     package init(outcome: RunOutcome, explainingPitfalls: Bool) {
         let states = SessionStates(outcome: outcome)
         self.states = states
-        pitfalls = PitfallDetector.detect(outcome, states: states, explained: explainingPitfalls)
-        checks = CheckEvaluator.evaluate(outcome, pitfalls: pitfalls, states: states, explained: explainingPitfalls)
+        // What each session's app devices show, worked out once for the pitfalls and the checks.
+        let shown = states.sessions.map(states.shownOnAppDevices)
+        pitfalls = PitfallDetector.detect(outcome, states: states, shown: shown, explained: explainingPitfalls)
+        checks = CheckEvaluator.evaluate(outcome, pitfalls: pitfalls, states: states, shown: shown, explained: explainingPitfalls)
         unexpectedFailures = UnexpectedFailure.find(in: outcome)
     }
 
