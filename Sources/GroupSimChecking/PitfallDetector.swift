@@ -155,7 +155,10 @@ package enum PitfallDetector {
         // The session's changes by position, grouped once per run (`SessionStates`).
         let changes = states.sessionIndex(session).map(states.changes(ofSession:)) ?? []
         guard !changes.isEmpty else { return [] }
+        // Read out of the outcome once, not once per change and device.
         let allChanges = states.outcome.changes
+        let snapshots = states.outcome.devices
+        let rule: Rule = states.outcome.scenario.app.state == .message ? "M12" : "M13"
         // Whether a change is missing is decided once per thing shown, not once per device.
         let (devices, shownOn) = (shown.devices, shown.byMessage)
         var kept: [Bool] = []
@@ -175,12 +178,11 @@ package enum PitfallDetector {
             }
             // Everything shown keeps it: no device lost it.
             guard kept.contains(false) else { continue }
-            let rule: Rule = states.outcome.scenario.app.state == .message ? "M12" : "M13"
             guard evidence.explained else {
                 // The names straight from the positions, into one array made at its size.
                 var names: [String] = []
                 names.reserveCapacity(devices.count)
-                for (device, which) in zip(devices, shownOn.of) where !kept[which] { names.append(states.outcome.devices[device].name) }
+                for (device, which) in zip(devices, shownOn.of) where !kept[which] { names.append(snapshots[device].name) }
                 if !names.isEmpty {
                     found.append(Pitfall(kind: .lostUpdate, rule: rule, devices: names, message: nil, session: session, summary: "",
                                          explanation: "", fix: ""))
@@ -264,7 +266,8 @@ package enum PitfallDetector {
             guard shownOn.distinct.indices.contains(where: { used[$0] && SessionStates.Reading(shownOn.distinct[$0]) != reading }) else {
                 return nil
             }
-            return Pitfall(kind: .divergence, rule: "M12", devices: devices.map { states.outcome.devices[$0].name }, message: nil,
+            let snapshots = states.outcome.devices
+            return Pitfall(kind: .divergence, rule: "M12", devices: devices.map { snapshots[$0].name }, message: nil,
                            session: session, summary: "", explanation: "", fix: "")
         }
         var groups: [(shown: SessionStates.Reading, devices: [String], from: String)] = []

@@ -82,15 +82,29 @@ final class SessionStates: Sendable {
         var memberConversations = FewKeys<String>()
         var appDevices: [[Int]] = []
         for entry in outcome.members where memberConversations.insert(entry.conversation).inserted {
-            // A few members are searched in their list; a set is made only for many.
-            let many = entry.members.count > 16 ? Set(entry.members) : nil
+            let members = entry.members
+            // People usually come in the members' order: each is first looked for where the
+            // last one was found; else in the list while it is short, and by a set made once
+            // for a long one (the 96-device vote's 32 members hashed twice per run).
+            var next = 0
+            var many: Set<String>?
+            func isMember(_ person: String) -> Bool {
+                if next < members.count, members[next] == person {
+                    next += 1
+                    return true
+                }
+                guard members.count > 16 else { return members.contains(person) }
+                let set = many ?? Set(members)
+                many = set
+                return set.contains(person)
+            }
             // A person's devices come one after another: their person is looked up once.
             var last: (person: String, member: Bool)?
             appDevices.append(outcome.devices.indices.filter { index in
                 let device = outcome.devices[index]
                 guard device.runsApp else { return false }
                 if let last, last.person == device.person { return last.member }
-                last = (device.person, many?.contains(device.person) ?? entry.members.contains(device.person))
+                last = (device.person, isMember(device.person))
                 return last?.member ?? false
             })
         }
