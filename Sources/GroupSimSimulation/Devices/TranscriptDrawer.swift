@@ -114,9 +114,9 @@ struct TranscriptDrawer: Sendable {
             }
             let start = bytes.index(after: index)
             if let end = bytes.index(start, offsetBy: 36, limitedBy: bytes.endIndex),
-               let id = ParticipantID(uuidString: Substring(text.utf8[start..<end])), let person = map.person(for: id) {
+               let id = ParticipantID(uuidString: Substring(text.utf8[start..<end])), let position = map.personPosition(for: id) {
                 if literal != index { body(text[literal..<index]) }
-                body(world.contactName(person)[...])
+                body(world.contactName(at: position)[...])
                 literal = end
                 index = end
             } else {
