@@ -36,13 +36,14 @@ extension PitfallDetector {
         }()
         let accounts: [String: String]
 
-        init(outcome: RunOutcome) {
+        init(outcome: borrowing RunOutcome) {
             devices = outcome.devices
-            let streams = RandomStreams(seed: outcome.seed)
             var accounts: [String: String] = [:]
-            // Account ids exist only where the app signs people in.
-            for person in outcome.scenario.people where outcome.scenario.app.identity == .account { accounts[AppIdentity.accountID(streams,
-                person: person.key)] = person.key }
+            // Account ids exist only where the app signs people in: the seed's streams are made only there.
+            if outcome.scenario.app.identity == .account {
+                let streams = RandomStreams(seed: outcome.seed)
+                for person in outcome.scenario.people { accounts[AppIdentity.accountID(streams, person: person.key)] = person.key }
+            }
             self.accounts = accounts
         }
 
@@ -86,7 +87,6 @@ extension PitfallDetector {
     static func identityPitfalls(_ session: String, _ shown: SessionStates.AppDevicesShow, _ evidence: Evidence,
                                  keys: IdentityKeys) -> [Pitfall] {
         let states = evidence.states
-        let conversation = states.conversation(of: session)
         var unattributed: [(key: String, owner: KeyOwner, value: String, devices: [String])] = []
         var doubled: [(person: String, keys: [(key: String, owner: KeyOwner, value: String)], devices: [String])] = []
         guard states.sessionIndex(session) != nil else { return [] }
@@ -97,6 +97,9 @@ extension PitfallDetector {
         let owned: [[(entry: Scenario.DataEntry, owner: KeyOwner)]] = shownOn.distinct.map { shown in
             (shown?.state.entries ?? []).compactMap { entry in keys.owner(of: entry.key).map { (entry, $0) } }
         }
+        // Most states hold no identity key (each voter writes their own name): nothing to attribute.
+        guard owned.contains(where: { !$0.isEmpty }) else { return [] }
+        let conversation = states.conversation(of: session)
         for (place, index) in devices.enumerated() {
             let entries = owned[shownOn.of[place]]
             guard !entries.isEmpty else { continue }

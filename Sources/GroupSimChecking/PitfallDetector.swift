@@ -21,13 +21,16 @@ package enum PitfallDetector {
     /// - Parameter explained: false leaves each pitfall's summary, explanation and fix
     ///   empty: exploration counts pitfalls by kind and rule, and writing the words for
     ///   every run of a large group costs more than the run.
-    static func detect(_ outcome: RunOutcome, states: SessionStates, explained: Bool = true) -> [Pitfall] {
+    /// - Parameter shown: `states.shownOnAppDevices` of each of `states.sessions`, when
+    ///   the caller worked them out (empty: worked out here).
+    static func detect(_ outcome: RunOutcome, states: SessionStates, shown computed: [SessionStates.AppDevicesShow] = [],
+                       explained: Bool = true) -> [Pitfall] {
         let evidence = Evidence(outcome: outcome, states: states, explained: explained)
         var found: [Pitfall] = []
         let keys = IdentityKeys(outcome: outcome)
-        for session in evidence.states.sessions {
+        for (index, session) in evidence.states.sessions.enumerated() {
             // What the session's app devices show is worked out once for all three.
-            let shown = evidence.states.shownOnAppDevices(session)
+            let shown = computed.indices.contains(index) ? computed[index] : evidence.states.shownOnAppDevices(session)
             // A device whose person joined after the session began never had it (M6): it lost
             // nothing and diverged from nobody.
             // Only a scenario with `join` steps has such a device: most runs ask no device.
@@ -59,8 +62,6 @@ package enum PitfallDetector {
         let flow: MessageFlow
         /// Empty when `explained` is false.
         let history: ViewHistory
-        /// The run's changes by session, in the order made: one pass, not one per session.
-        let changesBySession: [String: [Change]]
         /// Each device's sends, in send order.
         private let sendsByDevice: [String: [MessageFlow.Send]]
         /// The changes that wrote each value of each key of each session, in the order
@@ -94,15 +95,12 @@ package enum PitfallDetector {
             var value: String
         }
 
-        init(outcome: RunOutcome, states: SessionStates, explained: Bool = true) {
+        init(outcome: borrowing RunOutcome, states: SessionStates, explained: Bool = true) {
             self.states = states
             self.explained = explained
             // Only explanations read the trace: the flow of messages and the history of views.
             flow = MessageFlow(trace: explained ? outcome.trace : Simulation.Trace())
-            history = explained ? ViewHistory(outcome: outcome) : ViewHistory()
-            var bySession: [String: [Change]] = [:]
-            for change in outcome.changes { bySession[change.session, default: []].append(change) }
-            changesBySession = bySession
+            history = explained ? ViewHistory(outcome: copy outcome) : ViewHistory()
             writersByEntry = Writers(outcome.changes)
             var stepActions: [Int: Scenario.Action] = [:]
             if explained {
@@ -154,13 +152,22 @@ package enum PitfallDetector {
     static func lostUpdates(_ session: String, _ shown: SessionStates.AppDevicesShow, _ evidence: Evidence) -> [Pitfall] {
         let states = evidence.states
         var found: [Pitfall] = []
-        let changes = evidence.changesBySession[session] ?? []
+        // The session's changes by position, grouped once per run (`SessionStates`).
+        let changes = states.sessionIndex(session).map(states.changes(ofSession:)) ?? []
         guard !changes.isEmpty else { return [] }
+        // Read out of the outcome once, not once per change and device.
+        let allChanges = states.outcome.changes
+        let snapshots = states.outcome.devices
+        let rule: Rule = states.outcome.scenario.app.state == .message ? "M12" : "M13"
         // Whether a change is missing is decided once per thing shown, not once per device.
         let (devices, shownOn) = (shown.devices, shown.byMessage)
         var kept: [Bool] = []
-        for change in changes {
-            kept = shownOn.distinct.map { shown in
+        kept.reserveCapacity(shownOn.distinct.count)
+        for position in changes {
+            let change = allChanges[position]
+            // One array for every change: each made its own.
+            kept.removeAll(keepingCapacity: true)
+            kept += shownOn.distinct.lazy.map { shown in
                 shown.map { shown in
                     // A state that could not be read is no evidence that the change is missing.
                     shown.unreadable != nil || keeps(change, state: shown.state, provenance: shown.provenance, evidence)
@@ -171,12 +178,11 @@ package enum PitfallDetector {
             }
             // Everything shown keeps it: no device lost it.
             guard kept.contains(false) else { continue }
-            let rule: Rule = states.outcome.scenario.app.state == .message ? "M12" : "M13"
             guard evidence.explained else {
                 // The names straight from the positions, into one array made at its size.
                 var names: [String] = []
                 names.reserveCapacity(devices.count)
-                for (device, which) in zip(devices, shownOn.of) where !kept[which] { names.append(states.outcome.devices[device].name) }
+                for (device, which) in zip(devices, shownOn.of) where !kept[which] { names.append(snapshots[device].name) }
                 if !names.isEmpty {
                     found.append(Pitfall(kind: .lostUpdate, rule: rule, devices: names, message: nil, session: session, summary: "",
                                          explanation: "", fix: ""))
@@ -250,6 +256,20 @@ package enum PitfallDetector {
     static func divergence(_ session: String, _ shown: SessionStates.AppDevicesShow, _ evidence: Evidence) -> Pitfall? {
         let states = evidence.states
         let (devices, shownOn) = (shown.devices, shown.byMessage)
+        guard evidence.explained else {
+            // Whether two things shown to devices read differently is all a verdict needs:
+            // no groups are made. A thing shown to no device (a late joiner's) is passed over.
+            guard let first = shownOn.of.first else { return nil }
+            var used = [Bool](repeating: false, count: shownOn.distinct.count)
+            for which in shownOn.of { used[which] = true }
+            let reading = SessionStates.Reading(shownOn.distinct[first])
+            guard shownOn.distinct.indices.contains(where: { used[$0] && SessionStates.Reading(shownOn.distinct[$0]) != reading }) else {
+                return nil
+            }
+            let snapshots = states.outcome.devices
+            return Pitfall(kind: .divergence, rule: "M12", devices: devices.map { snapshots[$0].name }, message: nil,
+                           session: session, summary: "", explanation: "", fix: "")
+        }
         var groups: [(shown: SessionStates.Reading, devices: [String], from: String)] = []
         // Each thing shown joins the group of its state once; a device then costs an array read.
         // A state that could not be read is a group of its own, as `converged` compares it.
@@ -260,17 +280,13 @@ package enum PitfallDetector {
             let (index, inserted) = groupOf.insert(reading)
             groupOfShown.append(index)
             guard inserted else { continue }
-            let from = !evidence.explained ? "" : shown.map { "m\($0.message) from \(evidence.contact($0.sender))" } ?? "no bubble"
+            let from = shown.map { "m\($0.message) from \(evidence.contact($0.sender))" } ?? "no bubble"
             groups.append((reading, [], from))
         }
         // How many devices each group has decides; their names are listed for an explanation only.
         var sizes = [Int](repeating: 0, count: groups.count)
         for (_, which) in zip(devices, shownOn.of) { sizes[groupOfShown[which]] += 1 }
         guard sizes.lazy.filter({ $0 > 0 }).count > 1 else { return nil }
-        guard evidence.explained else {
-            return Pitfall(kind: .divergence, rule: "M12", devices: devices.map { states.outcome.devices[$0].name }, message: nil,
-                           session: session, summary: "", explanation: "", fix: "")
-        }
         for (device, which) in zip(devices, shownOn.of) {
             groups[groupOfShown[which]].devices.append(states.outcome.devices[device].name)
         }

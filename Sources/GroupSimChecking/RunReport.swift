@@ -3,14 +3,19 @@ import GroupSimSimulation
 
 /// A finished run with its checks and pitfalls: what every renderer prints.
 public struct RunReport: Sendable {
-    public var outcome: RunOutcome
+    /// The outcome checked, kept once, in `states`: a copy of its own here retained every
+    /// part of it in every run, and released them all again.
+    public var outcome: RunOutcome {
+        get { states.outcome }
+        set { states = SessionStates(outcome: newValue) }
+    }
     public var checks: [CheckResult]
     /// Steps that failed with no `error:` check expecting them: each a failed check.
     public var unexpectedFailures: [UnexpectedFailure]
     public var pitfalls: [Pitfall]
     /// What each device shows for each session, worked out once for the pitfalls, the
     /// checks and exploration's outcome key (of the outcome this report was made from).
-    let states: SessionStates
+    private(set) var states: SessionStates
 
     /// Checks the outcome and finds its pitfalls.
     public init(outcome: RunOutcome) {
@@ -21,10 +26,12 @@ public struct RunReport: Sendable {
     ///   checks over every device empty, for a reader that counts pitfalls by kind and
     ///   rule and checks by whether they held (exploration).
     package init(outcome: RunOutcome, explainingPitfalls: Bool) {
-        self.outcome = outcome
-        states = SessionStates(outcome: outcome)
-        pitfalls = PitfallDetector.detect(outcome, states: states, explained: explainingPitfalls)
-        checks = CheckEvaluator.evaluate(outcome, pitfalls: pitfalls, states: states, explained: explainingPitfalls)
+        let states = SessionStates(outcome: outcome)
+        self.states = states
+        // What each session's app devices show, worked out once for the pitfalls and the checks.
+        let shown = states.sessions.map(states.shownOnAppDevices)
+        pitfalls = PitfallDetector.detect(outcome, states: states, shown: shown, explained: explainingPitfalls)
+        checks = CheckEvaluator.evaluate(outcome, pitfalls: pitfalls, states: states, shown: shown, explained: explainingPitfalls)
         unexpectedFailures = UnexpectedFailure.find(in: outcome)
     }
 

@@ -49,12 +49,20 @@ final class SessionStates: Sendable {
     /// Built once per run so that every question below costs a look-up, not a scan of
     /// every device, member or record: checking every session on every device stays
     /// linear in what the devices show.
-    private let appDevicesByConversation: [String: [Int]]
-    private let conversationBySession: [Int: String]
+    /// By the conversations of `outcome.members` (the first of a name), numbered in that
+    /// order, their app devices; by session (index in `sessions`), its conversation's name.
+    /// Names are told apart by comparing while they are few (`FewKeys`), not by hashing
+    /// each in every run.
+    private let memberConversations: FewKeys<String>
+    private let appDevicesByConversation: [[Int]]
+    private let conversationBySession: [String?]
     private let cloudByKey: [String: Int]
     /// Every session name in the order it first appears: in changes, then on devices.
     let sessions: [String]
-    private let indexBySession: [String: Int]
+    private let indexBySession: FewKeys<String>
+    /// By index in `sessions`, the run's changes of the session (positions in
+    /// `outcome.changes`), in the order made; none for a session that only devices show.
+    private let changesBySession: [[Int]]
     /// Each session's key in the run's `LiveBubbles`, by index in `sessions` (-1: none).
     private let keys: [Int]
     /// The scenario's `join` steps, in file order: most scenarios have none, and then no
@@ -62,7 +70,6 @@ final class SessionStates: Sendable {
     private let joinSteps: [Scenario.Step]
 
     init(outcome: RunOutcome) {
-        self.outcome = outcome
         // Read where the steps lie: `Scenario.steps` joins every race's steps into a new array.
         var joins: [Scenario.Step] = []
         for item in outcome.scenario.timeline {
@@ -72,55 +79,73 @@ final class SessionStates: Sendable {
             }
         }
         joinSteps = joins
-        var appDevices: [String: [Int]] = [:]
-        for entry in outcome.members where appDevices[entry.conversation] == nil {
-            let members = Set(entry.members)
+        var memberConversations = FewKeys<String>()
+        var appDevices: [[Int]] = []
+        for entry in outcome.members where memberConversations.insert(entry.conversation).inserted {
+            let members = entry.members
+            // People usually come in the members' order: each is first looked for where the
+            // last one was found; else in the list while it is short, and by a set made once
+            // for a long one (the 96-device vote's 32 members hashed twice per run).
+            var next = 0
+            var many: Set<String>?
+            func isMember(_ person: String) -> Bool {
+                if next < members.count, members[next] == person {
+                    next += 1
+                    return true
+                }
+                guard members.count > 16 else { return members.contains(person) }
+                let set = many ?? Set(members)
+                many = set
+                return set.contains(person)
+            }
             // A person's devices come one after another: their person is looked up once.
             var last: (person: String, member: Bool)?
-            appDevices[entry.conversation] = outcome.devices.indices.filter { index in
+            appDevices.append(outcome.devices.indices.filter { index in
                 let device = outcome.devices[index]
                 guard device.runsApp else { return false }
                 if let last, last.person == device.person { return last.member }
-                last = (device.person, members.contains(device.person))
+                last = (device.person, isMember(device.person))
                 return last?.member ?? false
-            }
+            })
         }
+        self.memberConversations = memberConversations
         appDevicesByConversation = appDevices
-        var names: [String] = []
-        var index: [String: Int] = [:]
-        func intern(_ name: String) {
-            guard index[name] == nil else { return }
-            index[name] = names.count
-            names.append(name)
+        var index = FewKeys<String>()
+        var changes: [[Int]] = []
+        for (position, change) in outcome.changes.enumerated() {
+            let session = index.insert(change.session).number
+            if session == changes.count { changes.append([position]) } else { changes[session].append(position) }
         }
-        for change in outcome.changes { intern(change.session) }
+        changesBySession = changes
         var cloud: [String: Int] = [:]
         for (index, entry) in outcome.cloud.enumerated() where cloud[entry.key] == nil { cloud[entry.key] = index }
         cloudByKey = cloud
         let live = outcome.live
         // Most runs show only sessions a change names: the others are listed as the devices
         // list them, which only then are read.
-        if names.lazy.filter({ live.key(of: $0).map(live.isShown(key:)) == true }).count < live.shownSessionCount {
-            for device in outcome.devices.indices { live.shown(device: device).forEach { intern($0.session) } }
+        if index.keys.lazy.filter({ live.key(of: $0).map(live.isShown(key:)) == true }).count < live.shownSessionCount {
+            for device in outcome.devices.indices { live.shown(device: device).forEach { _ = index.insert($0.session) } }
         }
-        keys = names.map { live.key(of: $0) ?? -1 }
-        var conversations: [Int: String] = [:]
+        keys = index.keys.map { live.key(of: $0) ?? -1 }
         let specs = outcome.scenario.conversations
-        for (index, key) in keys.enumerated() {
-            if key >= 0, let conversation = live.conversation(ofKey: key), specs.indices.contains(conversation) {
-                conversations[index] = specs[conversation].name
-            }
+        conversationBySession = keys.map { key in
+            guard key >= 0, let conversation = live.conversation(ofKey: key), specs.indices.contains(conversation) else { return nil }
+            return specs[conversation].name
         }
-        conversationBySession = conversations
-        sessions = names
+        sessions = index.keys
         indexBySession = index
+        // Last, so that the outcome moves here: kept before the reads above, it was copied.
+        self.outcome = outcome
     }
+
+    /// The positions in `outcome.changes` of the session's changes (by index in `sessions`), in the order made.
+    func changes(ofSession index: Int) -> [Int] { changesBySession.indices.contains(index) ? changesBySession[index] : [] }
 
     /// Whether the scenario has a `join` step: without one no device joined late.
     var hasJoinSteps: Bool { !joinSteps.isEmpty }
 
     /// The session's index in `sessions`; nil for a session no change names and no device shows.
-    func sessionIndex(_ name: String) -> Int? { indexBySession[name] }
+    func sessionIndex(_ name: String) -> Int? { indexBySession.number(of: name) }
 
     /// The devices that run the app and belong to the session's conversation at the end,
     /// in the scenario's order.
@@ -130,18 +155,18 @@ final class SessionStates: Sendable {
 
     /// The same, as indices into `outcome.devices`.
     func appDeviceIndices(for session: String) -> [Int] {
-        appDevicesByConversation[conversation(of: session)] ?? []
+        memberConversations.number(of: conversation(of: session)).map { appDevicesByConversation[$0] } ?? []
     }
 
     /// The conversation a session lives in: where any device shows it, else the first.
     func conversation(of session: String) -> String {
-        indexBySession[session].flatMap { conversationBySession[$0] }
+        indexBySession.number(of: session).flatMap { conversationBySession[$0] }
             ?? outcome.scenario.conversations.first?.name ?? Scenario.ConversationSpec.defaultName
     }
 
     /// nil when the device shows no bubble of the session.
     func shown(_ session: String, on device: DeviceSnapshot) -> Shown? {
-        if let index = indexBySession[session], let position = deviceIndex(of: device) {
+        if let index = indexBySession.number(of: session), let position = deviceIndex(of: device) {
             return shown(session: index, device: position)
         }
         // A snapshot that is not one of this run's, as it stands: read its own views.
@@ -189,7 +214,7 @@ final class SessionStates: Sendable {
     /// The message of the live bubble `outcome.devices[device]` shows for the session, if any:
     /// what it shows depends on nothing else, so a reader can work that out once per message.
     func liveMessage(_ session: String, device: Int) -> Int? {
-        indexBySession[session].flatMap { liveMessage(session: $0, device: device) }
+        indexBySession.number(of: session).flatMap { liveMessage(session: $0, device: device) }
     }
 
     /// `liveMessage(_:device:)` with the session by its index in `sessions`: a caller that
@@ -234,7 +259,7 @@ final class SessionStates: Sendable {
     private func byMessage(session: String, devices: [Int]) -> ByMessage {
         var result = ByMessage(of: [], distinct: [])
         result.of.reserveCapacity(devices.count)
-        let index = indexBySession[session]
+        let index = indexBySession.number(of: session)
         // By message number + 1 (0: no bubble): the index in `distinct`. The few distinct
         // messages of a session are searched in a short list, and found by hash past 16: a
         // table by message number would cost every session the run's whole message count.

@@ -30,7 +30,7 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
     @inlinable
     public init?(uuidString text: some StringProtocol) {
         let parsed: (high: UInt64, low: UInt64)?
-        if let inPlace = text.utf8.withContiguousStorageIfAvailable({ Self.parse($0) }) {
+        if let inPlace = text.utf8.withContiguousStorageIfAvailable({ Self.parse(contiguous: $0) }) {
             parsed = inPlace
         } else {
             parsed = Self.parse(text.utf8)
@@ -60,6 +60,32 @@ public struct ParticipantID: Sendable, Hashable, Comparable, CustomStringConvert
             nibbles += 1
         }
         return (high, low)
+    }
+
+    /// `parse(_:)` of bytes in memory: each byte read at its place, the dashes first, and
+    /// each digit's value worked out without a branch on which kind of digit it is (a
+    /// UUID's digits and letters come in no order a branch could guess), where a check
+    /// compares drawn captions and summary lines, each `$UUID` token of them parsed.
+    @inlinable
+    static func parse(contiguous bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64)? {
+        guard bytes.count == 36, bytes[8] == UInt8(ascii: "-"), bytes[13] == UInt8(ascii: "-"), bytes[18] == UInt8(ascii: "-"),
+              bytes[23] == UInt8(ascii: "-") else { return nil }
+        var high: UInt64 = 0
+        var value: UInt64 = 0
+        var invalid: UInt8 = 0
+        for index in 0..<36 where index != 8 && index != 13 && index != 18 && index != 23 {
+            let byte = bytes[index]
+            // 0 to 9 for a decimal digit; 0 to 5 for a letter a to f of either case (bit 5 makes it lowercase).
+            let digit = byte &- UInt8(ascii: "0")
+            let letter = (byte | 0x20) &- UInt8(ascii: "a")
+            let isDigit: UInt8 = digit < 10 ? 1 : 0
+            let isLetter: UInt8 = letter < 6 ? 1 : 0
+            invalid |= (isDigit | isLetter) ^ 1
+            value = value << 4 | UInt64(isDigit == 1 ? digit : letter &+ 10) & 0xF
+            // The 16th digit ends the high half.
+            if index == 17 { (high, value) = (value, 0) }
+        }
+        return invalid == 0 ? (high, value) : nil
     }
 
     /// Uppercase, as `UUID().uuidString` prints it: `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`.

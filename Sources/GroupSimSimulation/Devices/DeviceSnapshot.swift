@@ -305,6 +305,15 @@ public struct DeviceSnapshot: Sendable {
     /// `session(name)?.summaries` without drawing the rest of the view (its caption).
     package func summaries(ofSession name: String) -> [String]? { sessionTable.summaries(of: name) }
 
+    /// Whether `caption(ofSession: name) == .some(caption)`, compared without drawing it.
+    package func caption(ofSession name: String, is caption: String) -> Bool { sessionTable.caption(of: name, is: caption) }
+
+    /// Whether the session's summary lines (none without a bubble) are `count` many and
+    /// read `texts` (nil: not asked), compared without drawing them.
+    package func summaries(ofSession name: String, count: Int?, texts: [String]?) -> Bool {
+        sessionTable.summaries(of: name, count: count, texts: texts)
+    }
+
     /// Whether `other` is this snapshot, unchanged: both read one state of one box.
     package func isSame(as other: DeviceSnapshot) -> Bool { storage === other.storage && index == other.index }
 

@@ -88,6 +88,12 @@ package final class IdentifierMap: @unchecked Sendable {
         slot(of: id).map { tables.personKeys[$0 % tables.personKeys.count] }
     }
 
+    /// The position in the scenario's people of the person an identifier of this map
+    /// stands for (`person(for:)` is the key there), or nil when this map never minted it.
+    func personPosition(for id: ParticipantID) -> Int? {
+        slot(of: id).map { $0 % tables.personKeys.count }
+    }
+
     /// The conversation an identifier of this map was minted for (per-conversation mode,
     /// M6); empty in per-device mode; nil when this map never minted it.
     package func conversation(for id: ParticipantID) -> String? {

@@ -68,6 +68,31 @@ struct SessionTable: Sendable {
         return firstBubble(of: session).map { summaryLines(in: $0.conversation, of: session) }
     }
 
+    /// Whether `caption(of: session) == .some(expected)`, without drawing the caption: a
+    /// `latest` check compares it on every run an exploration judges.
+    func caption(of session: String, is expected: String) -> Bool {
+        if let given { return given.first { $0.session == session }.map(\.caption) == .some(expected) }
+        guard let envelope = firstBubble(of: session)?.envelope, let caption = envelope.message?.layout.caption else { return false }
+        guard let drawer = drawing?.drawer else { return caption == expected }
+        return drawer.drawsTokens(caption, minted: envelope.senderMap, as: expected)
+    }
+
+    /// Whether the session's summary lines (`summaries(of: session) ?? []`) are `count`
+    /// many and read `texts` (nil: either, unasked), without drawing them unless `texts`
+    /// is asked, nor making the conversation's other entries.
+    func summaries(of session: String, count: Int?, texts: [String]?) -> Bool {
+        if given != nil { return Self.summaries(summaries(of: session) ?? [], count: count, texts: texts) }
+        guard let drawing, let bubble = firstBubble(of: session) else { return Self.summaries([], count: count, texts: texts) }
+        let lines = drawing.shown(bubble.conversation).transcript.drawnSummaries(of: session, summaryLines: drawing.summaryLines)
+        guard count == nil || count == lines.count else { return false }
+        guard let texts else { return true }
+        return texts.count == lines.count && zip(lines, texts).allSatisfy { drawing.drawer.drawsSummary($0, as: $1) }
+    }
+
+    private static func summaries(_ drawn: [String], count: Int?, texts: [String]?) -> Bool {
+        (count == nil || count == drawn.count) && (texts == nil || texts == drawn)
+    }
+
     /// A live bubble's caption with its `$UUID` tokens drawn as this device's contact names (M5).
     private func caption(of envelope: Envelope) -> String? {
         envelope.message?.layout.caption.map { drawing?.drawer.drawTokens($0, minted: envelope.senderMap) ?? $0 }

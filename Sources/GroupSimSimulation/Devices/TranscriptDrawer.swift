@@ -74,10 +74,37 @@ struct TranscriptDrawer: Sendable {
     /// resolved through the identifier map they were minted with (M5). A token that map
     /// never minted stays as written.
     func drawTokens(_ text: String, minted map: IdentifierMap) -> String {
-        // Bytes, not characters: this runs on every drawn caption and summary line.
-        let bytes = text.utf8
-        guard bytes.contains(UInt8(ascii: "$")) else { return text }
+        guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
         var result = ""
+        forEachPiece(of: text, minted: map) { result += $0 }
+        return result
+    }
+
+    /// Whether `drawTokens(text, minted: map) == expected`, without drawing the text: a
+    /// check compares a drawn caption or summary line and keeps nothing of it.
+    func drawsTokens(_ text: String, minted map: IdentifierMap, as expected: String) -> Bool {
+        // The drawn pieces are compared with `expected`'s bytes in place, one after another.
+        let verdict: Bool?? = expected.utf8.withContiguousStorageIfAvailable { expected in
+            var (offset, matched, ascii) = (0, true, true)
+            forEachPiece(of: text, minted: map) { piece in
+                for byte in piece.utf8 {
+                    ascii = ascii && byte < 0x80
+                    if matched, offset < expected.count, expected[offset] == byte { offset += 1 } else { matched = false }
+                }
+            }
+            if matched, offset == expected.count { return true }
+            // Bytes that differ make different strings only between ASCII ones: `==` compares
+            // canonical equivalence, under which some other scalars equal ASCII ones (a Kelvin sign is a K).
+            return ascii && !expected.contains { $0 >= 0x80 } ? false : nil
+        }
+        return (verdict ?? nil) ?? (drawTokens(text, minted: map) == expected)
+    }
+
+    /// `text` as `drawTokens` draws it, piece by piece in order: each run of it kept as
+    /// written, and each token's contact name. Bytes, not characters: this runs on every
+    /// drawn or compared caption and summary line.
+    private func forEachPiece(of text: String, minted map: IdentifierMap, _ body: (Substring) -> Void) {
+        let bytes = text.utf8
         var literal = bytes.startIndex
         var index = bytes.startIndex
         while index != bytes.endIndex {
@@ -87,16 +114,24 @@ struct TranscriptDrawer: Sendable {
             }
             let start = bytes.index(after: index)
             if let end = bytes.index(start, offsetBy: 36, limitedBy: bytes.endIndex),
-               let id = ParticipantID(uuidString: Substring(text.utf8[start..<end])), let person = map.person(for: id) {
-                result += text[literal..<index]
-                result += world.contactName(person)
+               let id = ParticipantID(uuidString: Substring(text.utf8[start..<end])), let position = map.personPosition(for: id) {
+                if literal != index { body(text[literal..<index]) }
+                body(world.contactName(at: position)[...])
                 literal = end
                 index = end
             } else {
                 index = start
             }
         }
-        return result + text[literal...]
+        if literal != bytes.endIndex { body(text[literal...]) }
+    }
+
+    /// Whether a summary line draws as `expected` (`summaryText(entry) == expected`),
+    /// without drawing it; false for any other entry.
+    func drawsSummary(_ entry: Transcript.Entry, as expected: String) -> Bool {
+        guard case .summary(let envelope, let text) = entry else { return false }
+        guard let text else { return summaryText(entry) == expected }
+        return drawsTokens(text, minted: envelope.senderMap, as: expected)
     }
 }
 

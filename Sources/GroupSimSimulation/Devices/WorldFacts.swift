@@ -62,6 +62,9 @@ package final class WorldFacts: Sendable {
     /// The name Messages draws for `person` (M5): `name:` or the capitalised key.
     func contactName(_ person: String) -> String { tables.contactNames[person] ?? person }
 
+    /// `contactName` of the person at `position` in the people.
+    func contactName(at position: Int) -> String { tables.contactNamesByPosition[position] }
+
     /// A fresh identifier set for one installation of the app on one device (M1, M2, M6).
     /// `index`: the device's position in the scenario's devices, when the caller knows it.
     package func mintIdentifiers(device: String, at index: Int? = nil, generation: Int) -> IdentifierMap {

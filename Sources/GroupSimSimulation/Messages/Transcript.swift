@@ -189,6 +189,17 @@ package struct Transcript: Sendable, RunPart {
         return slots.indices.compactMap { shown[$0] ? entry(slots[$0]) : nil }
     }
 
+    /// The session's summary lines among `drawn(summaryLines:)`, oldest first, without
+    /// making the other entries: a `summaries` check reads one session's lines.
+    package func drawnSummaries(of session: String, summaryLines: Int) -> [Entry] {
+        var lines: [Entry] = []
+        for slot in slots.reversed() where slot.kind == .summary && slot.envelope.sessionName == session {
+            guard lines.count < summaryLines else { break }
+            if let line = entry(slot) { lines.append(line) }
+        }
+        return lines.reversed()
+    }
+
     /// Drops the removed slots, once they are more than 64 and half of them (`addBubble` asks).
     private mutating func compact() {
         // Kept slots are swapped down in place (a swap moves references without counting

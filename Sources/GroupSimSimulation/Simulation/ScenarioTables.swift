@@ -12,6 +12,9 @@ package final class ScenarioTables: Sendable {
     /// The folder of the scenario file, for files it names by a relative path (stickers).
     let scenarioDirectory: String
     let contactNames: [String: String]
+    /// `contactNames` of each person by position in the people (the key when it has none):
+    /// a drawn token's person is found by position, and its name then costs no hash.
+    let contactNamesByPosition: [String]
     /// Every device, and how many installations it can have in a run (one plus its
     /// `reinstall` steps), for finding which one minted an identifier (M4).
     let installations: [(device: String, count: Int)]
@@ -79,7 +82,8 @@ package final class ScenarioTables: Sendable {
         self.scenario = scenario
         let file = scenario.file
         scenarioDirectory = file.contains("/") ? String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)]) : "."
-        contactNames = Dictionary(scenario.people.map { ($0.key, $0.contactName) }, uniquingKeysWith: { first, _ in first })
+        let contactNames = Dictionary(scenario.people.map { ($0.key, $0.contactName) }, uniquingKeysWith: { first, _ in first })
+        self.contactNames = contactNames
         var numbers: [String: Int] = [:]
         var reinstalls: [String: Int] = [:]
         var stickers: [Scenario.StickerSpec: Result<Sticker, MessageErrorCode>] = [:]
@@ -106,6 +110,7 @@ package final class ScenarioTables: Sendable {
                                          uniquingKeysWith: { first, _ in first })
         let personKeys = scenario.people.map(\.key)
         self.personKeys = personKeys
+        contactNamesByPosition = personKeys.map { contactNames[$0] ?? $0 }
         let personIndex = Dictionary(personKeys.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
         self.personIndex = personIndex
         let deviceIndex = Dictionary(scenario.devices.enumerated().map { ($0.element.name, $0.offset) },

@@ -129,6 +129,26 @@ import Testing
         #expect(ParticipantID.occurrences(in: "short") == [])
     }
 
+    /// A string's bytes in memory are parsed without branching on the kind of each digit:
+    /// with every byte value at every place of a UUID, that parse and the one of any
+    /// collection of bytes read the same halves, or both nothing.
+    @Test func bytesInPlaceParseAsAnyBytes() {
+        let valid = Array(ParticipantID(bits: 0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210).uuidString.lowercased().utf8)
+        var compared = 0
+        for place in 0..<36 {
+            for byte in UInt8.min...UInt8.max {
+                var bytes = valid
+                bytes[place] = byte
+                let inPlace = bytes.withUnsafeBufferPointer { ParticipantID.parse(contiguous: $0) }
+                let generic = ParticipantID.parse(bytes.lazy.map { $0 })
+                #expect(inPlace?.high == generic?.high && inPlace?.low == generic?.low, "byte \(byte) at \(place)")
+                if generic != nil { compared += 1 }
+            }
+        }
+        // 32 digit places, 22 hex digits each (upper and lower case letters), and a dash at 4 places.
+        #expect(compared == 32 * 22 + 4)
+    }
+
     /// The url setter keeps no scheme, http, https and data only (M8).
     @Test(arguments: [
         ("?Base=base01", true), ("https://example.com/x", true), ("HTTP://x", true), ("data:text/plain,hi", true),
