@@ -144,12 +144,13 @@ package struct RunLedger: Sendable, RunPart {
         guard let session = envelope.sessionName, lastStep.indices.contains(device) else { return }
         let conversation = widths.indices.contains(envelope.conversationNumber) ? envelope.conversationNumber : -1
         let carrier = Carrier(message: envelope.id, time: time, row: arrivals.count, conversation: conversation)
-        // The session's number, not its name, is hashed on the path every send takes. A
-        // message made outside a device (a test harness) carries no number: its name has
-        // one. The first message keeps the place: it is put in, and the one it displaced, if
-        // any, put back (a second send of a device in one session and step is the rare
-        // case; looking up first hashed every carrier twice, and reaching the entry with a
-        // default made and freed a closure holding the carrier on every send).
+        // The session's number, not its name, keys the carrier on the path every send
+        // takes. A message made outside a device (a test harness) carries no number: its
+        // name has one. The first message keeps the place: in the step's slot, or in a
+        // table, put in, and the one it displaced, if any, put back (a second send of a
+        // device in one session and step is the rare case; looking up first hashed every
+        // carrier twice, and reaching the entry with a default made and freed a closure
+        // holding the carrier on every send).
         let number = envelope.sessionNumber >= 0 ? envelope.sessionNumber : sessionNumbers[session] ?? -1
         if number >= 0 {
             let key = CarrierKey(device: device, session: number, step: lastStep[device])
