@@ -18,6 +18,28 @@ package struct Device {
     let position: Int
     /// This device's position in the scenario's devices (-1 if not listed).
     let deviceNumber: Int
+
+    // What every delivered copy reads or writes of the device, declared together so that
+    // they lie together (a struct's fields lie in the order declared): spread over the
+    // device, they were six or seven cache lines a copy, each likely cold again after the
+    // other devices' copies in between.
+    /// Whether `trace` keeps events: false when the run keeps no trace (benchmarks).
+    let tracing: Bool
+    /// Whether the extension runs, and whether it wants `didReceive` (`setApp` keeps both).
+    private(set) var isRunning = false
+    private(set) var appWantsReceivedMessages = false
+    var style: Scenario.PresentationStyle = .compact { didSet { keepViewButDraftAndStyle() } }
+    var actionDepth = 0
+    var currentStep: Int?
+    /// The user's step the input being handled follows from: the step itself while it
+    /// runs, the step a cloud answer's request came from, nil for a delivered copy.
+    var origin: RunOutcome.StepFailure.Origin?
+    var activeConversation: String? { didSet { forgetView() } }
+    /// The callbacks the running app was called with, oldest first; a copy's `didReceive`
+    /// is counted, not appended (`noteCallback`).
+    private var callbackLog = CallbackLog()
+    // What the device shows.
+    var transcripts: Transcripts
     let makeApp: AppRegistry.Factory?
 
     // Identifiers (M1, M2, M6).
@@ -44,15 +66,10 @@ package struct Device {
     /// Every install id this device's installations created, oldest first.
     var installIDs: [String] = []
 
-    // What the device shows.
-    var transcripts: Transcripts
-
     // The extension (M19-M24).
     /// The running extension. `setApp` keeps the two flags below beside it, which the path
     /// every delivered copy takes reads instead of the existential (asking it copies its box).
     package internal(set) var app: (any MessagesApp)?
-    private(set) var isRunning = false
-    private(set) var appWantsReceivedMessages = false
     /// The running app's state mode when it is the built-in app, whose callbacks that do
     /// nothing are recorded, not made (`BuiltInApp.ignores`); nil for any other app.
     private(set) var builtInAppMode: Scenario.AppSpec.StateMode?
@@ -73,8 +90,6 @@ package struct Device {
         appWantsReceivedMessages = running.wantsReceivedMessages
         app = running
     }
-    var style: Scenario.PresentationStyle = .compact { didSet { keepViewButDraftAndStyle() } }
-    var activeConversation: String? { didSet { forgetView() } }
     var selected: Envelope? { didSet { forgetView() } }
     /// The staged draft of each conversation: the input field belongs to a conversation,
     /// so staging in one leaves another's draft alone (M16).
@@ -109,17 +124,20 @@ package struct Device {
         lastView = nil
         viewButDraft = nil
     }
-    package var callbacks: [AppCallback] = []
+    /// Every callback the running app was called with, oldest first.
+    package var callbacks: [AppCallback] {
+        get { callbackLog.all }
+        set { callbackLog = CallbackLog(newValue) }
+    }
+
+    /// Notes a call to the running app.
+    mutating func noteCallback(_ name: AppCallback) { callbackLog.append(name) }
     /// A user interaction that a direct send may still use (M18).
     var interactionAvailable = false
     /// When the user last interacted with the extension here; nil once it was closed (M18).
     var lastInteraction: VirtualTime?
     /// The `send`/`reply` step whose draft the user will send as soon as it is staged.
     var sendWhenStaged = false
-    var currentStep: Int?
-    /// The user's step the input being handled follows from: the step itself while it
-    /// runs, the step a cloud answer's request came from, nil for a delivered copy.
-    var origin: RunOutcome.StepFailure.Origin?
     /// What the user's current compose intent changes, until a message or write carries it.
     var composing: PendingChange?
     /// Per session, the change the app wrote to the cloud before any message of it was
@@ -127,14 +145,10 @@ package struct Device {
     var written: [String: Change] = .init()
     /// The provenance of the state the app last read, per session.
     var readProvenance: [String: Provenance] = .init()
-    var actionDepth = 0
     /// Whether the session of the step being performed has never been used before.
     var sessionIsNew = false
     /// This installation's storage and tokens, handed to every app instance (M2, M22).
     var environment: AppEnvironment
-
-    /// Whether `trace` keeps events: false when the run keeps no trace (benchmarks).
-    let tracing: Bool
 
     /// `position` and `number`, the owner's position in the scenario's people and the
     /// device's in its devices (-1: not listed), find the device's tables without hashing a name.
@@ -205,7 +219,7 @@ package struct Device {
         if selected != nil { selected = nil }
         if !drafts.isEmpty { drafts = .init() }
         draftChanges = 0
-        if !callbacks.isEmpty { callbacks = [] }
+        if !callbackLog.isEmpty { callbackLog = CallbackLog() }
         interactionAvailable = false
         lastInteraction = nil
         sendWhenStaged = false
@@ -280,43 +294,57 @@ package struct Device {
 
 /// A device's transcripts, one per conversation: those of the scenario's conversations
 /// by position, so that the path every delivered copy takes reads an array instead of
-/// hashing the conversation's name; any other by name.
+/// hashing the conversation's name; any other by name. The first conversation's lies in
+/// the device itself: a copy reaches it without reading an array's storage (and checking
+/// that the array is unique) first.
 struct Transcripts: RunPart {
+    /// The scenario's first conversation's transcript, when it has conversations.
+    private var first: Transcript
+    /// How many conversations the scenario numbers (`first` and `rest`).
+    private let count: Int
+    /// The scenario's other conversations' transcripts, the second at 0.
+    private var rest: [Transcript]
     private let numbers: [String: Int]
-    private var known: [Transcript]
     private var others: [String: Transcript] = .init()
 
     /// `numbers`: each conversation of the scenario and its position; `sessions`: how
     /// many sessions the run numbers, which each transcript's live table is made to hold.
     init(numbers: [String: Int], sessions: Int = 0) {
         self.numbers = numbers
-        known = Array(repeating: Transcript(sessionCapacity: sessions), count: numbers.values.max().map { $0 + 1 } ?? 0)
+        count = numbers.values.max().map { $0 + 1 } ?? 0
+        first = Transcript(sessionCapacity: sessions)
+        rest = Array(repeating: Transcript(sessionCapacity: sessions), count: max(count - 1, 0))
         reset(seed: 0)
     }
 
     /// Empties every transcript, keeping their room.
     mutating func reset(seed: UInt64) {
-        for index in known.indices { known[index].reset(seed: seed) }
+        first.reset(seed: seed)
+        for index in rest.indices { rest[index].reset(seed: seed) }
         others.removeAll()
     }
 
     /// The conversation's transcript; nil for one that is not the scenario's and has none.
     subscript(conversation: String) -> Transcript? {
-        if let number = numbers[conversation], known.indices.contains(number) { return known[number] }
+        if let number = numbers[conversation], number >= 0, number < count { return scenarioTranscript(at: number) }
         return others[conversation]
     }
 
     /// The transcript of the scenario's conversation at `position`, named `conversation`:
     /// read by position, without hashing the name.
     func scenarioTranscript(at position: Int, named conversation: String) -> Transcript {
-        known.indices.contains(position) ? known[position] : self[conversation] ?? Transcript()
+        position >= 0 && position < count ? scenarioTranscript(at: position) : self[conversation] ?? Transcript()
     }
+
+    private func scenarioTranscript(at position: Int) -> Transcript { position == 0 ? first : rest[position - 1] }
 
     /// Changes the conversation's transcript where it lies; `number` is its position in
     /// the scenario (-1 when not known), the same conversation as `conversation`.
     mutating func change<Result>(_ number: Int, _ conversation: String, _ body: (inout Transcript) -> Result) -> Result {
-        if known.indices.contains(number) { return body(&known[number]) }
-        if let position = numbers[conversation], known.indices.contains(position) { return body(&known[position]) }
+        if number == 0, count > 0 { return body(&first) }
+        let position = number > 0 && number < count ? number : numbers[conversation] ?? -1
+        if position == 0, count > 0 { return body(&first) }
+        if position > 0, position < count { return body(&rest[position - 1]) }
         return body(&others[conversation, default: Transcript()])
     }
 }

@@ -139,8 +139,9 @@ extension DeviceCall {
 
     /// Notes a call to the running app in its list and the trace.
     mutating func recordCallback(_ name: AppCallback) {
-        device.callbacks.append(name)
-        trace(.callback(name))
+        device.noteCallback(name)
+        // Asked first: every copy an open app hears of comes here, and the event was built for nothing.
+        if device.tracing { trace(.callback(name)) }
     }
 
     /// Calls into the app with the instance held outside `self`, so that actions it

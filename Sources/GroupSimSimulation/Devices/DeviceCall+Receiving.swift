@@ -34,7 +34,11 @@ extension DeviceCall {
             // (a message made outside a device, by a test harness, carries none).
             let number = envelope.sessionNumber >= 0 ? envelope.sessionNumber : envelope.sessionName.map(device.world.sessionNumber) ?? -1
             let nilSummary = device.world.options.nilSummary
-            let collapse = device.transcripts.change(position, conversation) { $0.addBubble(envelope, number: number, nilSummary: nilSummary) }
+            // The replaced bubble's message is named only for the trace.
+            let naming = device.tracing
+            let collapse = device.transcripts.change(position, conversation) {
+                $0.addBubble(envelope, number: number, nilSummary: nilSummary, naming: naming)
+            }
             live.add(envelope, on: device.deviceNumber, leftSummary: collapse?.leftSummary == true)
             if let collapse, device.tracing, let session = envelope.sessionName {
                 trace(.collapsed(session: session, replaced: collapse.replaced, summary: collapse.leftSummary))

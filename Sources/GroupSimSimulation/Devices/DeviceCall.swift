@@ -119,7 +119,9 @@ package struct DeviceCall: ~Copyable {
         // does on a cloud answer later follows from the step its request came from
         // (`origin`), what it does on a delivered copy from none.
         device.currentStep = nil
-        device.origin = nil
+        // Cleared only when set: a delivered copy finds it nil, and clearing it released
+        // the nil it held.
+        if device.origin != nil { device.origin = nil }
     }
 
     // MARK: - Effects

@@ -34,6 +34,10 @@ package struct LiveBubbles: Sendable {
     /// A row per conversation, at `key * devices + device`: by session first, so the
     /// copies of one message, which arrive close together, write close together.
     private var rows: [[Bubble]]
+    /// The row of the first conversation (key 0), kept out of `rows` (whose first row stays
+    /// empty): a copy in a one-conversation run writes it without reaching `rows`' storage
+    /// (and checking that it is unique) first.
+    private var firstRow: [Bubble] = []
     /// Each conversation's key by name: the scenario's their position, any other one past them.
     private var conversationKeys: [String: Int]
     private let numbered: Int
@@ -76,6 +80,7 @@ package struct LiveBubbles: Sendable {
     mutating func reset() {
         rows.removeLast(rows.count - scenarioConversations)
         for index in rows.indices { rows[index].removeAll(keepingCapacity: true) }
+        firstRow.removeAll(keepingCapacity: true)
         if conversationKeys.count > scenarioConversations { conversationKeys = conversationKeys.filter { $0.value < scenarioConversations } }
         if sessionNames.count > numbered {
             sessionKeys = sessionKeys.filter { $0.value < numbered }
@@ -113,8 +118,10 @@ package struct LiveBubbles: Sendable {
             messages[id] = envelope
         }
         // The row is reached once, and changed where it lies.
-        let isNew = Self.write(&rows[conversation], at: key * devices + device, message: id, order: added, leftSummary: leftSummary,
-                               room: (scenarioConversations == 1 ? max(numbered, key + 1) : key + 1) * devices)
+        let room = (scenarioConversations == 1 ? max(numbered, key + 1) : key + 1) * devices
+        let isNew = conversation == 0
+            ? Self.write(&firstRow, at: key * devices + device, message: id, order: added, leftSummary: leftSummary, room: room)
+            : Self.write(&rows[conversation], at: key * devices + device, message: id, order: added, leftSummary: leftSummary, room: room)
         added &+= 1
         guard isNew, conversation < scenarioConversations else { return }
         firstShower.grow(toInclude: key, with: (Int32.max, Int32.max))
@@ -182,8 +189,12 @@ package struct LiveBubbles: Sendable {
     @inline(__always)
     private func bubble(in conversation: Int, device: Int, key: Int) -> Bubble? {
         let index = key * devices + device
-        guard index < rows[conversation].count, rows[conversation][index].message >= 0 else { return nil }
-        return rows[conversation][index]
+        return conversation == 0 ? Self.bubble(in: firstRow, at: index) : Self.bubble(in: rows[conversation], at: index)
+    }
+
+    @inline(__always)
+    private static func bubble(in row: [Bubble], at index: Int) -> Bubble? {
+        index < row.count && row[index].message >= 0 ? row[index] : nil
     }
 
     /// The app message numbered `message`, as a live bubble holds it.
@@ -203,7 +214,7 @@ package struct LiveBubbles: Sendable {
 
     /// The session keys the device shows a bubble of in a scenario conversation, with the bubbles.
     private func bubbles(in conversation: Int, device: Int, from first: Int = 0) -> [(key: Int, bubble: Bubble)] {
-        let keys = (rows[conversation].count + devices - 1) / max(devices, 1)
+        let keys = ((conversation == 0 ? firstRow.count : rows[conversation].count) + devices - 1) / max(devices, 1)
         return (min(first, keys)..<keys).compactMap { key in bubble(in: conversation, device: device, key: key).map { (key, $0) } }
     }
 

@@ -43,26 +43,31 @@ package struct Transcript: Sendable, RunPart {
     }
 
     /// One place in the transcript, 16 bytes: the message (shared by every device's
-    /// transcript, not copied), what the place shows, and a number: for a plain line its
-    /// text's place in `plainTexts`, for a bubble its session's number (-1: none), which
-    /// compaction uses to move the session's live place. A summary line's text is the
-    /// message's own summary text.
+    /// transcript, not copied), what the place shows, whether the message has summary
+    /// text, and a number: for a plain line its text's place in `plainTexts`, for a bubble
+    /// its session's number (-1: none), which compaction uses to move the session's live
+    /// place. A summary line's text is the message's own summary text.
     private struct Slot {
         enum Kind: UInt8 { case removed, bubble, summary, text, sticker, plain }
 
         var envelope: Envelope
         var kind: Kind
+        /// Kept beside the kind (in the room the layout leaves): a collapse asks it of the
+        /// replaced bubble, whose message would be a cold read of its own.
+        var hasSummary: Bool
         var extra: Int32 = -1
 
         /// A bubble's slot, made without an `Entry` in between: every copy of an app message takes this path.
         init(bubble envelope: Envelope, extra: Int32) {
             self.envelope = envelope
             kind = .bubble
+            hasSummary = envelope.summaryText != nil
             self.extra = extra
         }
 
         init(_ entry: Entry, extra: Int32 = -1) {
             envelope = entry.envelope
+            hasSummary = envelope.summaryText != nil
             self.extra = extra
             kind = switch entry {
             case .bubble: .bubble
@@ -74,17 +79,18 @@ package struct Transcript: Sendable, RunPart {
         }
     }
 
+    // What a delivered copy reads first, together.
     private var slots: [Slot] = []
-    /// The texts of plain lines (M26), which few transcripts have.
-    private var plainTexts: [String] = []
-    private var tombstones = 0
     /// The slot of each numbered session's live bubble, by `Envelope.sessionNumber` (-1:
     /// none): the path every delivered copy takes reads an array, not a hash of the name.
     private var liveByNumber: [Int32] = []
+    private var tombstones = 0
     /// How many numbered sessions the run has, if known: `liveByNumber` is made that long
     /// the first time it grows, and `slots` that roomy at the first bubble, instead of
     /// doubling their way there.
     package var sessionCapacity = 0
+    /// The texts of plain lines (M26), which few transcripts have.
+    private var plainTexts: [String] = []
     /// The same for sessions without a number (named by an app, not by a step).
     private var live: [String: Int] = [:]
 
@@ -114,12 +120,20 @@ package struct Transcript: Sendable, RunPart {
     /// The same, with the session's number in the run (-1: none). Every message of one
     /// session must come with the same number, or with none.
     package mutating func addBubble(_ envelope: Envelope, number: Int, nilSummary: Scenario.Options.NilSummary) -> Collapse? {
+        addBubble(envelope, number: number, nilSummary: nilSummary, naming: true)
+    }
+
+    /// The same; `naming` false leaves the collapse's `replaced` at -1 and the replaced
+    /// bubble's message unread (a delivered copy names it only for a trace).
+    /// The message is taken owned: its slot keeps the reference the caller made, instead of
+    /// a second one made here while the caller's is released after the call.
+    mutating func addBubble(_ envelope: __owned Envelope, number: Int, nilSummary: Scenario.Options.NilSummary, naming: Bool) -> Collapse? {
         var collapse: Collapse?
         if envelope.sessionName != nil, let index = replaceLive(of: envelope, number: number, with: slots.count),
            slots.indices.contains(index), slots[index].kind == .bubble {
             // Read in place: the message held out of its slot was retained and released on every collapse.
-            let (replaced, hasSummary) = slots.withUnsafeBufferPointer { ($0[index].envelope.id, $0[index].envelope.summaryText != nil) }
-            if hasSummary || nilSummary == .defaultText {
+            let replaced = naming ? slots.withUnsafeBufferPointer { $0[index].envelope.id } : -1
+            if slots[index].hasSummary || nilSummary == .defaultText {
                 slots[index].kind = .summary
                 collapse = Collapse(replaced: replaced, leftSummary: true)
             } else {

@@ -8,7 +8,8 @@ import GroupSimCore
 /// Exploration keeps no trace, yet its verdicts must be the ones `groupsim run --seed`
 /// gives for the same run: a change overwritten by someone who had seen it is no lost
 /// update (M12), and only this record says who had seen it. Each event costs a constant:
-/// a step an array write, a send one hash, a delivered copy an array write.
+/// a step an array write, a send an array write (a hash for a step's second carrier), a
+/// delivered copy an array write.
 package struct RunLedger: Sendable, RunPart {
     /// The message that carried one device's change in a session (`carrier(device:session:step:)`).
     package struct Carrier: Sendable, Hashable {
@@ -52,7 +53,19 @@ package struct RunLedger: Sendable, RunPart {
     private var stepStarts: [VirtualTime?] = []
     /// The step each device began last, by device (-1: none): the step its sends belong to.
     private var lastStep: [Int]
+    /// The first carrier sent while each step was its device's last, by step number + 1
+    /// (0: before any step): a send reads one slot where it hashed its key into a table as
+    /// large as the run's sends, each a cold read. The carriers of other devices or
+    /// sessions in the same step are in `carriers`.
+    private var stepCarriers: [StepCarrier] = []
     private var carriers: [CarrierKey: Carrier] = [:]
+
+    private struct StepCarrier {
+        /// -1: none yet.
+        var device = -1
+        var session = -1
+        var carrier = Carrier(message: -1, time: .zero, row: -1, conversation: -1)
+    }
     private var namedCarriers: [NamedCarrierKey: Carrier] = [:]
     /// Each carrier's row in `arrivals` and its conversation, by message number (row -1:
     /// the message carries no change of a step).
@@ -88,8 +101,8 @@ package struct RunLedger: Sendable, RunPart {
         columns = tables.ledgerColumns
         widths = tables.ledgerWidths
         lastStep = Array(repeating: -1, count: tables.scenario.devices.count)
-        // About one carrier per step: room made once, not by doubling and rehashing.
-        carriers.reserveCapacity(tables.steps.entries.count)
+        // About one carrier per step: room made once, not by doubling.
+        stepCarriers.reserveCapacity(tables.steps.entries.count + 1)
         reset(seed: 0)
     }
 
@@ -107,6 +120,7 @@ package struct RunLedger: Sendable, RunPart {
     mutating func reset(seed: UInt64) {
         stepStarts.removeAll(keepingCapacity: true)
         for index in lastStep.indices { lastStep[index] = -1 }
+        stepCarriers.removeAll(keepingCapacity: true)
         carriers.removeAll(keepingCapacity: true)
         namedCarriers.removeAll(keepingCapacity: true)
         rowOfMessage.removeAll(keepingCapacity: true)
@@ -130,15 +144,26 @@ package struct RunLedger: Sendable, RunPart {
         guard let session = envelope.sessionName, lastStep.indices.contains(device) else { return }
         let conversation = widths.indices.contains(envelope.conversationNumber) ? envelope.conversationNumber : -1
         let carrier = Carrier(message: envelope.id, time: time, row: arrivals.count, conversation: conversation)
-        // The session's number, not its name, is hashed on the path every send takes. A
-        // message made outside a device (a test harness) carries no number: its name has
-        // one. The first message keeps the place: it is put in, and the one it displaced, if
-        // any, put back (a second send of a device in one session and step is the rare
-        // case; looking up first hashed every carrier twice, and reaching the entry with a
-        // default made and freed a closure holding the carrier on every send).
+        // The session's number, not its name, keys the carrier on the path every send
+        // takes. A message made outside a device (a test harness) carries no number: its
+        // name has one. The first message keeps the place: in the step's slot, or in a
+        // table, put in, and the one it displaced, if any, put back (a second send of a
+        // device in one session and step is the rare case; looking up first hashed every
+        // carrier twice, and reaching the entry with a default made and freed a closure
+        // holding the carrier on every send).
         let number = envelope.sessionNumber >= 0 ? envelope.sessionNumber : sessionNumbers[session] ?? -1
         if number >= 0 {
             let key = CarrierKey(device: device, session: number, step: lastStep[device])
+            let index = key.step &+ 1
+            if index >= 0 {
+                stepCarriers.grow(toInclude: index, with: StepCarrier())
+                let first = stepCarriers[index]
+                if first.device < 0 {
+                    stepCarriers[index] = StepCarrier(device: device, session: number, carrier: carrier)
+                    return record(carrier, of: envelope)
+                }
+                if first.device == device, first.session == number { return }
+            }
             if let first = carriers.updateValue(carrier, forKey: key) {
                 carriers[key] = first
                 return
@@ -150,6 +175,12 @@ package struct RunLedger: Sendable, RunPart {
                 return
             }
         }
+        record(carrier, of: envelope)
+    }
+
+    /// Makes `carrier`'s row of arrivals, and finds it by its message's number.
+    private mutating func record(_ carrier: Carrier, of envelope: Envelope) {
+        let conversation = carrier.conversation
         arrivals.append(contentsOf: repeatElement(Int64.min, count: conversation < 0 ? lastStep.count : widths[conversation]))
         guard envelope.id >= 0 else { return }
         rowOfMessage.grow(toInclude: envelope.id, with: (-1, -1))
@@ -203,7 +234,13 @@ package struct RunLedger: Sendable, RunPart {
     /// that step was its last.
     package func carrier(device: String, session: String, step: Int?) -> Carrier? {
         guard let index = deviceIndex[device] else { return nil }
-        if let number = sessionNumbers[session] { return carriers[CarrierKey(device: index, session: number, step: step ?? -1)] }
+        if let number = sessionNumbers[session] {
+            let step = step ?? -1, place = step &+ 1
+            if place >= 0, place < stepCarriers.count, stepCarriers[place].device == index, stepCarriers[place].session == number {
+                return stepCarriers[place].carrier
+            }
+            return carriers[CarrierKey(device: index, session: number, step: step)]
+        }
         return namedCarriers[NamedCarrierKey(device: index, session: session, step: step ?? -1)]
     }
 
