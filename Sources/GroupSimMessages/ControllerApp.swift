@@ -198,10 +198,7 @@ final class ControllerHost<Controller: MSMessagesAppViewController> {
 
     /// Shows the controller the conversation as the device sees it now.
     func show(_ view: Conversation) {
-        // Callbacks in a row mostly get the device's one kept view: comparing it with the
-        // last (texts and lists compare their storage first) is cheaper than copying it
-        // over, which retained and released every text of its selected message and draft.
-        if bridge.view != view { bridge.view = view }
+        bridge.view = view
         controller.presentationStyle = MSMessagesAppPresentationStyle(view.presentationStyle)
     }
 }
