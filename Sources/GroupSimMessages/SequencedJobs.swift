@@ -130,6 +130,8 @@ private final class JobQueue {
 
     /// Runs the jobs in order, new ones behind them, until none is left or the limit.
     func drain() {
+        // Most calls start no job: the executor is not even asked for then.
+        guard next < jobs.count else { return }
         let executor = CallExecutor.shared.asUnownedSerialExecutor()
         while next < jobs.count {
             guard next < SequencedJobs.limitPerCall else {
