@@ -77,11 +77,22 @@ final class ExtensionBridge {
 
     /// The app's object for the session GroupSim calls `name`: the same one all activation.
     func session(named name: String) -> MSSession {
-        if let known = sessions[name] { return known }
-        let made = MSSession(name: name)
-        sessions[name] = made
-        return made
+        if let last = lastSession, last.name == name { return last }
+        let session: MSSession
+        if let known = sessions[name] {
+            session = known
+        } else {
+            session = MSSession(name: name)
+            sessions[name] = session
+        }
+        lastSession = session
+        return session
     }
+
+    /// The session `session(named:)` last gave: the messages a device hands its app in a
+    /// row are mostly of one session, and comparing the name is cheaper than hashing it.
+    /// A name, once given, keeps its object.
+    private var lastSession: MSSession?
 
     /// The name GroupSim tracks `session` by; a new session is named after the user's intent.
     func name(of session: MSSession?) -> String? {

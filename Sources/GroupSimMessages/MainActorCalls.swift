@@ -22,15 +22,22 @@ enum MainActorCalls {
 
     /// Runs `body` on the main actor with the work it starts, then `result`, and returns
     /// what `result` gave.
+    ///
+    /// The answer comes back through a pointer to the caller's variable, and each closure
+    /// is written where it is passed: a local function that captured the variable, used
+    /// both directly and through `sync`, put the variable and its own context on the heap,
+    /// two allocations on every call into a controller.
     static func run(_ body: @MainActor () -> Void, then result: @MainActor () -> [AppAction]) -> [AppAction] {
         var actions: [AppAction] = []
-        func call() {
-            onMainActor {
-                SequencedJobs.run(body)
-                actions = result()
+        withUnsafeMutablePointer(to: &actions) { pointer in
+            // The caller waits for the call: the main actor writes while nothing else reads.
+            let answer = LentToMainActor(pointer)
+            if isOnMainQueue {
+                onMainActor { SequencedJobs.run(body); answer.value.pointee = result() }
+            } else {
+                syncOnMainQueue { onMainActor { SequencedJobs.run(body); answer.value.pointee = result() } }
             }
         }
-        if isOnMainQueue { call() } else { syncOnMainQueue(call) }
         return actions
     }
 
@@ -38,8 +45,11 @@ enum MainActorCalls {
     /// result, here a controller's host of the app's type, was made and copied through
     /// its metadata on each activation.
     static func run(_ body: @MainActor () -> Void) {
-        func call() { onMainActor { SequencedJobs.run(body) } }
-        if isOnMainQueue { call() } else { syncOnMainQueue(call) }
+        if isOnMainQueue {
+            onMainActor { SequencedJobs.run(body) }
+        } else {
+            syncOnMainQueue { onMainActor { SequencedJobs.run(body) } }
+        }
     }
 
     /// Runs `block` on the main queue and waits for it: the plain block form of `sync`,

@@ -45,24 +45,21 @@ enum SequencedJobs {
     @MainActor
     static func run<T>(_ body: () -> T) -> T {
         guard installed else { return body() }
-        // A call's queue is empty again once drained: the next call takes the same one
-        // instead of making its own (a call made from a job takes a new one).
-        let queue = spare ?? JobQueue()
-        spare = nil
+        // A call's queue is empty again once drained: every call made outside another
+        // takes the one queue kept for them (calls on the main queue never overlap), and a
+        // call made from a job takes a new one. Keeping the last queue in a variable to
+        // take and put back checked the variable's exclusive access twice a call.
         let outer = JobQueue.current
+        let queue = outer == nil ? JobQueue.outermost : JobQueue()
         JobQueue.current = queue
         defer {
             JobQueue.current = outer
             queue.empty()
-            spare = queue
         }
         let value = body()
         queue.drain()
         return value
     }
-
-    /// The queue the last call drained, for the next.
-    @MainActor private static var spare: JobQueue?
 
     /// Whether the hooks are in place: set once, the first time a call runs.
     @MainActor private static let installed: Bool = {
@@ -133,6 +130,8 @@ private final class JobQueue {
 
     /// Runs the jobs in order, new ones behind them, until none is left or the limit.
     func drain() {
+        // Most calls start no job: the executor is not even asked for then.
+        guard next < jobs.count else { return }
         let executor = CallExecutor.shared.asUnownedSerialExecutor()
         while next < jobs.count {
             guard next < SequencedJobs.limitPerCall else {
@@ -155,6 +154,10 @@ private final class JobQueue {
             job.runSynchronously(on: executor)
         }
     }
+
+    /// The queue of every call made outside another call.
+    /// Only a call holding the main queue touches it.
+    nonisolated(unsafe) static let outermost = JobQueue()
 
     /// The queue of the call running on this thread, if any.
     static var current: JobQueue? {
