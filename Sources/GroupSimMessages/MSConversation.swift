@@ -21,7 +21,7 @@ import GroupSimSimulation
 /// carries the answer, up to its next suspension, at the virtual time the seed decides
 /// (see `MainActorCalls`).
 open class MSConversation {
-    var bridge: ExtensionBridge?
+    @exclusivity(unchecked) var bridge: ExtensionBridge?
 
     /// A conversation attached to no device (for an app's own unit-test doubles).
     public init() {}
