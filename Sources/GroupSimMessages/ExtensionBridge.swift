@@ -11,23 +11,29 @@ import GroupSimSimulation
 /// batch, and the device reports each action's result in order, the results of actions
 /// set off by a report before the rest of the batch's (a stack of batches). Cloud answers
 /// go to the oldest waiting handler of the same record and kind.
+///
+/// Its fields, like the internal fields of the objects the app is handed (`MSMessage`,
+/// `MSSession`, `MSConversation`, the controller's system-set properties), are checked for
+/// exclusive access statically only (`@exclusivity(unchecked)`): only GroupSim's code on the
+/// main actor writes them, one call at a time, and the run-time check of every access cost
+/// about 3% of a registered controller's run.
 final class ExtensionBridge {
     typealias Completion = (MessageErrorCode?) -> Void
 
     /// What the device shows the app now (M1, M15).
-    var view: Conversation
+    @exclusivity(unchecked) var view: Conversation
     let environment: AppEnvironment
-    private var pending: [AppAction] = []
-    private var pendingHandlers: [Completion?] = []
-    private var batches: [(handlers: [Completion?], next: Int)] = []
-    private var cloudWaiting: [(key: String, isFetch: Bool, answer: (AppAction.CloudRecord) -> Void)] = []
-    private var sessions: [String: MSSession] = [:]
-    private var selectedCache: (id: Int, message: MSMessage)?
-    private var generatedSessions = 0
+    @exclusivity(unchecked) private var pending: [AppAction] = []
+    @exclusivity(unchecked) private var pendingHandlers: [Completion?] = []
+    @exclusivity(unchecked) private var batches: [(handlers: [Completion?], next: Int)] = []
+    @exclusivity(unchecked) private var cloudWaiting: [(key: String, isFetch: Bool, answer: (AppAction.CloudRecord) -> Void)] = []
+    @exclusivity(unchecked) private var sessions: [String: MSSession] = [:]
+    @exclusivity(unchecked) private var selectedCache: (id: Int, message: MSMessage)?
+    @exclusivity(unchecked) private var generatedSessions = 0
     /// The app's own object for the message staged in the input field, if any (M17).
-    var staged: MSMessage?
+    @exclusivity(unchecked) var staged: MSMessage?
     /// The session the user's latest intent names: a new `MSSession` the app sends takes it.
-    var intentSession: String?
+    @exclusivity(unchecked) var intentSession: String?
 
     init(view: Conversation, environment: AppEnvironment) {
         self.view = view
@@ -92,7 +98,7 @@ final class ExtensionBridge {
     /// The session `session(named:)` last gave: the messages a device hands its app in a
     /// row are mostly of one session, and comparing the name is cheaper than hashing it.
     /// A name, once given, keeps its object.
-    private var lastSession: MSSession?
+    @exclusivity(unchecked) private var lastSession: MSSession?
 
     /// The name GroupSim tracks `session` by; a new session is named after the user's intent.
     func name(of session: MSSession?) -> String? {

@@ -21,7 +21,7 @@ import GroupSimSimulation
 /// carries the answer, up to its next suspension, at the virtual time the seed decides
 /// (see `MainActorCalls`).
 open class MSConversation {
-    var bridge: ExtensionBridge?
+    @exclusivity(unchecked) var bridge: ExtensionBridge?
 
     /// A conversation attached to no device (for an app's own unit-test doubles).
     public init() {}
@@ -156,12 +156,15 @@ open class MSConversation {
         let local = UUID(bridge.view.localParticipantIdentifier)
         // A direct send starts inside the request: `didStartSending` ends its pending state.
         if direct { bridge.staged = message }
-        bridge.enqueue(direct ? .send(simulated) : .insert(simulated)) { [weak bridge] code in
+        // Unowned, not weak: only the bridge holds the handler and calls it, so the bridge is
+        // alive whenever it runs, and a weak reference gave every bridge a side table to
+        // make and free (one per activation that inserts or sends).
+        bridge.enqueue(direct ? .send(simulated) : .insert(simulated)) { [unowned bridge] code in
             if code == nil {
                 message.sender = local
                 message.isPending = !direct
                 // The staged message stops being pending when the user taps Send (M17).
-                if !direct { bridge?.staged = message }
+                if !direct { bridge.staged = message }
             }
             Self.call(completionHandler, code.map { MSMessageErrorCode($0).error })
         }

@@ -11,7 +11,7 @@ import GroupSimSimulation
 /// and `isPending` are set by the system: at insert for the app's own message, and as this
 /// device knows the sender for messages it received or selected (M3, M17).
 open class MSMessage {
-    open private(set) var session: MSSession?
+    @exclusivity(unchecked) open private(set) var session: MSSession?
     /// The query items of the URL are the usual place for the app's state.
     open var url: URL? {
         get {
@@ -51,41 +51,52 @@ open class MSMessage {
         }
     }
     /// Drawn as a summary line when a newer message of the session replaces this one (M10).
-    open var summaryText: String?
-    open var accessibilityLabel: String?
-    open var shouldExpire: Bool = false
+    open var summaryText: Optional<String>
+    open var accessibilityLabel: Optional<String>
+    open var shouldExpire: Bool
     /// The sender as this device identifies them (M3). All zeros on a message the app has
     /// made and not yet inserted (nil in Objective-C).
     open var senderParticipantIdentifier: UUID { sender ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
     /// True for a message the app made, until the user taps Send (`didStartSending`) or a
     /// direct send starts; false for messages the device sent or received (M17).
-    open internal(set) var isPending: Bool = false
-    open var error: (any Error)?
+    @exclusivity(unchecked) open internal(set) var isPending: Bool = false
+    open var error: Optional<any Error>
 
-    var urlText: String?
-    private var cachedURL: URL?
-    private var builtLayout: MSMessageLayout?
+    @exclusivity(unchecked) var urlText: String?
+    @exclusivity(unchecked) private var cachedURL: URL?
+    @exclusivity(unchecked) private var builtLayout: MSMessageLayout?
     /// The layout of a message GroupSim handed the app, made into the app's object when
     /// first read: most callbacks' messages are never asked for it.
-    private var unbuiltLayout: TemplateLayout?
+    @exclusivity(unchecked) private var unbuiltLayout: TemplateLayout?
     /// A URL the setter refused, kept so that GroupSim can report the dropped URL (M8).
-    var droppedURL: String?
-    var sender: UUID?
+    @exclusivity(unchecked) var droppedURL: String?
+    @exclusivity(unchecked) var sender: UUID?
     /// GroupSim's run-wide number of the sent message this object stands for.
-    var messageID: Int?
+    @exclusivity(unchecked) var messageID: Int?
 
     /// A message that starts a new session when sent (M20); pending until sent.
     public init() {
+        summaryText = nil
+        accessibilityLabel = nil
+        shouldExpire = false
+        error = nil
         isPending = true
     }
 
     /// A message that replaces the session's bubble when sent (M10); pending until sent.
     public init(session: MSSession) {
+        summaryText = nil
+        accessibilityLabel = nil
+        shouldExpire = false
+        error = nil
         self.session = session
         isPending = true
     }
 
-    /// The app's view of a message GroupSim holds.
+    /// The app's view of a message GroupSim holds. The properties the app may set have no
+    /// initial value (`Optional<String>` rather than `String?`), so that the initializers
+    /// initialize them instead of assigning them: an assignment checks exclusive access at
+    /// run time, and GroupSim makes one of these for every message it hands a controller.
     init(_ message: Message, session: MSSession?) {
         self.session = session
         urlText = message.url

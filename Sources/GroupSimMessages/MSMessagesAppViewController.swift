@@ -15,13 +15,13 @@ import Foundation
 @MainActor
 open class MSMessagesAppViewController: UIViewController {
     /// The conversation the extension runs in while it is active (M20).
-    open internal(set) var activeConversation: MSConversation?
+    @exclusivity(unchecked) open internal(set) var activeConversation: MSConversation?
     /// How the extension is shown now (M19).
-    open internal(set) var presentationStyle: MSMessagesAppPresentationStyle = .compact
+    @exclusivity(unchecked) open internal(set) var presentationStyle: MSMessagesAppPresentationStyle = .compact
     /// Where Messages shows the extension (iOS 12): always `.messages` here.
-    open internal(set) var presentationContext: MSMessagesAppPresentationContext = .messages
+    @exclusivity(unchecked) open internal(set) var presentationContext: MSMessagesAppPresentationContext = .messages
 
-    var bridge: ExtensionBridge?
+    @exclusivity(unchecked) var bridge: ExtensionBridge?
 
     /// Asks to move to `compact` or `expanded` (M24); asking for `transcript` fails the
     /// request, as it raises an exception on iOS (M19).

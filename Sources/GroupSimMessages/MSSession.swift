@@ -6,7 +6,7 @@
 /// step's session name, which checks and reports use.
 open class MSSession: Hashable {
     /// The name GroupSim tracks the session by; nil until the message is inserted or sent.
-    var name: String?
+    @exclusivity(unchecked) var name: String?
 
     /// A new session.
     public init() {}

@@ -114,8 +114,8 @@ private final class CallExecutor: SerialExecutor, @unchecked Sendable {
 /// The jobs one call started, in order, with where the runtime would have sent each (nil:
 /// the main actor's).
 private final class JobQueue {
-    private var jobs: [(job: UnownedJob, original: SequencedJobs.Original?)] = []
-    private var next = 0
+    @exclusivity(unchecked) private var jobs: [(job: UnownedJob, original: SequencedJobs.Original?)] = []
+    @exclusivity(unchecked) private var next = 0
 
     func append(_ job: UnownedJob, _ original: SequencedJobs.Original?) {
         jobs.append((job, original))
