@@ -9,7 +9,6 @@ struct CallbackLog: Sendable {
     /// How many `didReceive`s follow `kept`.
     private var received = 0
 
-    init(_ callbacks: [AppCallback] = []) { kept = callbacks }
 
     var isEmpty: Bool { kept.isEmpty && received == 0 }
 

@@ -125,10 +125,7 @@ package struct Device {
         viewButDraft = nil
     }
     /// Every callback the running app was called with, oldest first.
-    package var callbacks: [AppCallback] {
-        get { callbackLog.all }
-        set { callbackLog = CallbackLog(newValue) }
-    }
+    package var callbacks: [AppCallback] { callbackLog.all }
 
     /// Notes a call to the running app.
     mutating func noteCallback(_ name: AppCallback) { callbackLog.append(name) }
@@ -200,8 +197,7 @@ package struct Device {
         // caches and the views did: a view's remote identifiers that no app read hold it).
         if lastLocalIdentifier != nil { lastLocalIdentifier = nil }
         if !remoteOrderCache.isEmpty { remoteOrderCache = .init() }
-        lastView = nil
-        viewButDraft = nil
+        forgetView()
         let map = currentIdentifiers.generation == 0 ? IdentifierMap.reused(&currentIdentifiers, streams: world.streams) : nil
         self.world = world
         let tables = world.tables
