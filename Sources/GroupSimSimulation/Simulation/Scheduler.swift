@@ -249,15 +249,36 @@ struct Scheduler {
     /// The first run's next copy, taken from it; the run is done after its last.
     private mutating func nextCopyOfRun() -> EventQueue<Simulation.Event>.Entry {
         let entry = runs[firstRun].take()
-        if runs[firstRun].isDone {
-            firstRun += 1
-            // The runs before the first are done: their room is reused once they are half the list.
-            if firstRun == runs.count || (firstRun >= 64 && 2 * firstRun >= runs.count) {
-                runs.removeSubrange(0..<firstRun)
-                firstRun = 0
-            }
-        }
+        if runs[firstRun].isDone { passFirstRun() }
         return entry
+    }
+
+    /// By the clock, when the first run's next copy is the next event: the run, taken
+    /// whole. Its copies are the next events, one after another, whatever they cause:
+    /// every pending event that is not one of them comes after the last (a later time, or
+    /// the same time and a later sequence number), and so does every event they add,
+    /// which is scheduled no earlier than now and numbered after them.
+    mutating func takeRunIfNext() -> CopyRun? {
+        guard firstRun < runs.count, queue.first.map({ runs[firstRun].precedes($0) }) ?? true else { return nil }
+        let run = runs[firstRun]
+        passFirstRun()
+        return run
+    }
+
+    /// Puts back, first, what is left of a run `takeRunIfNext` gave (a run stopped at the event limit).
+    mutating func putBack(_ run: CopyRun) {
+        guard !run.isDone else { return }
+        runs.insert(run, at: firstRun)
+    }
+
+    /// Moves past the first run, which is done; the runs before the first are done, and
+    /// their room is reused once they are half the list.
+    private mutating func passFirstRun() {
+        firstRun += 1
+        if firstRun == runs.count || (firstRun >= 64 && 2 * firstRun >= runs.count) {
+            runs.removeSubrange(0..<firstRun)
+            firstRun = 0
+        }
     }
 
     /// The controller's choice among the enabled events, removed from the queue.
@@ -374,12 +395,18 @@ struct CopyRun {
 
     /// The next copy as the queue's entry, and the run moved past it.
     mutating func take() -> EventQueue<Simulation.Event>.Entry {
-        let entry = EventQueue<Simulation.Event>.Entry(time: VirtualTime(nanoseconds: time), sequence: sequence,
-                                                       payload: .deliver(copy, to: receivers[next]))
+        let sequence = sequence
+        return EventQueue<Simulation.Event>.Entry(time: VirtualTime(nanoseconds: time), sequence: sequence,
+                                                  payload: .deliver(copy, to: takeReceiver()))
+    }
+
+    /// The next copy's receiver, and the run moved past it.
+    mutating func takeReceiver() -> Int {
+        let receiver = receivers[next]
         sequence += 1
         next += 1
         skipSender()
-        return entry
+        return receiver
     }
 
     private mutating func skipSender() {

@@ -1,5 +1,6 @@
 import Testing
 @testable import GroupSim
+@testable import GroupSimSimulation
 @testable import GroupSimCore
 @testable import GroupSimChecking
 import GroupSimTesting
@@ -56,30 +57,70 @@ import GroupSimTesting
         #expect(compared >= 20, "only \(compared) generated races had no jitter")
     }
 
-    /// 32 people with a phone, a tablet and a laptop each: sends at the instants copies
-    /// arrive (each send's copies then wait behind the ones due at that instant), several
-    /// sends at one instant, a device offline across some arrivals, and a reinstall.
+    /// `people` people with a phone, a tablet and a laptop each, on a network with one
+    /// delay (20ms): sends at the instants copies arrive (each send's copies then wait
+    /// behind the ones due at that instant), several sends at one instant, a device offline
+    /// across some arrivals, and a reinstall.
+    static func group(seed: UInt64, people: Int, replies: Int) -> String {
+        var random = SplitMix64(seed: seed)
+        func pick(_ n: Int) -> Int { Int(random.next(below: UInt64(n))) }
+        var lines = ["name: fan-out-\(seed)", "seed: \(seed)", "people:"]
+        for person in 0..<people { lines.append("  p\(person): [p\(person)-phone, p\(person)-ipad, p\(person)-mac]") }
+        lines += ["network:", "  latency: 20ms", "steps:",
+                  "  - at: 0ms", "    device: p0-phone", "    send: { session: poll, data: { q: lunch } }"]
+        let offline = "p\(1 + pick(people - 1))-ipad"
+        lines += ["  - at: \(10 * pick(4))ms", "    device: \(offline)", "    offline: true",
+                  "  - at: \(60 + 10 * pick(4))ms", "    device: \(offline)", "    online: true"]
+        for _ in 0..<replies {
+            let person = pick(people), device = ["phone", "ipad", "mac"][pick(3)]
+            let at = 20 * (1 + pick(5)) + (pick(3) == 0 ? 1 : 0)
+            lines += ["  - at: \(at)ms", "    device: p\(person)-\(device)",
+                      "    reply: { session: poll, data: { p\(person): \(["yes", "no"][pick(2)]) } }"]
+        }
+        lines += ["  - at: 40ms", "    device: p\(pick(people))-mac", "    reinstall: true",
+                  "expect:", "  - converged: poll"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// 32 people with three devices each (`group`).
     @Test func aNinetySixDeviceGroupRunsAsWithOneEventPerCopy() async throws {
         for seed in UInt64(1)...2 {
-            var random = SplitMix64(seed: seed)
-            func pick(_ n: Int) -> Int { Int(random.next(below: UInt64(n))) }
-            var lines = ["name: fan-out-\(seed)", "seed: \(seed)", "people:"]
-            for person in 0..<32 { lines.append("  p\(person): [p\(person)-phone, p\(person)-ipad, p\(person)-mac]") }
-            lines += ["network:", "  latency: 20ms", "steps:",
-                      "  - at: 0ms", "    device: p0-phone", "    send: { session: poll, data: { q: lunch } }"]
-            let offline = "p\(1 + pick(31))-ipad"
-            lines += ["  - at: \(10 * pick(4))ms", "    device: \(offline)", "    offline: true",
-                      "  - at: \(60 + 10 * pick(4))ms", "    device: \(offline)", "    online: true"]
-            for _ in 0..<24 {
-                let person = pick(32), device = ["phone", "ipad", "mac"][pick(3)]
-                let at = 20 * (1 + pick(5)) + (pick(3) == 0 ? 1 : 0)
-                lines += ["  - at: \(at)ms", "    device: p\(person)-\(device)",
-                          "    reply: { session: poll, data: { p\(person): \(["yes", "no"][pick(2)]) } }"]
-            }
-            lines += ["  - at: 40ms", "    device: p\(pick(32))-mac", "    reinstall: true",
-                      "expect:", "  - converged: poll"]
-            let text = lines.joined(separator: "\n") + "\n"
+            let text = Self.group(seed: seed, people: 32, replies: 24)
             try await Self.expectSame(text, Self.oneByOne(text, latency: "20ms", from: "p0", to: "p1"), seed: seed, every: 13)
+        }
+    }
+
+    /// A run stopped by the event limit inside a run of copies stops where one event per
+    /// copy stops: the same events run, the same count, and the same copies left in flight
+    /// (with their sequence numbers), for every limit from the first event to past the last.
+    @Test func aRunStoppedAtTheEventLimitStopsAsWithOneEventPerCopy() throws {
+        func stopped(_ text: String, limit: Int) throws -> (trace: [Simulation.Trace.Event], count: Int, quiet: Bool, left: [String]) {
+            let scenario = try Fixture.scenario(text)
+            var engine = Engine(tables: ScenarioTables(scenario: scenario), seed: scenario.seed, controller: nil, keepsTrace: true)
+            engine.eventLimit = limit
+            engine.start(app: AppRegistry().factory(for: scenario.app))
+            engine.runToEnd()
+            let outcome = engine.outcome()
+            let left = engine.scheduler.queued.map { entry in
+                switch entry.payload {
+                case .deliver(let copy, let receiver): "\(entry.time) #\(entry.sequence) m\(copy.envelope.id) to \(receiver)"
+                default: "\(entry.time) #\(entry.sequence) other"
+                }
+            }
+            return (outcome.trace.events, outcome.eventCount, outcome.quiet, left)
+        }
+        for seed in UInt64(1)...2 {
+            let text = Self.group(seed: seed, people: 3, replies: 5)
+            let twin = Self.oneByOne(text, latency: "20ms", from: "p0", to: "p1")
+            let whole = try stopped(text, limit: Simulation.eventLimit)
+            #expect(whole.quiet && whole.left.isEmpty && whole.count > 40, "seed \(seed): \(whole.count) events")
+            for limit in 1...(whole.count + 1) {
+                let runs = try stopped(text, limit: limit), oneByOne = try stopped(twin, limit: limit)
+                #expect(runs.count == oneByOne.count && runs.quiet == oneByOne.quiet && runs.quiet == (limit >= whole.count),
+                        "seed \(seed), limit \(limit): \(runs.count) events, quiet \(runs.quiet), against \(oneByOne.count), \(oneByOne.quiet)")
+                #expect(runs.trace == oneByOne.trace, "seed \(seed), limit \(limit): the traces differ")
+                #expect(runs.left == oneByOne.left, "seed \(seed), limit \(limit): \(runs.left.count) left in flight against \(oneByOne.left.count)")
+            }
         }
     }
 }
