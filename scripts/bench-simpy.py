@@ -11,7 +11,9 @@ The workload is (a)'s as `Sources/GroupSimBench/BenchWorkload.swift` builds it
 m of its own session s<i> at m x 10 ms + i x 10 ms / 32; each send adds the sender's
 bubble and fans out a copy to each of the 31 other devices, arriving after the latency
 (50 ms, no jitter); on arrival the receiver adds the bubble and collapses the session's
-previous one (M10). One SimPy event per copy, as in the simulation.
+previous one (M10). One SimPy event per copy, as a SimPy user writes a copy with a
+delay of its own (the simulation, on a network with one delay, keeps a fan-out's copies
+as one run beside its queue: docs/performance.md).
 
 SimPy is installed into a virtual environment (default: $XDG_CACHE_HOME/groupsim/simpy-venv,
 else ~/.cache/...) when it cannot be imported; the Swift package itself has no dependency.

@@ -11,7 +11,8 @@ import GroupSimScenarios
 /// 1,000 session messages; (b) runs per second of a scenario file (simulation, checks
 /// and pitfalls as exploration runs them, a fresh seed per run, one after another on
 /// one core); (c) the bare event
-/// loop: the same schedule of events on an `EventQueue` with no devices; (d) the ratio
+/// loop: the same schedule of events on an `EventQueue` with no devices, each copy an
+/// event of its own; (d) the ratio
 /// of (a) to (c); (e) runs per second of the same scenario with a custom app written in
 /// Swift (`BenchPollApp`) in place of the built-in app; (f) the same with a registered
 /// `MSMessagesAppViewController` subclass, and the ratio of (b) to (f). `--scale` times
@@ -49,7 +50,7 @@ struct BenchCommand: Subcommand {
           to 5,000, as exploration runs them (traced off, one engine restarted for
           each run), and its checks and pitfalls
       (c) events per second of the bare event loop: the schedule of (a) on the event
-          queue alone, no devices
+          queue alone, no devices, each copy an event of its own
       (d) the ratio (a)/(c), on CPU time
       (b) events over (c): the events (b)'s runs ran per second of CPU time, over (c)
       (e) custom MessagesApp: runs per second of the scenario of (b) with a custom

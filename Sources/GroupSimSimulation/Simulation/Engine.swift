@@ -30,6 +30,8 @@ struct Engine {
     /// kept while its members stay: a send reads an array where the world hashes the
     /// conversation's name. Forgotten at a restart and at a join or a leave.
     private var membersByNumber: [[Int]?] = []
+    /// The events a run may run (`Simulation.eventLimit`); lower in tests that reach it.
+    var eventLimit = Simulation.eventLimit
 
     /// A run of the scenario `tables` were made for, with `seed`; `controller` picks the
     /// events if there is one, the clock otherwise; `keepsTrace` false keeps no trace.
@@ -65,7 +67,36 @@ struct Engine {
 
     /// Runs events until none is left or the event limit is reached.
     mutating func runToEnd() {
-        while runNextEvent() {}
+        while true {
+            // A fan-out's copies on a network with one delay, delivered one after another
+            // without asking the queue between them (`Scheduler.takeRunIfNext`).
+            if !scheduler.isControlled, var run = scheduler.takeRunIfNext() {
+                guard deliverAll(&run) else {
+                    scheduler.putBack(run)
+                    return
+                }
+            } else if !runNextEvent() {
+                return
+            }
+        }
+    }
+
+    /// Delivers every copy of `run`, each an event as `runNextEvent` runs it; false, with
+    /// the rest of the run left in it, when the event limit is reached.
+    private mutating func deliverAll(_ run: inout CopyRun) -> Bool {
+        context.now = max(context.now, VirtualTime(nanoseconds: run.time))
+        while !run.isDone {
+            guard recorder.eventCount <= eventLimit else { return false }
+            recorder.eventCount += 1
+            // One event past the limit is taken, not run, as `runNextEvent` takes it.
+            guard recorder.eventCount <= eventLimit else {
+                _ = run.takeReceiver()
+                return false
+            }
+            let receiver = run.takeReceiver()
+            run.copy.withEnvelope { deliver($0, to: receiver) }
+        }
+        return true
     }
 
     /// Runs every event due at or before `time`, then moves the clock to `time` if it is
@@ -81,12 +112,12 @@ struct Engine {
     mutating func runNextEvent() -> Bool {
         // By the clock, the scheduler needs nothing of the world (passing the tables and the
         // cloud store cost a retain and release per event).
-        guard recorder.eventCount <= Simulation.eventLimit,
+        guard recorder.eventCount <= eventLimit,
               let entry = scheduler.isControlled ? scheduler.next(tables: world.facts.tables, cloud: world.cloud) : scheduler.nextByTime()
         else { return false }
         recorder.eventCount += 1
         // One event past the limit is taken, not run: the run ends there, reported as not quiet.
-        guard recorder.eventCount <= Simulation.eventLimit else { return false }
+        guard recorder.eventCount <= eventLimit else { return false }
         context.now = max(context.now, entry.time)
         switch entry.payload {
         case .step(let step, let conversation, let device):
@@ -135,11 +166,11 @@ struct Engine {
         let records = world.cloud.contents().map { key, entry in
             RunOutcome.CloudEntry(key: key, state: entry.state, version: entry.version, provenance: entry.provenance)
         }
-        let quiet = recorder.eventCount <= Simulation.eventLimit
+        let quiet = recorder.eventCount <= eventLimit
         var outcome = RunOutcome(scenario: scenario, seed: seed, trace: recorder.trace, devices: snapshots, failures: recorder.failures,
                                  sightings: recorder.sightings, changes: recorder.changes, ledger: recorder.ledger, cloud: records,
                                  endTime: context.now,
-                                 eventCount: min(recorder.eventCount, Simulation.eventLimit), copiesDelivered: recorder.copiesDelivered,
+                                 eventCount: min(recorder.eventCount, eventLimit), copiesDelivered: recorder.copiesDelivered,
                                  heldAtEnd: world.network.held.reduce(0) { $0 + $1.count }, quiet: quiet,
                                  members: scenario.conversations.map {
                                      RunOutcome.ConversationMembers(conversation: $0.name, members: world.members[$0.name] ?? [])

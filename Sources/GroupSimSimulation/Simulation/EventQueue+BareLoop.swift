@@ -2,11 +2,14 @@ import GroupSimCore
 
 extension EventQueue<Int> {
     /// The event schedule of a group in which each of `devices` devices sends
-    /// `messagesEach` messages, one per `round`, on the queue alone, kept as the
-    /// simulation keeps it: the sends (steps) wait outside the heap under reserved
-    /// sequence numbers and enter it one at a time; each send is an event that schedules
-    /// one delivery per other device `latency` later, and each delivery is an event that
-    /// does nothing. Returns the events popped: what `groupsim bench` figure (c) times.
+    /// `messagesEach` messages, one per `round`, on the queue alone: the sends (steps)
+    /// wait outside the heap under reserved sequence numbers and enter it one at a time,
+    /// as the simulation keeps them; each send is an event that schedules one delivery per
+    /// other device `latency` later, and each delivery is an event of its own that does
+    /// nothing, as a hand-written event loop or SimPy keeps a copy. (The simulation keeps
+    /// a fan-out's copies on a network with one delay as one run beside the heap,
+    /// `CopyRun`: this loop stays the bare queue that (c) has always timed.) Returns the
+    /// events popped: what `groupsim bench` figure (c) times.
     ///
     /// It lives beside the queue because a generic `package` type is specialised only
     /// inside its own module: timed from another, the loop would measure unspecialised code.

@@ -44,8 +44,10 @@ package struct EventQueue<Payload>: RunPart {
 
     package var isEmpty: Bool { keepsOrder ? ordered.isEmpty : heap.isEmpty }
     /// When the earliest pending event is due (a heap's first key is its earliest too).
-    package var peekTime: VirtualTime? { (keepsOrder ? ordered.first : heap.first).map { VirtualTime(nanoseconds: $0.time) } }
+    package var peekTime: VirtualTime? { first.map { VirtualTime(nanoseconds: $0.time) } }
     package var count: Int { keepsOrder ? ordered.count : heap.count }
+    /// The earliest pending event's key, if any.
+    var first: Key? { keepsOrder ? ordered.first : heap.first }
 
     /// Schedules `payload` at `time`; returns its sequence number.
     @discardableResult

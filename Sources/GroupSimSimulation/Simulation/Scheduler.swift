@@ -45,6 +45,10 @@ struct Scheduler {
     /// Every message a copy in the queue may name (`CopyInFlight`), held once per fan-out
     /// (and per held copy sent on) until the next run: the copies name it unretained.
     private var carried: [Envelope] = []
+    /// By the clock on a network whose every link has one delay: each fan-out's copies,
+    /// waiting as one run outside the heap (`CopyRun`), earliest first, from `firstRun` on.
+    private var runs: [CopyRun] = []
+    private var firstRun = 0
 
     init(controller: (any ScheduleController)?) {
         reset(controller: controller)
@@ -57,6 +61,8 @@ struct Scheduler {
         queue.reset(seed: 0)
         // The queue holds no copy any more: the messages they named may go.
         carried.removeAll(keepingCapacity: true)
+        runs.removeAll(keepingCapacity: true)
+        firstRun = 0
         // A controller is offered every pending event in order, for every event.
         queue.keepsOrder = isControlled
         steps = nil
@@ -89,10 +95,21 @@ struct Scheduler {
     }
 
     /// The time of the next event by the clock, if any (what `advance(to:)` compares).
-    var nextTime: VirtualTime? { queue.peekTime }
+    var nextTime: VirtualTime? {
+        guard firstRun < runs.count else { return queue.peekTime }
+        let run = runs[firstRun].time
+        return VirtualTime(nanoseconds: queue.first.map { min($0.time, run) } ?? run)
+    }
 
-    /// The events in the queue, in the order the clock would run them (`Simulation.pending`).
-    var queued: [EventQueue<Simulation.Event>.Entry] { queue.pending }
+    /// The events in the queue and the copies waiting in runs, in the order the clock would
+    /// run them (`Simulation.pending`).
+    var queued: [EventQueue<Simulation.Event>.Entry] {
+        guard firstRun < runs.count else { return queue.pending }
+        var all = queue.pending
+        for run in runs[firstRun...] { all.append(contentsOf: run.remaining) }
+        all.sort { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
+        return all
+    }
 
     // MARK: - Planning the steps
 
@@ -143,14 +160,32 @@ struct Scheduler {
     }
 
     /// Schedules a copy of `envelope` from `sender` to each of `receivers` but the sender,
-    /// as `deliver` does one by one. By the clock on a network whose every link has one
-    /// delay (no jitter, no FIFO order to keep), every copy arrives at one instant, worked
-    /// out once: the copies go into the queue in the same order, at the same time.
+    /// as `deliver` does one by one.
+    ///
+    /// By the clock on a network whose every link has one delay (no jitter, no FIFO order
+    /// to keep), every copy arrives at one instant, worked out once, under consecutive
+    /// sequence numbers in the receivers' order: what scheduling them one by one gives.
+    /// They wait as one run (`CopyRun`) instead of one heap event each. The delay is the
+    /// run's and the clock never goes back, so each run is due no earlier than the one
+    /// before it, with later sequence numbers: the runs stay in order in a list, and the
+    /// next event is the earlier of the heap's first and the first run's next copy.
     mutating func fanOut(_ envelope: Envelope, from sender: Int, to receivers: [Int], at now: VirtualTime, network: inout Network) {
         let copy = carry(envelope)
         if !isControlled, !network.fifo, let delay = network.fixedDelay {
-            let arrival = now + delay
-            for receiver in receivers where receiver != sender { queue.schedule(.deliver(copy, to: receiver), at: arrival) }
+            let arrival = (now + delay).nanoseconds
+            guard firstRun == runs.count || runs[runs.count - 1].time <= arrival else {
+                // Not reached while the delay is fixed; one by one keeps the order if it were.
+                for receiver in receivers where receiver != sender { queue.schedule(.deliver(copy, to: receiver), at: VirtualTime(nanoseconds: arrival)) }
+                return
+            }
+            let count = receivers.reduce(0) { $1 == sender ? $0 : $0 + 1 }
+            guard count > 0 else { return }
+            let run = CopyRun(time: arrival, sequence: queue.reserveSequences(count), copy: copy, receivers: receivers, sender: sender)
+            if firstRun == runs.count {
+                runs.removeAll(keepingCapacity: true)
+                firstRun = 0
+            }
+            runs.append(run)
             return
         }
         for receiver in receivers where receiver != sender { deliver(copy, from: sender, to: receiver, at: now, network: &network) }
@@ -203,11 +238,47 @@ struct Scheduler {
         return entry
     }
 
-    /// The earliest event, removed from the queue (the time-ordered strategy).
+    /// The earliest event, removed from the queue or its run (the time-ordered strategy).
     mutating func nextByTime() -> EventQueue<Simulation.Event>.Entry? {
+        if firstRun < runs.count, queue.first.map({ runs[firstRun].precedes($0) }) ?? true { return nextCopyOfRun() }
         let entry = queue.next()
         if let entry, case .step = entry.payload { scheduleNextStep() }
         return entry
+    }
+
+    /// The first run's next copy, taken from it; the run is done after its last.
+    private mutating func nextCopyOfRun() -> EventQueue<Simulation.Event>.Entry {
+        let entry = runs[firstRun].take()
+        if runs[firstRun].isDone { passFirstRun() }
+        return entry
+    }
+
+    /// By the clock, when the first run's next copy is the next event: the run, taken
+    /// whole. Its copies are the next events, one after another, whatever they cause:
+    /// every pending event that is not one of them comes after the last (a later time, or
+    /// the same time and a later sequence number), and so does every event they add,
+    /// which is scheduled no earlier than now and numbered after them.
+    mutating func takeRunIfNext() -> CopyRun? {
+        guard firstRun < runs.count, queue.first.map({ runs[firstRun].precedes($0) }) ?? true else { return nil }
+        let run = runs[firstRun]
+        passFirstRun()
+        return run
+    }
+
+    /// Puts back, first, what is left of a run `takeRunIfNext` gave (a run stopped at the event limit).
+    mutating func putBack(_ run: CopyRun) {
+        guard !run.isDone else { return }
+        runs.insert(run, at: firstRun)
+    }
+
+    /// Moves past the first run, which is done; the runs before the first are done, and
+    /// their room is reused once they are half the list.
+    private mutating func passFirstRun() {
+        firstRun += 1
+        if firstRun == runs.count || (firstRun >= 64 && 2 * firstRun >= runs.count) {
+            runs.removeSubrange(0..<firstRun)
+            firstRun = 0
+        }
     }
 
     /// The controller's choice among the enabled events, removed from the queue.
@@ -291,6 +362,63 @@ struct TimeWindow: Sendable, Hashable {
         let (high, highOverflow) = latest.addingReportingOverflow(delay)
         let (wide, wideOverflow) = (highOverflow ? Int64.max : high).addingReportingOverflow(spread)
         return TimeWindow(earliest: lowOverflow ? Int64.max : low, latest: highOverflow || wideOverflow ? Int64.max : wide)
+    }
+}
+
+/// A fan-out's copies by the clock on a network with one delay: every copy to `receivers`
+/// but the sender, all due at `time`, under consecutive sequence numbers from the first
+/// one's, in the receivers' order. The copies still to come are those from `next` on.
+struct CopyRun {
+    let time: Int64
+    private(set) var sequence: UInt64
+    let copy: CopyInFlight
+    let receivers: [Int]
+    let sender: Int
+    private(set) var next: Int
+
+    init(time: Int64, sequence: UInt64, copy: CopyInFlight, receivers: [Int], sender: Int) {
+        self.time = time
+        self.sequence = sequence
+        self.copy = copy
+        self.receivers = receivers
+        self.sender = sender
+        next = 0
+        skipSender()
+    }
+
+    var isDone: Bool { next >= receivers.count }
+
+    /// Whether the next copy comes before the heap event with key `key`.
+    func precedes(_ key: EventQueue<Simulation.Event>.Key) -> Bool {
+        time != key.time ? time < key.time : sequence < key.sequence
+    }
+
+    /// The next copy as the queue's entry, and the run moved past it.
+    mutating func take() -> EventQueue<Simulation.Event>.Entry {
+        let sequence = sequence
+        return EventQueue<Simulation.Event>.Entry(time: VirtualTime(nanoseconds: time), sequence: sequence,
+                                                  payload: .deliver(copy, to: takeReceiver()))
+    }
+
+    /// The next copy's receiver, and the run moved past it.
+    mutating func takeReceiver() -> Int {
+        let receiver = receivers[next]
+        sequence += 1
+        next += 1
+        skipSender()
+        return receiver
+    }
+
+    private mutating func skipSender() {
+        while next < receivers.count, receivers[next] == sender { next += 1 }
+    }
+
+    /// The copies still to come, as the queue's entries.
+    var remaining: [EventQueue<Simulation.Event>.Entry] {
+        var rest = self
+        var entries: [EventQueue<Simulation.Event>.Entry] = []
+        while !rest.isDone { entries.append(rest.take()) }
+        return entries
     }
 }
 
