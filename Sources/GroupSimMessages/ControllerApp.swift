@@ -169,10 +169,7 @@ final class ControllerHost<Controller: MSMessagesAppViewController> {
     private let defaults: LentToMainActor<LocalStorage>
 
     init(make: @MainActor (ExtensionEnvironment) -> Controller, environment: AppEnvironment) {
-        let placeholder = Conversation(name: "", localParticipantIdentifier: ParticipantID(bits: 0, 0),
-                                       remoteParticipantIdentifiers: [], selectedMessage: nil, draft: nil,
-                                       presentationStyle: .compact)
-        let bridge = ExtensionBridge(view: placeholder, environment: environment)
+        let bridge = ExtensionBridge(view: hostPlaceholderView, environment: environment)
         defaults = LentToMainActor(environment.storage)
         controller = Self.onDevice(defaults) {
             make(ExtensionEnvironment(installation: environment, cloud: SimulatedCloud(bridge: bridge)))
@@ -196,12 +193,21 @@ final class ControllerHost<Controller: MSMessagesAppViewController> {
         UserDefaults.$device.withValue(defaults) { MainActorCalls.onMainActor(make) }
     }
 
-    /// Shows the controller the conversation as the device sees it now.
+    /// Shows the controller the conversation as the device sees it now. A device hands
+    /// the same view (one value it keeps until its draft, selection or style changes) to
+    /// most calls in a row: when every byte of it is the one shown already, the strings,
+    /// messages and lists it holds are the same objects, so the value is the same and is
+    /// not copied again (an assignment retained each of them and released the old ones).
     func show(_ view: Conversation) {
-        bridge.view = view
+        if !bridge.shows(view) { bridge.view = view }
         controller.presentationStyle = MSMessagesAppPresentationStyle(view.presentationStyle)
     }
 }
+
+/// What a host's bridge shows until its first call: one value for every activation.
+private let hostPlaceholderView = Conversation(name: "", localParticipantIdentifier: ParticipantID(bits: 0, 0),
+                                               remoteParticipantIdentifiers: [], selectedMessage: nil, draft: nil,
+                                               presentationStyle: .compact)
 
 /// A value the simulation's thread hands to a synchronous main-actor call and does not
 /// touch until the call returns.

@@ -40,6 +40,18 @@ final class ExtensionBridge {
         self.environment = environment
     }
 
+    /// Whether `view` is, byte for byte, the view shown now. Equal bytes are the same
+    /// value (the same strings and objects); a view made again from the same parts may
+    /// differ in its bytes and is then shown again, which changes nothing.
+    func shows(_ view: Conversation) -> Bool {
+        withUnsafeBytes(of: &self.view) { shown in
+            withUnsafeBytes(of: view) { given in
+                guard let shown = shown.baseAddress, let given = given.baseAddress else { return false }
+                return memcmp(shown, given, MemoryLayout<Conversation>.size) == 0
+            }
+        }
+    }
+
     // MARK: - Actions and their completions
 
     /// Queues an action for the device; `completion` gets its result (nil: success).

@@ -153,7 +153,7 @@ open class MSConversation {
     private func place(_ message: MSMessage, direct: Bool, _ completionHandler: Handler?) {
         guard let bridge else { return refuse(.unknown, completionHandler) }
         let simulated = message.simulated(sessionName: bridge.name(of: message.session))
-        let local = UUID(bridge.view.localParticipantIdentifier)
+        let local = bridge.view.localParticipantIdentifier
         // A direct send starts inside the request: `didStartSending` ends its pending state.
         if direct { bridge.staged = message }
         // Unowned, not weak: only the bridge holds the handler and calls it, so the bridge is

@@ -41,7 +41,7 @@ open class MSMessage {
         get {
             if let drawn = unbuiltLayout {
                 unbuiltLayout = nil
-                builtLayout = MSMessageTemplateLayout(drawn)
+                builtLayout = MSMessageTemplateLayout(drawn.layout)
             }
             return builtLayout
         }
@@ -56,7 +56,7 @@ open class MSMessage {
     open var shouldExpire: Bool
     /// The sender as this device identifies them (M3). All zeros on a message the app has
     /// made and not yet inserted (nil in Objective-C).
-    open var senderParticipantIdentifier: UUID { sender ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+    open var senderParticipantIdentifier: UUID { sender.map(UUID.init(_:)) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
     /// True for a message the app made, until the user taps Send (`didStartSending`) or a
     /// direct send starts; false for messages the device sent or received (M17).
     @exclusivity(unchecked) open internal(set) var isPending: Bool = false
@@ -65,12 +65,16 @@ open class MSMessage {
     @exclusivity(unchecked) var urlText: String?
     @exclusivity(unchecked) private var cachedURL: URL?
     @exclusivity(unchecked) private var builtLayout: MSMessageLayout?
-    /// The layout of a message GroupSim handed the app, made into the app's object when
-    /// first read: most callbacks' messages are never asked for it.
-    @exclusivity(unchecked) private var unbuiltLayout: TemplateLayout?
+    /// The message GroupSim handed the app, whose layout is made into the app's object when
+    /// first read: most callbacks' messages are never asked for it. The message, not its
+    /// layout, is kept: it holds what every device sees in one shared box, so keeping it
+    /// retains one object where copying the layout retained (and later released) each of
+    /// its eight texts.
+    @exclusivity(unchecked) private var unbuiltLayout: Message?
     /// A URL the setter refused, kept so that GroupSim can report the dropped URL (M8).
     @exclusivity(unchecked) var droppedURL: String?
-    @exclusivity(unchecked) var sender: UUID?
+    /// The sender as GroupSim identifies them, made into a `UUID` when the app asks.
+    @exclusivity(unchecked) var sender: ParticipantID?
     /// GroupSim's run-wide number of the sent message this object stands for.
     @exclusivity(unchecked) var messageID: Int?
 
@@ -100,11 +104,11 @@ open class MSMessage {
     init(_ message: Message, session: MSSession?) {
         self.session = session
         urlText = message.url
-        unbuiltLayout = message.layout
+        unbuiltLayout = message
         summaryText = message.summaryText
         accessibilityLabel = message.accessibilityLabel
         shouldExpire = message.shouldExpire
-        sender = message.senderParticipantIdentifier.map(UUID.init(_:))
+        sender = message.senderParticipantIdentifier
         isPending = message.isPending
         error = message.error.map { MSMessageErrorCode($0).error }
         messageID = message.id

@@ -57,8 +57,25 @@ enum MainActorCalls {
     /// block twice on every call into a controller (a few percent of its runs). The
     /// queue is the one object: on Linux `DispatchQueue.main` makes a new wrapper each
     /// time it is read.
+    ///
+    /// On Linux, where Swift does not see libdispatch's C functions, `sync` copies the
+    /// closure into a heap block and frees it on every call (about half of what the call
+    /// costs around the controller's code); the same queue is waited for through
+    /// `dispatch_sync_f` instead, with the closure passed by address (`MainQueueSync`).
     private static func syncOnMainQueue(_ block: () -> Void) {
+        #if canImport(Darwin)
         mainQueue.sync(execute: block)
+        #else
+        guard let direct = MainQueueSync.found else { return mainQueue.sync(execute: block) }
+        withoutActuallyEscaping(block) { block in
+            var block = block
+            withUnsafeMutablePointer(to: &block) { pointer in
+                direct.sync(direct.queue, pointer) { context in
+                    context?.assumingMemoryBound(to: (() -> Void).self).pointee()
+                }
+            }
+        }
+        #endif
     }
 
     private static let mainQueue = DispatchQueue.main
@@ -76,9 +93,33 @@ enum MainActorCalls {
     }
 
     /// Marks the main queue so that a call made on it does not wait for itself.
-    private static let onMainQueue: DispatchSpecificKey<Bool> = {
+    fileprivate static let onMainQueue: DispatchSpecificKey<Bool> = {
         let key = DispatchSpecificKey<Bool>()
         DispatchQueue.main.setSpecific(key: key, value: true)
         return key
     }()
 }
+
+#if !canImport(Darwin)
+/// libdispatch's `dispatch_sync_f` and its main queue, found by name in the process on
+/// Linux. Used only when the queue found is the one `DispatchQueue.main` stands for: it
+/// carries the mark `MainActorCalls` set on that queue.
+private struct MainQueueSync: @unchecked Sendable {
+    typealias Function = @convention(c) (UnsafeMutableRawPointer?) -> Void
+    typealias Sync = @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer?, Function) -> Void
+    typealias GetSpecific = @convention(c) (UnsafeMutableRawPointer, UnsafeRawPointer) -> UnsafeMutableRawPointer?
+
+    let sync: Sync
+    let queue: UnsafeMutableRawPointer
+
+    static let found: MainQueueSync? = {
+        let handle = dlopen(nil, RTLD_NOW)
+        guard let sync = dlsym(handle, "dispatch_sync_f"), let getSpecific = dlsym(handle, "dispatch_queue_get_specific"),
+              let queue = dlsym(handle, "_dispatch_main_q") else { return nil }
+        // The overlay keys a queue's specific by the key object's address.
+        let key = Unmanaged.passUnretained(MainActorCalls.onMainQueue).toOpaque()
+        guard unsafeBitCast(getSpecific, to: GetSpecific.self)(queue, key) != nil else { return nil }
+        return MainQueueSync(sync: unsafeBitCast(sync, to: Sync.self), queue: queue)
+    }()
+}
+#endif
