@@ -85,6 +85,39 @@ import GroupSimTesting
         #expect(report.lines("bob-phone") == ["bubble m1"])
     }
 
+    /// M23: the copies an open app hears of between its own calls keep their places among
+    /// them (a device counts each run of `didReceive`s where it falls, and spells it out
+    /// when the callbacks are read).
+    @Test func m23ReceivedCopiesKeepTheirPlaces() async throws {
+        let text = Self.pair + """
+        steps:
+          - at: 0s
+            device: alice-phone
+            send: { session: a, data: { n: "1" } }
+          - at: 1s
+            device: bob-phone
+            send: { session: b, data: { n: "1" } }
+          - at: 2s
+            device: bob-phone
+            send: { session: b, data: { n: "2" } }
+          - at: 3s
+            device: alice-phone
+            send: { session: a, data: { n: "2" } }
+          - at: 4s
+            device: alice-phone
+            send: { session: a, data: { n: "3" } }
+          - at: 5s
+            device: bob-phone
+            send: { session: b, data: { n: "3" } }
+
+        """
+        let report = try await Fixture.run(text)
+        #expect(Self.callbacks(report, "alice-phone") == [
+            .willBecomeActive, .didBecomeActive, .userDidCompose, .didStartSending, .didReceive, .didReceive,
+            .userDidCompose, .didStartSending, .userDidCompose, .didStartSending, .didReceive,
+        ])
+    }
+
     /// M19, M24: every style change calls willTransition then didTransition; the
     /// transcript style cannot be requested.
     @Test func m19M24StyleChanges() async throws {
