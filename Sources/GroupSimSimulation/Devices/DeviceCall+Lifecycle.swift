@@ -287,11 +287,11 @@ extension DeviceCall {
         // the message it becomes (each read it again).
         let state = StateMap(url: message.url)
         // The session's number, looked up once for the live bubbles and the sent message.
-        let number = message.session.map { device.world.sessionNumber($0.name) } ?? -1
+        let number = message.session.map { sessionNumber($0.name) } ?? -1
         checkStaleSelection(message, state: state, number: number)
         transition(to: .compact)
-        let change = device.composing?.session == message.session?.name ? device.composing : nil
-        if change != nil { device.composing = nil }
+        // Taken, not copied out and cleared (the change's entries and strings retained and released).
+        let change = device.composing?.session == message.session?.name ? device.composing.take() : nil
         device.drafts[conversation] = Draft(content: .app(message), conversation: conversation, change: change,
                                             base: base(of: message, state: state, number: number), state: state, sessionNumber: number)
         if device.tracing { trace(.staged(session: message.session?.name), .message(message)) }
@@ -334,8 +334,7 @@ extension DeviceCall {
         guard var message = checkedURL(unchecked) else { return .urlExceedsMaxSize }
         checkStaleSelection(message)
         message.isPending = false
-        var change = device.composing?.session == message.session?.name ? device.composing : nil
-        if change != nil { device.composing = nil }
+        var change = device.composing?.session == message.session?.name ? device.composing.take() : nil
         let base = base(of: message)
         change = startSending(message, change: change)
         commit(.app(message), in: conversation, change: change, base: base)

@@ -217,14 +217,15 @@ extension DeviceCall {
             fail(.noDraft, "there is no staged message to send in conversation \(conversation) on \(device.spec.name) (M16)", rule: "M16")
             return
         }
-        let staged = device.drafts.remove(at: place).value
+        var staged = device.drafts.remove(at: place).value
         guard var sent = staged.message else {
             // Text, a sticker or an attachment: Messages sends it; the app is not told (M17).
             commit(staged.content, in: staged.conversation, change: nil, base: Provenance())
             return
         }
         sent.isPending = false
-        var change = staged.change
+        // Taken from the draft, not copied out of it (its entries and strings retained and released).
+        var change = staged.change.take()
         if device.activeConversation == conversation { change = startSending(sent, change: change) }
         commit(.app(sent), in: staged.conversation, change: change, base: staged.base, state: staged.state, sessionNumber: staged.sessionNumber)
     }
@@ -290,7 +291,7 @@ extension DeviceCall {
         if device.world.app.identity == .installID, case .app = content { install = ownInstallID() }
         var sessionNumber = -1
         if case .app(let message) = content, let session = message.session?.name {
-            sessionNumber = known ?? device.world.sessionNumber(session)
+            sessionNumber = known ?? self.sessionNumber(session)
             // The write, if any, went out with its message.
             if !device.written.isEmpty { device.written[session] = nil }
         }
