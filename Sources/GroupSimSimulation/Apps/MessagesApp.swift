@@ -174,35 +174,14 @@ public struct ComposeRequest: Sendable, Hashable {
     /// it once, where it was built from the seven fields below, copied and destroyed.
     public private(set) var layout: TemplateLayout
     /// Layout text with `$me`/`$bob` turned into `$UUID` tokens (M5).
-    public var caption: String? {
-        get { layout.caption }
-        set { layout.caption = newValue }
-    }
-    public var subcaption: String? {
-        get { layout.subcaption }
-        set { layout.subcaption = newValue }
-    }
+    public var caption: String? { get { layout.caption } set { layout.caption = newValue } }
+    public var subcaption: String? { get { layout.subcaption } set { layout.subcaption = newValue } }
     /// The layout's other fields (M9): text with `$UUID` tokens (M5), and the image's name.
-    public var trailingCaption: String? {
-        get { layout.trailingCaption }
-        set { layout.trailingCaption = newValue }
-    }
-    public var trailingSubcaption: String? {
-        get { layout.trailingSubcaption }
-        set { layout.trailingSubcaption = newValue }
-    }
-    public var imageTitle: String? {
-        get { layout.imageTitle }
-        set { layout.imageTitle = newValue }
-    }
-    public var imageSubtitle: String? {
-        get { layout.imageSubtitle }
-        set { layout.imageSubtitle = newValue }
-    }
-    public var image: String? {
-        get { layout.image }
-        set { layout.image = newValue }
-    }
+    public var trailingCaption: String? { get { layout.trailingCaption } set { layout.trailingCaption = newValue } }
+    public var trailingSubcaption: String? { get { layout.trailingSubcaption } set { layout.trailingSubcaption = newValue } }
+    public var imageTitle: String? { get { layout.imageTitle } set { layout.imageTitle = newValue } }
+    public var imageSubtitle: String? { get { layout.imageSubtitle } set { layout.imageSubtitle = newValue } }
+    public var image: String? { get { layout.image } set { layout.image = newValue } }
     public var summary: String?
     public var url: String?
     /// Whether the user asked for the direct send API (M18).

@@ -91,14 +91,8 @@ import GroupSimTesting
     /// conversation, which it replaces, and beside another conversation's, which stays.
     @Test func aSendReplacesItsConversationsDraftAndKeepsTheOthers() async throws {
         let text = Self.header + "steps:\n" + Self.staging + """
-          - at: 20ms
-            device: alice-phone
-            conversation: family
-            send: { session: chores, caption: "family sent" }
-          - at: 30ms
-            device: alice-phone
-            conversation: family
-            send: { session: chores, caption: "family again" }
+          - { at: 20ms, device: alice-phone, conversation: family, send: { session: chores, caption: "family sent" } }
+          - { at: 30ms, device: alice-phone, conversation: family, send: { session: chores, caption: "family again" } }
 
         """
         let report = try await Fixture.run(text)

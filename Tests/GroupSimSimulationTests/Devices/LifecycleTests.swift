@@ -89,28 +89,11 @@ import GroupSimTesting
     /// them (a device counts each run of `didReceive`s where it falls, and spells it out
     /// when the callbacks are read).
     @Test func m23ReceivedCopiesKeepTheirPlaces() async throws {
-        let text = Self.pair + """
-        steps:
-          - at: 0s
-            device: alice-phone
-            send: { session: a, data: { n: "1" } }
-          - at: 1s
-            device: bob-phone
-            send: { session: b, data: { n: "1" } }
-          - at: 2s
-            device: bob-phone
-            send: { session: b, data: { n: "2" } }
-          - at: 3s
-            device: alice-phone
-            send: { session: a, data: { n: "2" } }
-          - at: 4s
-            device: alice-phone
-            send: { session: a, data: { n: "3" } }
-          - at: 5s
-            device: bob-phone
-            send: { session: b, data: { n: "3" } }
-
-        """
+        // Alice sends at 0s, 3s and 4s; Bob at 1s, 2s and 5s, each copy arriving within the second.
+        let sends = [("alice", "a", 1), ("bob", "b", 1), ("bob", "b", 2), ("alice", "a", 2), ("alice", "a", 3), ("bob", "b", 3)]
+        let text = Self.pair + "steps:\n" + sends.enumerated().map { at, send in
+            "  - at: \(at)s\n    device: \(send.0)-phone\n    send: { session: \(send.1), data: { n: \"\(send.2)\" } }\n"
+        }.joined()
         let report = try await Fixture.run(text)
         #expect(Self.callbacks(report, "alice-phone") == [
             .willBecomeActive, .didBecomeActive, .userDidCompose, .didStartSending, .didReceive, .didReceive,
