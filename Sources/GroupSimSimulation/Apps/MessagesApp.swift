@@ -169,34 +169,39 @@ public struct ComposeRequest: Sendable, Hashable {
     public var isNewSession: Bool
     /// State changes; `$me`/`$bob` are already this device's raw UUID strings (M4).
     public var data: [Scenario.DataEntry]
+    /// Every layout field the user gave, as a template layout (M9), kept as one: an app
+    /// that makes its message from it (the built-in app, every message it composes) copies
+    /// it once, where it was built from the seven fields below, copied and destroyed.
+    public private(set) var layout: TemplateLayout
     /// Layout text with `$me`/`$bob` turned into `$UUID` tokens (M5).
-    public var caption: String?
-    public var subcaption: String?
+    public var caption: String? { get { layout.caption } set { layout.caption = newValue } }
+    public var subcaption: String? { get { layout.subcaption } set { layout.subcaption = newValue } }
     /// The layout's other fields (M9): text with `$UUID` tokens (M5), and the image's name.
-    public var trailingCaption: String?
-    public var trailingSubcaption: String?
-    public var imageTitle: String?
-    public var imageSubtitle: String?
-    public var image: String?
+    public var trailingCaption: String? { get { layout.trailingCaption } set { layout.trailingCaption = newValue } }
+    public var trailingSubcaption: String? { get { layout.trailingSubcaption } set { layout.trailingSubcaption = newValue } }
+    public var imageTitle: String? { get { layout.imageTitle } set { layout.imageTitle = newValue } }
+    public var imageSubtitle: String? { get { layout.imageSubtitle } set { layout.imageSubtitle = newValue } }
+    public var image: String? { get { layout.image } set { layout.image = newValue } }
     public var summary: String?
     public var url: String?
     /// Whether the user asked for the direct send API (M18).
     public var direct: Bool
 
-    /// Every layout field the user gave, as a template layout (M9).
-    public var layout: TemplateLayout {
-        TemplateLayout(image: image, imageTitle: imageTitle, imageSubtitle: imageSubtitle, caption: caption, subcaption: subcaption,
-                       trailingCaption: trailingCaption, trailingSubcaption: trailingSubcaption)
-    }
-
     public init(kind: Kind, session: Session, isNewSession: Bool, data: [Scenario.DataEntry] = [], caption: String? = nil,
                 subcaption: String? = nil, summary: String? = nil, url: String? = nil, direct: Bool = false) {
+        self.init(kind: kind, session: session, isNewSession: isNewSession, data: data, layout: TemplateLayout(caption: caption, subcaption: subcaption),
+                  summary: summary, url: url, direct: direct)
+    }
+
+    /// A request with its whole layout made at once (a device's compose, for every send):
+    /// set field by field, the layout was read, changed and destroyed seven times.
+    init(kind: Kind, session: Session, isNewSession: Bool, data: [Scenario.DataEntry], layout: TemplateLayout, summary: String?, url: String?,
+         direct: Bool) {
         self.kind = kind
         self.session = session
         self.isNewSession = isNewSession
         self.data = data
-        self.caption = caption
-        self.subcaption = subcaption
+        self.layout = layout
         self.summary = summary
         self.url = url
         self.direct = direct

@@ -57,6 +57,15 @@ package struct Device {
     /// The conversations the owner is a member of now, kept with `members` (`updateMembers`):
     /// every step asks, and looking through a member list compares names.
     private(set) var memberOf: Set<String>
+    /// The conversation the owner was last found a member of in `memberOf`, until the
+    /// members change: each of a device's sends asks for the same one as its step starts
+    /// and again as its message leaves, and hashing the name was a look-up per send.
+    var lastMemberOf: String?
+    /// The conversation and the session whose numbers (`WorldFacts`) a call last looked
+    /// up, with them: the numbers are the scenario's and stay for the run, and a device's
+    /// sends name the same ones again and again (each hashed a name per send).
+    var lastConversationNumber: (name: String, number: Int)?
+    var lastSessionNumber: (name: String, number: Int)?
     // The empty dictionaries below are `.init()`, not `[:]`: a literal is built through a
     // call per dictionary, and every restart sets each device's anew (`reset(world:)`).
     var remoteOrderCache: [String: RemoteIdentifiers] = .init() { didSet { forgetView() } }
@@ -102,6 +111,13 @@ package struct Device {
     /// How many times a draft was staged or cleared: exploration compares it around an
     /// arrival to see whether the app staged something on it (`ScheduleEffect.insert`).
     var draftChanges = 0
+    /// A draft was staged and sent at once, handed from one to the other without being
+    /// put in `drafts` (which it would have left as it found it, empty): what the two
+    /// changes did to the views and the count.
+    mutating func draftStagedAndSent() {
+        keepViewButDraftAndStyle()
+        draftChanges &+= 2
+    }
     /// `conversationViewBox()` as last built, kept until something it shows changes (the
     /// observers above forget it): apps are called on every delivery while they run. In
     /// a box, so that a callback lends it to the app instead of copying all of it.
@@ -207,6 +223,9 @@ package struct Device {
         if !retired.isEmpty { retired = [] }
         members = tables.initialMembers
         memberOf = Self.initialConversations(of: spec.person, at: position, tables: tables)
+        if lastMemberOf != nil { lastMemberOf = nil }
+        if lastConversationNumber != nil { lastConversationNumber = nil }
+        if lastSessionNumber != nil { lastSessionNumber = nil }
         if !installIDs.isEmpty { installIDs = [] }
         // `setApp` keeps the flags with the app: no flag, no app (reading the app copied it).
         if isRunning || appWantsReceivedMessages { setApp(nil) }
@@ -258,6 +277,7 @@ package struct Device {
     mutating func updateMembers(_ newMembers: [String], of conversation: String) {
         members[conversation] = newMembers
         if newMembers.contains(spec.person) { memberOf.insert(conversation) } else { memberOf.remove(conversation) }
+        lastMemberOf = nil
         remoteOrderCache[conversation] = nil
     }
 

@@ -181,6 +181,17 @@ extension DeviceCall {
                 if action.isDirectSend { fail(.sendWhileNotVisible, "direct send after the app was dismissed: it is not visible (M18)", rule: "M18") }
                 continue
             }
+            // A message the step sends as soon as it is staged, with nothing in between to
+            // hear of it (no result reported, no dismiss after it): handed from staging to
+            // Send, not put in the conversation's drafts and found there again (every send).
+            if !reporting, device.sendWhenStaged, case .insert(let message) = action, !actions[(index + 1)...].contains(.dismiss) {
+                let (error, staged) = stage(message, in: conversation, handingOn: true)
+                if error == nil, device.sendWhenStaged {
+                    device.sendWhenStaged = false
+                    if let staged { send(staged, in: conversation) } else { pressSend(in: conversation) }
+                }
+                continue
+            }
             let error = carryOut(action, in: conversation)
             if reporting { report(action, error: error) }
             if action.stagesDraft, error == nil, device.sendWhenStaged {
@@ -206,7 +217,7 @@ extension DeviceCall {
     private mutating func carryOut(_ action: AppAction, in conversation: String) -> MessageErrorCode? {
         switch action {
         case .insert(let message):
-            return stage(message, in: conversation)
+            return stage(message, in: conversation).error
         case .send(let message):
             return directSend(.app(message), in: conversation)
         case .insertText(let text):
@@ -274,12 +285,13 @@ extension DeviceCall {
 
     /// Stages the app's message in the conversation's input field (M16), replacing that
     /// conversation's draft only; the extension moves to compact so the field is visible.
-    /// Returns the error code when the message is refused (M8).
-    @discardableResult
-    mutating func stage(_ message: Message, in conversation: String) -> MessageErrorCode? {
+    /// Returns the error code when the message is refused (M8). `handingOn`: the caller
+    /// sends the draft at once if the step still wants it sent (`sendWhenStaged`), and
+    /// takes it back (`staged`) instead of finding it in `drafts`, when no other draft is staged.
+    mutating func stage(_ message: Message, in conversation: String, handingOn: Bool = false) -> (error: MessageErrorCode?, staged: Draft?) {
         guard var message = checkedURL(message) else {
             device.sendWhenStaged = false
-            return .urlExceedsMaxSize
+            return (.urlExceedsMaxSize, nil)
         }
         message.isPending = true
         message.id = nil
@@ -287,15 +299,20 @@ extension DeviceCall {
         // the message it becomes (each read it again).
         let state = StateMap(url: message.url)
         // The session's number, looked up once for the live bubbles and the sent message.
-        let number = message.session.map { device.world.sessionNumber($0.name) } ?? -1
+        let number = message.session.map { sessionNumber($0.name) } ?? -1
         checkStaleSelection(message, state: state, number: number)
         transition(to: .compact)
-        let change = device.composing?.session == message.session?.name ? device.composing : nil
-        if change != nil { device.composing = nil }
-        device.drafts[conversation] = Draft(content: .app(message), conversation: conversation, change: change,
-                                            base: base(of: message, state: state, number: number), state: state, sessionNumber: number)
+        // Taken, not copied out and cleared (the change's entries and strings retained and released).
+        let change = device.composing?.session == message.session?.name ? device.composing.take() : nil
+        let draft = Draft(content: .app(message), conversation: conversation, change: change,
+                          base: base(of: message, state: state, number: number), state: state, sessionNumber: number)
         if device.tracing { trace(.staged(session: message.session?.name), .message(message)) }
-        return nil
+        if handingOn, device.sendWhenStaged, device.drafts.isEmpty {
+            device.draftStagedAndSent()
+            return (nil, draft)
+        }
+        device.drafts[conversation] = draft
+        return (nil, nil)
     }
 
     /// Stages text, a sticker or an attachment line in the conversation's input field (M16).
@@ -334,8 +351,7 @@ extension DeviceCall {
         guard var message = checkedURL(unchecked) else { return .urlExceedsMaxSize }
         checkStaleSelection(message)
         message.isPending = false
-        var change = device.composing?.session == message.session?.name ? device.composing : nil
-        if change != nil { device.composing = nil }
+        var change = device.composing?.session == message.session?.name ? device.composing.take() : nil
         let base = base(of: message)
         change = startSending(message, change: change)
         commit(.app(message), in: conversation, change: change, base: base)

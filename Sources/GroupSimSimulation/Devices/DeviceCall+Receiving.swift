@@ -115,6 +115,14 @@ extension DeviceCall {
     /// something it shows has changed.
     mutating func conversationViewBox() -> ConversationBox {
         if let known = device.lastView { return known }
+        // Only a draft or the style changed since the kept view, and both are again as it
+        // shows them (a send's draft staged and sent, before its next compose): it is
+        // handed on as it is, where a copy of it was made with the same two (every
+        // message composed paid for one). Asked without hashing the conversation's name.
+        if let kept = device.viewButDraft, kept.view.draft == nil, kept.view.presentationStyle == device.style, device.drafts.isEmpty {
+            device.lastView = kept
+            return kept
+        }
         let box = ConversationBox(makeConversationView())
         device.lastView = box
         return box

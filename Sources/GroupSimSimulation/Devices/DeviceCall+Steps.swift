@@ -60,20 +60,22 @@ extension DeviceCall {
         let data = !named ? compose.data : compose.data.map {
             Scenario.DataEntry(resolveTokens($0.key, in: conversation, raw: true), resolveTokens($0.value, in: conversation, raw: true))
         }
-        var request = ComposeRequest(
-            kind: kind, session: session, isNewSession: device.sessionIsNew, data: data,
-            summary: compose.summary.map { resolveTokens($0, in: conversation, raw: false) },
-            url: compose.url, direct: compose.direct)
         // Every layout field that `drawsTokens`, `$me` and `$PERSON` as tokens each device
         // draws as a name (M5); the image is a name. Field by field, not through a copy
-        // of the compose step and its list of fields: every send comes here.
-        request.caption = compose.caption.map { resolveTokens($0, in: conversation, raw: false) }
-        request.subcaption = compose.subcaption.map { resolveTokens($0, in: conversation, raw: false) }
-        request.trailingCaption = compose.trailingCaption.map { resolveTokens($0, in: conversation, raw: false) }
-        request.trailingSubcaption = compose.trailingSubcaption.map { resolveTokens($0, in: conversation, raw: false) }
-        request.imageTitle = compose.imageTitle.map { resolveTokens($0, in: conversation, raw: false) }
-        request.imageSubtitle = compose.imageSubtitle.map { resolveTokens($0, in: conversation, raw: false) }
-        request.image = compose.image
+        // of the compose step and its list of fields: every send comes here. A constant
+        // the app's call borrows: a variable was copied for the call, the copy destroyed.
+        let layout = TemplateLayout(
+            image: compose.image,
+            imageTitle: compose.imageTitle.map { resolveTokens($0, in: conversation, raw: false) },
+            imageSubtitle: compose.imageSubtitle.map { resolveTokens($0, in: conversation, raw: false) },
+            caption: compose.caption.map { resolveTokens($0, in: conversation, raw: false) },
+            subcaption: compose.subcaption.map { resolveTokens($0, in: conversation, raw: false) },
+            trailingCaption: compose.trailingCaption.map { resolveTokens($0, in: conversation, raw: false) },
+            trailingSubcaption: compose.trailingSubcaption.map { resolveTokens($0, in: conversation, raw: false) })
+        let request = ComposeRequest(
+            kind: kind, session: session, isNewSession: device.sessionIsNew, data: data, layout: layout,
+            summary: compose.summary.map { resolveTokens($0, in: conversation, raw: false) },
+            url: compose.url, direct: compose.direct)
         device.composing = data.isEmpty ? nil : PendingChange(step: device.currentStep, session: compose.session, entries: data)
         // The selected bubble's session name, read apart from its message (not copied out).
         if device.world.app.state == .message, device.selected?.sessionName != compose.session, !device.readProvenance.isEmpty {
@@ -217,14 +219,20 @@ extension DeviceCall {
             fail(.noDraft, "there is no staged message to send in conversation \(conversation) on \(device.spec.name) (M16)", rule: "M16")
             return
         }
-        let staged = device.drafts.remove(at: place).value
+        send(device.drafts.remove(at: place).value, in: conversation)
+    }
+
+    /// Sends `staged`, the conversation's draft taken from its input field (M16, M17).
+    mutating func send(_ draft: consuming Draft, in conversation: String) {
+        var staged = draft
         guard var sent = staged.message else {
             // Text, a sticker or an attachment: Messages sends it; the app is not told (M17).
             commit(staged.content, in: staged.conversation, change: nil, base: Provenance())
             return
         }
         sent.isPending = false
-        var change = staged.change
+        // Taken from the draft, not copied out of it (its entries and strings retained and released).
+        var change = staged.change.take()
         if device.activeConversation == conversation { change = startSending(sent, change: change) }
         commit(.app(sent), in: staged.conversation, change: change, base: staged.base, state: staged.state, sessionNumber: staged.sessionNumber)
     }
@@ -290,7 +298,7 @@ extension DeviceCall {
         if device.world.app.identity == .installID, case .app = content { install = ownInstallID() }
         var sessionNumber = -1
         if case .app(let message) = content, let session = message.session?.name {
-            sessionNumber = known ?? device.world.sessionNumber(session)
+            sessionNumber = known ?? self.sessionNumber(session)
             // The write, if any, went out with its message.
             if !device.written.isEmpty { device.written[session] = nil }
         }

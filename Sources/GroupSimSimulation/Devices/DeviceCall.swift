@@ -16,29 +16,31 @@ package struct DeviceCall: ~Copyable {
     /// When the call happens and the run's message and change counters: an input of the
     /// call, handed back to the caller with the counters moved on.
     private(set) var context: DeviceContext
-    /// The conversation whose number the call last looked up, with the number: a send asks
-    /// for its conversation's twice (its draft's live bubble, then the sent message).
-    var lastConversation: (name: String, number: Int)?
-    /// The conversation the call last found its owner a member of: membership changes only
-    /// between calls, and a send asks as its step starts and again as its message leaves.
-    var memberConversation: String?
-
     /// The instant of the call.
     var now: VirtualTime { context.now }
 
-    /// Whether the owner is a member of `conversation` (M6), hashed once a call.
+    /// Whether the owner is a member of `conversation` (M6): the last conversation found
+    /// is kept on the device until its members change (`Device.lastMemberOf`).
     mutating func isMember(of conversation: String) -> Bool {
-        if memberConversation == conversation { return true }
+        if device.lastMemberOf == conversation { return true }
         guard device.memberOf.contains(conversation) else { return false }
-        memberConversation = conversation
+        device.lastMemberOf = conversation
         return true
     }
 
-    /// The conversation's number (`WorldFacts.conversationNumber`), hashed once a call.
+    /// The conversation's number (`WorldFacts.conversationNumber`), the last one kept on the device.
     mutating func conversationNumber(_ name: String) -> Int {
-        if let last = lastConversation, last.name == name { return last.number }
+        if let last = device.lastConversationNumber, last.name == name { return last.number }
         let number = device.world.conversationNumber(name)
-        lastConversation = (name, number)
+        device.lastConversationNumber = (name, number)
+        return number
+    }
+
+    /// The session's number (`WorldFacts.sessionNumber`), the last one kept on the device.
+    mutating func sessionNumber(_ name: String) -> Int {
+        if let last = device.lastSessionNumber, last.name == name { return last.number }
+        let number = device.world.sessionNumber(name)
+        device.lastSessionNumber = (name, number)
         return number
     }
 

@@ -209,6 +209,13 @@ public struct StateMap: Sendable, Hashable, CustomStringConvertible {
 
     /// Sets every entry of `changes`, in order.
     public mutating func apply(_ changes: [Scenario.DataEntry]) {
+        // An empty map given its keys in order, each once (a step's data, most often one
+        // entry, on every message the built-in app composes): the list is the map, shared
+        // as it is instead of copied entry by entry into a new array.
+        if entries.isEmpty, zip(changes, changes.dropFirst()).allSatisfy({ $0.key < $1.key }) {
+            entries = changes
+            return
+        }
         for change in changes { self[change.key] = change.value }
     }
 

@@ -87,6 +87,24 @@ import GroupSimTesting
         #expect(report.outcome.device("alice-phone")?.drafts.isEmpty == true)
     }
 
+    /// A `send` step stages its message and sends it at once: over a draft of its own
+    /// conversation, which it replaces, and beside another conversation's, which stays.
+    @Test func aSendReplacesItsConversationsDraftAndKeepsTheOthers() async throws {
+        let text = Self.header + "steps:\n" + Self.staging + """
+          - { at: 20ms, device: alice-phone, conversation: family, send: { session: chores, caption: "family sent" } }
+          - { at: 30ms, device: alice-phone, conversation: family, send: { session: chores, caption: "family again" } }
+
+        """
+        let report = try await Fixture.run(text)
+        #expect(report.outcome.failures.isEmpty, "\(report.outcome.failures.map(\.reason))")
+        let bob = report.outcome.device("bob-phone")?.transcripts.first { $0.conversation == "family" }?.entries.map(\.text) ?? []
+        #expect(bob == ["family again"], "the second send collapses the first (M10); the staged draft never left")
+        let alice = try #require(report.outcome.device("alice-phone"))
+        #expect(alice.drafts.map(\.conversation) == ["work"])
+        #expect(alice.draft(in: "work")?.layout.caption == "work draft")
+        #expect(report.outcome.copiesDelivered == 2)
+    }
+
     /// Sending the family draft while the extension runs in the work chat: the work chat's
     /// extension is not told of another conversation's send or cancel (M17).
     @Test func anotherConversationsSendIsNotTheRunningExtensionsCallback() async throws {

@@ -85,6 +85,22 @@ import GroupSimTesting
         #expect(report.lines("bob-phone") == ["bubble m1"])
     }
 
+    /// M23: the copies an open app hears of between its own calls keep their places among
+    /// them (a device counts each run of `didReceive`s where it falls, and spells it out
+    /// when the callbacks are read).
+    @Test func m23ReceivedCopiesKeepTheirPlaces() async throws {
+        // Alice sends at 0s, 3s and 4s; Bob at 1s, 2s and 5s, each copy arriving within the second.
+        let sends = [("alice", "a", 1), ("bob", "b", 1), ("bob", "b", 2), ("alice", "a", 2), ("alice", "a", 3), ("bob", "b", 3)]
+        let text = Self.pair + "steps:\n" + sends.enumerated().map { at, send in
+            "  - at: \(at)s\n    device: \(send.0)-phone\n    send: { session: \(send.1), data: { n: \"\(send.2)\" } }\n"
+        }.joined()
+        let report = try await Fixture.run(text)
+        #expect(Self.callbacks(report, "alice-phone") == [
+            .willBecomeActive, .didBecomeActive, .userDidCompose, .didStartSending, .didReceive, .didReceive,
+            .userDidCompose, .didStartSending, .userDidCompose, .didStartSending, .didReceive,
+        ])
+    }
+
     /// M19, M24: every style change calls willTransition then didTransition; the
     /// transcript style cannot be requested.
     @Test func m19M24StyleChanges() async throws {
