@@ -174,8 +174,8 @@ struct OutcomeRows: Sendable {
             gathered.withUnsafeBufferPointer { columns in
                 for place in 0..<few {
                     let base = place * deviceCount
-                    classes.append(sessionClass(Int32(first + place), rows: (0..<deviceCount).lazy.map { (device: Int32($0), value: columns[base + $0]) },
-                                                values: values, seen: &seen))
+                    let column = GridColumn(values: UnsafeBufferPointer(rebasing: columns[base..<(base + deviceCount)]))
+                    classes.append(sessionClass(Int32(first + place), rows: column, values: values, seen: &seen))
                 }
             }
             first += few
@@ -197,11 +197,21 @@ struct OutcomeRows: Sendable {
         let most = shown.max { a, b in
             seen[Int(a)] < seen[Int(b)] || (seen[Int(a)] == seen[Int(b)] && values[Int(b)] < values[Int(a)])
         }
-        // Values are kept once, so another number is another thing shown.
-        let outliers = own.filter { $0.value != most }.map(\.device)
+        // Values are kept once, so another number is another thing shown; with one thing
+        // shown, no device showed another.
+        let outliers = distinct.count == 1 ? [] : own.filter { $0.value != most }.map(\.device)
         let agreeing = most.map { seen[Int($0)] } ?? 0
         for value in distinct { seen[Int(value)] = 0 }
         return ExploredRun.SessionClass(session: sessions[Int(session)], shown: shown.map { values[Int($0)] }, agreeing: agreeing,
                                         outliers: outliers)
+    }
+
+    /// One session's gathered values, device by device: its rows for `sessionClass`, read
+    /// where they lie (a closure per row was called through a pointer, not inlined).
+    private struct GridColumn: RandomAccessCollection {
+        let values: UnsafeBufferPointer<Int32>
+        var startIndex: Int { 0 }
+        var endIndex: Int { values.count }
+        subscript(position: Int) -> (device: Int32, value: Int32) { (Int32(truncatingIfNeeded: position), values[position]) }
     }
 }
