@@ -287,23 +287,29 @@ struct ExplorationTally: Sendable {
                               failedRuns: unexpectedRuns[key] ?? .zero, firstFailure: unexpectedFirst[key])
         }
         report.failures = failures
-        report.classes = classes.map { Report.OutcomeClass(session: $0.key.session, shown: $0.key.shown, runs: $0.value.runs,
-            agreeing: $0.value.agreeing) }
-            .sorted { a, b in
-                let left = sessionRank[a.session] ?? Int.max, right = sessionRank[b.session] ?? Int.max
-                if left != right { return left < right }
+        // Each entry's ranks are looked up once, not twice per comparison (a sort of n
+        // entries hashed names about 2n log n times). Entries are distinct, so the order is total.
+        report.classes = classes.map { (rank: sessionRank[$0.key.session] ?? Int.max,
+                                        tally: Report.OutcomeClass(session: $0.key.session, shown: $0.key.shown, runs: $0.value.runs,
+                                                                   agreeing: $0.value.agreeing)) }
+            .sorted { left, right in
+                if left.rank != right.rank { return left.rank < right.rank }
+                let a = left.tally, b = right.tally
                 if a.session != b.session { return a.session < b.session }
                 if a.runs != b.runs { return a.runs > b.runs }
                 return a.shown.lexicographicallyPrecedes(b.shown)
             }
-        report.outliers = outlierCounts.map { Report.Outlier(session: $0.key.session, device: $0.key.device, runs: $0.value) }
-            .sorted { a, b in
-                let left = sessionRank[a.session] ?? Int.max, right = sessionRank[b.session] ?? Int.max
-                if left != right { return left < right }
+            .map(\.tally)
+        report.outliers = outlierCounts.map { (rank: sessionRank[$0.key.session] ?? Int.max, device: deviceRank[$0.key.device] ?? Int.max,
+                                               tally: Report.Outlier(session: $0.key.session, device: $0.key.device, runs: $0.value)) }
+            .sorted { left, right in
+                if left.rank != right.rank { return left.rank < right.rank }
+                let a = left.tally, b = right.tally
                 if a.session != b.session { return a.session < b.session }
                 if a.runs != b.runs { return a.runs > b.runs }
-                return (deviceRank[a.device] ?? Int.max, a.device) < (deviceRank[b.device] ?? Int.max, b.device)
+                return (left.device, a.device) < (right.device, b.device)
             }
+            .map(\.tally)
         report.cloudConflicts = cloudConflicts
         report.conflictRuns = conflictRuns
         report.mostConflicts = mostConflicts

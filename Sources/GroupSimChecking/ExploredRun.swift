@@ -146,7 +146,48 @@ struct ExploredRun: Sendable {
             }
             rows.append(session: number, number: value)
         }
-        for position in devices.indices {
+        // The common run: no tap fetched a record (M13) and no app named a session, so
+        // every device has a row of each named session in order, and what it shows
+        // depends on its live bubble's message alone.
+        let grid = !outcome.ledger.hasFetchedViews && numbers.elementsEqual(numbers.indices.lazy.map { Int32($0) })
+            && !devices.isEmpty && !sessions.isEmpty && devices.indices.allSatisfy { outcome.live.appNamedSessions(device: $0).isEmpty }
+        if grid {
+            // First each row's live message + 1 (0: no bubble), read a few sessions at a
+            // time for every device: the live bubbles lie by session, so reading each
+            // device's row of every session in turn reached a new page at every row.
+            let width = sessions.count, count = devices.count * width
+            var values = [Int32](unsafeUninitializedCapacity: count) { column, initialized in
+                let block = 16
+                var first = 0
+                while first < width {
+                    let few = min(block, width - first)
+                    for position in devices.indices {
+                        let start = position * width + first
+                        for place in first..<(first + few) {
+                            let message = indices[place].flatMap { states.liveMessage(session: $0, device: position) } ?? -1
+                            column[start + place - first] = message >= 0 ? Int32(truncatingIfNeeded: message + 1) : 0
+                        }
+                    }
+                    first += few
+                }
+                initialized = count
+            }
+            // Then, in row order, each message's thing shown is made and numbered where
+            // the row-by-row pass made it first, so every number stays what it was.
+            var byPlace: [Int32] = []
+            var index = 0
+            for position in devices.indices {
+                for session in sessions {
+                    let message = Int(values[index])
+                    byPlace.grow(toInclude: message, with: -1)
+                    if byPlace[message] < 0 { byPlace[message] = make(session, position: position) }
+                    values[index] = byPlace[message]
+                    index += 1
+                }
+            }
+            rows.fill(devices: devices.map(\.name), values: values)
+        }
+        for position in devices.indices where !grid {
             rows.startDevice(devices[position].name)
             for (place, session) in sessions.enumerated() {
                 addRow(session, numbers[place], index: indices[place], position: position)

@@ -22,6 +22,10 @@ struct OutcomeRows: Sendable {
     private(set) var rowDevice: [Int32] = []
     private(set) var rowSession: [Int32] = []
     private(set) var rowValue: [Int32] = []
+    /// Whether the rows are every device's row of every session, sessions numbered 0, 1, ...
+    /// in that order (`fill`): row `i` is device `i / sessions.count`'s of session
+    /// `i % sessions.count`, and a session's rows are every `sessions.count`th.
+    private var isGrid = false
 
     init(capacity: Int = 0) {
         rowDevice.reserveCapacity(capacity)
@@ -32,7 +36,10 @@ struct OutcomeRows: Sendable {
     var count: Int { rowDevice.count }
 
     /// Starts the rows of the next device.
-    mutating func startDevice(_ name: String) { devices.append(name) }
+    mutating func startDevice(_ name: String) {
+        devices.append(name)
+        isGrid = false
+    }
 
     /// The session's number, given the first time it is named.
     mutating func session(_ name: String) -> Int32 {
@@ -41,6 +48,7 @@ struct OutcomeRows: Sendable {
         sessions.append(name)
         sessionNumbers[name] = number
         lastDevice.append(-1)
+        isGrid = false
         return number
     }
 
@@ -53,11 +61,47 @@ struct OutcomeRows: Sendable {
     /// `number` (from `number(of:)`).
     mutating func append(session: Int32, number: Int32) {
         let device = Int32(devices.count - 1)
+        isGrid = false
         if lastDevice[Int(session)] == device { repeats = true }
         lastDevice[Int(session)] = device
         rowDevice.append(device)
         rowSession.append(session)
         rowValue.append(number)
+    }
+
+    /// Every device's rows at once (the rows must be empty): a row of every session (numbered
+    /// 0, 1, ... by `session(_:)`, in that order) for each device of `names`, in order;
+    /// `values[device * sessions.count + session]` the number (from `number(of:)`) of what it
+    /// shows. The columns are written in one pass each, with no check per row.
+    mutating func fill(devices names: [String], values: [Int32]) {
+        let width = sessions.count
+        let count = names.count * width
+        guard devices.isEmpty, rowDevice.isEmpty, values.count == count, count > 0 else { return }
+        devices = names
+        rowDevice = Array(unsafeUninitializedCapacity: count) { column, initialized in
+            var index = 0
+            for device in names.indices {
+                for _ in 0..<width {
+                    column[index] = Int32(device)
+                    index += 1
+                }
+            }
+            initialized = count
+        }
+        rowSession = Array(unsafeUninitializedCapacity: count) { column, initialized in
+            var index = 0
+            for _ in names.indices {
+                for session in 0..<width {
+                    column[index] = Int32(session)
+                    index += 1
+                }
+            }
+            initialized = count
+        }
+        rowValue = values
+        let last = Int32(names.count - 1)
+        for session in lastDevice.indices { lastDevice[session] = last }
+        isGrid = true
     }
 
     /// Row `index`'s device and session.
@@ -82,8 +126,10 @@ struct OutcomeRows: Sendable {
         // One session (a scenario whose steps name one, as the vote's): its rows are all
         // the rows, in order, with nothing to put in order first.
         if sessions.count == 1 {
-            return rowSession.isEmpty ? [] : [sessionClass(0, rows: rowDevice.indices.lazy.map { Int32($0) }, values: values, seen: &seen)]
+            return rowSession.isEmpty ? [] : [sessionClass(0, rows: rowDevice.indices.lazy.map { (device: rowDevice[$0], value: rowValue[$0]) },
+                                                           values: values, seen: &seen)]
         }
+        if isGrid { return gridClasses(values: values, seen: &seen) }
         var start = [Int](repeating: 0, count: sessions.count + 1)
         var order: [Int32] = []
         for session in rowSession {
@@ -98,17 +144,52 @@ struct OutcomeRows: Sendable {
             next[Int(session)] += 1
         }
         return order.map { session in
-            sessionClass(session, rows: rows[start[Int(session)]..<start[Int(session) + 1]], values: values, seen: &seen)
+            sessionClass(session, rows: rows[start[Int(session)]..<start[Int(session) + 1]].lazy.map { (device: rowDevice[Int($0)], value: rowValue[Int($0)]) },
+                         values: values, seen: &seen)
         }
     }
 
-    /// The class of `session`, whose rows are `own`, in order; `seen`: a zero per value,
-    /// left so.
-    private func sessionClass(_ session: Int32, rows own: some Collection<Int32>, values: [Shown], seen: inout [Int])
-        -> ExploredRun.SessionClass {
+    /// `classes` of rows laid out by `fill`: a session's rows are every `sessions.count`th,
+    /// so nothing is put in order first. A few sessions' values are gathered at a time,
+    /// reading each device's row of them where they lie together, instead of one read per
+    /// row a whole device's rows apart.
+    private func gridClasses(values: [Shown], seen: inout [Int]) -> [ExploredRun.SessionClass] {
+        let width = sessions.count, deviceCount = devices.count
+        let block = 16
+        var classes: [ExploredRun.SessionClass] = []
+        classes.reserveCapacity(width)
+        var gathered = [Int32](repeating: 0, count: min(block, width) * deviceCount)
+        var first = 0
+        while first < width {
+            let few = min(block, width - first)
+            rowValue.withUnsafeBufferPointer { rows in
+                gathered.withUnsafeMutableBufferPointer { columns in
+                    for device in 0..<deviceCount {
+                        let start = device * width + first
+                        for place in 0..<few { columns[place * deviceCount + device] = rows[start + place] }
+                    }
+                }
+            }
+            // Read through a buffer: a closure over the array itself checked exclusive access per row.
+            gathered.withUnsafeBufferPointer { columns in
+                for place in 0..<few {
+                    let base = place * deviceCount
+                    let column = GridColumn(values: UnsafeBufferPointer(rebasing: columns[base..<(base + deviceCount)]))
+                    classes.append(sessionClass(Int32(first + place), rows: column, values: values, seen: &seen))
+                }
+            }
+            first += few
+        }
+        return classes
+    }
+
+    /// The class of `session`, whose rows are `own` (each row's device and value number),
+    /// in order; `seen`: a zero per value, left so.
+    private func sessionClass(_ session: Int32, rows own: some Collection<(device: Int32, value: Int32)>, values: [Shown],
+                              seen: inout [Int]) -> ExploredRun.SessionClass {
         var distinct: [Int32] = []
         for row in own {
-            let value = Int(rowValue[Int(row)])
+            let value = Int(row.value)
             if seen[value] == 0 { distinct.append(Int32(value)) }
             seen[value] += 1
         }
@@ -116,11 +197,21 @@ struct OutcomeRows: Sendable {
         let most = shown.max { a, b in
             seen[Int(a)] < seen[Int(b)] || (seen[Int(a)] == seen[Int(b)] && values[Int(b)] < values[Int(a)])
         }
-        // Values are kept once, so another number is another thing shown.
-        let outliers = own.filter { rowValue[Int($0)] != most }.map { rowDevice[Int($0)] }
+        // Values are kept once, so another number is another thing shown; with one thing
+        // shown, no device showed another.
+        let outliers = distinct.count == 1 ? [] : own.filter { $0.value != most }.map(\.device)
         let agreeing = most.map { seen[Int($0)] } ?? 0
         for value in distinct { seen[Int(value)] = 0 }
         return ExploredRun.SessionClass(session: sessions[Int(session)], shown: shown.map { values[Int($0)] }, agreeing: agreeing,
                                         outliers: outliers)
+    }
+
+    /// One session's gathered values, device by device: its rows for `sessionClass`, read
+    /// where they lie (a closure per row was called through a pointer, not inlined).
+    private struct GridColumn: RandomAccessCollection {
+        let values: UnsafeBufferPointer<Int32>
+        var startIndex: Int { 0 }
+        var endIndex: Int { values.count }
+        subscript(position: Int) -> (device: Int32, value: Int32) { (Int32(truncatingIfNeeded: position), values[position]) }
     }
 }

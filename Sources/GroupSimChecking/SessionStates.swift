@@ -265,16 +265,25 @@ final class SessionStates: Sendable {
         // table by message number would cost every session the run's whole message count.
         var known: [(slot: Int, index: Int)] = []
         var table: [Int: Int]?
+        // Devices next to each other mostly show the same message: the last one found is
+        // tried first. Whether a tap fetched is asked once, not per device.
+        var last = (slot: -1, index: 0)
+        let fetched = outcome.ledger.hasFetchedViews
         for device in devices {
-            if let index, showsFetchedView(session: index, device: device) {
+            if fetched, let index, showsFetchedView(session: index, device: device) {
                 // What it fetched is its own: shared with no other device showing the message.
                 result.distinct.append(shown(session: index, device: device))
                 result.of.append(result.distinct.count - 1)
                 continue
             }
             let slot = max(0, (index.flatMap { liveMessage(session: $0, device: device) } ?? -1) + 1)
+            if slot == last.slot {
+                result.of.append(last.index)
+                continue
+            }
             if let found = table != nil ? table?[slot] : known.first(where: { $0.slot == slot })?.index {
                 result.of.append(found)
+                last = (slot, found)
                 continue
             }
             result.distinct.append(slot == 0 ? nil : index.flatMap { shown(session: $0, device: device) })
@@ -286,6 +295,7 @@ final class SessionStates: Sendable {
                 if known.count > 16 { table = Dictionary(uniqueKeysWithValues: known.map { ($0.slot, $0.index) }) }
             }
             result.of.append(added)
+            last = (slot, added)
         }
         return result
     }

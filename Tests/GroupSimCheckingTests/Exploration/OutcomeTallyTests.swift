@@ -102,6 +102,43 @@ import GroupSimScenario
         #expect(Array(one) == Array(other) && one.hashValue == other.hashValue, "seed \(seed)")
     }
 
+    /// Rows filled in one go (every device a row of every session, as a run with no app-named
+    /// session and no fetched record makes them) are the rows appended one at a time: the
+    /// same columns, the same classes (gathered a few sessions at a time, with more than 16
+    /// sessions so that a block ends mid-way) and the same tally.
+    @Test(arguments: 0..<12) func filledRowsAreAppendedRows(seed: Int) {
+        var random = SplitMix64(seed: UInt64(seed))
+        let devices = (0..<(1 + Int(random.next() % 9))).map { "d\($0)" }
+        let sessions = (0..<(1 + Int(random.next() % 40))).map { "s\($0)" }
+        let things = (0..<(1 + Int(random.next() % 5))).map {
+            Report.Shown(from: "p\($0)", fromName: "P\($0)", state: StateMap([Scenario.DataEntry("k", "\($0)")]))
+        }
+        var appended = OutcomeRows(), filled = OutcomeRows()
+        var values: [Int32] = []
+        #expect(sessions.map { filled.session($0) } == sessions.indices.map { Int32($0) })
+        for device in devices {
+            appended.startDevice(device)
+            for session in sessions {
+                let shown = things[Int(random.next() % UInt64(things.count))]
+                appended.append(session: appended.session(session), number: appended.number(of: shown))
+                values.append(filled.number(of: shown))
+            }
+        }
+        filled.fill(devices: devices, values: values)
+        #expect(filled.rowDevice == appended.rowDevice && filled.rowSession == appended.rowSession, "seed \(seed)")
+        #expect(filled.rowValue == appended.rowValue && filled.values == appended.values && !filled.repeats, "seed \(seed)")
+        let one = filled.classes, other = appended.classes
+        #expect(one.map(\.session) == other.map(\.session) && one.map(\.shown) == other.map(\.shown), "seed \(seed)")
+        #expect(one.map(\.agreeing) == other.map(\.agreeing) && one.map(\.outliers) == other.map(\.outliers), "seed \(seed)")
+        var together = OutcomeCounts(), apart = OutcomeCounts()
+        together.add(filled, count: 1)
+        apart.add(appended, count: 1)
+        let deviceRank = Dictionary(uniqueKeysWithValues: devices.enumerated().map { ($1, $0) })
+        let sessionRank = Dictionary(uniqueKeysWithValues: sessions.enumerated().map { ($1, $0) })
+        #expect(together.tallies(deviceRank: deviceRank, sessionRank: sessionRank) == apart.tallies(deviceRank: deviceRank, sessionRank: sessionRank),
+                "seed \(seed)")
+    }
+
     /// Runs of 20 devices, each showing another thing (20 things a run), and each device's
     /// row showing 24 different things over the runs: past 16 the things of a run and of a
     /// row are found by hash instead of by comparison, and the counts come out as counted
