@@ -111,13 +111,6 @@ package struct Device {
     /// How many times a draft was staged or cleared: exploration compares it around an
     /// arrival to see whether the app staged something on it (`ScheduleEffect.insert`).
     var draftChanges = 0
-    /// A draft was staged and sent at once, handed from one to the other without being
-    /// put in `drafts` (which it would have left as it found it, empty): what the two
-    /// changes did to the views and the count.
-    mutating func draftStagedAndSent() {
-        keepViewButDraftAndStyle()
-        draftChanges &+= 2
-    }
     /// `conversationViewBox()` as last built, kept until something it shows changes (the
     /// observers above forget it): apps are called on every delivery while they run. In
     /// a box, so that a callback lends it to the app instead of copying all of it.

@@ -181,17 +181,6 @@ extension DeviceCall {
                 if action.isDirectSend { fail(.sendWhileNotVisible, "direct send after the app was dismissed: it is not visible (M18)", rule: "M18") }
                 continue
             }
-            // A message the step sends as soon as it is staged, with nothing in between to
-            // hear of it (no result reported, no dismiss after it): handed from staging to
-            // Send, not put in the conversation's drafts and found there again (every send).
-            if !reporting, device.sendWhenStaged, case .insert(let message) = action, !actions[(index + 1)...].contains(.dismiss) {
-                let (error, staged) = stage(message, in: conversation, handingOn: true)
-                if error == nil, device.sendWhenStaged {
-                    device.sendWhenStaged = false
-                    if let staged { send(staged, in: conversation) } else { pressSend(in: conversation) }
-                }
-                continue
-            }
             let error = carryOut(action, in: conversation)
             if reporting { report(action, error: error) }
             if action.stagesDraft, error == nil, device.sendWhenStaged {
@@ -217,7 +206,7 @@ extension DeviceCall {
     private mutating func carryOut(_ action: AppAction, in conversation: String) -> MessageErrorCode? {
         switch action {
         case .insert(let message):
-            return stage(message, in: conversation).error
+            return stage(message, in: conversation)
         case .send(let message):
             return directSend(.app(message), in: conversation)
         case .insertText(let text):
@@ -285,13 +274,12 @@ extension DeviceCall {
 
     /// Stages the app's message in the conversation's input field (M16), replacing that
     /// conversation's draft only; the extension moves to compact so the field is visible.
-    /// Returns the error code when the message is refused (M8). `handingOn`: the caller
-    /// sends the draft at once if the step still wants it sent (`sendWhenStaged`), and
-    /// takes it back (`staged`) instead of finding it in `drafts`, when no other draft is staged.
-    mutating func stage(_ message: Message, in conversation: String, handingOn: Bool = false) -> (error: MessageErrorCode?, staged: Draft?) {
+    /// Returns the error code when the message is refused (M8).
+    @discardableResult
+    mutating func stage(_ message: Message, in conversation: String) -> MessageErrorCode? {
         guard var message = checkedURL(message) else {
             device.sendWhenStaged = false
-            return (.urlExceedsMaxSize, nil)
+            return .urlExceedsMaxSize
         }
         message.isPending = true
         message.id = nil
@@ -304,15 +292,10 @@ extension DeviceCall {
         transition(to: .compact)
         // Taken, not copied out and cleared (the change's entries and strings retained and released).
         let change = device.composing?.session == message.session?.name ? device.composing.take() : nil
-        let draft = Draft(content: .app(message), conversation: conversation, change: change,
-                          base: base(of: message, state: state, number: number), state: state, sessionNumber: number)
+        device.drafts[conversation] = Draft(content: .app(message), conversation: conversation, change: change,
+                                            base: base(of: message, state: state, number: number), state: state, sessionNumber: number)
         if device.tracing { trace(.staged(session: message.session?.name), .message(message)) }
-        if handingOn, device.sendWhenStaged, device.drafts.isEmpty {
-            device.draftStagedAndSent()
-            return (nil, draft)
-        }
-        device.drafts[conversation] = draft
-        return (nil, nil)
+        return nil
     }
 
     /// Stages text, a sticker or an attachment line in the conversation's input field (M16).

@@ -219,12 +219,7 @@ extension DeviceCall {
             fail(.noDraft, "there is no staged message to send in conversation \(conversation) on \(device.spec.name) (M16)", rule: "M16")
             return
         }
-        send(device.drafts.remove(at: place).value, in: conversation)
-    }
-
-    /// Sends `staged`, the conversation's draft taken from its input field (M16, M17).
-    mutating func send(_ draft: consuming Draft, in conversation: String) {
-        var staged = draft
+        var staged = device.drafts.remove(at: place).value
         guard var sent = staged.message else {
             // Text, a sticker or an attachment: Messages sends it; the app is not told (M17).
             commit(staged.content, in: staged.conversation, change: nil, base: Provenance())
