@@ -157,10 +157,8 @@ struct ExploredRun: Sendable {
             // device's row of every session in turn reached a new page at every row.
             let width = sessions.count, count = devices.count * width
             var values = [Int32](unsafeUninitializedCapacity: count) { column, initialized in
-                let block = 16
-                var first = 0
-                while first < width {
-                    let few = min(block, width - first)
+                for first in stride(from: 0, to: width, by: OutcomeRows.sessionBlock) {
+                    let few = min(OutcomeRows.sessionBlock, width - first)
                     for position in devices.indices {
                         let start = position * width + first
                         for place in first..<(first + few) {
@@ -168,7 +166,6 @@ struct ExploredRun: Sendable {
                             column[start + place - first] = message >= 0 ? Int32(truncatingIfNeeded: message + 1) : 0
                         }
                     }
-                    first += few
                 }
                 initialized = count
             }

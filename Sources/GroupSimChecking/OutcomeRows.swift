@@ -78,30 +78,33 @@ struct OutcomeRows: Sendable {
         let count = names.count * width
         guard devices.isEmpty, rowDevice.isEmpty, values.count == count, count > 0 else { return }
         devices = names
-        rowDevice = Array(unsafeUninitializedCapacity: count) { column, initialized in
-            var index = 0
-            for device in names.indices {
-                for _ in 0..<width {
-                    column[index] = Int32(device)
-                    index += 1
-                }
-            }
-            initialized = count
-        }
-        rowSession = Array(unsafeUninitializedCapacity: count) { column, initialized in
-            var index = 0
-            for _ in names.indices {
-                for session in 0..<width {
-                    column[index] = Int32(session)
-                    index += 1
-                }
-            }
-            initialized = count
-        }
+        rowDevice = Self.gridColumn(devices: names.count, sessions: width) { device, _ in device }
+        rowSession = Self.gridColumn(devices: names.count, sessions: width) { _, session in session }
         rowValue = values
         let last = Int32(names.count - 1)
         for session in lastDevice.indices { lastDevice[session] = last }
         isGrid = true
+    }
+
+    /// How many sessions a grid's rows are read for at a time (`fill`'s caller and the
+    /// classes): each device's values of them lie together, where one session's lie a
+    /// whole device's rows apart.
+    static let sessionBlock = 16
+
+    /// A column of a grid's rows (`fill`), device by device and session by session, each
+    /// row's value `value(device, session)`: written in one pass, without zeroing first.
+    @inline(__always)
+    private static func gridColumn(devices: Int, sessions width: Int, _ value: (Int32, Int32) -> Int32) -> [Int32] {
+        Array(unsafeUninitializedCapacity: devices * width) { column, initialized in
+            var index = 0
+            for device in 0..<devices {
+                for session in 0..<width {
+                    column[index] = value(Int32(device), Int32(session))
+                    index += 1
+                }
+            }
+            initialized = devices * width
+        }
     }
 
     /// Row `index`'s device and session.
@@ -155,13 +158,11 @@ struct OutcomeRows: Sendable {
     /// row a whole device's rows apart.
     private func gridClasses(values: [Shown], seen: inout [Int]) -> [ExploredRun.SessionClass] {
         let width = sessions.count, deviceCount = devices.count
-        let block = 16
         var classes: [ExploredRun.SessionClass] = []
         classes.reserveCapacity(width)
-        var gathered = [Int32](repeating: 0, count: min(block, width) * deviceCount)
-        var first = 0
-        while first < width {
-            let few = min(block, width - first)
+        var gathered = [Int32](repeating: 0, count: min(Self.sessionBlock, width) * deviceCount)
+        for first in stride(from: 0, to: width, by: Self.sessionBlock) {
+            let few = min(Self.sessionBlock, width - first)
             rowValue.withUnsafeBufferPointer { rows in
                 gathered.withUnsafeMutableBufferPointer { columns in
                     for device in 0..<deviceCount {
@@ -178,7 +179,6 @@ struct OutcomeRows: Sendable {
                     classes.append(sessionClass(Int32(first + place), rows: column, values: values, seen: &seen))
                 }
             }
-            first += few
         }
         return classes
     }

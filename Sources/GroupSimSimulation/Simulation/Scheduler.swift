@@ -173,19 +173,14 @@ struct Scheduler {
         let copy = carry(envelope)
         if !isControlled, !network.fifo, let delay = network.fixedDelay {
             let arrival = (now + delay).nanoseconds
-            guard firstRun == runs.count || runs[runs.count - 1].time <= arrival else {
+            guard runs.last.map({ $0.time <= arrival }) ?? true else {
                 // Not reached while the delay is fixed; one by one keeps the order if it were.
                 for receiver in receivers where receiver != sender { queue.schedule(.deliver(copy, to: receiver), at: VirtualTime(nanoseconds: arrival)) }
                 return
             }
             let count = receivers.reduce(0) { $1 == sender ? $0 : $0 + 1 }
             guard count > 0 else { return }
-            let run = CopyRun(time: arrival, sequence: queue.reserveSequences(count), copy: copy, receivers: receivers, sender: sender)
-            if firstRun == runs.count {
-                runs.removeAll(keepingCapacity: true)
-                firstRun = 0
-            }
-            runs.append(run)
+            runs.append(CopyRun(time: arrival, sequence: queue.reserveSequences(count), copy: copy, receivers: receivers, sender: sender))
             return
         }
         for receiver in receivers where receiver != sender { deliver(copy, from: sender, to: receiver, at: now, network: &network) }
@@ -240,10 +235,15 @@ struct Scheduler {
 
     /// The earliest event, removed from the queue or its run (the time-ordered strategy).
     mutating func nextByTime() -> EventQueue<Simulation.Event>.Entry? {
-        if firstRun < runs.count, queue.first.map({ runs[firstRun].precedes($0) }) ?? true { return nextCopyOfRun() }
+        if firstRunIsNext { return nextCopyOfRun() }
         let entry = queue.next()
         if let entry, case .step = entry.payload { scheduleNextStep() }
         return entry
+    }
+
+    /// Whether the first run's next copy comes before every event in the heap.
+    private var firstRunIsNext: Bool {
+        firstRun < runs.count && (queue.first.map { runs[firstRun].precedes($0) } ?? true)
     }
 
     /// The first run's next copy, taken from it; the run is done after its last.
@@ -259,7 +259,7 @@ struct Scheduler {
     /// the same time and a later sequence number), and so does every event they add,
     /// which is scheduled no earlier than now and numbered after them.
     mutating func takeRunIfNext() -> CopyRun? {
-        guard firstRun < runs.count, queue.first.map({ runs[firstRun].precedes($0) }) ?? true else { return nil }
+        guard firstRunIsNext else { return nil }
         let run = runs[firstRun]
         passFirstRun()
         return run
@@ -272,7 +272,8 @@ struct Scheduler {
     }
 
     /// Moves past the first run, which is done; the runs before the first are done, and
-    /// their room is reused once they are half the list.
+    /// their room is reused once they are half the list, or all of it: a list with no run
+    /// left to take is empty, so a new run is appended to an empty list.
     private mutating func passFirstRun() {
         firstRun += 1
         if firstRun == runs.count || (firstRun >= 64 && 2 * firstRun >= runs.count) {
@@ -388,10 +389,9 @@ struct CopyRun {
 
     var isDone: Bool { next >= receivers.count }
 
-    /// Whether the next copy comes before the heap event with key `key`.
-    func precedes(_ key: EventQueue<Simulation.Event>.Key) -> Bool {
-        time != key.time ? time < key.time : sequence < key.sequence
-    }
+    /// Whether the next copy comes before the heap event with key `key`, by (time, sequence)
+    /// as the heap orders its keys.
+    func precedes(_ key: EventQueue<Simulation.Event>.Key) -> Bool { (time, sequence) < (key.time, key.sequence) }
 
     /// The next copy as the queue's entry, and the run moved past it.
     mutating func take() -> EventQueue<Simulation.Event>.Entry {
